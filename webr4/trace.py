@@ -1,0 +1,248 @@
+"""The trace model shared by every part of webr4.
+
+An *execution* of a page (or of a simulated model) is a sequence of atomic **events**. The
+browser executor, the model executor and the exploration engine all speak in the types below,
+so that the engine can be proven on models and then run unchanged against Chromium.
+
+Contracts that every executor honours:
+
+* An event's ``id`` is its **stable identity**: the same logical event (say, "the second
+  ``setTimeout(…, 100)`` created at ``app.js:12:5`` by the first parse chunk") has the same id in
+  every execution of the same session. Plans are written in ids.
+* ``Step.enabled`` is the set of event ids that could have run *instead of* this step, the step's
+  own event included. ``Trace.enabled_at_end`` is the same set after the last step (empty when
+  the run reached a final state, non-empty when it was truncated by a bound).
+* ``Step.predecessors`` are indices of earlier steps that happen before this one by the browser's
+  own rules (creation, parse order, timer FIFO, user-event order, …). Only direct edges are
+  listed; the transitive closure is the engine's job.
+* ``Step.accesses`` are the shared-memory reads and writes the event made. Enabling or disabling
+  another event (creating a timer, ``clearTimeout``, ``xhr.abort()``, removing a listener) is a
+  write of that event's shadow location :func:`event_location`, and running an event reads its
+  own shadow location, so disabling shows up as an ordinary conflict.
+
+Everything here is plain data: JSON in, JSON out, with :meth:`Trace.to_json` and
+:meth:`Trace.from_json` as exact inverses.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from enum import Enum
+from typing import Any, Mapping, Protocol, Sequence
+
+EventId = str
+
+
+class Category(str, Enum):
+    """What kind of asynchrony produced an event (R4's event-action categories)."""
+
+    PARSE = "parse"
+    TIMER = "timer"
+    NETWORK = "network"
+    USER = "user"
+    LIFECYCLE = "lifecycle"
+    MESSAGE = "message"
+    OTHER = "other"
+
+
+class AccessKind(str, Enum):
+    READ = "r"
+    WRITE = "w"
+
+
+def event_location(event_id: EventId) -> str:
+    """The shadow location that enabling, disabling and running ``event_id`` touch."""
+    return f"event:{event_id}"
+
+
+@dataclass(frozen=True)
+class Access:
+    """One read or write of a shared location by an event.
+
+    ``location`` is a canonical key (``global:queue``, ``dom:#price.textContent``,
+    ``event:<id>``). ``site`` is ``url:line:col`` in the original source, when known. ``value``
+    is a short digest of the value written (or read), when known; race filters use it to drop
+    writes of the same value.
+    """
+
+    kind: AccessKind
+    location: str
+    site: str | None = None
+    value: str | None = None
+
+    def to_json(self) -> list[Any]:
+        return [self.kind.value, self.location, self.site, self.value]
+
+    @classmethod
+    def from_json(cls, raw: Sequence[Any]) -> Access:
+        kind, location, site, value = raw
+        return cls(AccessKind(kind), location, site, value)
+
+
+@dataclass(frozen=True)
+class Event:
+    """A logical event, as identified across executions.
+
+    ``label`` is for people (``setTimeout 100ms at app.js:12:5``); ``params`` holds the facts
+    the identity was built from (delay, URL, selector, chunk index, …).
+    """
+
+    id: EventId
+    category: Category
+    type: str
+    label: str
+    creator: EventId | None = None
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "category": self.category.value,
+            "type": self.type,
+            "label": self.label,
+            "creator": self.creator,
+            "params": dict(self.params),
+        }
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> Event:
+        return cls(
+            id=raw["id"],
+            category=Category(raw["category"]),
+            type=raw["type"],
+            label=raw["label"],
+            creator=raw.get("creator"),
+            params=dict(raw.get("params") or {}),
+        )
+
+
+@dataclass(frozen=True)
+class ErrorRecord:
+    """An uncaught exception or console error, attributed to the step that raised it."""
+
+    kind: str  # "exception" | "console" | "unhandledrejection" | "harness"
+    message: str
+    site: str | None = None
+    step: int | None = None
+
+
+@dataclass(frozen=True)
+class Step:
+    """One executed event and what the execution observed around it."""
+
+    event: EventId
+    enabled: frozenset[EventId]
+    predecessors: tuple[int, ...] = ()
+    accesses: tuple[Access, ...] = ()
+    time: float = 0.0  # virtual milliseconds when the event ran
+    planned: bool = True  # False when the default policy chose it after the plan ran out
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "event": self.event,
+            "enabled": sorted(self.enabled),
+            "predecessors": list(self.predecessors),
+            "accesses": [a.to_json() for a in self.accesses],
+            "time": self.time,
+            "planned": self.planned,
+        }
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> Step:
+        return cls(
+            event=raw["event"],
+            enabled=frozenset(raw["enabled"]),
+            predecessors=tuple(raw.get("predecessors", ())),
+            accesses=tuple(Access.from_json(a) for a in raw.get("accesses", ())),
+            time=raw.get("time", 0.0),
+            planned=raw.get("planned", True),
+        )
+
+
+@dataclass
+class Trace:
+    """The record of one execution.
+
+    ``events`` describes every event the execution saw, executed or left pending.
+    ``skipped`` lists planned ids that were not enabled when their turn came (approximate replay).
+    ``truncated`` names the bound that ended the run early (``None`` when it reached a final
+    state). ``uncontrolled`` lists what ran outside the harness's control (eval'd code, workers,
+    frames it could not enter), so nobody mistakes silence for absence.
+    """
+
+    steps: list[Step]
+    events: dict[EventId, Event]
+    enabled_at_end: frozenset[EventId] = frozenset()
+    skipped: list[EventId] = field(default_factory=list)
+    truncated: str | None = None
+    errors: list[ErrorRecord] = field(default_factory=list)
+    uncontrolled: list[str] = field(default_factory=list)
+
+    @property
+    def sequence(self) -> list[EventId]:
+        """The executed event ids, in order."""
+        return [step.event for step in self.steps]
+
+    def enabled_before(self, index: int) -> frozenset[EventId]:
+        """enabled(τ_{1..index}) — the enabled set in the state before step ``index``."""
+        if index < len(self.steps):
+            return self.steps[index].enabled
+        return self.enabled_at_end
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "steps": [s.to_json() for s in self.steps],
+            "events": {k: e.to_json() for k, e in self.events.items()},
+            "enabled_at_end": sorted(self.enabled_at_end),
+            "skipped": list(self.skipped),
+            "truncated": self.truncated,
+            "errors": [asdict(e) for e in self.errors],
+            "uncontrolled": list(self.uncontrolled),
+        }
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> Trace:
+        return cls(
+            steps=[Step.from_json(s) for s in raw["steps"]],
+            events={k: Event.from_json(e) for k, e in raw["events"].items()},
+            enabled_at_end=frozenset(raw.get("enabled_at_end", ())),
+            skipped=list(raw.get("skipped", ())),
+            truncated=raw.get("truncated"),
+            errors=[ErrorRecord(**e) for e in raw.get("errors", ())],
+            uncontrolled=list(raw.get("uncontrolled", ())),
+        )
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), indent=1, sort_keys=True)
+
+    @classmethod
+    def loads(cls, text: str) -> Trace:
+        return cls.from_json(json.loads(text))
+
+
+Plan = Sequence[EventId]
+"""A sequence of event ids to execute approximately: each in turn when enabled, else skipped."""
+
+
+def plan_from_json(raw: Any) -> list[EventId]:
+    """Validate a plan read from JSON: a list of event-id strings, or ``{"sequence": [...]}``.
+
+    Raises ``ValueError`` with a one-line explanation when the shape is wrong.
+    """
+    if isinstance(raw, Mapping):
+        raw = raw.get("sequence")
+    if not isinstance(raw, list) or not all(isinstance(x, str) for x in raw):
+        raise ValueError(
+            "a sequence file must hold a JSON list of event ids, or an object with a "
+            '"sequence" list (for example the "sequence" of a trace.json)'
+        )
+    return list(raw)
+
+
+class Executor(Protocol):
+    """Anything that can run a plan and report what happened: Chromium, or a simulated model."""
+
+    def execute(self, plan: Plan) -> Trace:
+        """Run ``plan`` approximately, complete the run with the default policy, return the trace."""
+        ...

@@ -1,0 +1,867 @@
+// webr4 page runtime: holds every asynchronous event of the page in a pending set until the
+// harness (Python, through Playwright) dispatches it. Injected as an init script, so it runs in
+// every document before any page script. Only the top frame is controlled; child frames are
+// reported as uncontrolled and left to run natively.
+//
+// Contract with the harness (webr4/browser/controller.py):
+//   __webr4.begin(id)  -> starts event `id`; resolves to a step record once the event, its
+//                          microtasks and every native completion it caused have settled.
+//                          Events that Python must actuate (parse chunks, held scripts, user
+//                          actions) resolve at once with {actuate: …}; Python acts, then calls
+//                          __webr4.finish(id), which settles and resolves to the step record.
+//   __webr4.snapshot() -> the pending set and what happened since the last record, without
+//                          running anything (used once at the start).
+// A step record is {created: [descriptor], pending: [id], errors: [error], accesses: [access],
+// actuate?: {...}, uncontrolled: [text]}. Descriptors carry the event's stable identity.
+(function installWebr4Runtime() {
+  "use strict";
+  const CONFIG = typeof __WEBR4_CONFIG__ === "object" ? __WEBR4_CONFIG__ : {};
+  if (window !== window.top) {
+    // Child frames run natively; the top frame reports them as uncontrolled.
+    return;
+  }
+  if (window.__webr4) return;
+
+  // ------------------------------------------------------------------ natives, captured first
+  const N = {
+    setTimeout: window.setTimeout.bind(window),
+    clearTimeout: window.clearTimeout.bind(window),
+    XMLHttpRequest: window.XMLHttpRequest,
+    fetch: window.fetch.bind(window),
+    MessageChannel: window.MessageChannel,
+    postMessage: window.postMessage.bind(window),
+    Date: window.Date,
+    dateNow: window.Date.now,
+    perfNow: performance.now.bind(performance),
+    getRandomValues: crypto.getRandomValues.bind(crypto),
+    consoleError: console.error.bind(console),
+    addEventListener: EventTarget.prototype.addEventListener,
+    removeEventListener: EventTarget.prototype.removeEventListener,
+    dispatchEvent: EventTarget.prototype.dispatchEvent,
+    structuredClone: window.structuredClone,
+    Response: window.Response,
+    MutationObserver: window.MutationObserver,
+    defineProperty: Object.defineProperty,
+  };
+  const nativeTick = (() => {
+    // A native macrotask with no clamping: one MessageChannel owned by the runtime.
+    const channel = new N.MessageChannel();
+    const queue = [];
+    channel.port1.onmessage = () => { const fn = queue.shift(); if (fn) fn(); };
+    return (fn) => { queue.push(fn); channel.port2.postMessage(0); };
+  })();
+  const RUNTIME_URL = "__webr4_runtime__.js";
+
+  // ------------------------------------------------------------------ identity and bookkeeping
+  let virtualNow = 0; // virtual milliseconds since navigation start
+  let current = null; // id of the event whose code is running, or null
+  let seqCounter = 0;
+  const pending = new Map(); // id -> event (executable)
+  const created = []; // descriptors created since the last record
+  const errors = [];
+  const accesses = [];
+  const uncontrolled = [];
+  const childOrdinals = new Map();
+  let inflight = 0; // native operations whose completion has not arrived yet
+  const arrived = []; // events created by native arrivals, ordered at settle time
+
+  function hash53(text) {
+    // cyrb53: a fast, well-mixed 53-bit string hash, good enough for identities.
+    let h1 = 0xdeadbeef, h2 = 0x41c6ce57;
+    for (let i = 0; i < text.length; i++) {
+      const ch = text.charCodeAt(i);
+      h1 = Math.imul(h1 ^ ch, 2654435761);
+      h2 = Math.imul(h2 ^ ch, 1597334677);
+    }
+    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+    return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+  }
+
+  function normalizeUrl(raw) {
+    // Identity ignores cache-busting query strings and fragments: keep origin+path only, and
+    // the sorted query keys (not values).
+    try {
+      const u = new URL(String(raw), document.baseURI);
+      const keys = [...new Set([...u.searchParams.keys()])].sort();
+      return u.origin + u.pathname + (keys.length ? "?" + keys.join("&") : "");
+    } catch (e) {
+      return String(raw);
+    }
+  }
+
+  function shortUrl(raw) {
+    try {
+      const u = new URL(String(raw), document.baseURI);
+      return u.origin === location.origin ? u.pathname + u.search : u.href;
+    } catch (e) {
+      return String(raw);
+    }
+  }
+
+  function creationSite() {
+    // url:line:col of the first stack frame outside the runtime, query string removed.
+    const stack = new Error().stack || "";
+    for (const line of stack.split("\n").slice(1)) {
+      if (line.includes(RUNTIME_URL)) continue;
+      const m = line.match(/\(?((?:https?|file):[^\s()]+):(\d+):(\d+)\)?\s*$/);
+      if (m) return `${m[1].replace(/[?#][^:]*$/, "")}:${m[2]}:${m[3]}`;
+    }
+    return null;
+  }
+
+  function shortSite(site) {
+    if (!site) return "";
+    return site.startsWith(location.origin) ? site.slice(location.origin.length) : site;
+  }
+
+  /** Create a pending event. spec: {category, type, label, params, due, prio, run|actuate,
+   *  creator?, preds?, origin?} — `origin` orders events that native arrivals create. */
+  function createEvent(spec) {
+    const creator = spec.creator === undefined ? current : spec.creator;
+    const params = spec.params || {};
+    const key = `${creator}|${spec.category}|${spec.type}|${JSON.stringify(params)}`;
+    const ordinal = childOrdinals.get(key) || 0;
+    childOrdinals.set(key, ordinal + 1);
+    const id = `${spec.category[0]}${hash53(key + "#" + ordinal)}`;
+    const ev = {
+      id,
+      category: spec.category,
+      type: spec.type,
+      label: spec.label,
+      creator,
+      params: Object.assign({ ordinal }, params),
+      due: spec.due === undefined ? virtualNow : spec.due,
+      prio: spec.prio || 0,
+      seq: spec.origin === undefined ? ++seqCounter : null,
+      origin: spec.origin,
+      preds: spec.preds || [],
+      run: spec.run || null,
+      actuate: spec.actuate || null,
+      onSettled: spec.onSettled || null,
+    };
+    pending.set(id, ev);
+    if (ev.seq === null) arrived.push(ev);
+    created.push(ev);
+    accesses.push(["w", `event:${id}`, spec.site || null, null]);
+    return ev;
+  }
+
+  function cancelEvent(ev, site) {
+    if (!ev || !pending.has(ev.id)) return;
+    pending.delete(ev.id);
+    accesses.push(["w", `event:${ev.id}`, site || null, null]);
+  }
+
+  function describe(ev) {
+    return {
+      id: ev.id, category: ev.category, type: ev.type, label: ev.label, creator: ev.creator,
+      params: ev.params, due: ev.due, prio: ev.prio, seq: ev.seq, preds: ev.preds,
+    };
+  }
+
+  // ------------------------------------------------------------------ determinism shims
+  let rngState = (CONFIG.seed >>> 0) || 0x9e3779b9;
+  function random() {
+    // mulberry32
+    rngState = (rngState + 0x6d2b79f5) >>> 0;
+    let t = rngState;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+  Math.random = random;
+  crypto.getRandomValues = function getRandomValues(array) {
+    const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(random() * 256);
+    return array;
+  };
+  if (crypto.randomUUID) {
+    crypto.randomUUID = function randomUUID() {
+      const b = crypto.getRandomValues(new Uint8Array(16));
+      b[6] = (b[6] & 0x0f) | 0x40; b[8] = (b[8] & 0x3f) | 0x80;
+      const h = [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
+      return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+    };
+  }
+  const baseTime = CONFIG.baseTime || 1700000000000;
+  const NativeDate = N.Date;
+  function VirtualDate(...args) {
+    if (!new.target) return new NativeDate(baseTime + virtualNow).toString();
+    return args.length ? new NativeDate(...args) : new NativeDate(baseTime + virtualNow);
+  }
+  VirtualDate.prototype = NativeDate.prototype;
+  VirtualDate.now = () => baseTime + virtualNow;
+  VirtualDate.parse = NativeDate.parse;
+  VirtualDate.UTC = NativeDate.UTC;
+  N.defineProperty(VirtualDate.prototype, "constructor", { value: VirtualDate, writable: true, configurable: true });
+  window.Date = VirtualDate;
+  performance.now = () => virtualNow;
+
+  // ------------------------------------------------------------------ errors
+  N.addEventListener.call(window, "error", (e) => {
+    if (e.target !== window) return; // resource errors are element events, handled below
+    const site = e.filename ? `${e.filename.replace(/[?#].*$/, "")}:${e.lineno}:${e.colno}` : null;
+    errors.push({ kind: "exception", message: String(e.message || e.error), site, event: current });
+  });
+  N.addEventListener.call(window, "unhandledrejection", (e) => {
+    const r = e.reason;
+    errors.push({ kind: "unhandledrejection", message: String(r && r.stack ? r.message : r), site: null, event: current });
+  });
+  console.error = function error(...args) {
+    errors.push({ kind: "console", message: args.map(String).join(" "), site: creationSite(), event: current });
+    return N.consoleError(...args);
+  };
+
+  // ------------------------------------------------------------------ timers
+  let nextHandle = 1;
+  const timerByHandle = new Map(); // handle -> pending event (current firing)
+  const timersByCreator = new Map(); // creator -> [{id, delay}] for the FIFO rule
+
+  function timerPreds(delay) {
+    // HTML timers from one task with non-decreasing delay fire in creation order.
+    const list = timersByCreator.get(current) || [];
+    const preds = list.filter((t) => t.delay <= delay).map((t) => t.id);
+    return { list, preds };
+  }
+
+  function toDelay(raw) {
+    const n = Number(raw);
+    return Number.isFinite(n) && n > 0 ? n : 0;
+  }
+
+  function invoke(cb, args) {
+    if (typeof cb === "function") return cb.apply(window, args);
+    return (0, eval)(String(cb)); // string handlers: indirect eval, as the browser does
+  }
+
+  function scheduleTimer(kind, cb, delay, args, handle, firing, seriesSite, prevId) {
+    const site = seriesSite || creationSite();
+    const { list, preds } = firing ? { list: [], preds: [] } : timerPreds(delay);
+    if (prevId) preds.push(prevId);
+    const ev = createEvent({
+      category: "timer", type: kind,
+      label: `${kind} ${delay}ms${site ? " at " + shortSite(site) : ""}${firing ? " #" + (firing + 1) : ""}`,
+      params: { delay, site, firing: firing || 0 },
+      due: virtualNow + delay, preds, site,
+      run: () => {
+        if (kind === "setTimeout") timerByHandle.delete(handle);
+        else {
+          // the next firing of an interval exists from the moment this one runs
+          timerByHandle.set(handle, scheduleTimer(kind, cb, delay, args, handle, (firing || 0) + 1, site, ev.id));
+        }
+        invoke(cb, args);
+      },
+    });
+    if (!firing) { list.push({ id: ev.id, delay }); timersByCreator.set(current, list); }
+    timerByHandle.set(handle, ev);
+    return ev;
+  }
+
+  window.setTimeout = function setTimeout(cb, delay, ...args) {
+    const handle = nextHandle++;
+    scheduleTimer("setTimeout", cb, toDelay(delay), args, handle, 0);
+    return handle;
+  };
+  window.setInterval = function setInterval(cb, delay, ...args) {
+    const handle = nextHandle++;
+    scheduleTimer("setInterval", cb, Math.max(toDelay(delay), 1), args, handle, 0);
+    return handle;
+  };
+  window.clearTimeout = window.clearInterval = function clearTimer(handle) {
+    const ev = timerByHandle.get(handle);
+    timerByHandle.delete(handle);
+    cancelEvent(ev, creationSite());
+  };
+
+  const FRAME = 1000 / 60;
+  let lastFrameEvent = null;
+  window.requestAnimationFrame = function requestAnimationFrame(cb) {
+    const handle = nextHandle++;
+    const due = Math.ceil((virtualNow + 0.001) / FRAME) * FRAME;
+    const site = creationSite();
+    const preds = lastFrameEvent && pending.has(lastFrameEvent) ? [lastFrameEvent] : [];
+    const ev = createEvent({
+      category: "timer", type: "requestAnimationFrame", label: `animation frame${site ? " at " + shortSite(site) : ""}`,
+      params: { site }, due, preds, site,
+      run: () => { timerByHandle.delete(handle); cb(due); },
+    });
+    lastFrameEvent = ev.id;
+    timerByHandle.set(handle, ev);
+    return handle;
+  };
+  window.cancelAnimationFrame = window.clearTimeout;
+  window.requestIdleCallback = function requestIdleCallback(cb, options) {
+    const handle = nextHandle++;
+    const site = creationSite();
+    const timeout = options && options.timeout ? toDelay(options.timeout) : null;
+    const ev = createEvent({
+      category: "timer", type: "requestIdleCallback", label: `idle callback${site ? " at " + shortSite(site) : ""}`,
+      params: { site, timeout }, due: virtualNow + 1, prio: 1, site,
+      run: () => { timerByHandle.delete(handle); cb({ didTimeout: false, timeRemaining: () => 50 }); },
+    });
+    timerByHandle.set(handle, ev);
+    return handle;
+  };
+  window.cancelIdleCallback = window.clearTimeout;
+
+  // ------------------------------------------------------------------ messages
+  const passThrough = new WeakSet(); // events the runtime dispatches itself
+
+  function redispatch(target, event) {
+    passThrough.add(event);
+    return N.dispatchEvent.call(target, event);
+  }
+
+  window.postMessage = function postMessage(message, targetOrigin, transfer) {
+    const opts = typeof targetOrigin === "object" && targetOrigin !== null ? targetOrigin : { targetOrigin, transfer };
+    const data = N.structuredClone(message);
+    const site = creationSite();
+    const lastOwn = lastMessageEvent && pending.has(lastMessageEvent) ? [lastMessageEvent] : [];
+    const ev = createEvent({
+      category: "message", type: "postMessage", label: `window message${site ? " from " + shortSite(site) : ""}`,
+      params: { site }, preds: lastOwn, site,
+      run: () => redispatch(window, new MessageEvent("message", { data, origin: location.origin, source: window, ports: opts.transfer || [] })),
+    });
+    lastMessageEvent = ev.id;
+  };
+  let lastMessageEvent = null;
+  N.addEventListener.call(window, "message", (e) => {
+    if (passThrough.has(e)) return;
+    // A message from another window (a frame, an opener): hold it like any native arrival.
+    e.stopImmediatePropagation();
+    const copy = new MessageEvent("message", { data: e.data, origin: e.origin, source: e.source, ports: [...e.ports] });
+    createEvent({
+      category: "message", type: "postMessage", label: `message from ${e.origin}`, creator: null,
+      params: { origin: e.origin }, origin: [2, seqCounter],
+      run: () => redispatch(window, copy),
+    });
+  }, true);
+
+  class RuntimePort extends EventTarget {
+    constructor() { super(); this._other = null; this._handler = null; this._closed = false; this._last = null; }
+    get onmessage() { return this._handler; }
+    set onmessage(fn) {
+      if (!this._handlerRegistered) {
+        this._handlerRegistered = true;
+        this.addEventListener("message", (e) => { if (typeof this._handler === "function") this._handler.call(this, e); });
+      }
+      this._handler = fn;
+    }
+    start() {}
+    close() { this._closed = true; }
+    postMessage(message) {
+      const target = this._other;
+      if (this._closed || !target || target._closed) return;
+      const data = N.structuredClone(message);
+      const site = creationSite();
+      const preds = this._last && pending.has(this._last) ? [this._last] : [];
+      const ev = createEvent({
+        category: "message", type: "MessagePort", label: `port message${site ? " from " + shortSite(site) : ""}`,
+        params: { site }, preds, site,
+        run: () => { if (!target._closed) target.dispatchEvent(new MessageEvent("message", { data })); },
+      });
+      this._last = ev.id;
+    }
+  }
+  window.MessageChannel = function MessageChannel() {
+    const port1 = new RuntimePort(), port2 = new RuntimePort();
+    port1._other = port2; port2._other = port1;
+    return { port1, port2 };
+  };
+
+  // ------------------------------------------------------------------ XMLHttpRequest
+  let requestCounter = 0;
+  const XHR_EVENTS = ["readystatechange", "loadstart", "progress", "abort", "error", "load", "timeout", "loadend"];
+
+  function defineHandlerProperties(proto, types) {
+    // on<type> properties with the browser's semantics: the handler takes its place among the
+    // listeners when it is first set.
+    for (const type of types) {
+      N.defineProperty(proto, "on" + type, {
+        configurable: true, enumerable: true,
+        get() { return (this._handlers || {})[type] || null; },
+        set(fn) {
+          this._handlers = this._handlers || {};
+          if (!(type in this._handlers)) {
+            N.addEventListener.call(this, type, (e) => {
+              const h = this._handlers[type];
+              if (typeof h === "function") h.call(this, e);
+            });
+          }
+          this._handlers[type] = typeof fn === "function" ? fn : null;
+        },
+      });
+    }
+  }
+
+  class RuntimeXMLHttpRequest extends EventTarget {
+    constructor() {
+      super();
+      this._x = new N.XMLHttpRequest();
+      this._visible = 0; // readyState the page sees
+      this._async = true;
+      this._event = null;
+    }
+    get readyState() { return this._visible; }
+    get status() { return this._visible >= 2 ? this._x.status : 0; }
+    get statusText() { return this._visible >= 2 ? this._x.statusText : ""; }
+    get responseURL() { return this._visible >= 2 ? this._x.responseURL : ""; }
+    get response() { return this._visible === 4 ? this._x.response : (this.responseType === "" || this.responseType === "text" ? "" : null); }
+    get responseText() { return this._visible === 4 ? this._x.responseText : ""; }
+    get responseXML() { return this._visible === 4 ? this._x.responseXML : null; }
+    get responseType() { return this._x.responseType; }
+    set responseType(v) { this._x.responseType = v; }
+    get timeout() { return this._x.timeout; }
+    set timeout(v) { this._x.timeout = v; }
+    get withCredentials() { return this._x.withCredentials; }
+    set withCredentials(v) { this._x.withCredentials = v; }
+    get upload() { return this._x.upload; }
+    getResponseHeader(name) { return this._visible >= 2 ? this._x.getResponseHeader(name) : null; }
+    getAllResponseHeaders() { return this._visible >= 2 ? this._x.getAllResponseHeaders() : ""; }
+    setRequestHeader(name, value) { this._x.setRequestHeader(name, value); }
+    overrideMimeType(type) { this._x.overrideMimeType(type); }
+    _fire(type, init) {
+      const e = type === "readystatechange" ? new Event(type) : new ProgressEvent(type, init || {});
+      N.dispatchEvent.call(this, e);
+    }
+    open(method, url, async) {
+      this._async = arguments.length < 3 || !!async;
+      this._method = String(method).toUpperCase();
+      this._url = String(url);
+      this._x.open(...arguments);
+      this._visible = 1;
+      this._fire("readystatechange");
+    }
+    send(body) {
+      if (!this._async) {
+        this._x.send(body);
+        for (const s of [2, 3, 4]) { this._visible = s; this._fire("readystatechange"); }
+        this._fire(this._x.status ? "load" : "error");
+        this._fire("loadend");
+        return;
+      }
+      const creator = current;
+      const origin = [0, ++requestCounter];
+      const site = creationSite();
+      const url = normalizeUrl(this._url);
+      inflight++;
+      const done = (outcome) => {
+        inflight--;
+        this._event = createEvent({
+          category: "network", type: "xhr", creator,
+          label: `XHR ${this._method} ${shortUrl(this._url)} ${outcome}`,
+          params: { method: this._method, url, site }, origin, site,
+          run: () => {
+            this._event = null;
+            for (const s of [2, 3, 4]) { this._visible = s; this._fire("readystatechange"); }
+            this._fire(outcome, { lengthComputable: false });
+            this._fire("loadend");
+          },
+        });
+      };
+      this._x.onload = () => done("load");
+      this._x.onerror = () => done("error");
+      this._x.ontimeout = () => done("timeout");
+      this._x.onabort = () => { inflight--; };
+      this._fire("loadstart");
+      this._x.send(body);
+    }
+    abort() {
+      if (this._event) { cancelEvent(this._event, creationSite()); this._event = null; }
+      else if (this._x.readyState !== 4 && this._x.readyState !== 0) this._x.abort();
+      if (this._visible >= 1 && this._visible < 4) {
+        this._visible = 4;
+        this._fire("readystatechange");
+        this._fire("abort");
+        this._fire("loadend");
+      }
+      this._visible = 0;
+    }
+  }
+  defineHandlerProperties(RuntimeXMLHttpRequest.prototype, XHR_EVENTS);
+  for (const [k, v] of Object.entries({ UNSENT: 0, OPENED: 1, HEADERS_RECEIVED: 2, LOADING: 3, DONE: 4 })) {
+    RuntimeXMLHttpRequest[k] = v;
+    RuntimeXMLHttpRequest.prototype[k] = v;
+  }
+  N.defineProperty(RuntimeXMLHttpRequest, "name", { value: "XMLHttpRequest" });
+  window.XMLHttpRequest = RuntimeXMLHttpRequest;
+
+  // ------------------------------------------------------------------ fetch
+  const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+  function settledResponse(res, buffer) {
+    let copy;
+    try {
+      copy = new N.Response(NULL_BODY.has(res.status) ? null : buffer, { status: res.status, statusText: res.statusText, headers: res.headers });
+    } catch (e) {
+      return res; // opaque responses (status 0) cannot be rebuilt; hand over the original
+    }
+    for (const key of ["url", "redirected", "type"]) N.defineProperty(copy, key, { value: res[key] });
+    let used = false;
+    const body = (convert) => function () {
+      if (used) return Promise.reject(new TypeError("Failed to execute on 'Response': body stream already read"));
+      used = true;
+      try { return Promise.resolve(convert()); } catch (e) { return Promise.reject(e); }
+    };
+    const text = () => new TextDecoder().decode(buffer);
+    N.defineProperty(copy, "bodyUsed", { get: () => used });
+    copy.text = body(text);
+    copy.json = body(() => JSON.parse(text()));
+    copy.arrayBuffer = body(() => buffer.slice(0));
+    copy.blob = body(() => new Blob([buffer], { type: res.headers.get("content-type") || "" }));
+    return copy;
+  }
+
+  window.fetch = function fetch(input, init) {
+    const creator = current;
+    const origin = [0, ++requestCounter];
+    const site = creationSite();
+    const request = input instanceof Request ? input : null;
+    const method = String((init && init.method) || (request && request.method) || "GET").toUpperCase();
+    const rawUrl = request ? request.url : String(input);
+    const url = normalizeUrl(rawUrl);
+    const signal = (init && init.signal) || (request && request.signal);
+    return new Promise((resolve, reject) => {
+      let ev = null;
+      inflight++;
+      const arrive = (outcome, run) => {
+        inflight--;
+        if (signal && signal.aborted) return; // the abort already rejected the promise
+        ev = createEvent({
+          category: "network", type: "fetch", creator,
+          label: `fetch ${method} ${shortUrl(rawUrl)} ${outcome}`,
+          params: { method, url, site }, origin, site, run,
+        });
+      };
+      if (signal) {
+        N.addEventListener.call(signal, "abort", () => {
+          if (ev) cancelEvent(ev, creationSite());
+          reject(signal.reason || new DOMException("The user aborted a request.", "AbortError"));
+        });
+      }
+      N.fetch(input, init).then(
+        (res) => res.arrayBuffer().then(
+          (buffer) => arrive("response", () => resolve(settledResponse(res, buffer))),
+          (err) => arrive("error", () => reject(err)),
+        ),
+        (err) => arrive("error", () => reject(err)),
+      );
+    });
+  };
+
+  // ------------------------------------------------------------------ element loads, lifecycle
+  const elementCreator = new WeakMap(); // element -> event that inserted it
+  const loadSeen = new WeakSet();
+  const dynamicScripts = new WeakSet();
+  let loadsBuffered = false;
+
+  function elementKey(el) {
+    const src = el.currentSrc || el.src || el.href || el.data || "";
+    return { tag: el.tagName.toLowerCase(), src: src ? normalizeUrl(src) : "", id: el.id || "" };
+  }
+  function elementText(el) {
+    const k = elementKey(el);
+    return `${k.tag}${k.id ? "#" + k.id : ""}${k.src ? " " + shortUrl(el.currentSrc || el.src || el.href) : ""}`;
+  }
+
+  N.addEventListener.call(document, "load", onElementEvent, true);
+  N.addEventListener.call(document, "error", onElementEvent, true);
+  function onElementEvent(e) {
+    const el = e.target;
+    if (passThrough.has(e) || !(el instanceof Element)) return;
+    if (el instanceof HTMLScriptElement) { scriptSettled(el, e.type); return; }
+    loadSeen.add(el);
+    if (el instanceof HTMLIFrameElement || el instanceof HTMLFrameElement) {
+      try { if (el.contentWindow) uncontrolled.push(`frame ${elementText(el)}`); } catch (err) { /* cross-origin */ }
+    }
+    e.stopImmediatePropagation();
+    const type = e.type;
+    const creator = elementCreator.has(el) ? elementCreator.get(el) : null;
+    const ev = createEvent({
+      category: "network", type: `${type}`, creator,
+      label: `${type} of ${elementText(el)}`,
+      params: elementKey(el), origin: [1, documentOrder(el)],
+      run: () => redispatch(el, new Event(type)),
+    });
+    loadPreds.push(ev.id);
+  }
+  function documentOrder(el) {
+    // position in document order, for ordering simultaneous arrivals deterministically
+    if (!el.isConnected) return Number.MAX_SAFE_INTEGER;
+    let i = 0;
+    const walker = document.createTreeWalker(document, NodeFilter.SHOW_ELEMENT);
+    while (walker.nextNode()) { if (walker.currentNode === el) return i; i++; }
+    return i;
+  }
+
+  const lifecycle = { domContentLoaded: null, load: null };
+  N.addEventListener.call(window, "DOMContentLoaded", (e) => {
+    if (passThrough.has(e)) return;
+    e.stopImmediatePropagation();
+    const preds = [parse.lastChunk, ...deferScripts.map((s) => s.eventId)].filter(Boolean);
+    lifecycle.domContentLoaded = createEvent({
+      category: "lifecycle", type: "DOMContentLoaded", label: "DOMContentLoaded", creator: null,
+      params: {}, preds, origin: [3, 0],
+      run: () => redispatch(document, new Event("DOMContentLoaded", { bubbles: true })),
+    }).id;
+  }, true);
+  N.addEventListener.call(window, "load", (e) => {
+    if (passThrough.has(e) || e.target !== document) return;
+    e.stopImmediatePropagation();
+    const preds = [lifecycle.domContentLoaded, ...loadPreds].filter(Boolean);
+    createEvent({
+      category: "lifecycle", type: "load", label: "window load", creator: null,
+      params: {}, preds, origin: [4, 0],
+      run: () => redispatch(window, new Event("load")),
+    });
+  }, true);
+  const loadPreds = []; // every resource-load event happens before window load
+
+  // ------------------------------------------------------------------ scripts and parsing
+  const parse = { chunks: 0, next: 0, running: null, lastChunk: null, done: false };
+  const deferScripts = []; // {el, eventId}
+  const scriptWaiters = new Map(); // element -> resolve
+  const heldScripts = new WeakSet();
+  const scriptOfEvent = new Map(); // event id -> held script element
+
+  function scriptSettled(el, type) {
+    const waiter = scriptWaiters.get(el);
+    if (waiter) { scriptWaiters.delete(el); waiter(type); }
+  }
+
+  function parseChunkEvent(index) {
+    const ev = createEvent({
+      category: "parse", type: "parse", label: `parse chunk ${index + 1}/${parse.chunks}`,
+      creator: null, params: { index }, preds: parse.lastChunk ? [parse.lastChunk] : [],
+      actuate: { kind: "chunk", index },
+    });
+    parse.lastChunk = ev.id;
+    return ev;
+  }
+
+  function noticeScript(el) {
+    // Every script that does not block the parser is an event of its own, held by the harness
+    // at the network until dispatched. Parser-blocking scripts run inside their parse chunk.
+    if (!el.src || heldScripts.has(el)) return;
+    const dynamic = dynamicScripts.has(el);
+    const deferred = !dynamic && !el.async && (el.defer || el.type === "module");
+    if (!deferred && !dynamic && !el.async) return;
+    heldScripts.add(el);
+    const kind = deferred ? "defer" : "async";
+    const record = { el, eventId: null, spec: null };
+    const spec = {
+      category: "network", type: "script", label: `${kind} script ${shortUrl(el.src)}`,
+      params: { src: normalizeUrl(el.src), kind }, preds: [],
+      actuate: { kind: "script", url: el.src },
+    };
+    if (!deferred) { record.eventId = createScriptEvent(spec, el).id; return; }
+    // A deferred script cannot run before parsing ends, and deferred scripts run in order:
+    // their events appear when the last parse chunk has run.
+    record.spec = spec;
+    deferScripts.push(record);
+    if (parse.done) releaseDeferredScripts();
+  }
+
+  function createScriptEvent(spec, el) {
+    const ev = createEvent(spec);
+    scriptOfEvent.set(ev.id, el);
+    loadPreds.push(ev.id);
+    return ev;
+  }
+
+  function releaseDeferredScripts() {
+    let prev = null;
+    for (const record of deferScripts) {
+      if (!record.eventId) {
+        record.spec.preds = prev ? [prev] : [];
+        record.eventId = createScriptEvent(record.spec, record.el).id;
+      }
+      prev = record.eventId;
+    }
+  }
+
+  function noticeElement(el) {
+    if (!elementCreator.has(el)) elementCreator.set(el, current);
+    if (el instanceof HTMLScriptElement) noticeScript(el);
+  }
+
+  const observer = new N.MutationObserver((records) => {
+    for (const r of records) {
+      for (const node of r.addedNodes) {
+        if (!(node instanceof Element)) continue;
+        noticeElement(node);
+        for (const child of node.querySelectorAll("script,img,iframe,link,video,audio,object,embed")) noticeElement(child);
+      }
+    }
+  });
+  observer.observe(document, { childList: true, subtree: true });
+
+  // Scripts inserted by page code: remember them, so they are told apart from parser-inserted.
+  function markDynamic(node) {
+    if (node instanceof HTMLScriptElement) dynamicScripts.add(node);
+    else if (node && node.querySelectorAll) for (const s of node.querySelectorAll("script")) dynamicScripts.add(s);
+  }
+  for (const [proto, names] of [
+    [Node.prototype, ["appendChild", "insertBefore", "replaceChild"]],
+    [Element.prototype, ["append", "prepend", "before", "after", "replaceWith", "insertAdjacentElement"]],
+  ]) {
+    for (const name of names) {
+      const original = proto[name];
+      proto[name] = function (...nodes) {
+        for (const n of nodes) markDynamic(n);
+        return original.apply(this, nodes);
+      };
+    }
+  }
+
+  // ------------------------------------------------------------------ running events
+  function orderArrivals() {
+    // Native arrivals within one settle get sequence numbers in a deterministic order
+    // (request send order, then document order), not in network arrival order.
+    arrived.sort((a, b) => a.origin[0] - b.origin[0] || a.origin[1] - b.origin[1]);
+    for (const ev of arrived) ev.seq = ++seqCounter;
+    arrived.length = 0;
+  }
+
+  function imagesInFlight() {
+    for (const img of document.images) {
+      if (img.loading === "lazy" || !img.getAttribute("src")) continue;
+      if (!loadSeen.has(img)) return true;
+    }
+    return false;
+  }
+
+  function settle() {
+    // Resolve once every native completion caused so far has arrived (so the pending set is
+    // complete and the same in every run), or after the settle budget (a note is recorded).
+    const budget = CONFIG.settleMs || 5000;
+    const started = N.perfNow();
+    return new Promise((resolve) => {
+      let quiet = 0;
+      const check = () => {
+        const busy = inflight > 0 || imagesInFlight();
+        quiet = busy ? 0 : quiet + 1;
+        if (quiet >= 3) return resolve();
+        if (N.perfNow() - started > budget) {
+          errors.push({ kind: "harness", message: `native work still in flight after ${budget} ms (requests: ${inflight})`, site: null, event: current });
+          return resolve();
+        }
+        if (busy) N.setTimeout(check, 2); else nativeTick(check);
+      };
+      nativeTick(check);
+    });
+  }
+
+  function record(extra) {
+    orderArrivals();
+    const out = Object.assign({
+      created: created.map(describe),
+      pending: [...pending.values()].map((ev) => ({ id: ev.id, due: ev.due, prio: ev.prio, seq: ev.seq })),
+      errors: errors.slice(),
+      accesses: accesses.slice(),
+      uncontrolled: uncontrolled.slice(),
+      now: virtualNow,
+    }, extra || {});
+    created.length = 0; errors.length = 0; accesses.length = 0; uncontrolled.length = 0;
+    return out;
+  }
+
+  function collectLogged() {
+    const log = window.__webr4.log;
+    if (log && typeof log.flush === "function") for (const a of log.flush()) accesses.push(a);
+  }
+
+  function begin(id) {
+    const ev = pending.get(id);
+    if (!ev) return Promise.resolve(record({ missing: id }));
+    pending.delete(id);
+    virtualNow = Math.max(virtualNow, ev.due);
+    current = id;
+    accesses.push(["r", `event:${id}`, null, null]);
+    if (ev.actuate) {
+      if (ev.actuate.kind === "chunk") parse.running = ev.actuate.index;
+      return Promise.resolve({ actuate: ev.actuate, now: virtualNow });
+    }
+    return new Promise((resolve) => {
+      nativeTick(() => {
+        // Runs after the callback's task and its microtasks.
+        settle().then(() => finishWith(resolve));
+      });
+      nativeTick(() => ev.run()); // an exception here reaches window.onerror like a native one
+    }).then((out) => out);
+  }
+
+  function finishWith(resolve) {
+    collectLogged();
+    current = null;
+    resolve(record());
+  }
+
+  function finish(id, actuation) {
+    // Python has actuated `id` (released a parse chunk or a held script, or performed a user
+    // action); wait for its effect, settle, and report.
+    return new Promise((resolve) => {
+      const afterEffect = () => settle().then(() => finishWith(resolve));
+      if (actuation && actuation.kind === "chunk") {
+        const index = actuation.index;
+        const waitChunk = () => {
+          if (parse.next > index) return afterEffect();
+          if (N.perfNow() - startedAt > (CONFIG.eventMs || 10000)) {
+            errors.push({ kind: "harness", message: `parse chunk ${index + 1} did not finish`, site: null, event: current });
+            return afterEffect();
+          }
+          N.setTimeout(waitChunk, 1);
+        };
+        const startedAt = N.perfNow();
+        waitChunk();
+      } else if (actuation && actuation.kind === "script") {
+        const el = scriptOfEvent.get(id);
+        scriptOfEvent.delete(id);
+        if (!el) return afterEffect();
+        new Promise((r) => scriptWaiters.set(el, r)).then(afterEffect);
+      } else {
+        afterEffect();
+      }
+    });
+  }
+
+  // Called by the inline marker at the end of each parse chunk.
+  function chunkEnd(index) {
+    const script = document.currentScript;
+    if (script) script.remove();
+    parse.next = index + 1;
+    parse.running = null;
+    if (index + 1 < parse.chunks) parseChunkEvent(index + 1);
+    else { parse.done = true; releaseDeferredScripts(); }
+  }
+
+  /** Called once by the harness after navigation; `chunks` is the number of parse chunks the
+   *  served document was split into (0 when it was not rewritten). */
+  function start(chunks) {
+    parse.chunks = chunks || 0;
+    if (parse.chunks > 0) parseChunkEvent(0);
+    else { parse.done = true; releaseDeferredScripts(); }
+    return settle().then(() => record());
+  }
+
+  const api = {
+    version: 1,
+    start,
+    begin,
+    finish,
+    chunkEnd,
+    /** Marks the start of a user action performed by the harness at virtual time `due`. */
+    userBegin(id, due) {
+      current = id;
+      virtualNow = Math.max(virtualNow, due || 0);
+      accesses.push(["r", `event:${id}`, null, null]);
+    },
+    /** For each CSS selector: does it match now (null when it is not valid CSS). */
+    exists(selectors) {
+      return selectors.map((s) => { try { return document.querySelector(s) !== null; } catch (e) { return null; } });
+    },
+  };
+  N.defineProperty(window, "__webr4", { value: api, enumerable: false, configurable: false, writable: false });
+})();
+//# sourceURL=__webr4_runtime__.js

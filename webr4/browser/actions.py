@@ -1,0 +1,88 @@
+"""User actions of a session: what a person does to the page, as events the harness dispatches.
+
+A session's actions come from JSON (``--actions FILE.json``): a list of steps, each one of
+``{"click": sel}``, ``{"fill": sel, "value": s}``, ``{"press": sel, "key": k}``,
+``{"select": sel, "value": v}``, ``{"hover": sel}`` or ``{"wait": ms}`` (virtual milliseconds
+before the next action). Selectors are Playwright selectors (CSS, ``text=…``, …).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from playwright.async_api import Page
+
+from webr4.trace import Category, Event
+
+_KINDS = {"click": (), "fill": ("value",), "press": ("key",), "select": ("value",), "hover": ()}
+
+
+@dataclass(frozen=True)
+class UserAction:
+    """One action; ``delay`` is the virtual time the user waits after the previous one."""
+
+    index: int
+    kind: str
+    selector: str
+    argument: str | None = None
+    delay: float = 0.0
+
+    @property
+    def event_id(self) -> str:
+        return f"u{self.index}:{self.kind}:{self.selector}"
+
+    def event(self) -> Event:
+        text = f"{self.kind} on {self.selector}" + (f" ({self.argument!r})" if self.argument is not None else "")
+        params: dict[str, Any] = {"selector": self.selector, "index": self.index}
+        if self.argument is not None:
+            params["argument"] = self.argument
+        return Event(self.event_id, Category.USER, self.kind, text, None, params)
+
+    async def perform(self, page: Page, timeout_ms: float) -> None:
+        target = page.locator(self.selector).first
+        if self.kind == "click":
+            await target.click(timeout=timeout_ms)
+        elif self.kind == "fill":
+            await target.fill(self.argument or "", timeout=timeout_ms)
+        elif self.kind == "press":
+            await target.press(self.argument or "", timeout=timeout_ms)
+        elif self.kind == "select":
+            await target.select_option(self.argument, timeout=timeout_ms)
+        elif self.kind == "hover":
+            await target.hover(timeout=timeout_ms)
+
+
+def parse_actions(raw: Any) -> list[UserAction]:
+    """Validate a JSON list of steps; ``ValueError`` names the first bad step."""
+    if not isinstance(raw, list):
+        raise ValueError("actions must be a JSON list of steps such as {\"click\": \"#add\"}")
+    actions: list[UserAction] = []
+    delay = 0.0
+    for position, step in enumerate(raw, 1):
+        if not isinstance(step, dict):
+            raise ValueError(f"action {position} is not an object: {step!r}")
+        if set(step) == {"wait"}:
+            if not isinstance(step["wait"], (int, float)) or step["wait"] < 0:
+                raise ValueError(f"action {position}: wait takes a non-negative number of milliseconds")
+            delay += float(step["wait"])
+            continue
+        kinds = [k for k in step if k in _KINDS]
+        if len(kinds) != 1 or not isinstance(step[kinds[0]], str) or not step[kinds[0]]:
+            raise ValueError(
+                f"action {position} must have exactly one of {', '.join(_KINDS)} (or wait) with a selector: {step!r}"
+            )
+        kind = kinds[0]
+        extra = _KINDS[kind]
+        allowed = {kind, *extra}
+        if set(step) - allowed or any(not isinstance(step.get(name), str) for name in extra):
+            need = f" and {extra[0]!r}" if extra else ""
+            raise ValueError(f"action {position}: {kind} takes a selector{need}, got {step!r}")
+        argument = step[extra[0]] if extra else None
+        actions.append(UserAction(len(actions), kind, step[kind], argument, delay))
+        delay = 0.0
+    return actions
+
+
+def selectors(actions: Sequence[UserAction]) -> list[str]:
+    return [a.selector for a in actions]

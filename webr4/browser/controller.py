@@ -1,0 +1,278 @@
+"""One controlled execution: the loop that decides, step by step, which pending event runs.
+
+The page runtime (``instrument_js/runtime.js``) holds every asynchronous event; this loop asks
+it for the pending set, picks the next event — the next enabled event of the plan, else the
+default policy — and has it run: JavaScript callbacks inside the page, parse chunks and held
+scripts by releasing their response at the network, user actions through Playwright. Each
+step's record (events created, accesses, errors, the new pending set) becomes a
+:class:`~webr4.trace.Step`.
+
+Approximate replay (R4 §2.3): each planned event runs when enabled and is skipped (and
+recorded as skipped) otherwise; once the plan is used up, the default policy — earliest virtual
+due time, then user actions after page work due at the same time, then creation order —
+completes the run until nothing is pending or a bound ends it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
+
+from webr4.browser.actions import UserAction
+from webr4.browser.network import NetworkError, NetworkGate
+from webr4.trace import Access, AccessKind, Category, ErrorRecord, Event, EventId, Step, Trace
+
+_USER_PRIORITY = 2
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds that end a run early; the trace then names the one that did (``truncated``)."""
+
+    horizon_ms: float = 60_000.0  # virtual time beyond which the default policy stops
+    max_events: int = 5_000
+    event_timeout_s: float = 10.0  # wall time one event may take (endless loops)
+    run_timeout_s: float = 120.0
+    settle_ms: int = 5_000  # wall time to wait for native completions after an event
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    id: EventId
+    due: float
+    prio: int
+    seq: int
+
+    @property
+    def order(self) -> tuple[float, int, int]:
+        return (self.due, self.prio, self.seq)
+
+
+@dataclass
+class _RunState:
+    steps: list[Step] = field(default_factory=list)
+    events: dict[EventId, Event] = field(default_factory=dict)
+    preds: dict[EventId, list[EventId]] = field(default_factory=dict)
+    step_of: dict[EventId, int] = field(default_factory=dict)
+    pending: dict[EventId, _Candidate] = field(default_factory=dict)
+    errors: list[ErrorRecord] = field(default_factory=list)
+    uncontrolled: list[str] = field(default_factory=list)
+    skipped: list[EventId] = field(default_factory=list)
+    now: float = 0.0
+    next_user: int = 0
+    last_user_time: float = 0.0
+    last_user_step: int | None = None
+    truncated: str | None = None
+
+
+class Controller:
+    """Runs one plan in one fresh page; use :meth:`run` once."""
+
+    def __init__(self, page: Page, gate: NetworkGate, actions: Sequence[UserAction], limits: Limits) -> None:
+        self.page = page
+        self.gate = gate
+        self.actions = list(actions)
+        self.limits = limits
+        self.state = _RunState()
+
+    async def run(self, url: str, plan: Sequence[EventId]) -> Trace:
+        """Navigate to ``url`` and execute ``plan`` approximately. Raises :class:`NetworkError`
+        when the document itself cannot be loaded."""
+        started = time.monotonic()
+        await self._open(url)
+        cursor = 0
+        while True:
+            if len(self.state.steps) >= self.limits.max_events:
+                self.state.truncated = "max-events"
+                break
+            if time.monotonic() - started > self.limits.run_timeout_s:
+                self.state.truncated = "run-timeout"
+                break
+            enabled = await self._enabled()
+            chosen: EventId | None = None
+            planned = False
+            while cursor < len(plan) and chosen is None:
+                if plan[cursor] in enabled:
+                    chosen, planned = plan[cursor], True
+                else:
+                    self.state.skipped.append(plan[cursor])
+                cursor += 1
+            if chosen is None:
+                chosen = self._default_choice(enabled)
+            if chosen is None:
+                break
+            if not await self._execute(chosen, enabled, planned):
+                break
+        return self._trace(await self._enabled_safely())
+
+    # ------------------------------------------------------------------ opening the page
+    async def _open(self, url: str) -> None:
+        try:
+            await self.page.goto(url, wait_until="commit", timeout=30_000)
+        except PlaywrightError as error:
+            if self.gate.document_error:
+                raise NetworkError(self.gate.document_error) from None
+            raise NetworkError(f"cannot load {url}: {str(error).splitlines()[0]}") from None
+        await asyncio.wait_for(self.gate.document_ready.wait(), 30)
+        if self.gate.document_error:
+            raise NetworkError(self.gate.document_error)
+        chunks = self.gate.document.chunks if self.gate.document else 0
+        for _ in range(200):
+            record = await self.page.evaluate("n => window.__webr4 ? window.__webr4.start(n) : null", chunks)
+            if record is not None:
+                self._absorb(record, step=None)
+                return
+            await asyncio.sleep(0.005)
+        raise NetworkError(f"{url} did not start the webr4 runtime (is it an HTML page in the top frame?)")
+
+    # ------------------------------------------------------------------ choosing
+    async def _enabled(self) -> dict[EventId, _Candidate]:
+        enabled = dict(self.state.pending)
+        if self.state.next_user < len(self.actions):
+            action = self.actions[self.state.next_user]
+            if await self._target_exists(action):
+                due = self.state.last_user_time + action.delay
+                enabled[action.event_id] = _Candidate(action.event_id, due, _USER_PRIORITY, 0)
+        return enabled
+
+    async def _enabled_safely(self) -> dict[EventId, _Candidate]:
+        try:
+            return await asyncio.wait_for(self._enabled(), 5)
+        except (PlaywrightError, asyncio.TimeoutError):
+            return dict(self.state.pending)
+
+    async def _target_exists(self, action: UserAction) -> bool:
+        try:
+            return await self.page.locator(action.selector).count() > 0
+        except PlaywrightError:
+            return False
+
+    def _default_choice(self, enabled: dict[EventId, _Candidate]) -> EventId | None:
+        if not enabled:
+            return None
+        best = min(enabled.values(), key=lambda c: c.order)
+        if best.due > self.limits.horizon_ms:
+            self.state.truncated = "horizon"
+            return None
+        return best.id
+
+    # ------------------------------------------------------------------ executing
+    async def _execute(self, event_id: EventId, enabled: dict[EventId, _Candidate], planned: bool) -> bool:
+        """Run one event; False when the run cannot go on (timeout, page gone)."""
+        index = len(self.state.steps)
+        try:
+            record = await asyncio.wait_for(self._dispatch(event_id, enabled[event_id]), self.limits.event_timeout_s)
+        except asyncio.TimeoutError:
+            await self._terminate_script()
+            label = self.state.events[event_id].label if event_id in self.state.events else event_id
+            self.state.errors.append(ErrorRecord(
+                "harness", f"{label} did not finish within {self.limits.event_timeout_s:g} s (an endless loop?)",
+                None, index))
+            self.state.truncated = "event-timeout"
+            self._add_step(event_id, enabled, planned, {"accesses": []})
+            return False
+        except PlaywrightError as error:
+            self.state.errors.append(ErrorRecord("harness", f"the page stopped responding: {str(error).splitlines()[0]}", None, index))
+            self.state.truncated = "page-lost"
+            return False
+        self._add_step(event_id, enabled, planned, record)
+        self._absorb(record, step=index)
+        return True
+
+    async def _dispatch(self, event_id: EventId, candidate: _Candidate) -> dict[str, Any]:
+        timeout = self.limits.event_timeout_s
+        if self.state.next_user < len(self.actions) and self.actions[self.state.next_user].event_id == event_id:
+            return await self._user_action(self.actions[self.state.next_user], candidate)
+        record = await self.page.evaluate("id => window.__webr4.begin(id)", event_id)
+        actuation = record.get("actuate")
+        if actuation is None:
+            return record
+        if actuation["kind"] == "chunk":
+            await self.gate.release_chunk(actuation["index"], timeout)
+        else:
+            await self.gate.release_script(actuation["url"], timeout)
+        return await self.page.evaluate("([id, a]) => window.__webr4.finish(id, a)", [event_id, actuation])
+
+    async def _user_action(self, action: UserAction, candidate: _Candidate) -> dict[str, Any]:
+        self.state.events[action.event_id] = action.event()
+        await self.page.evaluate("([id, due]) => window.__webr4.userBegin(id, due)", [action.event_id, candidate.due])
+        failure = None
+        try:
+            await action.perform(self.page, timeout_ms=self.limits.event_timeout_s * 500)
+        except PlaywrightError as error:
+            failure = f"{action.kind} on {action.selector} failed: {str(error).splitlines()[0]}"
+        record = await self.page.evaluate("id => window.__webr4.finish(id, {kind: 'user'})", action.event_id)
+        if failure:
+            record.setdefault("errors", []).append({"kind": "harness", "message": failure, "site": None})
+        self.state.next_user += 1
+        self.state.last_user_time = record.get("now", candidate.due)
+        return record
+
+    async def _terminate_script(self) -> None:
+        try:
+            cdp = await self.page.context.new_cdp_session(self.page)
+            await cdp.send("Runtime.terminateExecution")
+        except PlaywrightError:
+            pass
+
+    # ------------------------------------------------------------------ bookkeeping
+    def _add_step(self, event_id: EventId, enabled: dict[EventId, _Candidate], planned: bool, record: dict[str, Any]) -> None:
+        index = len(self.state.steps)
+        event = self.state.events.get(event_id)
+        preds: set[int] = set()
+        sources = list(self.state.preds.get(event_id, ()))
+        if event is not None and event.creator:
+            sources.append(event.creator)
+        for source in sources:
+            if source in self.state.step_of:
+                preds.add(self.state.step_of[source])
+        if event is not None and event.category is Category.USER:
+            if self.state.last_user_step is not None:
+                preds.add(self.state.last_user_step)
+            self.state.last_user_step = index
+        accesses = tuple(
+            Access(AccessKind(kind), location, site, value) for kind, location, site, value in record.get("accesses", ())
+        )
+        candidate = enabled[event_id]
+        self.state.steps.append(Step(
+            event=event_id, enabled=frozenset(enabled), predecessors=tuple(sorted(preds)), accesses=accesses,
+            time=max(self.state.now, candidate.due), planned=planned,
+        ))
+        self.state.step_of[event_id] = index
+        self.state.pending.pop(event_id, None)
+
+    def _absorb(self, record: dict[str, Any], step: int | None) -> None:
+        for raw in record.get("created", ()):
+            self.state.events[raw["id"]] = Event(
+                id=raw["id"], category=Category(raw["category"]), type=raw["type"], label=raw["label"],
+                creator=raw.get("creator"), params=raw.get("params") or {},
+            )
+            self.state.preds[raw["id"]] = list(raw.get("preds") or ())
+        for raw in record.get("errors", ()):
+            self.state.errors.append(ErrorRecord(raw["kind"], raw["message"], raw.get("site"), step))
+        self.state.uncontrolled.extend(record.get("uncontrolled", ()))
+        if "pending" in record:
+            self.state.pending = {
+                p["id"]: _Candidate(p["id"], p["due"], p["prio"], p["seq"] or 0) for p in record["pending"]
+            }
+        self.state.now = max(self.state.now, record.get("now", 0.0))
+
+    def _trace(self, enabled_at_end: dict[EventId, _Candidate]) -> Trace:
+        for action in self.actions[self.state.next_user:]:
+            self.state.events.setdefault(action.event_id, action.event())
+        errors = list(self.state.errors)
+        errors.extend(ErrorRecord("harness", note, None, None) for note in self.gate.notes)
+        return Trace(
+            steps=self.state.steps,
+            events=self.state.events,
+            enabled_at_end=frozenset(enabled_at_end),
+            skipped=self.state.skipped,
+            truncated=self.state.truncated,
+            errors=errors,
+            uncontrolled=sorted(set(self.state.uncontrolled)),
+        )

@@ -1,0 +1,143 @@
+"""Executions in Chromium: one browser per driver, a fresh context per execution.
+
+:class:`Driver` is the asynchronous API; :class:`BrowserExecutor` adapts it to the engine's
+synchronous :class:`~webr4.trace.Executor` protocol for one session.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Sequence
+
+from playwright.async_api import Browser, Playwright, async_playwright
+
+from webr4.browser.actions import UserAction
+from webr4.browser.controller import Controller, Limits
+from webr4.browser.launch import launch
+from webr4.browser.network import NetworkGate
+from webr4.browser.responses import ResponseStore
+from webr4.resources import javascript
+from webr4.trace import EventId, Plan, Trace
+
+VIEWPORT = {"width": 1024, "height": 768}
+
+
+@dataclass(frozen=True)
+class Execution:
+    """What one execution produced: the trace and the final state of the page."""
+
+    trace: Trace
+    dom: str
+    screenshot: bytes | None = None
+
+
+def runtime_script(seed: int, settle_ms: int, event_ms: int) -> str:
+    """The init script: the runtime with its configuration in a private lexical scope."""
+    config = json.dumps({"seed": seed, "settleMs": settle_ms, "eventMs": event_ms})
+    return "{ const __WEBR4_CONFIG__ = " + config + ";\n" + javascript("runtime.js") + "\n}"
+
+
+class Driver:
+    """Owns Playwright and one Chromium; ``async with Driver() as d: await d.execute(...)``."""
+
+    def __init__(self) -> None:
+        self._playwright: Playwright | None = None
+        self._browser: Browser | None = None
+
+    async def __aenter__(self) -> Driver:
+        self._playwright = await async_playwright().start()
+        try:
+            self._browser = await launch(self._playwright)
+        except BaseException:
+            await self._playwright.stop()
+            raise
+        return self
+
+    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        if self._browser is not None:
+            await self._browser.close()
+        if self._playwright is not None:
+            await self._playwright.stop()
+
+    async def execute(
+        self,
+        url: str,
+        plan: Plan = (),
+        *,
+        actions: Sequence[UserAction] = (),
+        store: ResponseStore | None = None,
+        record: bool = True,
+        limits: Limits = Limits(),
+        seed: int = 0,
+        screenshot: bool = False,
+    ) -> Execution:
+        """Execute ``plan`` on ``url``.
+
+        With ``record=True`` the network is live and every response is added to ``store`` (a new
+        one when ``None``); with ``record=False`` the network is served from ``store`` only.
+        Raises :class:`~webr4.browser.network.NetworkError` when the document cannot be loaded.
+        """
+        assert self._browser is not None, "use Driver as an async context manager"
+        store = store if store is not None else ResponseStore()
+        store.rewind()
+        context = await self._browser.new_context(
+            bypass_csp=True, service_workers="block", viewport=VIEWPORT, device_scale_factor=1,
+            locale="en-US", timezone_id="UTC",
+        )
+        try:
+            await context.add_init_script(runtime_script(seed, limits.settle_ms, int(limits.event_timeout_s * 1000)))
+            gate = NetworkGate(store, record=record)
+            await context.route("**/*", gate.handle)
+            page = await context.new_page()
+            trace = await Controller(page, gate, actions, limits).run(url, plan)
+            dom, shot = await _final_state(page, screenshot, trace)
+            return Execution(trace, dom, shot)
+        finally:
+            await context.close()
+
+
+async def _final_state(page, screenshot: bool, trace: Trace) -> tuple[str, bytes | None]:
+    if trace.truncated in ("event-timeout", "page-lost"):
+        return "", None
+    try:
+        dom = await asyncio.wait_for(page.evaluate(javascript("capture_dom.js")), 10)
+        shot = await page.screenshot(full_page=True, timeout=10_000) if screenshot else None
+    except Exception:  # the page is gone or hung; the trace already says so
+        return "", None
+    return dom, shot
+
+
+class BrowserExecutor:
+    """A session bound to one URL, actions and recorded network, usable synchronously.
+
+    ``execute(plan)`` satisfies :class:`~webr4.trace.Executor`; ``last`` keeps the most recent
+    :class:`Execution` for state comparison. Close it (or use ``with``) to stop the browser.
+    """
+
+    def __init__(self, url: str, *, actions: Sequence[UserAction] = (), store: ResponseStore,
+                 limits: Limits = Limits(), seed: int = 0, screenshot: bool = False) -> None:
+        self.url, self.actions, self.store = url, list(actions), store
+        self.limits, self.seed, self.screenshot = limits, seed, screenshot
+        self._runner = asyncio.Runner()
+        self._driver = self._runner.run(Driver().__aenter__())
+        self.last: Execution | None = None
+
+    def execute(self, plan: Sequence[EventId]) -> Trace:
+        self.last = self._runner.run(self._driver.execute(
+            self.url, plan, actions=self.actions, store=self.store, record=False,
+            limits=self.limits, seed=self.seed, screenshot=self.screenshot))
+        return self.last.trace
+
+    def close(self) -> None:
+        self._runner.run(self._driver.__aexit__(None, None, None))
+        self._runner.close()
+
+    def __enter__(self) -> BrowserExecutor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

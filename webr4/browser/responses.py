@@ -1,0 +1,116 @@
+"""Recorded network responses, kept as a HAR 1.2 file.
+
+While recording, every response the page receives is stored; afterwards every execution is
+served from the store, so all executions see the same bytes whatever the live site does.
+HAR is the format browsers' developer tools read and write, so a session's network can be
+opened and inspected with them.
+
+Requests are matched on method, URL and request body. Query strings that carry cache busters
+(the same keys with other values) fall back to a match on method, path and query *keys*; several
+responses to one key are served in recorded order, the last repeating.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
+
+
+@dataclass(frozen=True)
+class StoredResponse:
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+
+def _fuzzy_key(method: str, url: str) -> str:
+    parts = urlsplit(url)
+    keys = sorted({k for k, _ in parse_qsl(parts.query, keep_blank_values=True)})
+    return f"{method} {parts.scheme}://{parts.netloc}{parts.path}?{'&'.join(keys)}"
+
+
+def _exact_key(method: str, url: str, body: bytes | None) -> str:
+    return f"{method} {url.split('#')[0]} {hashlib.sha1(body or b'').hexdigest()}"
+
+
+class ResponseStore:
+    """Responses by request, with HAR load and save."""
+
+    def __init__(self) -> None:
+        self._entries: list[tuple[str, str, bytes | None, StoredResponse]] = []
+        self._exact: dict[str, list[StoredResponse]] = defaultdict(list)
+        self._fuzzy: dict[str, list[StoredResponse]] = defaultdict(list)
+        self._served: dict[str, int] = defaultdict(int)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def add(self, method: str, url: str, body: bytes | None, response: StoredResponse) -> None:
+        self._entries.append((method, url, body, response))
+        self._exact[_exact_key(method, url, body)].append(response)
+        self._fuzzy[_fuzzy_key(method, url)].append(response)
+
+    def rewind(self) -> None:
+        """Start serving repeated requests from their first recorded response again."""
+        self._served.clear()
+
+    def lookup(self, method: str, url: str, body: bytes | None) -> StoredResponse | None:
+        for key, table in ((_exact_key(method, url, body), self._exact), (_fuzzy_key(method, url), self._fuzzy)):
+            candidates = table.get(key)
+            if candidates:
+                index = min(self._served[key], len(candidates) - 1)
+                self._served[key] += 1
+                return candidates[index]
+        return None
+
+    def save_har(self, path: Path) -> None:
+        entries = []
+        for method, url, body, response in self._entries:
+            request: dict = {"method": method, "url": url, "httpVersion": "HTTP/1.1", "headers": [],
+                             "queryString": [], "cookies": [], "headersSize": -1, "bodySize": len(body or b"")}
+            if body:
+                request["postData"] = {"mimeType": "application/octet-stream",
+                                       "text": base64.b64encode(body).decode(), "_encoding": "base64"}
+            entries.append({
+                "startedDateTime": "1970-01-01T00:00:00.000Z",
+                "time": 0,
+                "request": request,
+                "response": {
+                    "status": response.status, "statusText": "", "httpVersion": "HTTP/1.1",
+                    "headers": [{"name": k, "value": v} for k, v in response.headers.items()],
+                    "cookies": [], "redirectURL": "", "headersSize": -1, "bodySize": len(response.body),
+                    "content": {"size": len(response.body), "mimeType": response.headers.get("content-type", ""),
+                                "text": base64.b64encode(response.body).decode(), "encoding": "base64"},
+                },
+                "cache": {}, "timings": {"send": 0, "wait": 0, "receive": 0},
+            })
+        har = {"log": {"version": "1.2", "creator": {"name": "webr4", "version": "1"}, "entries": entries}}
+        path.write_text(json.dumps(har))
+
+    @classmethod
+    def load_har(cls, path: Path) -> ResponseStore:
+        """Load a HAR file; raises ``ValueError`` naming the problem when it is not one."""
+        try:
+            log = json.loads(path.read_text())["log"]
+            store = cls()
+            for entry in log["entries"]:
+                request, response = entry["request"], entry["response"]
+                post = request.get("postData")
+                body = None
+                if post:
+                    text = post.get("text", "")
+                    body = base64.b64decode(text) if post.get("_encoding") == "base64" else text.encode()
+                content = response.get("content", {})
+                text = content.get("text", "")
+                payload = base64.b64decode(text) if content.get("encoding") == "base64" else text.encode()
+                headers = {h["name"].lower(): h["value"] for h in response.get("headers", [])}
+                store.add(request["method"], request["url"], body,
+                          StoredResponse(int(response["status"]), headers, payload))
+            return store
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise ValueError(f"{path} is not a readable HAR file ({error})") from None

@@ -1,0 +1,151 @@
+"""Split an HTML document into parse chunks the harness releases one at a time.
+
+Chromium cannot be told to pause its HTML parser, but a parser-blocking external script can:
+the parser stops at ``<script src=…>`` until the script's response arrives. So the document is
+served with a *marker* script before each chunk, whose response the harness holds until it
+decides that chunk runs; an inline call at the end of each chunk tells the page runtime the
+chunk is done. Both markers remove themselves from the DOM when they run.
+
+Markers are inserted where a page's behaviour can change: before scripts, resources (images,
+frames, stylesheets) and elements that scripts or users target (an ``id``, an inline ``on…``
+handler, form controls, links). Where the tag starts a line, the marker goes at the end of the
+previous line, so every original line keeps its number and every column after the tag's line
+keeps its place: source locations in the page stay those of the original file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from urllib.parse import urljoin
+
+from bs4 import BeautifulSoup, Tag
+
+MARKER_PATH = "/__webr4__/chunk/"
+
+_BOUNDARY_TAGS = frozenset(
+    {"script", "img", "iframe", "frame", "link", "style", "input", "button", "form", "select",
+     "textarea", "a", "video", "audio", "object", "embed", "picture"}
+)
+# Inside these, a <script> element would change what the parser builds.
+_NO_BOUNDARY_INSIDE = frozenset(
+    {"template", "svg", "math", "noscript", "select", "textarea", "title", "iframe", "object",
+     "table", "thead", "tbody", "tfoot", "tr", "colgroup", "frameset"}
+)
+_JS_TYPES = frozenset(
+    {"", "text/javascript", "application/javascript", "text/ecmascript", "application/ecmascript",
+     "application/x-javascript", "text/jscript", "module"}
+)
+
+
+@dataclass(frozen=True)
+class ChunkedDocument:
+    """A document rewritten with parse-chunk markers.
+
+    ``chunks`` is the number of parse events the page will go through. ``blocking_scripts``
+    lists the absolute URLs of parser-blocking external scripts, in document order: they run
+    inside their chunk and must be served at once, while every other script is an event of its
+    own that the harness holds.
+    """
+
+    html: str
+    chunks: int
+    blocking_scripts: list[str] = field(default_factory=list)
+
+
+def _is_boundary(tag: Tag) -> bool:
+    if tag.name in _BOUNDARY_TAGS:
+        return True
+    return "id" in tag.attrs or any(name.startswith("on") for name in tag.attrs)
+
+
+def _inside_forbidden(tag: Tag) -> bool:
+    return any(parent.name in _NO_BOUNDARY_INSIDE for parent in tag.parents)
+
+
+def _line_offsets(text: str) -> list[int]:
+    offsets = [0]
+    for i, ch in enumerate(text):
+        if ch == "\n":
+            offsets.append(i + 1)
+    return offsets
+
+
+def _insertion_point(text: str, offset: int) -> int:
+    """Before the newline that precedes ``offset`` when only blanks separate them."""
+    line_start = text.rfind("\n", 0, offset)
+    if line_start >= 0 and text[line_start + 1 : offset].strip() == "":
+        return line_start
+    return offset
+
+
+def _first_chunk_point(text: str, soup: BeautifulSoup, offsets: list[int]) -> int:
+    """Just inside <head> (or <html>, or after the doctype): before anything the page runs."""
+    for name in ("head", "html"):
+        tag = soup.find(name)
+        if isinstance(tag, Tag) and tag.sourceline is not None:
+            start = offsets[tag.sourceline - 1] + tag.sourcepos
+            end = text.find(">", start)
+            if end >= 0:
+                return end + 1
+    lowered = text.lower()
+    doctype = lowered.find("<!doctype")
+    if doctype >= 0:
+        end = text.find(">", doctype)
+        return end + 1 if end >= 0 else 0
+    return 0
+
+
+def _blocking_scripts(soup: BeautifulSoup, base_url: str) -> list[str]:
+    base = base_url
+    base_tag = soup.find("base", href=True)
+    if isinstance(base_tag, Tag):
+        base = urljoin(base_url, str(base_tag["href"]))
+    urls = []
+    for script in soup.find_all("script", src=True):
+        kind = str(script.get("type", "")).strip().lower()
+        if kind not in _JS_TYPES or kind == "module":
+            continue
+        if script.has_attr("async") or script.has_attr("defer"):
+            continue
+        urls.append(urljoin(base, str(script["src"])))
+    return urls
+
+
+def split_into_chunks(html: str, base_url: str, token: str, max_chunks: int = 64) -> ChunkedDocument:
+    """Insert parse-chunk markers into ``html``.
+
+    ``token`` makes marker URLs unique to one execution (no cache can answer them).
+    ``max_chunks`` bounds the number of parse events: script boundaries are kept first, then
+    the others in document order.
+    """
+    soup = BeautifulSoup(html, "html.parser")
+    offsets = _line_offsets(html)
+    candidates: list[tuple[int, bool]] = []
+    for tag in soup.find_all(True):
+        if tag.sourceline is None or not _is_boundary(tag) or _inside_forbidden(tag):
+            continue
+        offset = offsets[tag.sourceline - 1] + tag.sourcepos
+        candidates.append((offset, tag.name == "script"))
+    first = _first_chunk_point(html, soup, offsets)
+    candidates = [(o, s) for o, s in candidates if o >= first]
+    if len(candidates) > max_chunks - 1:
+        scripts = [c for c in candidates if c[1]]
+        others = [c for c in candidates if not c[1]]
+        room = max(0, max_chunks - 1 - len(scripts))
+        candidates = sorted(scripts[: max_chunks - 1] + others[:room])
+    points = sorted({first, *(_insertion_point(html, o) for o, _ in candidates)})
+    points = [p for p in points if p >= first]
+
+    pieces: list[str] = []
+    previous = 0
+    for index, point in enumerate(points):
+        pieces.append(html[previous:point])
+        if index > 0:
+            pieces.append(f"<script>window.__webr4&&__webr4.chunkEnd({index - 1})</script>")
+        pieces.append(f'<script src="{MARKER_PATH}{token}/{index}"></script>')
+        previous = point
+    pieces.append(html[previous:])
+    pieces.append(f"<script>window.__webr4&&__webr4.chunkEnd({len(points) - 1})</script>")
+    return ChunkedDocument(
+        html="".join(pieces), chunks=len(points), blocking_scripts=_blocking_scripts(soup, base_url)
+    )

@@ -1,0 +1,349 @@
+"""The R4 exploration (Jensen et al., OOPSLA 2015, Algorithms 1–4) as a resumable stepper.
+
+States are prefixes of the current event sequence τ, so the maps ``T_seq``, ``V`` and ``d`` of
+the paper live on a stack of :class:`_Node` — node ``q`` is the state after ``τ_{1..q}``. Each
+node keeps
+
+* ``pending``: ``T_seq(τ_{1..q})``, the suffix sequences still to explore from it, each with its
+  conflict-reversal depth, the sequence it was found in (its parent) and the reversed conflict;
+* ``visited``: ``V(τ_{1..q})``, the events already explored from it.
+
+:meth:`Explorer.next_plan` is Algorithm 1's loop: it backtracks (pops nodes) to the deepest
+state with an unexplored suffix whose depth is within the bound ``k`` (Algorithm 4) and plans
+``τ_{1..q} · suffix``. :meth:`Explorer.record` takes the executed trace and runs
+``updatePersistentSets_seq`` (Algorithms 2 and 3) and ``updateVisited`` on it:
+
+* for each step ``i`` and each event ``e`` that ``τ_i`` disabled, ``e · τ_{i..n}`` goes into
+  ``T_seq(τ_{1..i-1})`` (Algorithm 2, lines 5–7);
+* for each uncovered race ``(i, j)`` (§4.4), the witness ``λ · τ_j · τ_i · μ`` goes there too,
+  where ``λ`` are the steps strictly between ``i`` and ``j`` that happen before ``τ_j`` and ``μ``
+  the remaining later steps, both in trace order (``findRaceWitness``);
+* suffixes whose first event the trace just ran from that state are moved one state down
+  (Algorithm 3, line 7), so sequences sharing a prefix with an explored one are not lost.
+
+Sleep sets (optional) additionally skip a suffix whose first event is asleep: explored from an
+earlier state of the same branch and independent of everything run since. Footprints are taken
+from the traces, so they are exact when an event's accesses do not depend on the state.
+
+**Sequential by design.** R4 is a depth-first search: which sequence comes next depends on the
+persistent sets the previous trace adds, so exactly one plan can be outstanding at a time
+(:meth:`next_plan` raises otherwise). A parallel sweep can run several independent explorers
+(one per seed trace or per session), not several plans of one explorer.
+
+The whole state serialises with :meth:`Explorer.to_json`; :meth:`Explorer.from_json` restores it
+exactly, so an interrupted sweep resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from webr4.engine.hb import HappensBefore, iter_bits
+from webr4.engine.plans import ExplorationResult, ExploredSequence, PlannedSequence, Reversal, run
+from webr4.engine.races import RaceFilter, find_races
+from webr4.trace import AccessKind, EventId, Executor, Step, Trace, event_location
+
+FORMAT = "webr4.explorer/1"
+
+
+@dataclass(frozen=True)
+class Footprint:
+    """The locations one executed event read and wrote."""
+
+    reads: frozenset[str]
+    writes: frozenset[str]
+
+    @classmethod
+    def of(cls, step: Step) -> Footprint:
+        reads = {a.location for a in step.accesses if a.kind is AccessKind.READ}
+        writes = {a.location for a in step.accesses if a.kind is AccessKind.WRITE}
+        return cls(frozenset(reads), frozenset(writes))
+
+    def independent_of(self, other: Footprint) -> bool:
+        """No location written by one and read or written by the other."""
+        return not (self.writes & (other.reads | other.writes)) and not (other.writes & self.reads)
+
+    def to_json(self) -> list[list[str]]:
+        return [sorted(self.reads), sorted(self.writes)]
+
+    @classmethod
+    def from_json(cls, raw: Sequence[Sequence[str]]) -> Footprint:
+        return cls(frozenset(raw[0]), frozenset(raw[1]))
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """One suffix sequence of ``T_seq`` with its depth ``d``, parent and reversed conflict."""
+
+    suffix: tuple[EventId, ...]
+    depth: int
+    parent: int
+    reversal: Reversal
+
+    def to_json(self) -> dict[str, Any]:
+        return {"suffix": list(self.suffix), "depth": self.depth, "parent": self.parent, "reversal": self.reversal.to_json()}
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> _Entry:
+        return cls(tuple(raw["suffix"]), raw["depth"], raw["parent"], Reversal.from_json(raw["reversal"]))
+
+
+@dataclass
+class _Node:
+    """The exploration state attached to one prefix of the current sequence."""
+
+    enabled: frozenset[EventId]
+    event: EventId | None = None  # what the current sequence runs from here (None at its end)
+    visited: dict[EventId, Footprint | None] = field(default_factory=dict)
+    pending: list[_Entry] = field(default_factory=list)
+    sleep: dict[EventId, Footprint] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "enabled": sorted(self.enabled),
+            "event": self.event,
+            "visited": [[e, fp.to_json() if fp else None] for e, fp in sorted(self.visited.items())],
+            "pending": [entry.to_json() for entry in self.pending],
+            "sleep": [[e, fp.to_json()] for e, fp in sorted(self.sleep.items())],
+        }
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> _Node:
+        return cls(
+            enabled=frozenset(raw["enabled"]),
+            event=raw["event"],
+            visited={e: Footprint.from_json(fp) if fp else None for e, fp in raw["visited"]},
+            pending=[_Entry.from_json(entry) for entry in raw["pending"]],
+            sleep={e: Footprint.from_json(fp) for e, fp in raw["sleep"]},
+        )
+
+
+class Explorer:
+    """R4's exploration from one seed trace, one plan at a time.
+
+    ``bound`` is the conflict-reversal bound ``k`` (``None`` explores without bound);
+    ``sleep_sets`` turns sleep-set pruning on; ``filters`` are race filters (see
+    :mod:`webr4.engine.races`), which are code and are therefore passed again to :meth:`from_json`.
+    ``explored[0]`` is the seed; ``explored[n]`` records sequence ``n`` with its parent and
+    reversal. ``divergences`` counts traces whose replayed prefix did not match the plan.
+    """
+
+    def __init__(
+        self,
+        seed: Trace,
+        bound: int | None = None,
+        *,
+        sleep_sets: bool = False,
+        filters: Iterable[RaceFilter] = (),
+    ) -> None:
+        self.bound = bound
+        self.sleep_sets = sleep_sets
+        self.filters = tuple(filters)
+        self.explored: list[ExploredSequence] = []
+        self.divergences = 0
+        self._nodes: list[_Node] = []
+        self._outstanding: PlannedSequence | None = None
+        self._absorb(PlannedSequence(0, tuple(seed.sequence), None, None, 0), seed)
+
+    # -- the stepper ---------------------------------------------------------------------------
+
+    def next_plan(self) -> PlannedSequence | None:
+        """Backtrack to the deepest state with an unexplored suffix and plan it; ``None`` when done."""
+        if self._outstanding is not None:
+            raise RuntimeError(f"sequence {self._outstanding.index} is still outstanding; record it first")
+        while self._nodes:
+            node = self._nodes[-1]
+            while node.pending:
+                entry = node.pending.pop(0)
+                if self._explorable(entry, node):
+                    node.visited.setdefault(entry.suffix[0], None)
+                    depth = len(self._nodes) - 1
+                    prefix = tuple(n.event for n in self._nodes[:depth])
+                    self._outstanding = PlannedSequence(
+                        index=len(self.explored),
+                        plan=prefix + entry.suffix,
+                        parent=entry.parent,
+                        reversal=entry.reversal,
+                        depth=entry.depth,
+                        prefix_length=depth,
+                    )
+                    return self._outstanding
+            self._nodes.pop()
+        return None
+
+    def record(self, planned: PlannedSequence, trace: Trace) -> None:
+        """Take the trace executed for ``planned`` (the plan :meth:`next_plan` last returned)."""
+        if planned != self._outstanding:
+            raise ValueError(f"sequence {planned.index} is not the outstanding plan")
+        self._outstanding = None
+        self._absorb(planned, trace)
+
+    @property
+    def outstanding(self) -> PlannedSequence | None:
+        return self._outstanding
+
+    # -- updating the maps from one trace ------------------------------------------------------
+
+    def _absorb(self, planned: PlannedSequence, trace: Trace) -> None:
+        sequence = trace.sequence
+        footprints = [Footprint.of(step) for step in trace.steps]
+        start = self._rebase(planned.prefix_length, trace)
+        if self.sleep_sets and start == planned.prefix_length:
+            self._update_sleep(start, sequence, footprints)
+        self._update_persistent_sets(planned, trace)
+        self._move_shared_prefixes(sequence)
+        for node, event, footprint in zip(self._nodes, sequence, footprints):
+            node.visited[event] = footprint
+        self.explored.append(ExploredSequence.of(planned, trace))
+
+    def _rebase(self, prefix_length: int, trace: Trace) -> int:
+        """Make the node stack describe ``trace``; returns the first depth that changed.
+
+        Nodes up to the longest common prefix of the stack and the trace are kept; a common prefix
+        shorter than the planned one means the replay diverged, and the states past it are lost.
+        """
+        sequence = trace.sequence
+        common = 0
+        while common < min(prefix_length, len(sequence)) and self._nodes[common].event == sequence[common]:
+            common += 1
+        if common < prefix_length:
+            self.divergences += 1
+        del self._nodes[common + 1 :]
+        if not self._nodes:
+            self._nodes.append(_Node(enabled=trace.enabled_before(0)))
+        self._nodes[common].enabled = trace.enabled_before(common)
+        for depth in range(common + 1, len(sequence) + 1):
+            self._nodes.append(_Node(enabled=trace.enabled_before(depth)))
+        for depth in range(common, len(sequence) + 1):
+            self._nodes[depth].event = sequence[depth] if depth < len(sequence) else None
+        return common
+
+    def _update_sleep(self, start: int, sequence: Sequence[EventId], footprints: Sequence[Footprint]) -> None:
+        """Sleep sets of the new states: what slept or was explored before, minus what conflicts."""
+        origin = self._nodes[start]
+        asleep = dict(origin.sleep)
+        asleep.update((e, fp) for e, fp in origin.visited.items() if fp is not None)
+        for depth in range(start, len(sequence)):
+            ran, footprint = sequence[depth], footprints[depth]
+            asleep = {e: fp for e, fp in asleep.items() if e != ran and fp.independent_of(footprint)}
+            self._nodes[depth + 1].sleep = asleep
+
+    def _update_persistent_sets(self, planned: PlannedSequence, trace: Trace) -> None:
+        """Algorithm 2 with Algorithm 4's insertion: new suffixes get depth ``d + 1``."""
+        depth = planned.depth + 1
+        if self.bound is not None and depth > self.bound:
+            return
+        steps, sequence = trace.steps, trace.sequence
+        hb = HappensBefore(steps)
+        witnesses: dict[int, list[tuple[int, str]]] = {}
+        for (i, j), races in sorted(find_races(trace, hb, self.filters).uncovered_pairs().items()):
+            witnesses.setdefault(i, []).append((j, races[0].location))
+        for i, step in enumerate(steps):
+            node = self._nodes[i]
+            for disabled in sorted(step.enabled - trace.enabled_before(i + 1) - {step.event}):
+                suffix = (disabled, *sequence[i:])
+                reversal = Reversal(step.event, disabled, event_location(disabled), disable=True)
+                self._insert(node, _Entry(suffix, depth, planned.index, reversal))
+            for j, location in witnesses.get(i, ()):
+                suffix = _race_witness(sequence, hb, i, j)
+                reversal = Reversal(step.event, sequence[j], location)
+                self._insert(node, _Entry(suffix, depth, planned.index, reversal))
+
+    def _insert(self, node: _Node, entry: _Entry) -> None:
+        if entry.suffix[0] in node.visited or entry.suffix[0] not in node.enabled:
+            return  # already explored from here (or not runnable here): never explorable
+        if all(other.suffix != entry.suffix for other in node.pending):
+            node.pending.append(entry)
+
+    def _move_shared_prefixes(self, sequence: Sequence[EventId]) -> None:
+        """Algorithm 3, line 7: suffixes starting with the event just run move one state down.
+
+        Leading events not enabled in the lower state are dropped, as approximate replay would
+        skip them; a suffix that empties is done.
+        """
+        for depth, event in enumerate(sequence):
+            node, below = self._nodes[depth], self._nodes[depth + 1]
+            moving = [entry for entry in node.pending if entry.suffix[0] == event]
+            if not moving:
+                continue
+            node.pending = [entry for entry in node.pending if entry.suffix[0] != event]
+            for entry in moving:
+                tail = entry.suffix[1:]
+                while tail and tail[0] not in below.enabled:
+                    tail = tail[1:]
+                if tail and all(other.suffix != tail for other in below.pending):
+                    below.pending.append(_Entry(tail, entry.depth, entry.parent, entry.reversal))
+
+    def _explorable(self, entry: _Entry, node: _Node) -> bool:
+        """Algorithm 4's ``unexplored_crb``, plus sleep sets when enabled."""
+        first = entry.suffix[0]
+        return (
+            first not in node.visited
+            and first not in node.sleep
+            and first in node.enabled
+            and (self.bound is None or entry.depth <= self.bound)
+        )
+
+    # -- persistence ---------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "bound": self.bound,
+            "sleep_sets": self.sleep_sets,
+            "divergences": self.divergences,
+            "explored": [record.to_json() for record in self.explored],
+            "outstanding": self._outstanding.to_json() if self._outstanding else None,
+            "nodes": [node.to_json() for node in self._nodes],
+        }
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any], filters: Iterable[RaceFilter] = ()) -> Explorer:
+        if raw.get("format") != FORMAT:
+            raise ValueError(f"not a saved explorer (format {raw.get('format')!r}, expected {FORMAT!r})")
+        explorer = cls.__new__(cls)
+        explorer.bound = raw["bound"]
+        explorer.sleep_sets = raw["sleep_sets"]
+        explorer.filters = tuple(filters)
+        explorer.divergences = raw["divergences"]
+        explorer.explored = [ExploredSequence.from_json(record) for record in raw["explored"]]
+        outstanding = raw["outstanding"]
+        explorer._outstanding = PlannedSequence.from_json(outstanding) if outstanding else None
+        explorer._nodes = [_Node.from_json(node) for node in raw["nodes"]]
+        return explorer
+
+
+def _race_witness(sequence: Sequence[EventId], hb: HappensBefore, i: int, j: int) -> tuple[EventId, ...]:
+    """``λ · τ_j · τ_i · μ`` for the uncovered race ``(i, j)``."""
+    between = ((1 << j) - 1) & ~((1 << (i + 1)) - 1)
+    lam = list(iter_bits(hb.ancestors(j) & between))
+    chosen = set(lam) | {j}
+    mu = [x for x in range(i + 1, len(sequence)) if x not in chosen]
+    return tuple(sequence[x] for x in (*lam, j, i, *mu))
+
+
+def explore(
+    executor: Executor,
+    seed: Trace,
+    bound: int | None = None,
+    *,
+    sleep_sets: bool = False,
+    filters: Iterable[RaceFilter] = (),
+    max_sequences: int | None = None,
+    max_seconds: float | None = None,
+    clock: Callable[[], float] | None = None,
+) -> ExplorationResult:
+    """Explore from ``seed`` with bound ``k = bound`` until done or out of budget.
+
+    The seed counts as sequence 0 (and towards ``max_sequences``); its trace is included in the
+    result's ``traces``.
+    """
+    explorer = Explorer(seed, bound, sleep_sets=sleep_sets, filters=filters)
+    options: dict[str, Any] = {"max_sequences": max_sequences, "max_seconds": max_seconds}
+    if clock is not None:
+        options["clock"] = clock
+    result = run(explorer, executor, **options)
+    result.traces[0] = seed
+    return result

@@ -1,0 +1,162 @@
+"""What every exploration strategy hands out and records, and the loop that drives one.
+
+A strategy is a stepper: :meth:`Strategy.next_plan` gives a :class:`PlannedSequence` to execute
+(or ``None`` when it has nothing left), and :meth:`Strategy.record` takes the trace the executor
+produced for it. :func:`run` drives any strategy against any :class:`~webr4.trace.Executor`
+under a budget, so strategies can be compared on equal terms.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from webr4.trace import EventId, Executor, Trace
+
+
+@dataclass(frozen=True)
+class Reversal:
+    """The one conflict a sequence reverses relative to its parent.
+
+    In the parent ``first`` ran before ``second`` (or ``first`` disabled ``second``, when
+    ``disable`` is set); the child is planned to run ``second`` before ``first``. ``location`` is a
+    location the two conflict on (the first one found, when they conflict on several).
+    """
+
+    first: EventId
+    second: EventId
+    location: str
+    disable: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"first": self.first, "second": self.second, "location": self.location, "disable": self.disable}
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> Reversal:
+        return cls(raw["first"], raw["second"], raw["location"], raw["disable"])
+
+
+@dataclass(frozen=True)
+class PlannedSequence:
+    """A plan to execute, and where it comes from.
+
+    ``index`` is the number the sequence will have among the strategy's explored sequences (the
+    seed is 0). ``parent`` is the index of the explored sequence it was derived from (``None`` for
+    the seed); ``reversal`` the conflict it reverses relative to the parent, when the strategy
+    works by single reversals. ``depth`` is the strategy's distance from the seed: conflict
+    reversals for R4, delays for delay-bounded sampling, swaps for the WAVE-like baseline.
+    ``prefix_length`` is how many leading plan entries are meant to replay the parent exactly.
+    """
+
+    index: int
+    plan: tuple[EventId, ...]
+    parent: int | None
+    reversal: Reversal | None
+    depth: int
+    prefix_length: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "plan": list(self.plan),
+            "parent": self.parent,
+            "reversal": self.reversal.to_json() if self.reversal else None,
+            "depth": self.depth,
+            "prefix_length": self.prefix_length,
+        }
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> PlannedSequence:
+        reversal = raw.get("reversal")
+        return cls(
+            index=raw["index"],
+            plan=tuple(raw["plan"]),
+            parent=raw["parent"],
+            reversal=Reversal.from_json(reversal) if reversal else None,
+            depth=raw["depth"],
+            prefix_length=raw.get("prefix_length", 0),
+        )
+
+
+@dataclass(frozen=True)
+class ExploredSequence:
+    """A planned sequence together with what actually ran and which planned ids were skipped."""
+
+    planned: PlannedSequence
+    sequence: tuple[EventId, ...]
+    skipped: tuple[EventId, ...] = ()
+
+    @classmethod
+    def of(cls, planned: PlannedSequence, trace: Trace) -> ExploredSequence:
+        return cls(planned, tuple(trace.sequence), tuple(trace.skipped))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"planned": self.planned.to_json(), "sequence": list(self.sequence), "skipped": list(self.skipped)}
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> ExploredSequence:
+        return cls(PlannedSequence.from_json(raw["planned"]), tuple(raw["sequence"]), tuple(raw["skipped"]))
+
+
+class Strategy(Protocol):
+    """A resumable source of plans. ``explored[n]`` is the record of sequence ``n``."""
+
+    explored: list[ExploredSequence]
+
+    def next_plan(self) -> PlannedSequence | None:
+        """The next plan to execute, or ``None`` when the strategy is finished."""
+        ...
+
+    def record(self, planned: PlannedSequence, trace: Trace) -> None:
+        """Take the executor's trace for ``planned``."""
+        ...
+
+
+EXHAUSTED = "exhausted"
+MAX_SEQUENCES = "max_sequences"
+MAX_SECONDS = "max_seconds"
+
+
+@dataclass
+class ExplorationResult:
+    """The outcome of :func:`run`: every explored sequence, the traces produced in this run (by
+    sequence index), and why the run stopped (:data:`EXHAUSTED`, :data:`MAX_SEQUENCES` or
+    :data:`MAX_SECONDS`)."""
+
+    explored: list[ExploredSequence]
+    traces: dict[int, Trace] = field(default_factory=dict)
+    stop_reason: str = EXHAUSTED
+
+
+def run(
+    strategy: Strategy,
+    executor: Executor,
+    *,
+    max_sequences: int | None = None,
+    max_seconds: float | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> ExplorationResult:
+    """Execute the strategy's plans one at a time until it is exhausted or a budget runs out.
+
+    ``max_sequences`` bounds the total number of explored sequences, seed included (so a resumed
+    strategy counts what it explored before); ``max_seconds`` bounds the time of this call as
+    measured by ``clock``, checked before each new plan.
+    """
+    started = clock()
+    result = ExplorationResult(explored=strategy.explored)
+    while True:
+        if max_sequences is not None and len(strategy.explored) >= max_sequences:
+            result.stop_reason = MAX_SEQUENCES
+            return result
+        if max_seconds is not None and clock() - started >= max_seconds:
+            result.stop_reason = MAX_SECONDS
+            return result
+        planned = strategy.next_plan()
+        if planned is None:
+            result.stop_reason = EXHAUSTED
+            return result
+        trace = executor.execute(planned.plan)
+        strategy.record(planned, trace)
+        result.traces[planned.index] = trace

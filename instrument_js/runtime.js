@@ -569,7 +569,7 @@
   N.addEventListener.call(document, "error", onElementEvent, true);
   function onElementEvent(e) {
     const el = e.target;
-    if (passThrough.has(e) || !(el instanceof Element)) return;
+    if (passThrough.has(e) || !(el instanceof Element) || el instanceof HTMLStyleElement) return;
     if (el instanceof HTMLScriptElement) { scriptSettled(el, e.type); return; }
     loadSeen.add(el);
     if (el instanceof HTMLIFrameElement || el instanceof HTMLFrameElement) {
@@ -619,7 +619,7 @@
   const loadPreds = []; // every resource-load event happens before window load
 
   // ------------------------------------------------------------------ scripts and parsing
-  const parse = { chunks: 0, next: 0, running: null, lastChunk: null, done: false };
+  const parse = { chunks: 0, next: -1, lastChunk: null, done: false };
   const deferScripts = []; // {el, eventId}
   const scriptWaiters = new Map(); // element -> resolve
   const heldScripts = new WeakSet();
@@ -780,7 +780,6 @@
     current = id;
     accesses.push(["r", `event:${id}`, null, null]);
     if (ev.actuate) {
-      if (ev.actuate.kind === "chunk") parse.running = ev.actuate.index;
       return Promise.resolve({ actuate: ev.actuate, now: virtualNow });
     }
     return new Promise((resolve) => {
@@ -826,23 +825,38 @@
     });
   }
 
-  // Called by the inline marker at the end of each parse chunk.
-  function chunkEnd(index) {
+  // Called by the inline marker at the end of the head (index -1) and of each parse chunk.
+  function chunkEnd(index, total) {
     const script = document.currentScript;
     if (script) script.remove();
+    parse.chunks = total;
     parse.next = index + 1;
-    parse.running = null;
     if (index + 1 < parse.chunks) parseChunkEvent(index + 1);
     else { parse.done = true; releaseDeferredScripts(); }
   }
 
-  /** Called once by the harness after navigation; `chunks` is the number of parse chunks the
-   *  served document was split into (0 when it was not rewritten). */
+  // The head is parsed before the harness can act: it is the first event, already running.
+  const headEvent = createEvent({
+    category: "parse", type: "parse", label: "parse head", creator: null, params: { index: -1 },
+  });
+  pending.delete(headEvent.id);
+  current = headEvent.id;
+  parse.lastChunk = headEvent.id;
+
+  /** Called once by the harness after navigation; `chunks` is the number of parse chunks after
+   *  the head (0 when the document was not split). Resolves, once the head is parsed and has
+   *  settled, to a record whose `ran` names the head event. */
   function start(chunks) {
     parse.chunks = chunks || 0;
-    if (parse.chunks > 0) parseChunkEvent(0);
-    else { parse.done = true; releaseDeferredScripts(); }
-    return settle().then(() => record());
+    const headDone = () => (parse.chunks === 0 ? document.readyState !== "loading" : parse.next >= 0);
+    return new Promise((resolve) => {
+      const wait = () => {
+        if (!headDone()) return N.setTimeout(wait, 1);
+        if (parse.chunks === 0) { parse.done = true; releaseDeferredScripts(); }
+        settle().then(() => { collectLogged(); current = null; resolve(record({ ran: headEvent.id })); });
+      };
+      wait();
+    });
   }
 
   const api = {

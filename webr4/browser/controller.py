@@ -84,8 +84,8 @@ class Controller:
         """Navigate to ``url`` and execute ``plan`` approximately. Raises :class:`NetworkError`
         when the document itself cannot be loaded."""
         started = time.monotonic()
-        await self._open(url)
-        cursor = 0
+        head = await self._open(url)
+        cursor = 1 if plan and plan[0] == head else 0
         while True:
             if len(self.state.steps) >= self.limits.max_events:
                 self.state.truncated = "max-events"
@@ -111,7 +111,8 @@ class Controller:
         return self._trace(await self._enabled_safely())
 
     # ------------------------------------------------------------------ opening the page
-    async def _open(self, url: str) -> None:
+    async def _open(self, url: str) -> EventId:
+        """Load the document up to the end of its head (the first event); return that event."""
         try:
             await self.page.goto(url, wait_until="commit", timeout=30_000)
         except PlaywrightError as error:
@@ -125,8 +126,10 @@ class Controller:
         for _ in range(200):
             record = await self.page.evaluate("n => window.__webr4 ? window.__webr4.start(n) : null", chunks)
             if record is not None:
-                self._absorb(record, step=None)
-                return
+                head = record["ran"]
+                self._absorb(record, step=0)
+                self._add_step(head, {head: _Candidate(head, 0.0, 0, 0)}, True, record)
+                return head
             await asyncio.sleep(0.005)
         raise NetworkError(f"{url} did not start the webr4 runtime (is it an HTML page in the top frame?)")
 

@@ -93,8 +93,11 @@ class Driver:
             gate = NetworkGate(store, record=record)
             await context.route("**/*", gate.handle)
             page = await context.new_page()
-            trace = await Controller(page, gate, actions, limits).run(url, plan)
-            dom, shot = await _final_state(page, screenshot, trace)
+            try:
+                trace = await Controller(page, gate, actions, limits).run(url, plan)
+                dom, shot = await _final_state(page, screenshot, trace)
+            finally:
+                await gate.abandon()
             return Execution(trace, dom, shot)
         finally:
             await context.close()

@@ -23,7 +23,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Request, Route
 
 from webr4.browser.responses import ResponseStore, StoredResponse
-from webr4.instrument.chunks import MARKER_PATH, ChunkedDocument, split_into_chunks
+from webr4.instrument.chunks import MARKER_ORIGIN, MARKER_PATH, ChunkedDocument, split_into_chunks
 
 _MARKER_BODY = "document.currentScript&&document.currentScript.remove()"
 _DROP_HEADERS = frozenset({"content-length", "content-encoding", "transfer-encoding", "content-security-policy",
@@ -72,7 +72,7 @@ class NetworkGate:
     async def _handle(self, route: Route, request: Request) -> None:
         url = request.url
         path = urlsplit(url).path
-        if path.startswith(MARKER_PATH):
+        if url.startswith(MARKER_ORIGIN + MARKER_PATH):
             self._hold(f"chunk:{path.rsplit('/', 1)[-1]}", route)
         elif request.is_navigation_request() and request.frame.parent_frame is None:
             await self._serve_document(route, request)
@@ -106,6 +106,16 @@ class NetworkGate:
             held.arrived.clear()
             await asyncio.wait_for(held.arrived.wait(), timeout)
         return held.routes.pop(0)
+
+    async def abandon(self) -> None:
+        """Abort whatever is still held: the execution is over."""
+        for held in self._held.values():
+            for route in held.routes:
+                try:
+                    await route.abort("aborted")
+                except PlaywrightError:
+                    pass
+            held.routes.clear()
 
     async def _serve_document(self, route: Route, request: Request) -> None:
         if self.document is not None or self.document_error is not None:

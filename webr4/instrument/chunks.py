@@ -6,7 +6,10 @@ served with a *marker* script before each chunk, whose response the harness hold
 decides that chunk runs; an inline call at the end of each chunk tells the page runtime the
 chunk is done. Both markers remove themselves from the DOM when they run.
 
-Markers are inserted where a page's behaviour can change: before scripts, resources (images,
+The head is parsed as one first event (nothing else can run before it in any browser); markers
+start inside ``<body>``, because while a parser-blocking script is pending in the head Chromium
+holds back low-priority requests such as async scripts. Markers are inserted where a page's
+behaviour can change: before scripts, resources (images,
 frames, stylesheets) and elements that scripts or users target (an ``id``, an inline ``on…``
 handler, form controls, links). Where the tag starts a line, the marker goes at the end of the
 previous line, so every original line keeps its number and every column after the tag's line
@@ -20,6 +23,10 @@ from urllib.parse import urljoin
 
 from bs4 import BeautifulSoup, Tag
 
+# Markers come from an origin of their own that only the harness answers: held marker requests
+# then never take one of the six connections Chromium allows per host, which the page's own
+# requests need while the markers wait.
+MARKER_ORIGIN = "http://webr4-parse.invalid"
 MARKER_PATH = "/__webr4__/chunk/"
 
 _BOUNDARY_TAGS = frozenset(
@@ -29,7 +36,7 @@ _BOUNDARY_TAGS = frozenset(
 # Inside these, a <script> element would change what the parser builds.
 _NO_BOUNDARY_INSIDE = frozenset(
     {"template", "svg", "math", "noscript", "select", "textarea", "title", "iframe", "object",
-     "table", "thead", "tbody", "tfoot", "tr", "colgroup", "frameset"}
+     "table", "thead", "tbody", "tfoot", "tr", "colgroup", "frameset", "head"}
 )
 _JS_TYPES = frozenset(
     {"", "text/javascript", "application/javascript", "text/ecmascript", "application/ecmascript",
@@ -41,7 +48,8 @@ _JS_TYPES = frozenset(
 class ChunkedDocument:
     """A document rewritten with parse-chunk markers.
 
-    ``chunks`` is the number of parse events the page will go through. ``blocking_scripts``
+    ``chunks`` is the number of parse chunks after the head (each one event); the head itself is
+    always the first event. ``blocking_scripts``
     lists the absolute URLs of parser-blocking external scripts, in document order: they run
     inside their chunk and must be served at once, while every other script is an event of its
     own that the harness holds.
@@ -78,21 +86,14 @@ def _insertion_point(text: str, offset: int) -> int:
     return offset
 
 
-def _first_chunk_point(text: str, soup: BeautifulSoup, offsets: list[int]) -> int:
-    """Just inside <head> (or <html>, or after the doctype): before anything the page runs."""
-    for name in ("head", "html"):
-        tag = soup.find(name)
-        if isinstance(tag, Tag) and tag.sourceline is not None:
-            start = offsets[tag.sourceline - 1] + tag.sourcepos
-            end = text.find(">", start)
-            if end >= 0:
-                return end + 1
-    lowered = text.lower()
-    doctype = lowered.find("<!doctype")
-    if doctype >= 0:
-        end = text.find(">", doctype)
-        return end + 1 if end >= 0 else 0
-    return 0
+def _first_chunk_point(text: str, soup: BeautifulSoup, offsets: list[int], candidates: list[int]) -> int | None:
+    """Just inside <body>; without a body tag, at the first boundary outside the head."""
+    body = soup.find("body")
+    if isinstance(body, Tag) and body.sourceline is not None:
+        end = text.find(">", offsets[body.sourceline - 1] + body.sourcepos)
+        if end >= 0:
+            return end + 1
+    return min(candidates) if candidates else None
 
 
 def _blocking_scripts(soup: BeautifulSoup, base_url: str) -> list[str]:
@@ -126,7 +127,9 @@ def split_into_chunks(html: str, base_url: str, token: str, max_chunks: int = 64
             continue
         offset = offsets[tag.sourceline - 1] + tag.sourcepos
         candidates.append((offset, tag.name == "script"))
-    first = _first_chunk_point(html, soup, offsets)
+    first = _first_chunk_point(html, soup, offsets, [o for o, _ in candidates])
+    if first is None:
+        return ChunkedDocument(html=html, chunks=0, blocking_scripts=_blocking_scripts(soup, base_url))
     candidates = [(o, s) for o, s in candidates if o >= first]
     if len(candidates) > max_chunks - 1:
         scripts = [c for c in candidates if c[1]]
@@ -140,12 +143,11 @@ def split_into_chunks(html: str, base_url: str, token: str, max_chunks: int = 64
     previous = 0
     for index, point in enumerate(points):
         pieces.append(html[previous:point])
-        if index > 0:
-            pieces.append(f"<script>window.__webr4&&__webr4.chunkEnd({index - 1})</script>")
-        pieces.append(f'<script src="{MARKER_PATH}{token}/{index}"></script>')
+        pieces.append(f"<script>window.__webr4&&__webr4.chunkEnd({index - 1},{len(points)})</script>")
+        pieces.append(f'<script src="{MARKER_ORIGIN}{MARKER_PATH}{token}/{index}"></script>')
         previous = point
     pieces.append(html[previous:])
-    pieces.append(f"<script>window.__webr4&&__webr4.chunkEnd({len(points) - 1})</script>")
+    pieces.append(f"<script>window.__webr4&&__webr4.chunkEnd({len(points) - 1},{len(points)})</script>")
     return ChunkedDocument(
         html="".join(pieces), chunks=len(points), blocking_scripts=_blocking_scripts(soup, base_url)
     )

@@ -1,0 +1,35 @@
+# Set-up is part of every target: a fresh machine needs only Python 3.11+ (and root or network
+# access to get a Chromium). Everything goes into .venv; a second run only checks.
+PYTHON ?= python3
+VENV   ?= .venv
+PY      = $(VENV)/bin/python
+STAMP   = $(VENV)/.installed-stamp
+RUN_DIR ?= runs/demo
+
+.PHONY: all setup browser test demo bench clean
+
+all: test
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "webr4 needs Python 3.11 or newer (set PYTHON=...)")'
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	@touch $(STAMP)
+
+setup: $(STAMP)
+
+browser: $(STAMP)
+	@$(PY) -m webr4.browser.install
+
+test: browser
+	$(PY) -m pytest -q
+
+demo: browser
+	$(PY) -m webr4.demo --out $(RUN_DIR)
+
+bench: browser
+	$(PY) -m benchmarks
+
+clean:
+	rm -rf $(VENV) runs test-output .pytest_cache

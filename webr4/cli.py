@@ -1,0 +1,175 @@
+"""The ``webr4`` command line.
+
+Every failure the user can fix (a bad file, an unreachable site, no browser) ends in one line
+on stderr naming the problem and what to do, with exit status 2 — never a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from webr4 import __version__
+from webr4.browser.actions import UserAction, parse_actions
+from webr4.browser.controller import Limits
+from webr4.browser.driver import Driver, Execution
+from webr4.browser.launch import BrowserNotFound
+from webr4.browser.network import NetworkError
+from webr4.browser.responses import ResponseStore
+from webr4.resources import resource_dir
+from webr4.serve import serve
+from webr4.trace import plan_from_json
+
+
+def _read_json(path: Path, what: str) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise click.UsageError(f"cannot read {what} {path}: {error.strerror}") from None
+    except ValueError as error:
+        raise click.UsageError(f"{what} {path} is not valid JSON ({error})") from None
+
+
+def _limits(horizon: float, max_events: int, event_timeout: float) -> Limits:
+    return Limits(horizon_ms=horizon, max_events=max_events, event_timeout_s=event_timeout)
+
+
+def limit_options(command: Any) -> Any:
+    command = click.option("--horizon", default=60_000.0, show_default=True,
+                           help="Virtual milliseconds after which the default schedule stops.")(command)
+    command = click.option("--max-events", default=5_000, show_default=True,
+                           help="Most events one execution runs.")(command)
+    command = click.option("--event-timeout", default=10.0, show_default=True,
+                           help="Wall seconds one event may take before the run is cut (endless loops).")(command)
+    return command
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="webr4")
+def main() -> None:
+    """Find the event races in a web app that hurt its users."""
+
+
+@main.command()
+@click.argument("url")
+@click.option("--out", "out_dir", type=click.Path(path_type=Path), required=True,
+              help="Directory for trace.json, state.json, network.har (and screenshot.png).")
+@click.option("--sequence", type=click.Path(path_type=Path, dir_okay=False),
+              help="JSON list of event ids to execute in order (or a trace.json); default schedule otherwise.")
+@click.option("--actions", type=click.Path(path_type=Path, dir_okay=False),
+              help='JSON list of user steps, e.g. [{"click": "#add"}, {"wait": 500}].')
+@click.option("--network", type=click.Path(path_type=Path, dir_okay=False),
+              help="Serve the network from this HAR file instead of the live site.")
+@click.option("--seed", default=0, show_default=True, help="Seed for Math.random and crypto.getRandomValues.")
+@click.option("--screenshot/--no-screenshot", default=True, show_default=True)
+@limit_options
+def run(url: str, out_dir: Path, sequence: Path | None, actions: Path | None, network: Path | None, seed: int,
+        screenshot: bool, horizon: float, max_events: int, event_timeout: float) -> None:
+    """Execute URL once under control and write its trace and final state to --out."""
+    plan = _load_plan(sequence) if sequence else []
+    steps = _load_actions(actions) if actions else []
+    store = _load_store(network) if network else ResponseStore()
+    execution = _run_once(url, plan, steps, store, record=network is None, seed=seed, screenshot=screenshot,
+                          limits=_limits(horizon, max_events, event_timeout))
+    _write_execution(out_dir, execution, store)
+    trace = execution.trace
+    ended = f"cut by {trace.truncated}" if trace.truncated else "nothing left pending"
+    click.echo(f"{len(trace.steps)} events, {len(trace.skipped)} skipped, {len(trace.errors)} errors, {ended}")
+    click.echo(f"wrote {out_dir / 'trace.json'}")
+
+
+def _load_plan(path: Path) -> list[str]:
+    raw = _read_json(path, "sequence file")
+    if isinstance(raw, dict) and "steps" in raw and "sequence" not in raw:
+        raw = [step["event"] for step in raw["steps"] if isinstance(step, dict) and "event" in step]
+    try:
+        return plan_from_json(raw)
+    except ValueError as error:
+        raise click.UsageError(f"{path}: {error}") from None
+
+
+def _load_actions(path: Path) -> list[UserAction]:
+    try:
+        return parse_actions(_read_json(path, "actions file"))
+    except ValueError as error:
+        raise click.UsageError(f"{path}: {error}") from None
+
+
+def _load_store(path: Path) -> ResponseStore:
+    try:
+        return ResponseStore.load_har(path)
+    except ValueError as error:
+        raise click.UsageError(str(error)) from None
+
+
+def _run_once(url: str, plan: list[str], actions: list[UserAction], store: ResponseStore, *, record: bool,
+              seed: int, screenshot: bool, limits: Limits) -> Execution:
+    async def go() -> Execution:
+        async with Driver() as driver:
+            return await driver.execute(url, plan, actions=actions, store=store, record=record,
+                                        limits=limits, seed=seed, screenshot=screenshot)
+
+    try:
+        return asyncio.run(go())
+    except NetworkError as error:
+        raise click.ClickException(f"{error}; check the URL and that the site is running") from None
+    except BrowserNotFound as error:
+        raise click.ClickException(str(error)) from None
+
+
+def _write_execution(out_dir: Path, execution: Execution, store: ResponseStore) -> None:
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        trace = execution.trace
+        (out_dir / "trace.json").write_text(json.dumps({"sequence": trace.sequence, **trace.to_json()}, indent=1))
+        state = {
+            "dom": execution.dom,
+            "errors": [e.__dict__ for e in trace.errors],
+            "pending": sorted(trace.enabled_at_end),
+            "truncated": trace.truncated,
+        }
+        (out_dir / "state.json").write_text(json.dumps(state, indent=1))
+        store.save_har(out_dir / "network.har")
+        if execution.screenshot:
+            (out_dir / "screenshot.png").write_bytes(execution.screenshot)
+    except OSError as error:
+        raise click.ClickException(f"cannot write to {out_dir}: {error.strerror}") from None
+
+
+@main.group()
+def sites() -> None:
+    """The bundled sites with known races."""
+
+
+@sites.command("list")
+def sites_list() -> None:
+    """Name, pattern and expected verdict of each bundled site."""
+    for site in sorted(p for p in resource_dir("sites").iterdir() if (p / "expected.json").is_file()):
+        expected = json.loads((site / "expected.json").read_text())
+        verdict = "harmful" if expected.get("harmful") else "harmless"
+        click.echo(f"{site.name:28} {verdict:9} {expected.get('pattern', '')}")
+
+
+@sites.command("serve")
+@click.option("--port", default=8765, show_default=True, help="Port on 127.0.0.1 (0: any free port).")
+def sites_serve(port: int) -> None:
+    """Serve the bundled sites on loopback until interrupted."""
+    try:
+        with serve(resource_dir("sites"), port) as base:
+            click.echo(f"serving {resource_dir('sites')} at {base} (Ctrl-C to stop)")
+            try:
+                while True:
+                    time.sleep(3600)
+            except KeyboardInterrupt:
+                pass
+    except OSError as error:
+        raise click.ClickException(f"cannot serve on port {port}: {error.strerror}; try --port 0") from None
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,248 @@
+/*
+ * webr4 access log: the runtime that rewritten scripts call (see webr4/instrument/rewrite.py).
+ *
+ * Evaluated after the page runtime has created the global `__webr4`; installs `__webr4.log`.
+ * Every access becomes an entry [kind, location, siteId, valueDigest]:
+ *   kind      "r" or "w"
+ *   location  "global:<name>"              global variable (or property of the global object)
+ *             "scope:<scopeId>:<name>"     closure-captured variable of one scope instance
+ *             "prop:<objectId>.<key>"      property of an object; ids in order of first access
+ *   siteId    "<scriptId>:<n>", resolved to url:line:col by the rewriter's site table
+ *   digest    for writes: "n:3", "s:<first 32 chars>", "b:true", "u", "null", "i:<bigint>", "y"
+ *             (symbol), "o:<objectId>"; null when unknown (reads, destructuring writes)
+ * `flush()` returns the entries recorded since the last flush and starts a new buffer.
+ * While `enabled === false` nothing is recorded. Property accesses on primitives are not shared
+ * memory and are not recorded.
+ *
+ * The helpers evaluate the accesses themselves with ordinary JS operations, so getters, setters,
+ * proxies and error messages behave as in the original code; the property writes and deletes
+ * come in a sloppy and a strict ("s" suffix) variant that match the mode of the calling code.
+ * This file must be evaluated as a classic (non-module) script for the sloppy variant to exist.
+ */
+(function (root, sloppyAssign, sloppyDelete) {
+  "use strict";
+
+  var objectIds = new WeakMap();
+  var nextObjectId = 1;
+  var nextScopeId = 1;
+  var buffer = [];
+  var log = { enabled: true, k: undefined };
+
+  function identity(value) {
+    return value;
+  }
+
+  function isObject(value) {
+    return (typeof value === "object" && value !== null) || typeof value === "function";
+  }
+
+  function objectId(value) {
+    var id = objectIds.get(value);
+    if (id === undefined) {
+      id = nextObjectId++;
+      objectIds.set(value, id);
+    }
+    return id;
+  }
+
+  function digest(value) {
+    switch (typeof value) {
+      case "number": return "n:" + value;
+      case "string": return "s:" + value.slice(0, 32);
+      case "boolean": return "b:" + value;
+      case "undefined": return "u";
+      case "bigint": return "i:" + value;
+      case "symbol": return "y";
+      default: return value === null ? "null" : "o:" + objectId(value);
+    }
+  }
+
+  function record(kind, location, site, valueDigest) {
+    if (log.enabled !== false) buffer.push([kind, location, site, valueDigest]);
+  }
+
+  function variable(name, scopeId) {
+    return scopeId === 0 ? "global:" + name : "scope:" + scopeId + ":" + name;
+  }
+
+  function property(object, key) {
+    var name = String(key);
+    return object === root ? "global:" + name : "prop:" + objectId(object) + "." + name;
+  }
+
+  /* The property key `o[k]` uses, converted once (ToPropertyKey) when conversion can run code. */
+  function propertyKey(key) {
+    if (!isObject(key)) return key;
+    var holder = {};
+    holder[key] = 0;
+    return Reflect.ownKeys(holder)[0];
+  }
+
+  function nameAnonymous(value, name) {
+    if (typeof value === "function") {
+      var own = Object.getOwnPropertyDescriptor(value, "name");
+      if (own && own.value === "" && own.configurable) {
+        Object.defineProperty(value, "name", { value: name, configurable: true });
+      }
+    }
+    return value;
+  }
+
+  function plusDelta(value, delta) {
+    return typeof value === "bigint" ? value + BigInt(delta) : value + delta;
+  }
+
+  function combine(operator, left, right) {
+    switch (operator) {
+      case "+=": return left + right;
+      case "-=": return left - right;
+      case "*=": return left * right;
+      case "/=": return left / right;
+      case "%=": return left % right;
+      case "**=": return left ** right;
+      case "<<=": return left << right;
+      case ">>=": return left >> right;
+      case ">>>=": return left >>> right;
+      case "&=": return left & right;
+      case "|=": return left | right;
+      case "^=": return left ^ right;
+    }
+    throw new Error("webr4: unknown operator " + operator);
+  }
+
+  /* Writes and deletes whose failure mode depends on the caller's strictness. */
+  function makePropertyWriters(assign, remove) {
+    function readKey(site, object, key) {
+      if (!isObject(object)) return key;
+      key = propertyKey(key);
+      record("r", property(object, key), site, null);
+      return key;
+    }
+    return {
+      pw: function (site, object, key, value) {
+        if (isObject(object)) {
+          key = propertyKey(key);
+          record("w", property(object, key), site, digest(value));
+        }
+        assign(object, key, value);
+        return value;
+      },
+      pc: function (site, object, key, operator, right) {
+        key = readKey(site, object, key);
+        var old = object[key];
+        var value;
+        if (operator === "||=") {
+          if (old) return old;
+          value = right();
+        } else if (operator === "&&=") {
+          if (!old) return old;
+          value = right();
+        } else if (operator === "??=") {
+          if (old !== null && old !== undefined) return old;
+          value = right();
+        } else {
+          value = combine(operator, old, right());
+        }
+        if (isObject(object)) record("w", property(object, key), site, digest(value));
+        assign(object, key, value);
+        return value;
+      },
+      pu: function (site, object, key, delta, prefix) {
+        key = readKey(site, object, key);
+        var value = object[key];
+        var old = delta > 0 ? value++ : value--;
+        if (isObject(object)) record("w", property(object, key), site, digest(value));
+        assign(object, key, value);
+        return prefix ? value : old;
+      },
+      pd: function (site, object, key) {
+        if (isObject(object)) {
+          key = propertyKey(key);
+          record("w", property(object, key), site, "u");
+        }
+        return remove(object, key);
+      }
+    };
+  }
+
+  var strictWriters = makePropertyWriters(
+    function (object, key, value) { object[key] = value; },
+    function (object, key) { return delete object[key]; }
+  );
+  var sloppyWriters = makePropertyWriters(sloppyAssign, sloppyDelete);
+
+  /* Variables. */
+  log.r = function (site, name, scopeId) {
+    record("r", variable(name, scopeId), site, null);
+    return identity;
+  };
+  log.w = function (site, name, scopeId, value) {
+    record("w", variable(name, scopeId), site, digest(value));
+    return value;
+  };
+  log.wn = function (site, name, scopeId, value) {
+    return log.w(site, name, scopeId, nameAnonymous(value, name));
+  };
+  log.rw = function (site, name, scopeId, delta) {
+    var location = variable(name, scopeId);
+    record("r", location, site, null);
+    return function (result) {
+      record("w", location, site, digest(delta === 0 ? result : plusDelta(result, delta)));
+      return result;
+    };
+  };
+  log.dl = function (site, name, scopeId, result) {
+    record("w", variable(name, scopeId), site, "u");
+    return result;
+  };
+  log.wm = function (site, value) {
+    for (var i = 2; i < arguments.length; i += 2) {
+      record("w", variable(arguments[i], arguments[i + 1]), site, null);
+    }
+    return value;
+  };
+  log.s = function () {
+    return nextScopeId++;
+  };
+
+  /* Properties. */
+  log.p = function (site, object, key) {
+    if (!isObject(object)) return object[key];
+    key = propertyKey(key);
+    record("r", property(object, key), site, null);
+    return object[key];
+  };
+  log.m = function (site, object, key) {
+    if (isObject(object)) record("r", property(object, key), site, null);
+    return object;
+  };
+  log.mk = function (site, object, key) {
+    if (isObject(object)) {
+      key = propertyKey(key);
+      record("r", property(object, key), site, null);
+    }
+    log.k = key;
+    return object;
+  };
+  log.pw = sloppyWriters.pw;
+  log.pc = sloppyWriters.pc;
+  log.pu = sloppyWriters.pu;
+  log.pd = sloppyWriters.pd;
+  log.pws = strictWriters.pw;
+  log.pcs = strictWriters.pc;
+  log.pus = strictWriters.pu;
+  log.pds = strictWriters.pd;
+
+  log.flush = function () {
+    var entries = buffer;
+    buffer = [];
+    return entries;
+  };
+
+  root.__webr4.log = log;
+})(
+  globalThis,
+  /* Defined outside the strict function above: a failed write or delete is silently ignored. */
+  function (object, key, value) { object[key] = value; },
+  function (object, key) { return delete object[key]; }
+);

@@ -1,0 +1,11 @@
+"""Source rewriting that makes scripts report their shared-memory accesses.
+
+:func:`rewrite` turns a script into one that calls ``__webr4.log`` (installed in the page by
+``instrument_js/access_log.js``) around every global-variable, closure-variable and property
+access; :class:`CachedRewriter` memoises it by content hash.
+"""
+
+from webr4.instrument.cache import CachedRewriter
+from webr4.instrument.rewrite import RewriteResult, UncontrolledSite, rewrite
+
+__all__ = ["CachedRewriter", "RewriteResult", "UncontrolledSite", "rewrite"]

@@ -1,0 +1,78 @@
+"""Minimal edits to source bytes: insertions and small token replacements.
+
+Every edit is anchored at a byte offset of the original text and carries an ordering key, so that
+edits from nested nodes that land on the same offset compose correctly:
+
+* statement insertions (``STATEMENT``) come first;
+* then closing texts (``close``), innermost node first;
+* then token replacements (``REPLACE``);
+* then opening texts (``open``), outermost node first.
+
+Two wrappers around the very same node are ordered by ``layer``: the higher layer is outside.
+
+Text between edits is copied unchanged, so line and column positions of untouched code are kept
+except on lines that received insertions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tree_sitter import Node
+
+STATEMENT = 0
+CLOSE = 1
+REPLACE = 2
+OPEN = 3
+
+
+@dataclass(frozen=True, order=True)
+class Edit:
+    """Replace ``source[start:end]`` (empty for an insertion) by ``text``."""
+
+    start: int
+    key: tuple[int, ...]
+    end: int = field(compare=False)
+    text: bytes = field(compare=False)
+
+
+@dataclass
+class EditList:
+    """Collects edits and applies them to the source they were computed for."""
+
+    edits: list[Edit] = field(default_factory=list)
+
+    def statement(self, offset: int, text: str) -> None:
+        """Insert a whole statement at ``offset`` (before anything else inserted there)."""
+        self.edits.append(Edit(offset, (STATEMENT,), offset, text.encode()))
+
+    def open(self, owner: Node, text: str, offset: int | None = None, layer: int = 0) -> None:
+        """Insert ``text`` that opens a wrapper around ``owner`` (at its start unless told)."""
+        at = owner.start_byte if offset is None else offset
+        self.edits.append(Edit(at, (OPEN, -owner.end_byte, -layer), at, text.encode()))
+
+    def close(self, owner: Node, text: str, offset: int | None = None, layer: int = 0) -> None:
+        """Insert ``text`` that closes a wrapper around ``owner`` (at its end unless told)."""
+        at = owner.end_byte if offset is None else offset
+        self.edits.append(Edit(at, (CLOSE, -owner.start_byte, owner.end_byte, layer), at, text.encode()))
+
+    def replace(self, token: Node, text: str) -> None:
+        """Replace the single token ``token`` by ``text``."""
+        self.edits.append(Edit(token.start_byte, (REPLACE,), token.end_byte, text.encode()))
+
+    def replace_opening(self, owner: Node, token: Node, text: str) -> None:
+        """Replace ``token``, the first token of ``owner``, by ``text`` that opens a wrapper around it."""
+        self.edits.append(Edit(token.start_byte, (OPEN, -owner.end_byte, 0), token.end_byte, text.encode()))
+
+    def apply(self, source: bytes) -> bytes:
+        """The source with every edit applied."""
+        out: list[bytes] = []
+        cursor = 0
+        for edit in sorted(self.edits):
+            if edit.start < cursor:
+                raise ValueError(f"overlapping edits at byte {edit.start}")
+            out.append(source[cursor : edit.start])
+            out.append(edit.text)
+            cursor = edit.end
+        out.append(source[cursor:])
+        return b"".join(out)

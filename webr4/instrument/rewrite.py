@@ -1,0 +1,309 @@
+"""Rewrite a script so that it reports its shared-memory reads and writes to ``__webr4.log``.
+
+The rewrite only inserts text around existing nodes and replaces a few punctuation tokens
+(``.``, ``[``, ``]``, ``=``, ``++``, ``delete``); everything else stays byte-identical and no
+line breaks are added, so every original line keeps its number. What each inserted call does is
+specified in ``instrument_js/access_log.js``; the calls, with ``S`` a site-id string and ``sid``
+``0`` (global), a scope-instance id variable, or ``"m<script_id>"`` (module top level):
+
+===============================  ===============================================================
+original                         rewritten
+===============================  ===============================================================
+``x`` (read)                     ``__webr4.log.r(S,"x",sid)(x)`` — logged before the read
+``f(a)`` / ``new F`` / ``typeof  the whole call / new / typeof wrapped the same way, so ``this``,
+x``                              direct ``eval`` and ``typeof`` of undeclared names are kept
+``x = v``                        ``__webr4.log.w(S,"x",sid,x = v)``
+``x += v``, ``x++``              ``__webr4.log.rw(S,"x",sid,d)(x += v)``
+``delete x``                     ``__webr4.log.dl(S,"x",sid,delete x)``
+``[a, b] = v``                   ``__webr4.log.wm(S,[a, b] = v,"a",sid,"b",sid)``
+``var x = v``                    ``var x = __webr4.log.w(S,"x",sid,v)`` (``wn`` names functions)
+``o.p`` / ``o[k]``               ``__webr4.log.p(S,o,"p")`` / ``__webr4.log.p(S,o,k)``
+``o.f(a)`` / ``o[k](a)``         ``__webr4.log.m(S,o,"f").f(a)`` / ``__webr4.log.mk(S,o,k)
+                                 [__webr4.log.k](a)``
+``new o.C(a)``                   ``new (__webr4.log.p(S,o,"C"))(a)``
+``o.p = v``                      ``__webr4.log.pw(S,o,"p",v)`` (``pws`` in strict code)
+``o.p += v``                     ``__webr4.log.pc(S,o,"p","+=",()=>(v))`` (``pcs``)
+``o.p++`` / ``--o.p``            ``__webr4.log.pu(S,o,"p",1,0)`` / ``pu(S,o,"p",-1,1)`` (``pus``)
+``delete o.p``                   ``__webr4.log.pd(S,o,"p")`` (``pds``)
+===============================  ===============================================================
+
+A variable captured by a closure gets its scope instance id from ``var __webr4s<n> =
+__webr4.log.s();`` (``const`` in a block) inserted as the first statement of the block that runs
+once per scope instance; top-level function and class declarations of a classic script log their
+(hoisted) write in a statement at the top of the program.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tree_sitter import Node
+
+from webr4.instrument.edits import EditList
+from webr4.instrument.scopes import (
+    Analysis,
+    Form,
+    MemberAccess,
+    MemberForm,
+    Reference,
+    ScopeKind,
+    analyze,
+)
+from webr4.instrument.sites import LineIndex, SiteTable
+from webr4.instrument.syntax import FUNCTION_TYPES, child_of_type, first_statement, parse
+
+LOG = "__webr4.log."
+SCOPE_VAR = "__webr4s"
+HANDLER_PREFIX = b"(function(event){"
+HANDLER_SUFFIX = b"\n})"
+UNLOGGED_GLOBALS = frozenset({"undefined", "NaN", "Infinity"})
+
+
+@dataclass(frozen=True)
+class UncontrolledSite:
+    """A construct whose accesses the rewrite does not log, to report as outside control.
+
+    ``kind`` is ``with`` (body left as is), ``eval`` (direct eval), ``Function`` (code built from
+    strings), ``string-timer`` (``setTimeout``/``setInterval`` with a string) or ``parse-error``
+    (the whole script was left unchanged).
+    """
+
+    kind: str
+    site: str
+
+
+@dataclass(frozen=True)
+class RewriteResult:
+    """The rewritten ``code``, its ``sites`` (``"<script_id>:<n>" -> "url:line:col"``, 1-based,
+    in the original source) and the ``uncontrolled`` constructs found."""
+
+    code: str
+    sites: dict[str, str]
+    uncontrolled: tuple[UncontrolledSite, ...]
+
+
+def _quote(name: str) -> str:
+    """A JS string literal for an identifier's source text (escapes in it mean the same in strings)."""
+    return f'"{name}"'
+
+
+class _Emitter:
+    """Turns an :class:`Analysis` into edits."""
+
+    def __init__(self, analysis: Analysis, table: SiteTable, module_scope_id: str) -> None:
+        self.analysis = analysis
+        self.table = table
+        self.edits = EditList()
+        self.module_scope_id = module_scope_id
+        self.host_vars: dict[tuple[int, int], str] = {}
+        self.hoisted: list[str] = []
+
+    # -- variables ---------------------------------------------------------------------------
+
+    def scope_id(self, reference: Reference) -> str | None:
+        """The JS expression for the reference's scope instance id, or None if it is not logged."""
+        binding = reference.binding
+        if binding is None:
+            return None if reference.name in UNLOGGED_GLOBALS else "0"
+        scope = binding.scope
+        if scope.kind is ScopeKind.GLOBAL:
+            return "0"
+        if not binding.captured:
+            return None
+        if scope.kind is ScopeKind.MODULE:
+            return self.module_scope_id
+        host = scope.host
+        if host is None or not host.start_byte <= reference.node.start_byte < host.end_byte:
+            return None
+        return self.host_var(host)
+
+    def host_var(self, host: Node) -> str:
+        key = (host.start_byte, host.end_byte)
+        name = self.host_vars.get(key)
+        if name is None:
+            name = f"{SCOPE_VAR}{len(self.host_vars)}"
+            self.host_vars[key] = name
+            statement = first_statement(host)
+            keyword = "var" if host.parent is not None and (
+                host.parent.type in FUNCTION_TYPES or host.parent.type == "class_static_block"
+            ) else "const"
+            declaration = f"{keyword} {name}={LOG}s();"
+            if statement is not None:
+                self.edits.statement(statement.start_byte, declaration)
+            else:
+                self.edits.statement(host.end_byte - 1, ";" + declaration)
+        return name
+
+    def references(self) -> None:
+        patterns: dict[tuple[int, int], tuple[Node, list[str]]] = {}
+        for reference in sorted(self.analysis.references, key=lambda item: item.node.start_byte):
+            if reference.form is Form.UNLOGGED:
+                continue
+            sid = self.scope_id(reference)
+            if sid is None:
+                continue
+            name = _quote(reference.name)
+            if reference.form in (Form.PATTERN, Form.INIT_PATTERN):
+                wrap = reference.wrap
+                group = patterns.setdefault((wrap.start_byte, wrap.end_byte), (wrap, []))
+                group[1].append(f"{name},{sid}")
+                continue
+            self.reference(reference, name, sid)
+        for wrap, names in patterns.values():
+            site = self.table.add(wrap.start_byte)
+            self.edits.open(wrap, f'{LOG}wm("{site}",', layer=1)
+            self.edits.close(wrap, "," + ",".join(names) + ")", layer=1)
+
+    def reference(self, reference: Reference, name: str, sid: str) -> None:
+        form = reference.form
+        wrap = reference.wrap
+        site = self.table.add(reference.node.start_byte)
+        head = f'"{site}",{name},{sid}'
+        if form in (Form.READ, Form.CALL, Form.NEW, Form.TYPEOF):
+            self.edits.open(wrap, f"{LOG}r({head})(")
+            self.edits.close(wrap, ")")
+        elif form is Form.SHORTHAND:
+            self.edits.open(wrap, f"{reference.name}:{LOG}r({head})(")
+            self.edits.close(wrap, ")")
+        elif form is Form.WRITE:
+            self.edits.open(wrap, f"{LOG}w({head},")
+            self.edits.close(wrap, ")")
+        elif form is Form.READ_WRITE:
+            self.edits.open(wrap, f"{LOG}rw({head},{reference.delta})(")
+            self.edits.close(wrap, ")")
+        elif form is Form.DELETE:
+            self.edits.open(wrap, f"{LOG}dl({head},")
+            self.edits.close(wrap, ")")
+        elif form is Form.INIT:
+            helper = "wn" if reference.name_fix else "w"
+            self.edits.open(wrap, f"{LOG}{helper}({head},", layer=1)
+            self.edits.close(wrap, ")", layer=1)
+        elif form is Form.HOISTED:
+            self.hoisted.append(f"{LOG}w({head},{reference.name});")
+        elif form is Form.CLASS:
+            self.edits.close(wrap, f";{LOG}w({head},{reference.name});")
+
+    def hoisted_writes(self, root: Node) -> None:
+        statement = first_statement(root)
+        if self.hoisted and statement is not None:
+            self.edits.statement(statement.start_byte, "".join(self.hoisted))
+
+    # -- properties --------------------------------------------------------------------------
+
+    def members(self) -> None:
+        for access in sorted(self.analysis.members, key=lambda item: item.node.end_byte):
+            self.member(access)
+
+    def member(self, access: MemberAccess) -> None:
+        node, outer, form = access.node, access.outer, access.form
+        obj = node.child_by_field_name("object")
+        dotted = node.type == "member_expression"
+        if dotted:
+            prop = node.child_by_field_name("property")
+            dot = child_of_type(node, ".")
+            if prop is None or dot is None or obj is None:
+                return
+            site = self.table.add(prop.start_byte)
+        else:
+            left = child_of_type(node, "[")
+            right = child_of_type(node, "]")
+            if left is None or right is None or obj is None:
+                return
+            site = self.table.add(left.start_byte)
+        strict = "s" if access.strict else ""
+        edits = self.edits
+
+        def key_as_argument(closing_bracket: str) -> None:
+            """``.p`` becomes ``,"p"``; ``[k]`` becomes ``,k`` followed by ``closing_bracket``."""
+            if dotted:
+                edits.replace(dot, ",")
+                edits.open(prop, '"')
+                edits.close(prop, '"' + closing_bracket)
+            else:
+                edits.replace(left, ",")
+                edits.replace(right, closing_bracket)
+
+        if form is MemberForm.READ:
+            edits.open(node, f'{LOG}p("{site}",')
+            key_as_argument("" if dotted else ")")
+            if dotted:
+                edits.close(node, ")")
+        elif form is MemberForm.CALL:
+            if dotted:
+                edits.open(node, f'{LOG}m("{site}",')
+                edits.close(node, f',"{prop.text.decode()}")', offset=obj.end_byte)
+            else:
+                edits.open(node, f'{LOG}mk("{site}",')
+                edits.replace(left, ",")
+                edits.replace(right, f")[{LOG}k]")
+        elif form is MemberForm.NEW:
+            edits.open(node, f'({LOG}p("{site}",')
+            key_as_argument("" if dotted else "))")
+            if dotted:
+                edits.close(node, "))")
+        elif form is MemberForm.WRITE:
+            operator = child_of_type(outer, "=")
+            if operator is None:
+                return
+            edits.open(outer, f'{LOG}pw{strict}("{site}",')
+            key_as_argument("")
+            edits.replace(operator, ",")
+            edits.close(outer, ")")
+        elif form is MemberForm.COMPOUND:
+            operator = outer.child_by_field_name("operator")
+            if operator is None:
+                return
+            edits.open(outer, f'{LOG}pc{strict}("{site}",')
+            key_as_argument("")
+            edits.replace(operator, f',"{operator.type}",()=>(')
+            edits.close(outer, "))")
+        elif form is MemberForm.UPDATE:
+            operator = outer.children[0] if access.prefix else outer.children[-1]
+            opening = f'{LOG}pu{strict}("{site}",'
+            if access.prefix:
+                edits.replace_opening(outer, operator, opening)
+            else:
+                edits.open(outer, opening)
+                edits.replace(operator, "")
+            key_as_argument("")
+            edits.close(outer, f",{access.delta},{int(access.prefix)})")
+        elif form is MemberForm.DELETE:
+            edits.replace_opening(outer, outer.children[0], f'{LOG}pd{strict}("{site}",')
+            key_as_argument("")
+            edits.close(outer, ")")
+
+
+def rewrite(
+    source: str,
+    url: str,
+    *,
+    script_id: str = "0",
+    module: bool = False,
+    handler: bool = False,
+) -> RewriteResult:
+    """Rewrite ``source`` (from ``url``) to log its accesses; see the module docstring.
+
+    ``module`` for ``<script type=module>``; ``handler`` for the body of an inline event-handler
+    attribute (``onclick="…"``), which is compiled as a function of ``event``. Site ids are
+    ``"<script_id>:<n>"``. A script that does not parse is returned unchanged with a
+    ``parse-error`` entry in ``uncontrolled``.
+    """
+    original = source.encode("utf-8", "surrogatepass")
+    text = HANDLER_PREFIX + original + HANDLER_SUFFIX if handler else original
+    shift = len(HANDLER_PREFIX) if handler else 0
+    table = SiteTable(url, script_id, LineIndex(original), shift)
+    tree = parse(text)
+    root = tree.root_node
+    if root.has_error:
+        return RewriteResult(source, {}, (UncontrolledSite("parse-error", table.where(shift)),))
+    analysis = analyze(root, module)
+    emitter = _Emitter(analysis, table, _quote(f"m{script_id}"))
+    emitter.references()
+    emitter.members()
+    if not module and not handler:
+        emitter.hoisted_writes(root)
+    rewritten = emitter.edits.apply(text)
+    if handler:
+        rewritten = rewritten[len(HANDLER_PREFIX) : len(rewritten) - len(HANDLER_SUFFIX)]
+    uncontrolled = tuple(UncontrolledSite(item.kind, table.where(item.offset)) for item in analysis.uncontrolled)
+    return RewriteResult(rewritten.decode("utf-8", "surrogatepass"), dict(table.sites), uncontrolled)

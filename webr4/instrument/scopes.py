@@ -1,0 +1,587 @@
+"""Scope analysis: every variable reference and property access a rewrite may log.
+
+:func:`analyze` walks a syntax tree once, building lexical scopes and recording
+
+* :class:`Reference` — an identifier that reads or writes a variable, with the syntactic *form*
+  that decides how it can be wrapped;
+* :class:`MemberAccess` — a property access ``o.p`` / ``o[k]`` with its form;
+* :class:`Uncontrolled` constructs (``with``, direct ``eval``, ``Function``, string timers).
+
+After the walk every reference is resolved to its :class:`Binding` (``None`` for undeclared
+names), and bindings referenced from a function nested inside their own function are marked
+``captured``. Code inside ``with`` bodies is walked for declarations only (its references are
+ambiguous), and so are references the rewriter cannot wrap safely.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Callable
+
+from tree_sitter import Node
+
+from webr4.instrument.syntax import (
+    FUNCTION_TYPES,
+    MEMBER_TYPES,
+    child_of_type,
+    contains_suspension,
+    has_use_strict,
+    in_optional_chain,
+    is_anonymous_definition,
+    unparen,
+)
+
+
+class ScopeKind(str, Enum):
+    GLOBAL = "global"  # the top level of a classic script: its declarations are globals
+    MODULE = "module"
+    FUNCTION = "function"  # also class field initializers and static blocks
+    BLOCK = "block"
+    LOOP_HEAD = "loop-head"
+    CATCH = "catch"
+    CLASS = "class"
+    SWITCH = "switch"
+
+
+FUNCTION_LIKE = frozenset({ScopeKind.GLOBAL, ScopeKind.MODULE, ScopeKind.FUNCTION})
+
+
+@dataclass(eq=False)
+class Scope:
+    """A lexical scope. ``host`` is the statement block that runs once per instance of the scope
+    and can hold a declaration of the instance id (``None`` when there is no such block)."""
+
+    kind: ScopeKind
+    parent: Scope | None
+    host: Node | None = None
+    bindings: dict[str, Binding] = field(default_factory=dict)
+    function: Scope = field(init=False)
+
+    def __post_init__(self) -> None:
+        if self.kind in FUNCTION_LIKE or self.parent is None:
+            self.function = self
+        else:
+            self.function = self.parent.function
+
+    def var_scope(self) -> Scope:
+        """The scope that ``var`` declarations made here belong to."""
+        return self.function
+
+    def declare(self, name: str) -> None:
+        if name not in self.bindings:
+            self.bindings[name] = Binding(name, self)
+
+    def lookup(self, name: str) -> Binding | None:
+        scope: Scope | None = self
+        while scope is not None:
+            binding = scope.bindings.get(name)
+            if binding is not None:
+                return binding
+            scope = scope.parent
+        return None
+
+
+@dataclass(eq=False)
+class Binding:
+    """A declared variable. ``captured`` when referenced from a function nested in its own."""
+
+    name: str
+    scope: Scope
+    captured: bool = False
+
+
+class Form(str, Enum):
+    """How an identifier reference appears, which decides how it is wrapped (``wrap`` node)."""
+
+    READ = "read"  # wrap the identifier itself
+    CALL = "call"  # callee of a call or tagged template: wrap the call
+    NEW = "new"  # callee of ``new``: wrap the new-expression
+    TYPEOF = "typeof"  # operand of ``typeof``: wrap the typeof-expression
+    SHORTHAND = "shorthand"  # ``{x}`` in an object literal
+    DELETE = "delete"  # ``delete x``: wrap the delete-expression
+    WRITE = "write"  # ``x = v``: wrap the assignment
+    READ_WRITE = "read-write"  # ``x += v``, ``x++``: wrap the whole expression
+    PATTERN = "pattern"  # target inside a destructuring assignment: wrap the assignment
+    INIT = "init"  # declared with an initializer ``var x = v``: wrap the initializer
+    INIT_PATTERN = "init-pattern"  # declared by a destructuring declarator: wrap the initializer
+    HOISTED = "hoisted"  # top-level function declaration of a classic script
+    CLASS = "class"  # top-level class declaration of a classic script
+    UNLOGGED = "unlogged"  # a write the rewriter leaves alone (``for (x in o)``)
+
+
+@dataclass(eq=False)
+class Reference:
+    node: Node
+    name: str
+    scope: Scope
+    form: Form
+    wrap: Node
+    delta: int = 0  # for postfix ``x++``/``x--``: +1/-1 (the result is the old value)
+    name_fix: bool = False  # INIT of an anonymous function or class, which takes the binding's name
+    binding: Binding | None = None
+
+
+class MemberForm(str, Enum):
+    READ = "read"
+    CALL = "call"  # callee of a call or tag: ``this`` must stay the object
+    NEW = "new"
+    WRITE = "write"
+    COMPOUND = "compound"
+    UPDATE = "update"
+    DELETE = "delete"
+
+
+@dataclass(eq=False)
+class MemberAccess:
+    node: Node  # member_expression with a named property, or subscript_expression
+    form: MemberForm
+    outer: Node  # the assignment, update or delete expression for writes; ``node`` otherwise
+    strict: bool
+    delta: int = 0
+    prefix: bool = False
+
+
+@dataclass(frozen=True)
+class Uncontrolled:
+    """A construct whose accesses are not logged: ``kind`` and the byte offset where it starts."""
+
+    kind: str
+    offset: int
+
+
+@dataclass
+class Analysis:
+    program: Scope
+    references: list[Reference]
+    members: list[MemberAccess]
+    uncontrolled: list[Uncontrolled]
+
+
+@dataclass(frozen=True)
+class _Ctx:
+    strict: bool
+    skip: bool
+
+
+_Role = tuple  # (Form | MemberForm, wrap node, delta, prefix)
+_Item = tuple[Node, Scope, _Ctx, "_Role | None"]
+
+_STRING_EVALUATORS = frozenset({"setTimeout", "setInterval"})
+
+
+class _Walker:
+    """One pass over the tree with an explicit stack (minified code nests deeper than recursion allows)."""
+
+    def __init__(self, root: Node, program: Scope, strict: bool) -> None:
+        self.references: list[Reference] = []
+        self.members: list[MemberAccess] = []
+        self.uncontrolled: list[Uncontrolled] = []
+        self.program = program
+        self.stack: list[_Item] = []
+        self.root = root
+        self.root_ctx = _Ctx(strict or has_use_strict(root), False)
+        self.handlers: dict[str, Callable[[Node, Scope, _Ctx, _Role | None], None]] = {
+            "identifier": self._identifier,
+            "shorthand_property_identifier": self._shorthand,
+            "member_expression": self._member,
+            "subscript_expression": self._member,
+            "call_expression": self._call,
+            "new_expression": self._new,
+            "unary_expression": self._unary,
+            "assignment_expression": self._assignment,
+            "augmented_assignment_expression": self._augmented,
+            "update_expression": self._update,
+            "variable_declaration": self._declaration,
+            "lexical_declaration": self._declaration,
+            "function_declaration": self._function_declaration,
+            "generator_function_declaration": self._function_declaration,
+            "function_expression": self._function_node,
+            "generator_function": self._function_node,
+            "arrow_function": self._function_node,
+            "method_definition": self._function_node,
+            "class_declaration": self._class,
+            "class": self._class,
+            "statement_block": self._block,
+            "for_statement": self._for,
+            "for_in_statement": self._for_in,
+            "catch_clause": self._catch,
+            "switch_body": self._switch_body,
+            "with_statement": self._with,
+            "import_statement": self._import,
+            "export_clause": self._ignore,
+            "labeled_statement": self._labeled,
+            "break_statement": self._ignore,
+            "continue_statement": self._ignore,
+            "meta_property": self._ignore,
+            "property_identifier": self._ignore,
+            "private_property_identifier": self._ignore,
+            "comment": self._ignore,
+        }
+
+    # -- driving -----------------------------------------------------------------------------
+
+    def run(self) -> None:
+        self._push_children(self.root, self.program, self.root_ctx)
+        stack = self.stack
+        handlers = self.handlers
+        while stack:
+            node, scope, ctx, role = stack.pop()
+            handler = handlers.get(node.type)
+            if handler is None:
+                self._push_children(node, scope, ctx)
+            else:
+                handler(node, scope, ctx, role)
+
+    def _push(self, node: Node | None, scope: Scope, ctx: _Ctx, role: _Role | None = None) -> None:
+        if node is not None:
+            self.stack.append((node, scope, ctx, role))
+
+    def _push_children(self, node: Node, scope: Scope, ctx: _Ctx) -> None:
+        self.stack.extend((child, scope, ctx, None) for child in node.named_children)
+
+    def _ignore(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
+        """Nodes without references (labels, property names, export lists, comments)."""
+
+    def _reference(self, node: Node, scope: Scope, ctx: _Ctx, form: Form, wrap: Node, delta: int = 0) -> None:
+        if ctx.skip:
+            form = Form.UNLOGGED
+        self.references.append(Reference(node, node.text.decode(), scope, form, wrap, delta))
+
+    def _member_access(self, node: Node, ctx: _Ctx, form: MemberForm, outer: Node, delta: int = 0, prefix: bool = False) -> None:
+        if not ctx.skip:
+            self.members.append(MemberAccess(node, form, outer, ctx.strict, delta, prefix))
+
+    # -- expressions -------------------------------------------------------------------------
+
+    def _identifier(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
+        if role is None:
+            self._reference(node, scope, ctx, Form.READ, node)
+        else:
+            self._reference(node, scope, ctx, role[0], role[1], role[2])
+
+    def _shorthand(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
+        self._reference(node, scope, ctx, Form.SHORTHAND, node)
+
+    def _member(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
+        obj = node.child_by_field_name("object")
+        if node.type == "member_expression":
+            prop = node.child_by_field_name("property")
+            loggable = prop is not None and prop.type == "property_identifier"
+        else:
+            loggable = True
+            self._push(node.child_by_field_name("index"), scope, ctx)
+        loggable = loggable and obj is not None and obj.type != "super" and not in_optional_chain(node)
+        form = MemberForm.READ if role is None else role[0]
+        if loggable and isinstance(form, MemberForm):
+            outer = node if role is None else role[1]
+            self._member_access(node, ctx, form, outer, role[2] if role else 0, role[3] if role else False)
+        self._push(obj, scope, ctx)
+
+    def _call(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
+        callee = node.child_by_field_name("function")
+        inner = unparen(callee) if callee is not None else None
+        if inner is not None and inner.type == "identifier":
+            name = inner.text
+            if name == b"eval":
+                self.uncontrolled.append(Uncontrolled("eval", node.start_byte))
+            elif name == b"Function":
+                self.uncontrolled.append(Uncontrolled("Function", node.start_byte))
+            self._push(inner, scope, ctx, (Form.CALL, node, 0))
+        elif inner is not None and inner.type in MEMBER_TYPES:
+            self._push(inner, scope, ctx, (MemberForm.CALL, node, 0, False))
+        else:
+            self._push(callee, scope, ctx)
+        arguments = node.child_by_field_name("arguments")
+        if arguments is not None:
+            self._note_string_timer(inner, arguments)
+            self._push(arguments, scope, ctx)
+
+    def _note_string_timer(self, callee: Node | None, arguments: Node) -> None:
+        if callee is None or arguments.type != "arguments":
+            return
+        if callee.type == "member_expression":
+            callee = callee.child_by_field_name("property")
+        if callee is None or callee.text.decode() not in _STRING_EVALUATORS:
+            return
+        first = next((a for a in arguments.named_children if a.type != "comment"), None)
+        if first is not None and first.type in ("string", "template_string", "binary_expression"):
+            self.uncontrolled.append(Uncontrolled("string-timer", arguments.start_byte))
+
+    def _new(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
+        constructor = node.child_by_field_name("constructor")
+        inner = unparen(constructor) if constructor is not None else None
+        if inner is not None and inner.type == "identifier":
+            if inner.text == b"Function":
+                self.uncontrolled.append(Uncontrolled("Function", node.start_byte))
+            self._push(inner, scope, ctx, (Form.NEW, node, 0))
+        elif inner is not None and inner is not None and inner.type in MEMBER_TYPES and inner == constructor:
+            self._push(inner, scope, ctx, (MemberForm.NEW, node, 0, False))
+        else:
+            self._push(constructor, scope, ctx)
+        self._push(node.child_by_field_name("arguments"), scope, ctx)
+
+    def _unary(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
+        operator = node.child_by_field_name("operator")
+        argument = node.child_by_field_name("argument")
+        inner = unparen(argument) if argument is not None else None
+        kind = operator.type if operator is not None else ""
+        if inner is not None and inner.type == "identifier" and kind in ("typeof", "delete"):
+            self._push(inner, scope, ctx, (Form.TYPEOF if kind == "typeof" else Form.DELETE, node, 0))
+        elif kind == "delete" and inner is not None and inner.type in MEMBER_TYPES:
+            member_role = (MemberForm.DELETE if inner == argument else None, node, 0, False)
+            self._push(inner, scope, ctx, member_role)
+        else:
+            self._push(argument, scope, ctx)
+
+    def _assignment(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
+        left = node.child_by_field_name("left")
+        self._push(node.child_by_field_name("right"), scope, ctx)
+        if left is None:
+            return
+        inner = unparen(left)
+        if inner.type == "identifier":
+            self._push(inner, scope, ctx, (Form.WRITE, node, 0))
+        elif inner.type in MEMBER_TYPES:
+            self._push(inner, scope, ctx, (MemberForm.WRITE if inner == left else None, node, 0, False))
+        else:
+            self._target_pattern(left, scope, ctx, Form.PATTERN, node)
+
+    def _augmented(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
+        left = node.child_by_field_name("left")
+        right = node.child_by_field_name("right")
+        self._push(right, scope, ctx)
+        if left is None:
+            return
+        inner = unparen(left)
+        if inner.type == "identifier":
+            self._push(inner, scope, ctx, (Form.READ_WRITE, node, 0))
+        elif inner.type in MEMBER_TYPES:
+            safe = inner == left and right is not None and not contains_suspension(right)
+            self._push(inner, scope, ctx, (MemberForm.COMPOUND if safe else None, node, 0, False))
+        else:
+            self._push(left, scope, ctx)
+
+    def _update(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
+        argument = node.child_by_field_name("argument")
+        if argument is None:
+            return
+        prefix = node.children[0].type in ("++", "--")
+        operator = node.children[0] if prefix else node.children[-1]
+        delta = 1 if operator.type == "++" else -1
+        inner = unparen(argument)
+        if inner.type == "identifier":
+            self._push(inner, scope, ctx, (Form.READ_WRITE, node, 0 if prefix else delta))
+        elif inner.type in MEMBER_TYPES:
+            self._push(inner, scope, ctx, (MemberForm.UPDATE if inner == argument else None, node, delta, prefix))
+        else:
+            self._push(argument, scope, ctx)
+
+    # -- patterns ----------------------------------------------------------------------------
+
+    def _pattern(self, pattern: Node, scope: Scope, ctx: _Ctx, on_name: Callable[[Node], None]) -> None:
+        """Visit the names a pattern binds or assigns; push its expressions (defaults, computed keys)."""
+        work = [pattern]
+        while work:
+            node = unparen(work.pop())
+            kind = node.type
+            if kind in ("identifier", "shorthand_property_identifier_pattern"):
+                on_name(node)
+            elif kind in ("object_pattern", "array_pattern", "rest_pattern"):
+                work.extend(node.named_children)
+            elif kind == "pair_pattern":
+                key = node.child_by_field_name("key")
+                if key is not None and key.type == "computed_property_name":
+                    self._push(key, scope, ctx)
+                value = node.child_by_field_name("value")
+                if value is not None:
+                    work.append(value)
+            elif kind in ("assignment_pattern", "object_assignment_pattern"):
+                self._push(node.child_by_field_name("right"), scope, ctx)
+                left = node.child_by_field_name("left")
+                if left is not None:
+                    work.append(left)
+            elif kind in MEMBER_TYPES:
+                self._push(node, scope, ctx, (None, node, 0, False))
+            elif kind != "comment":
+                self._push(node, scope, ctx)
+
+    def _bind(self, pattern: Node, declare_in: Scope, scope: Scope, ctx: _Ctx) -> list[Node]:
+        names: list[Node] = []
+
+        def on_name(node: Node) -> None:
+            declare_in.declare(node.text.decode())
+            names.append(node)
+
+        self._pattern(pattern, scope, ctx, on_name)
+        return names
+
+    def _target_pattern(self, pattern: Node, scope: Scope, ctx: _Ctx, form: Form, wrap: Node) -> None:
+        self._pattern(pattern, scope, ctx, lambda node: self._reference(node, scope, ctx, form, wrap))
+
+    # -- declarations and scopes -------------------------------------------------------------
+
+    def _declaration(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
+        is_var = node.children[0].type == "var"
+        declare_in = scope.var_scope() if is_var else scope
+        for declarator in node.named_children:
+            if declarator.type != "variable_declarator":
+                continue
+            name = declarator.child_by_field_name("name")
+            value = declarator.child_by_field_name("value")
+            if name is None:
+                continue
+            names = self._bind(name, declare_in, scope, ctx)
+            if value is None:
+                continue
+            self._push(value, scope, ctx)
+            form = Form.INIT if name.type == "identifier" else Form.INIT_PATTERN
+            for identifier in names:
+                self._reference(identifier, scope, ctx, form, value)
+                if form is Form.INIT and is_anonymous_definition(value):
+                    self.references[-1].name_fix = True
+
+    def _function_declaration(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
+        name = node.child_by_field_name("name")
+        if name is not None:
+            scope.declare(name.text.decode())
+            if scope.kind is ScopeKind.BLOCK and not ctx.strict:
+                scope.var_scope().declare(name.text.decode())
+            if scope.kind is ScopeKind.GLOBAL and node.parent == self.root:
+                self._reference(name, scope, ctx, Form.HOISTED, node)
+        self._function(node, scope, ctx)
+
+    def _function_node(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
+        self._function(node, scope, ctx)
+
+    def _function(self, node: Node, scope: Scope, ctx: _Ctx) -> None:
+        body = node.child_by_field_name("body")
+        block_body = body is not None and body.type == "statement_block"
+        inner_ctx = _Ctx(ctx.strict or (block_body and has_use_strict(body)), ctx.skip)
+        function_scope = Scope(ScopeKind.FUNCTION, scope, body if block_body else None)
+        if node.type != "arrow_function":
+            function_scope.declare("arguments")
+        if node.type in ("function_expression", "generator_function"):
+            name = node.child_by_field_name("name")
+            if name is not None:
+                function_scope.declare(name.text.decode())
+        if node.type == "method_definition":
+            key = node.child_by_field_name("name")
+            if key is not None and key.type == "computed_property_name":
+                self._push(key, scope, ctx)
+        parameters = node.child_by_field_name("parameters") or node.child_by_field_name("parameter")
+        if parameters is not None:
+            if parameters.type == "formal_parameters":
+                for parameter in parameters.named_children:
+                    self._bind(parameter, function_scope, function_scope, inner_ctx)
+            else:
+                self._bind(parameters, function_scope, function_scope, inner_ctx)
+        if block_body:
+            self._push_children(body, function_scope, inner_ctx)
+        else:
+            self._push(body, function_scope, inner_ctx)
+
+    def _class(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
+        name = node.child_by_field_name("name")
+        class_scope = Scope(ScopeKind.CLASS, scope)
+        if name is not None:
+            class_scope.declare(name.text.decode())
+            if node.type == "class_declaration":
+                scope.declare(name.text.decode())
+                if scope.kind is ScopeKind.GLOBAL and node.parent == self.root:
+                    self._reference(name, scope, ctx, Form.CLASS, node)
+        strict = _Ctx(True, ctx.skip)
+        heritage = child_of_type(node, "class_heritage")
+        if heritage is not None:
+            self._push_children(heritage, class_scope, strict)
+        body = node.child_by_field_name("body")
+        for member in body.named_children if body is not None else ():
+            if member.type == "method_definition":
+                self._function(member, class_scope, strict)
+            elif member.type == "field_definition":
+                key = member.child_by_field_name("property")
+                if key is not None and key.type == "computed_property_name":
+                    self._push(key, class_scope, strict)
+                value = member.child_by_field_name("value")
+                self._push(value, Scope(ScopeKind.FUNCTION, class_scope), strict)
+            elif member.type == "class_static_block":
+                block = member.child_by_field_name("body")
+                if block is not None:
+                    self._push_children(block, Scope(ScopeKind.FUNCTION, class_scope, block), strict)
+
+    def _block(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
+        self._push_children(node, Scope(ScopeKind.BLOCK, scope, node), ctx)
+
+    def _loop_body(self, body: Node | None, head: Scope, ctx: _Ctx) -> None:
+        if body is not None and body.type == "statement_block":
+            head.host = body
+            self._push_children(body, Scope(ScopeKind.BLOCK, head, body), ctx)
+        else:
+            self._push(body, head, ctx)
+
+    def _for(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
+        head = Scope(ScopeKind.LOOP_HEAD, scope)
+        body = node.child_by_field_name("body")
+        for child in node.named_children:
+            if child != body:
+                self._push(child, head, ctx)
+        self._loop_body(body, head, ctx)
+
+    def _for_in(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
+        head = Scope(ScopeKind.LOOP_HEAD, scope)
+        kind = node.child_by_field_name("kind")
+        left = node.child_by_field_name("left")
+        if left is not None:
+            if kind is None:
+                self._target_pattern(left, head, ctx, Form.UNLOGGED, node)
+            else:
+                self._bind(left, scope.var_scope() if kind.type == "var" else head, head, ctx)
+        self._push(node.child_by_field_name("right"), head, ctx)
+        self._loop_body(node.child_by_field_name("body"), head, ctx)
+
+    def _catch(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
+        body = node.child_by_field_name("body")
+        catch_scope = Scope(ScopeKind.CATCH, scope, body)
+        parameter = node.child_by_field_name("parameter")
+        if parameter is not None:
+            self._bind(parameter, catch_scope, catch_scope, ctx)
+        if body is not None:
+            self._push_children(body, catch_scope, ctx)
+
+    def _switch_body(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
+        self._push_children(node, Scope(ScopeKind.SWITCH, scope), ctx)
+
+    def _with(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
+        self.uncontrolled.append(Uncontrolled("with", node.start_byte))
+        self._push(node.child_by_field_name("object"), scope, ctx)
+        self._push(node.child_by_field_name("body"), scope, _Ctx(ctx.strict, True))
+
+    def _import(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
+        clause = child_of_type(node, "import_clause")
+        work = [clause] if clause is not None else []
+        while work:
+            current = work.pop()
+            if current.type == "identifier":
+                self.program.declare(current.text.decode())
+            elif current.type == "import_specifier":
+                local = current.child_by_field_name("alias") or current.child_by_field_name("name")
+                if local is not None:
+                    self.program.declare(local.text.decode())
+            else:
+                work.extend(current.named_children)
+
+    def _labeled(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
+        self._push(node.child_by_field_name("body"), scope, ctx)
+
+
+def analyze(root: Node, module: bool) -> Analysis:
+    """Analyse a parsed program (a module when ``module``, else a classic script) and resolve it."""
+    program = Scope(ScopeKind.MODULE if module else ScopeKind.GLOBAL, None, root)
+    walker = _Walker(root, program, strict=module)
+    walker.run()
+    for reference in walker.references:
+        binding = reference.scope.lookup(reference.name)
+        reference.binding = binding
+        if binding is not None and binding.scope.function is not reference.scope.function:
+            binding.captured = True
+    return Analysis(program, walker.references, walker.members, walker.uncontrolled)

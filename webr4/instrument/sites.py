@@ -1,0 +1,81 @@
+"""Site ids and their ``url:line:col`` positions in the original source."""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+
+@dataclass
+class LineIndex:
+    """Maps byte offsets of UTF-8 source to 1-based line and 1-based column (in characters).
+
+    Columns count Unicode code points from the start of the line; lines are split at ``\\n``.
+    Lines without non-ASCII bytes (the common case, and the only one in minified libraries that
+    matters for speed) are answered without decoding.
+    """
+
+    source: bytes
+    _line_starts: list[int] = field(init=False)
+    _wide: dict[int, tuple[list[int], list[int]]] = field(init=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        starts = [0]
+        position = self.source.find(b"\n")
+        while position != -1:
+            starts.append(position + 1)
+            position = self.source.find(b"\n", position + 1)
+        self._line_starts = starts
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """``(line, column)`` of the byte at ``offset``, both 1-based."""
+        line = bisect_right(self._line_starts, offset) - 1
+        start = self._line_starts[line]
+        return line + 1, offset - start - self._extra_bytes(line, start, offset) + 1
+
+    def _extra_bytes(self, line: int, start: int, offset: int) -> int:
+        """How many more bytes than characters the line holds before ``offset``."""
+        if line not in self._wide:
+            end = self._line_starts[line + 1] if line + 1 < len(self._line_starts) else len(self.source)
+            text = self.source[start:end]
+            offsets: list[int] = []
+            cumulative: list[int] = []
+            if not text.isascii():
+                extra = 0
+                for index, byte in enumerate(text):
+                    if byte >= 0xC0:
+                        width = 4 if byte >= 0xF0 else 3 if byte >= 0xE0 else 2
+                        extra += width - 1
+                        offsets.append(start + index + 1)
+                        cumulative.append(extra)
+            self._wide[line] = (offsets, cumulative)
+        offsets, cumulative = self._wide[line]
+        index = bisect_right(offsets, offset) - 1
+        return cumulative[index] if index >= 0 else 0
+
+
+@dataclass
+class SiteTable:
+    """Allocates site ids ``"<script_id>:<n>"`` (n = 1, 2, …) and records where each one is.
+
+    ``shift`` is subtracted from offsets before they are mapped, for sources that were wrapped in
+    a prefix before parsing (inline handler bodies).
+    """
+
+    url: str
+    script_id: str
+    lines: LineIndex
+    shift: int = 0
+    sites: dict[str, str] = field(default_factory=dict)
+
+    def add(self, offset: int) -> str:
+        """A fresh site id for the code at byte ``offset`` of the parsed text."""
+        site_id = f"{self.script_id}:{len(self.sites) + 1}"
+        line, column = self.lines.position(offset - self.shift)
+        self.sites[site_id] = f"{self.url}:{line}:{column}"
+        return site_id
+
+    def where(self, offset: int) -> str:
+        """``url:line:col`` of byte ``offset`` of the parsed text, without allocating an id."""
+        line, column = self.lines.position(offset - self.shift)
+        return f"{self.url}:{line}:{column}"

@@ -127,8 +127,10 @@
         assign(object, key, value);
         return value;
       },
-      pc: function (site, object, key, operator, right) {
-        key = readKey(site, object, key);
+      /* V8 converts an object key twice in `o[k] op= v` and `o[k]++` (once to read, once to
+         write); the write below passes the unconverted key to do the same. */
+      pc: function (site, object, rawKey, operator, right) {
+        var key = readKey(site, object, rawKey);
         var old = object[key];
         var value;
         if (operator === "||=") {
@@ -144,15 +146,15 @@
           value = combine(operator, old, right());
         }
         if (isObject(object)) record("w", property(object, key), site, digest(value));
-        assign(object, key, value);
+        assign(object, rawKey, value);
         return value;
       },
-      pu: function (site, object, key, delta, prefix) {
-        key = readKey(site, object, key);
+      pu: function (site, object, rawKey, delta, prefix) {
+        var key = readKey(site, object, rawKey);
         var value = object[key];
         var old = delta > 0 ? value++ : value--;
         if (isObject(object)) record("w", property(object, key), site, digest(value));
-        assign(object, key, value);
+        assign(object, rawKey, value);
         return prefix ? value : old;
       },
       pd: function (site, object, key) {

@@ -261,7 +261,9 @@ class _Walker:
             self._reference(node, scope, ctx, role[0], role[1], role[2])
 
     def _shorthand(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
-        self._reference(node, scope, ctx, Form.SHORTHAND, node)
+        # ``{__proto__}`` defines an own property, but ``{__proto__: v}`` would set the prototype.
+        form = Form.UNLOGGED if node.text == b"__proto__" else Form.SHORTHAND
+        self._reference(node, scope, ctx, form, node)
 
     def _member(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
         obj = node.child_by_field_name("object")

@@ -1,0 +1,11 @@
+var o = { a: 1, b: 2, c: 3 };
+var k = "b";
+console.log(delete o.a, delete o[k], Object.keys(o).join());
+var frozen = Object.freeze({ q: 1 });
+console.log(delete frozen.q);
+(function () { "use strict"; try { delete frozen.q; } catch (e) { console.log(e.name, e.message); } })();
+globalThis.implicitGlobal = 1;
+console.log(delete implicitGlobal, typeof implicitGlobal);
+var declared = 1;
+console.log(delete declared, typeof declared);
+console.log(delete o.missing, delete [1, 2][0]);

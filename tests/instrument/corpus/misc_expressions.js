@@ -1,0 +1,14 @@
+var x = 3, y = "s", z = null, arr = [1, [2, 3]], o = { a: { b: { c: 4 } } };
+console.log(void x, typeof x, -x, !y, ~x, x in { 3: 1 }, arr instanceof Array, x ? y : z, z ?? y, z || x && y);
+console.log(o.a.b.c, o["a"]["b"]["c"], arr[1][0], (arr)[1][1], o.a.b?.c);
+var re = /a+/g; var m = "caaab".match(re); console.log(m[0], re.lastIndex, "caab".replace(/a/g, "x"));
+var big = 2n ** 64n; console.log(String(big), typeof big);
+var ünïcödé = "u"; var \u0061bc = "escaped"; console.log(ünïcödé, abc, \u0061bc);
+var chain = o.a.b.c = x = 9; console.log(chain, o.a.b.c, x);
+var q = { a: 1 }; q.a = q.b = q.c = 5; console.log(JSON.stringify(q));
+console.log([1, 2, 3].map((v) => v * x).filter(Boolean).length, ((a, b) => a + b)(1, 2));
+var getter = { get self() { return this; } }; console.log(getter.self === getter);
+var comma = (1, 2, o.a.b).c; console.log(comma);
+var nested = { f() { return { g: () => this }; } }; console.log(nested.f().g() === nested);
+console.log(`${o.a.b.c}-${arr[0]}`, String(Symbol.iterator in arr), [..."hi"].length);
+var str = "abc"; console.log(str.length, str[1], str.toUpperCase());

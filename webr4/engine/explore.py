@@ -75,19 +75,30 @@ class Footprint:
 
 @dataclass(frozen=True)
 class _Entry:
-    """One suffix sequence of ``T_seq`` with its depth ``d``, parent and reversed conflict."""
+    """One suffix sequence of ``T_seq`` with its depth ``d``, parent and reversed conflict.
+
+    ``origin`` is the state (prefix length) it was inserted at, where it leaves its parent; moving
+    it down (Algorithm 3) does not change that.
+    """
 
     suffix: tuple[EventId, ...]
     depth: int
     parent: int
     reversal: Reversal
+    origin: int
 
     def to_json(self) -> dict[str, Any]:
-        return {"suffix": list(self.suffix), "depth": self.depth, "parent": self.parent, "reversal": self.reversal.to_json()}
+        return {
+            "suffix": list(self.suffix),
+            "depth": self.depth,
+            "parent": self.parent,
+            "reversal": self.reversal.to_json(),
+            "origin": self.origin,
+        }
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> _Entry:
-        return cls(tuple(raw["suffix"]), raw["depth"], raw["parent"], Reversal.from_json(raw["reversal"]))
+        return cls(tuple(raw["suffix"]), raw["depth"], raw["parent"], Reversal.from_json(raw["reversal"]), raw["origin"])
 
 
 @dataclass
@@ -167,7 +178,7 @@ class Explorer:
                         parent=entry.parent,
                         reversal=entry.reversal,
                         depth=entry.depth,
-                        prefix_length=depth,
+                        prefix_length=entry.origin,
                     )
                     return self._outstanding
             self._nodes.pop()
@@ -189,8 +200,9 @@ class Explorer:
     def _absorb(self, planned: PlannedSequence, trace: Trace) -> None:
         sequence = trace.sequence
         footprints = [Footprint.of(step) for step in trace.steps]
-        start = self._rebase(planned.prefix_length, trace)
-        if self.sleep_sets and start == planned.prefix_length:
+        explored_from = max(len(self._nodes) - 1, 0)  # the state next_plan backtracked to
+        start = self._rebase(explored_from, trace)
+        if self.sleep_sets and start == explored_from:
             self._update_sleep(start, sequence, footprints)
         self._update_persistent_sets(planned, trace)
         self._move_shared_prefixes(sequence)
@@ -245,11 +257,11 @@ class Explorer:
             for disabled in sorted(step.enabled - trace.enabled_before(i + 1) - {step.event}):
                 suffix = (disabled, *sequence[i:])
                 reversal = Reversal(step.event, disabled, event_location(disabled), disable=True)
-                self._insert(node, _Entry(suffix, depth, planned.index, reversal))
+                self._insert(node, _Entry(suffix, depth, planned.index, reversal, i))
             for j, location in witnesses.get(i, ()):
                 suffix = _race_witness(sequence, hb, i, j)
                 reversal = Reversal(step.event, sequence[j], location)
-                self._insert(node, _Entry(suffix, depth, planned.index, reversal))
+                self._insert(node, _Entry(suffix, depth, planned.index, reversal, i))
 
     def _insert(self, node: _Node, entry: _Entry) -> None:
         if entry.suffix[0] in node.visited or entry.suffix[0] not in node.enabled:
@@ -274,7 +286,7 @@ class Explorer:
                 while tail and tail[0] not in below.enabled:
                     tail = tail[1:]
                 if tail and all(other.suffix != tail for other in below.pending):
-                    below.pending.append(_Entry(tail, entry.depth, entry.parent, entry.reversal))
+                    below.pending.append(_Entry(tail, entry.depth, entry.parent, entry.reversal, entry.origin))
 
     def _explorable(self, entry: _Entry, node: _Node) -> bool:
         """Algorithm 4's ``unexplored_crb``, plus sleep sets when enabled."""

@@ -1,0 +1,209 @@
+"""R4's exploration on models: the paper's example, Theorem 1, bounds, reversals, resumption."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from models import figure1, models
+
+from webr4.engine.explore import Explorer, explore
+from webr4.engine.model import Cancel, Create, Model, ModelEvent, ModelExecutor, Read, When, Write
+from webr4.engine.plans import MAX_SECONDS, MAX_SEQUENCES, ExploredSequence, Reversal
+from webr4.engine.races import find_races
+from webr4.trace import Trace
+
+PROPERTY = settings(max_examples=120, deadline=None)
+
+
+def seeded(model: Model, plan: list[str] | None = None) -> tuple[ModelExecutor, Trace]:
+    executor = ModelExecutor(model)
+    return executor, executor.execute(plan or [])
+
+
+# -- the running example (Figures 1 and 2) ------------------------------------------------------
+
+
+def test_figure2_exploration_with_bound_2() -> None:
+    executor, seed = seeded(figure1(), ["e0", "e1", "e2", "e3", "e4", "e5"])
+    result = explore(executor, seed, bound=2)
+    tree = [(r.sequence, r.planned.parent, r.planned.depth) for r in result.explored]
+    q1 = ("e0", "e1", "e2", "e3", "e4", "e5")
+    q2 = ("e0", "e1", "e2", "e4", "e3", "e5")  # <e3, e4> reversed at s3
+    q3 = ("e0", "e1", "e3", "e2", "e5")  # <e2, e3> reversed at s2; the retry timer e4 is skipped
+    q5 = ("e0", "e3", "e1", "e2", "e5")  # from Q3: <e1, e3> reversed at s1
+    q4 = ("e1", "e0", "e2", "e3", "e5", "t1")  # <e0, e1> reversed at s0; e1 now sets timer t1
+    q6 = ("e1", "e2", "e0", "e3", "e5", "t1", "e4")  # from Q4: <e0, e2>
+    q7 = ("e1", "e0", "e3", "e2", "e5", "t1")  # from Q4: <e2, e3>
+    assert tree[:5] == [(q1, None, 0), (q2, 0, 1), (q3, 0, 1), (q5, 2, 2), (q4, 0, 1)]
+    children_of_q4 = {sequence for sequence, parent, _ in tree if parent == 4}
+    assert {q6, q7} <= children_of_q4
+    # Q4's other two children reverse the retry timer t1 against e2 and e3, conflicts that the
+    # paper's drawing leaves out; everything else matches Figure 2b.
+    extra = children_of_q4 - {q6, q7}
+    assert {r.planned.reversal.second for r in result.explored if r.sequence in extra} == {"t1"}
+    assert len(tree) == 9
+    assert all(depth <= 2 for _, _, depth in tree)
+    assert [r.planned.reversal for r in result.explored[1:3]] == [
+        Reversal("e3", "e4", "queue"),
+        Reversal("e2", "e3", "queue"),
+    ]
+
+
+def test_figure2_unbounded_reaches_every_final_state() -> None:
+    model = figure1()
+    executor, seed = seeded(model, ["e0", "e1", "e2", "e3", "e4", "e5"])
+    result = explore(executor, seed)
+    assert {model.final_state(r.sequence) for r in result.explored} == set(model.all_final_states())
+
+
+# -- Theorem 1 and the structure of the exploration tree on random models -----------------------
+
+
+@PROPERTY
+@given(models(max_events=5))
+def test_unbounded_exploration_reaches_every_final_state(model: Model) -> None:
+    executor, seed = seeded(model)
+    result = explore(executor, seed)
+    brute = model.all_final_states()
+    assert {model.final_state(r.sequence) for r in result.explored} == set(brute)
+    assert len(result.explored) <= sum(brute.values())
+
+
+@PROPERTY
+@given(models(max_events=5, conditional=False))
+def test_sleep_sets_keep_every_final_state_and_never_explore_more(model: Model) -> None:
+    executor, seed = seeded(model)
+    plain = explore(executor, seed)
+    pruned = explore(executor, seed, sleep_sets=True)
+    assert {model.final_state(r.sequence) for r in pruned.explored} == set(model.all_final_states())
+    assert len(pruned.explored) <= len(plain.explored)
+
+
+def index_or_end(sequence: tuple[str, ...], event: str) -> int:
+    return sequence.index(event) if event in sequence else len(sequence)
+
+
+def assert_one_reversal(child: ExploredSequence, parent: ExploredSequence) -> None:
+    planned, reversal = child.planned, child.planned.reversal
+    p = planned.prefix_length
+    assert child.sequence[:p] == parent.sequence[:p]
+    assert index_or_end(parent.sequence, reversal.first) < index_or_end(parent.sequence, reversal.second)
+    assert index_or_end(child.sequence, reversal.second) < index_or_end(child.sequence, reversal.first)
+
+
+@PROPERTY
+@given(models(max_events=5), st.integers(0, 3))
+def test_bounded_exploration_respects_k_and_reverses_one_conflict_per_child(model: Model, bound: int) -> None:
+    executor, seed = seeded(model)
+    result = explore(executor, seed, bound=bound)
+    explored = result.explored
+    assert explored[0].planned.parent is None and explored[0].planned.depth == 0
+    for child in explored[1:]:
+        parent = explored[child.planned.parent]
+        assert child.planned.parent < child.planned.index
+        assert child.planned.depth == parent.planned.depth + 1 <= bound
+        assert_one_reversal(child, parent)
+    assert len({r.sequence for r in explored}) == len(explored)
+
+
+def test_counts_against_brute_force_are_reported() -> None:
+    model = figure1()
+    executor, seed = seeded(model, ["e0", "e1", "e2", "e3", "e4", "e5"])
+    explored = len(explore(executor, seed).explored)
+    schedules = sum(model.all_final_states().values())
+    print(f"figure 1: {explored} sequences explored, {schedules} schedules by brute force")
+    assert explored < schedules
+
+
+# -- the disable case and per-location conflicts ------------------------------------------------
+
+
+def test_a_disabled_event_is_explored_before_its_disabler() -> None:
+    # a sets a timer t, b clears it: only running t before b (Algorithm 2, lines 5-7) shows x = 1
+    # after a ran first.
+    model = Model(
+        [
+            ModelEvent("a", (Create("t"),), root=True),
+            ModelEvent("b", (Cancel("t"),), root=True),
+            ModelEvent("t", (Write("x", 1),)),
+        ]
+    )
+    executor, seed = seeded(model)
+    assert seed.sequence == ["a", "b"]
+    result = explore(executor, seed)
+    by_sequence = {r.sequence: r for r in result.explored}
+    assert ("a", "t", "b") in by_sequence
+    assert by_sequence[("a", "t", "b")].planned.reversal == Reversal("b", "t", "event:t", disable=True)
+    assert {model.final_state(s) for s in by_sequence} == set(model.all_final_states())
+
+
+def test_a_multi_access_event_conflicts_on_every_location() -> None:
+    # Trimananda et al.'s Fig. 5 adapted: e3 asserts y == 1 when it sees x == 1. The failure needs
+    # e2 · e3 before e1, found only because e3 races with e1 on y as well as with e2 on x.
+    model = Model(
+        [
+            ModelEvent("e1", (Write("y", 1),), root=True),
+            ModelEvent("e2", (Write("x", 1),), root=True),
+            ModelEvent("e3", (When("x", 1, then=(When("y", 0, then=(Write("failed", 1),)),)),), root=True),
+        ]
+    )
+    executor, seed = seeded(model)
+    assert seed.sequence == ["e1", "e2", "e3"]
+    uncovered = {(r.first, r.second, r.location) for r in find_races(seed).uncovered}
+    assert {(1, 2, "x"), (0, 2, "y")} <= uncovered
+    result = explore(executor, seed)
+    failing = [r.sequence for r in result.explored if dict(model.final_state(r.sequence)[0]).get("failed")]
+    assert failing == [("e2", "e3", "e1")]
+
+
+# -- resumption and budgets ---------------------------------------------------------------------
+
+
+def drain(explorer: Explorer, executor: ModelExecutor) -> list[tuple[str, ...]]:
+    plans = []
+    while (planned := explorer.next_plan()) is not None:
+        plans.append(planned.plan)
+        explorer.record(planned, executor.execute(planned.plan))
+    return plans
+
+
+@pytest.mark.parametrize("stop_after", [0, 1, 3, 6])
+@pytest.mark.parametrize("sleep_sets", [False, True])
+def test_json_round_trip_mid_exploration_resumes_identically(stop_after: int, sleep_sets: bool) -> None:
+    executor, seed = seeded(figure1(), ["e0", "e1", "e2", "e3", "e4", "e5"])
+    uninterrupted = drain(Explorer(seed, bound=3, sleep_sets=sleep_sets), executor)
+    assert len(uninterrupted) > 6
+    explorer = Explorer(seed, bound=3, sleep_sets=sleep_sets)
+    done = []
+    for _ in range(stop_after):
+        planned = explorer.next_plan()
+        done.append(planned.plan)
+        explorer.record(planned, executor.execute(planned.plan))
+    saved = json.dumps(explorer.to_json())
+    restored = Explorer.from_json(json.loads(saved))
+    assert restored.to_json() == explorer.to_json()
+    assert done + drain(restored, executor) == uninterrupted
+
+
+def test_an_outstanding_plan_survives_serialisation() -> None:
+    executor, seed = seeded(figure1(), ["e0", "e1", "e2", "e3", "e4", "e5"])
+    explorer = Explorer(seed, bound=1)
+    planned = explorer.next_plan()
+    restored = Explorer.from_json(json.loads(json.dumps(explorer.to_json())))
+    with pytest.raises(RuntimeError):
+        restored.next_plan()
+    restored.record(restored.outstanding, executor.execute(planned.plan))
+    assert restored.explored[-1].planned == planned
+
+
+def test_budgets_stop_the_loop() -> None:
+    executor, seed = seeded(figure1(), ["e0", "e1", "e2", "e3", "e4", "e5"])
+    assert [len(explore(executor, seed, max_sequences=n).explored) for n in (1, 4)] == [1, 4]
+    assert explore(executor, seed, max_sequences=4).stop_reason == MAX_SEQUENCES
+    ticks = iter(range(100))
+    timed = explore(executor, seed, max_seconds=3, clock=lambda: next(ticks))
+    assert timed.stop_reason == MAX_SECONDS
+    assert len(timed.explored) == 3  # the seed, then one plan per tick until 3 ticks have passed

@@ -17,6 +17,7 @@ except on lines that received insertions.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from tree_sitter import Node
 
@@ -26,14 +27,13 @@ REPLACE = 2
 OPEN = 3
 
 
-@dataclass(frozen=True, order=True)
-class Edit:
-    """Replace ``source[start:end]`` (empty for an insertion) by ``text``."""
+class Edit(NamedTuple):
+    """Replace ``source[start:end]`` (empty for an insertion) by ``text``; sorted by ``(start, key)``."""
 
     start: int
     key: tuple[int, ...]
-    end: int = field(compare=False)
-    text: bytes = field(compare=False)
+    end: int
+    text: bytes
 
 
 @dataclass

@@ -305,5 +305,6 @@ def rewrite(
     rewritten = emitter.edits.apply(text)
     if handler:
         rewritten = rewritten[len(HANDLER_PREFIX) : len(rewritten) - len(HANDLER_SUFFIX)]
-    uncontrolled = tuple(UncontrolledSite(item.kind, table.where(item.offset)) for item in analysis.uncontrolled)
+    found = sorted(analysis.uncontrolled, key=lambda item: item.offset)
+    uncontrolled = tuple(UncontrolledSite(item.kind, table.where(item.offset)) for item in found)
     return RewriteResult(rewritten.decode("utf-8", "surrogatepass"), dict(table.sites), uncontrolled)

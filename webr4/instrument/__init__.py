@@ -1,8 +1,9 @@
-"""Source rewriting that makes scripts report their shared-memory accesses.
+"""Instrumentation of page sources.
 
-:func:`rewrite` turns a script into one that calls ``__webr4.log`` (installed in the page by
-``instrument_js/access_log.js``) around every global-variable, closure-variable and property
-access; :class:`CachedRewriter` memoises it by content hash.
+:mod:`webr4.instrument.chunks` splits HTML into parse chunks. :func:`rewrite` turns a script
+into one that calls ``__webr4.log`` (installed in the page by ``instrument_js/access_log.js``)
+around every global-variable, closure-variable and property access; :class:`CachedRewriter`
+memoises it by content hash.
 """
 
 from webr4.instrument.cache import CachedRewriter

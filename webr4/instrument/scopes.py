@@ -22,7 +22,6 @@ from typing import Callable
 from tree_sitter import Node
 
 from webr4.instrument.syntax import (
-    FUNCTION_TYPES,
     MEMBER_TYPES,
     child_of_type,
     contains_suspension,
@@ -317,7 +316,7 @@ class _Walker:
             if inner.text == b"Function":
                 self.uncontrolled.append(Uncontrolled("Function", node.start_byte))
             self._push(inner, scope, ctx, (Form.NEW, node, 0))
-        elif inner is not None and inner is not None and inner.type in MEMBER_TYPES and inner == constructor:
+        elif inner is not None and inner.type in MEMBER_TYPES and inner == constructor:
             self._push(inner, scope, ctx, (MemberForm.NEW, node, 0, False))
         else:
             self._push(constructor, scope, ctx)

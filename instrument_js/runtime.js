@@ -204,6 +204,10 @@
     const site = e.filename ? `${e.filename.replace(/[?#].*$/, "")}:${e.lineno}:${e.colno}` : null;
     errors.push({ kind: "exception", message: String(e.message || e.error), site, event: current });
   });
+  N.addEventListener.call(window, "beforeunload", () => {
+    // An execution covers one document: the harness refuses the navigation that follows.
+    errors.push({ kind: "harness", message: "the page tried to navigate away; the navigation was not followed", site: null, event: current });
+  });
   N.addEventListener.call(window, "unhandledrejection", (e) => {
     const r = e.reason;
     errors.push({ kind: "unhandledrejection", message: String(r && r.stack ? r.message : r), site: null, event: current });
@@ -625,9 +629,11 @@
   const heldScripts = new WeakSet();
   const scriptOfEvent = new Map(); // event id -> held script element
 
+  const scriptsDone = new WeakSet(); // held scripts that ran (or failed) before anyone waited
+
   function scriptSettled(el, type) {
     const waiter = scriptWaiters.get(el);
-    if (waiter) { scriptWaiters.delete(el); waiter(type); }
+    if (waiter) { scriptWaiters.delete(el); waiter(type); } else scriptsDone.add(el);
   }
 
   function parseChunkEvent(index) {
@@ -817,7 +823,7 @@
       } else if (actuation && actuation.kind === "script") {
         const el = scriptOfEvent.get(id);
         scriptOfEvent.delete(id);
-        if (!el) return afterEffect();
+        if (!el || scriptsDone.has(el)) return afterEffect();
         new Promise((r) => scriptWaiters.set(el, r)).then(afterEffect);
       } else {
         afterEffect();

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page
+from playwright.async_api import CDPSession, Page
 
 from webr4.browser.actions import UserAction
 from webr4.browser.network import NetworkError, NetworkGate
@@ -73,8 +73,10 @@ class _RunState:
 class Controller:
     """Runs one plan in one fresh page; use :meth:`run` once."""
 
-    def __init__(self, page: Page, gate: NetworkGate, actions: Sequence[UserAction], limits: Limits) -> None:
+    def __init__(self, page: Page, cdp: CDPSession, gate: NetworkGate, actions: Sequence[UserAction],
+                 limits: Limits) -> None:
         self.page = page
+        self.cdp = cdp  # opened before the run: a busy renderer cannot attach a new session
         self.gate = gate
         self.actions = list(actions)
         self.limits = limits
@@ -218,9 +220,8 @@ class Controller:
 
     async def _terminate_script(self) -> None:
         try:
-            cdp = await self.page.context.new_cdp_session(self.page)
-            await cdp.send("Runtime.terminateExecution")
-        except PlaywrightError:
+            await asyncio.wait_for(self.cdp.send("Runtime.terminateExecution"), 5)
+        except (PlaywrightError, asyncio.TimeoutError):
             pass
 
     # ------------------------------------------------------------------ bookkeeping
@@ -238,8 +239,10 @@ class Controller:
             if self.state.last_user_step is not None:
                 preds.add(self.state.last_user_step)
             self.state.last_user_step = index
+        fix = self.gate.original_site
         accesses = tuple(
-            Access(AccessKind(kind), location, site, value) for kind, location, site, value in record.get("accesses", ())
+            Access(AccessKind(kind), location, fix(site), value)
+            for kind, location, site, value in record.get("accesses", ())
         )
         candidate = enabled[event_id]
         self.state.steps.append(Step(
@@ -250,14 +253,20 @@ class Controller:
         self.state.pending.pop(event_id, None)
 
     def _absorb(self, record: dict[str, Any], step: int | None) -> None:
+        fix = self.gate.original_site
         for raw in record.get("created", ()):
+            params = dict(raw.get("params") or {})
+            label = raw["label"]
+            if params.get("site"):
+                served, params["site"] = params["site"], fix(params["site"])
+                label = label.replace(served.rsplit("/", 1)[-1], params["site"].rsplit("/", 1)[-1])
             self.state.events[raw["id"]] = Event(
-                id=raw["id"], category=Category(raw["category"]), type=raw["type"], label=raw["label"],
-                creator=raw.get("creator"), params=raw.get("params") or {},
+                id=raw["id"], category=Category(raw["category"]), type=raw["type"], label=label,
+                creator=raw.get("creator"), params=params,
             )
             self.state.preds[raw["id"]] = list(raw.get("preds") or ())
         for raw in record.get("errors", ()):
-            self.state.errors.append(ErrorRecord(raw["kind"], raw["message"], raw.get("site"), step))
+            self.state.errors.append(ErrorRecord(raw["kind"], raw["message"], fix(raw.get("site")), step))
         self.state.uncontrolled.extend(record.get("uncontrolled", ()))
         if "pending" in record:
             self.state.pending = {

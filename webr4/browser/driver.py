@@ -94,7 +94,8 @@ class Driver:
             await context.route("**/*", gate.handle)
             page = await context.new_page()
             try:
-                trace = await Controller(page, gate, actions, limits).run(url, plan)
+                cdp = await context.new_cdp_session(page)
+                trace = await Controller(page, cdp, gate, actions, limits).run(url, plan)
                 dom, shot = await _final_state(page, screenshot, trace)
             finally:
                 await gate.abandon()

@@ -58,6 +58,7 @@ class NetworkGate:
         self.token = secrets.token_hex(6)
         self.document: ChunkedDocument | None = None
         self.document_error: str | None = None
+        self.document_url: str | None = None
         self.document_ready = asyncio.Event()
         self.notes: list[str] = []
         self._blocking: Counter[str] = Counter()
@@ -107,6 +108,17 @@ class NetworkGate:
             await asyncio.wait_for(held.arrived.wait(), timeout)
         return held.routes.pop(0)
 
+    def original_site(self, site: str | None) -> str | None:
+        """``url:line:col`` in the served document mapped back to the original file."""
+        if not site or self.document is None or not self.document_url:
+            return site
+        url, _, position = site.rpartition(":")
+        url, _, line = url.rpartition(":")
+        if url != self.document_url or not line.isdigit() or not position.isdigit():
+            return site
+        line_no, column = self.document.original_position(int(line), int(position))
+        return f"{url}:{line_no}:{column}"
+
     async def abandon(self) -> None:
         """Abort whatever is still held: the execution is over."""
         for held in self._held.values():
@@ -133,6 +145,7 @@ class NetworkGate:
                 raise NetworkError(f"{request.url} is not an HTML page (content-type {content_type or 'missing'})")
             html = response.body.decode(_charset(content_type), errors="replace")
             self.document = split_into_chunks(html, request.url, self.token, self.max_chunks)
+            self.document_url = request.url.split("?")[0].split("#")[0]
             self._blocking = Counter(self.document.blocking_scripts)
             headers = _clean_headers(response.headers)
             headers["content-type"] = "text/html; charset=utf-8"

@@ -58,6 +58,13 @@ class ChunkedDocument:
     html: str
     chunks: int
     blocking_scripts: list[str] = field(default_factory=list)
+    insertions: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+    """line (1-based) -> [(column in the served line, length inserted there)], in order."""
+
+    def original_position(self, line: int, column: int) -> tuple[int, int]:
+        """Map a 1-based line:column of the served document back to the original source."""
+        shift = sum(length for at, length in self.insertions.get(line, ()) if at < column)
+        return line, column - shift
 
 
 def _is_boundary(tag: Tag) -> bool:
@@ -139,15 +146,25 @@ def split_into_chunks(html: str, base_url: str, token: str, max_chunks: int = 64
     points = sorted({first, *(_insertion_point(html, o) for o, _ in candidates)})
     points = [p for p in points if p >= first]
 
+    end = len(html.rstrip("\n"))  # the last chunk ends before a trailing newline
+    total = len(points)
+    inserts = [
+        (point, f"<script>window.__webr4&&__webr4.chunkEnd({index - 1},{total})</script>"
+                f'<script src="{MARKER_ORIGIN}{MARKER_PATH}{token}/{index}"></script>')
+        for index, point in enumerate(points)
+    ]
+    inserts.append((end, f"<script>window.__webr4&&__webr4.chunkEnd({total - 1},{total})</script>"))
     pieces: list[str] = []
+    insertions: dict[int, list[tuple[int, int]]] = {}
     previous = 0
-    for index, point in enumerate(points):
+    for point, text in inserts:
         pieces.append(html[previous:point])
-        pieces.append(f"<script>window.__webr4&&__webr4.chunkEnd({index - 1},{len(points)})</script>")
-        pieces.append(f'<script src="{MARKER_ORIGIN}{MARKER_PATH}{token}/{index}"></script>')
+        line = html.count("\n", 0, point) + 1
+        served_line_start = offsets[line - 1]
+        already = sum(length for _, length in insertions.get(line, ()))
+        insertions.setdefault(line, []).append((point - served_line_start + already + 1, len(text)))
+        pieces.append(text)
         previous = point
     pieces.append(html[previous:])
-    pieces.append(f"<script>window.__webr4&&__webr4.chunkEnd({len(points) - 1},{len(points)})</script>")
-    return ChunkedDocument(
-        html="".join(pieces), chunks=len(points), blocking_scripts=_blocking_scripts(soup, base_url)
-    )
+    return ChunkedDocument(html="".join(pieces), chunks=total, blocking_scripts=_blocking_scripts(soup, base_url),
+                           insertions=insertions)

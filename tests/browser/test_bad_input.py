@@ -1,0 +1,99 @@
+"""Bad pages and bad input end in a clean trace or one clear error: never a hang or a traceback."""
+
+from __future__ import annotations
+
+import http.server
+import json
+import threading
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from webr4.browser.controller import Limits
+from webr4.browser.network import NetworkError
+from webr4.cli import main
+from webr4.serve import serve
+
+PAGES = {
+    "throws.html": "<!DOCTYPE html><body><p id=a>before</p><script>undefinedFunction();</script><p id=b>after</p></body>",
+    "loops.html": (
+        "<!DOCTYPE html><body><p id=a>x</p><script>"
+        "setTimeout(function spin(){ for(;;){} }, 10); setTimeout(function(){}, 20);"
+        "</script></body>"
+    ),
+    "navigates.html": "<!DOCTYPE html><body><p>bye</p><script>setTimeout(function(){ location.href = 'throws.html'; }, 5);</script></body>",
+    "data.json": '{"not": "html"}',
+}
+
+
+@pytest.fixture(scope="module")
+def bad_site(tmp_path_factory):
+    root = tmp_path_factory.mktemp("bad")
+    for name, text in PAGES.items():
+        (root / name).write_text(text)
+    with serve(root) as base:
+        yield base
+
+
+def test_unreachable_url_is_one_clear_error(driver):
+    with pytest.raises(NetworkError, match="cannot reach"):
+        driver.execute("http://127.0.0.1:9/")
+
+
+def test_non_html_url_is_one_clear_error(driver, bad_site):
+    with pytest.raises(NetworkError, match="not an HTML page"):
+        driver.execute(bad_site + "data.json")
+
+
+def test_top_level_throw_is_recorded_and_parsing_goes_on(driver, bad_site):
+    execution = driver.execute(bad_site + "throws.html")
+    errors = [e for e in execution.trace.errors if e.kind == "exception"]
+    assert len(errors) == 1 and "undefinedFunction" in errors[0].message
+    column = PAGES["throws.html"].index("undefinedFunction") + 1
+    assert errors[0].site == f"{bad_site}throws.html:1:{column}"  # the original file's position
+    assert 'id="b"' in execution.dom
+
+
+def test_endless_handler_is_cut_with_a_clear_error(driver, bad_site):
+    execution = driver.execute(bad_site + "loops.html", limits=Limits(event_timeout_s=2))
+    assert execution.trace.truncated == "event-timeout"
+    assert any("did not finish within 2 s" in e.message for e in execution.trace.errors)
+    # the browser is still usable afterwards
+    assert driver.execute(bad_site + "throws.html").trace.steps
+
+
+def test_navigation_away_is_refused_and_noted(driver, bad_site):
+    execution = driver.execute(bad_site + "navigates.html")
+    assert execution.trace.truncated is None
+    assert any("was not followed" in e.message for e in execution.trace.errors)
+    assert "bye" in execution.dom
+
+
+def test_cli_rejects_a_malformed_sequence_file_in_one_line(tmp_path):
+    bad = tmp_path / "seq.json"
+    bad.write_text(json.dumps({"sequence": [1, 2]}))
+    result = CliRunner().invoke(main, ["run", "http://127.0.0.1:9/", "--out", str(tmp_path / "o"), "--sequence", str(bad)])
+    assert result.exit_code == 2
+    assert "list of event ids" in result.output and "Traceback" not in result.output
+
+
+def test_cli_reports_an_unreachable_site_in_one_line(tmp_path):
+    result = CliRunner().invoke(main, ["run", "http://127.0.0.1:9/", "--out", str(tmp_path / "o")])
+    assert result.exit_code == 1
+    assert result.output.count("\n") == 1 and "cannot reach" in result.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_cli_writes_trace_state_and_network(tmp_path, sites_url):
+    out = tmp_path / "run"
+    result = CliRunner().invoke(main, ["run", sites_url + "two-xhr/", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    trace = json.loads((out / "trace.json").read_text())
+    assert trace["sequence"] and trace["sequence"][0] == trace["steps"][0]["event"]
+    assert (out / "screenshot.png").read_bytes()[:4] == b"\x89PNG"
+    # the written sequence replays against the recorded network, offline
+    again = CliRunner().invoke(main, ["run", sites_url + "two-xhr/", "--out", str(tmp_path / "again"),
+                                      "--sequence", str(out / "trace.json"), "--network", str(out / "network.har")])
+    assert again.exit_code == 0, again.output
+    assert json.loads((tmp_path / "again" / "trace.json").read_text())["sequence"] == trace["sequence"]

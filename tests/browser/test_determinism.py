@@ -1,0 +1,43 @@
+"""The same decisions give the same execution: identities and final DOM repeat exactly."""
+
+from __future__ import annotations
+
+import pytest
+
+from webr4.browser.actions import parse_actions
+from webr4.browser.controller import Limits
+from webr4.browser.responses import ResponseStore
+
+from ..conftest import expected, site_names
+
+RUNS = 10
+LIMITS = Limits(horizon_ms=5_000)
+
+
+@pytest.mark.parametrize("site", site_names())
+def test_default_schedule_repeats_exactly(driver, sites_url, site):
+    actions = parse_actions(expected(site)["session"])
+    store = ResponseStore()
+    first = driver.execute(sites_url + site + "/", actions=actions, store=store, record=True, limits=LIMITS)
+    assert first.trace.steps, "nothing ran"
+    for _ in range(RUNS - 1):
+        again = driver.execute(sites_url + site + "/", actions=actions, store=store, record=False, limits=LIMITS)
+        assert again.trace.sequence == first.trace.sequence
+        assert again.dom == first.dom
+        assert [e.message for e in again.trace.errors] == [e.message for e in first.trace.errors]
+
+
+@pytest.mark.parametrize("site", site_names())
+def test_a_feasible_swap_is_replayed_exactly(driver, sites_url, site):
+    """Swap the first adjacent pair of co-enabled events: ids found again, no step skipped."""
+    actions = parse_actions(expected(site)["session"])
+    seed = driver.execute(sites_url + site + "/", actions=actions, limits=LIMITS).trace
+    order = seed.sequence
+    swap = next(
+        i for i in range(1, len(order) - 1)
+        if order[i + 1] in seed.steps[i].enabled and i not in seed.steps[i + 1].predecessors
+    )
+    plan = order[:swap] + [order[swap + 1], order[swap]]
+    replay = driver.execute(sites_url + site + "/", plan, actions=actions, limits=LIMITS).trace
+    assert replay.sequence[: len(plan)] == plan
+    assert replay.skipped == []

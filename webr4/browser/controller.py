@@ -286,5 +286,5 @@ class Controller:
             skipped=self.state.skipped,
             truncated=self.state.truncated,
             errors=errors,
-            uncontrolled=sorted(set(self.state.uncontrolled)),
+            uncontrolled=sorted(set(self.state.uncontrolled) | set(self.gate.uncontrolled)),
         )

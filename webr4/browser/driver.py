@@ -19,6 +19,7 @@ from webr4.browser.controller import Controller, Limits
 from webr4.browser.launch import launch
 from webr4.browser.network import NetworkGate
 from webr4.browser.responses import ResponseStore
+from webr4.instrument.cache import CachedRewriter
 from webr4.resources import javascript
 from webr4.trace import EventId, Plan, Trace
 
@@ -35,9 +36,11 @@ class Execution:
 
 
 def runtime_script(seed: int, settle_ms: int, event_ms: int) -> str:
-    """The init script: the runtime with its configuration in a private lexical scope."""
+    """The init script: the runtime with its configuration in a private lexical scope, then the
+    access log that instrumented code reports to."""
     config = json.dumps({"seed": seed, "settleMs": settle_ms, "eventMs": event_ms})
-    return "{ const __WEBR4_CONFIG__ = " + config + ";\n" + javascript("runtime.js") + "\n}"
+    return ("{ const __WEBR4_CONFIG__ = " + config + ";\n" + javascript("runtime.js") + "\n}\n"
+            + javascript("access_log.js"))
 
 
 class Driver:
@@ -46,6 +49,7 @@ class Driver:
     def __init__(self) -> None:
         self._playwright: Playwright | None = None
         self._browser: Browser | None = None
+        self._rewriter = CachedRewriter()
 
     async def __aenter__(self) -> Driver:
         self._playwright = await async_playwright().start()
@@ -55,6 +59,11 @@ class Driver:
             await self._playwright.stop()
             raise
         return self
+
+    @property
+    def browser(self) -> Browser:
+        assert self._browser is not None, "use Driver as an async context manager"
+        return self._browser
 
     async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                         tb: TracebackType | None) -> None:
@@ -74,11 +83,13 @@ class Driver:
         limits: Limits = Limits(),
         seed: int = 0,
         screenshot: bool = False,
+        instrument: bool = True,
     ) -> Execution:
         """Execute ``plan`` on ``url``.
 
         With ``record=True`` the network is live and every response is added to ``store`` (a new
         one when ``None``); with ``record=False`` the network is served from ``store`` only.
+        ``instrument`` rewrites the page's scripts so each step carries its shared-memory accesses.
         Raises :class:`~webr4.browser.network.NetworkError` when the document cannot be loaded.
         """
         assert self._browser is not None, "use Driver as an async context manager"
@@ -90,7 +101,7 @@ class Driver:
         )
         try:
             await context.add_init_script(runtime_script(seed, limits.settle_ms, int(limits.event_timeout_s * 1000)))
-            gate = NetworkGate(store, record=record)
+            gate = NetworkGate(store, record=record, rewriter=self._rewriter if instrument else None)
             await context.route("**/*", gate.handle)
             page = await context.new_page()
             try:

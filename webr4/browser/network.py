@@ -23,7 +23,10 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Request, Route
 
 from webr4.browser.responses import ResponseStore, StoredResponse
+from webr4.instrument.cache import CachedRewriter
 from webr4.instrument.chunks import MARKER_ORIGIN, MARKER_PATH, ChunkedDocument, split_into_chunks
+from webr4.instrument.document import instrument_document
+from webr4.instrument.positions import PositionMap, line_starts, to_offset, to_position
 
 _MARKER_BODY = "document.currentScript&&document.currentScript.remove()"
 _DROP_HEADERS = frozenset({"content-length", "content-encoding", "transfer-encoding", "content-security-policy",
@@ -51,9 +54,17 @@ class NetworkGate:
     refused, requests missing from a recording).
     """
 
-    def __init__(self, store: ResponseStore, *, record: bool, max_chunks: int = 64) -> None:
+    def __init__(self, store: ResponseStore, *, record: bool, rewriter: CachedRewriter | None = None,
+                 max_chunks: int = 64) -> None:
         self.store = store
         self.record = record
+        self.rewriter = rewriter  # None: scripts are served as they are (no access log)
+        self.sites: dict[str, str] = {}  # site id of rewritten code -> url:line:col
+        self.uncontrolled: list[str] = []
+        self._scripts_rewritten = 0
+        self._position_maps: list[PositionMap] = []  # served document -> original, applied in order
+        self._served_lines: list[int] = []
+        self._original_lines: list[int] = []
         self.max_chunks = max_chunks
         self.token = secrets.token_hex(6)
         self.document: ChunkedDocument | None = None
@@ -109,14 +120,20 @@ class NetworkGate:
         return held.routes.pop(0)
 
     def original_site(self, site: str | None) -> str | None:
-        """``url:line:col`` in the served document mapped back to the original file."""
+        """A site id of rewritten code, or ``url:line:col`` in the served document, as a location
+        in the original source."""
+        if site in self.sites:
+            return self.sites[site]
         if not site or self.document is None or not self.document_url:
             return site
         url, _, position = site.rpartition(":")
         url, _, line = url.rpartition(":")
         if url != self.document_url or not line.isdigit() or not position.isdigit():
             return site
-        line_no, column = self.document.original_position(int(line), int(position))
+        offset = to_offset(self._served_lines, int(line), int(position))
+        for step in self._position_maps:
+            offset = step.original_offset(offset)
+        line_no, column = to_position(self._original_lines, offset)
         return f"{url}:{line_no}:{column}"
 
     async def abandon(self) -> None:
@@ -143,8 +160,18 @@ class NetworkGate:
                 raise NetworkError(f"{request.url} answered HTTP {response.status}")
             if "html" not in content_type:
                 raise NetworkError(f"{request.url} is not an HTML page (content-type {content_type or 'missing'})")
-            html = response.body.decode(_charset(content_type), errors="replace")
+            html = _decode(response.body, content_type)
+            self._original_lines = line_starts(html)
+            self._position_maps = []
+            if self.rewriter is not None:
+                instrumented = instrument_document(html, request.url, self.rewriter, "d")
+                html = instrumented.html
+                self.sites.update(instrumented.sites)
+                self.uncontrolled.extend(instrumented.uncontrolled)
+                self._position_maps.append(instrumented.positions)
             self.document = split_into_chunks(html, request.url, self.token, self.max_chunks)
+            self._position_maps.insert(0, self.document.positions)
+            self._served_lines = line_starts(self.document.html)
             self.document_url = request.url.split("?")[0].split("#")[0]
             self._blocking = Counter(self.document.blocking_scripts)
             headers = _clean_headers(response.headers)
@@ -162,7 +189,19 @@ class NetworkGate:
             self.notes.append(f"{request.method} {request.url} is not in the recorded session; answered 404")
             await route.fulfill(status=404, body=b"")
             return
-        await route.fulfill(status=response.status, headers=_clean_headers(response.headers), body=response.body)
+        body = response.body
+        if self.rewriter is not None and request.resource_type == "script" and response.status < 300:
+            body = self._instrument_script(body, request.url, response.headers.get("content-type", ""))
+        await route.fulfill(status=response.status, headers=_clean_headers(response.headers), body=body)
+
+    def _instrument_script(self, body: bytes, url: str, content_type: str) -> bytes:
+        assert self.rewriter is not None
+        self._scripts_rewritten += 1
+        source = _decode(body, content_type)
+        result = self.rewriter.rewrite(source, url.split("?")[0], script_id=f"x{self._scripts_rewritten}")
+        self.sites.update(result.sites)
+        self.uncontrolled.extend(f"{u.kind} at {u.site}" for u in result.uncontrolled)
+        return result.code.encode("utf-8")
 
     async def _response_for(self, route: Route, request: Request) -> StoredResponse | None:
         body = request.post_data_buffer
@@ -185,9 +224,13 @@ def _clean_headers(headers: dict[str, str]) -> dict[str, str]:
     return {k: v for k, v in headers.items() if k.lower() not in _DROP_HEADERS}
 
 
-def _charset(content_type: str) -> str:
+def _decode(body: bytes, content_type: str) -> str:
+    charset = "utf-8"
     for part in content_type.split(";"):
         name, _, value = part.strip().partition("=")
         if name.lower() == "charset" and value:
-            return value.strip('"')
-    return "utf-8"
+            charset = value.strip('"')
+    try:
+        return body.decode(charset, errors="replace")
+    except LookupError:  # an unknown charset name
+        return body.decode("utf-8", errors="replace")

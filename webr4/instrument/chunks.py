@@ -23,6 +23,8 @@ from urllib.parse import urljoin
 
 from bs4 import BeautifulSoup, Tag
 
+from webr4.instrument.positions import PositionMap, line_starts
+
 # Markers come from an origin of their own that only the harness answers: held marker requests
 # then never take one of the six connections Chromium allows per host, which the page's own
 # requests need while the markers wait.
@@ -58,13 +60,8 @@ class ChunkedDocument:
     html: str
     chunks: int
     blocking_scripts: list[str] = field(default_factory=list)
-    insertions: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
-    """line (1-based) -> [(column in the served line, length inserted there)], in order."""
-
-    def original_position(self, line: int, column: int) -> tuple[int, int]:
-        """Map a 1-based line:column of the served document back to the original source."""
-        shift = sum(length for at, length in self.insertions.get(line, ()) if at < column)
-        return line, column - shift
+    positions: PositionMap = field(default_factory=PositionMap)
+    """Maps offsets of ``html`` back to the document that was split."""
 
 
 def _is_boundary(tag: Tag) -> bool:
@@ -75,14 +72,6 @@ def _is_boundary(tag: Tag) -> bool:
 
 def _inside_forbidden(tag: Tag) -> bool:
     return any(parent.name in _NO_BOUNDARY_INSIDE for parent in tag.parents)
-
-
-def _line_offsets(text: str) -> list[int]:
-    offsets = [0]
-    for i, ch in enumerate(text):
-        if ch == "\n":
-            offsets.append(i + 1)
-    return offsets
 
 
 def _insertion_point(text: str, offset: int) -> int:
@@ -127,7 +116,7 @@ def split_into_chunks(html: str, base_url: str, token: str, max_chunks: int = 64
     the others in document order.
     """
     soup = BeautifulSoup(html, "html.parser")
-    offsets = _line_offsets(html)
+    offsets = line_starts(html)
     candidates: list[tuple[int, bool]] = []
     for tag in soup.find_all(True):
         if tag.sourceline is None or not _is_boundary(tag) or _inside_forbidden(tag):
@@ -155,16 +144,12 @@ def split_into_chunks(html: str, base_url: str, token: str, max_chunks: int = 64
     ]
     inserts.append((end, f"<script>window.__webr4&&__webr4.chunkEnd({total - 1},{total})</script>"))
     pieces: list[str] = []
-    insertions: dict[int, list[tuple[int, int]]] = {}
     previous = 0
     for point, text in inserts:
         pieces.append(html[previous:point])
-        line = html.count("\n", 0, point) + 1
-        served_line_start = offsets[line - 1]
-        already = sum(length for _, length in insertions.get(line, ()))
-        insertions.setdefault(line, []).append((point - served_line_start + already + 1, len(text)))
         pieces.append(text)
         previous = point
     pieces.append(html[previous:])
+    positions = PositionMap.from_replacements(html, [(p, p, t) for p, t in inserts], align=False)
     return ChunkedDocument(html="".join(pieces), chunks=total, blocking_scripts=_blocking_scripts(soup, base_url),
-                           insertions=insertions)
+                           positions=positions)

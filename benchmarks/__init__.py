@@ -1,0 +1,1 @@
+"""webr4's benchmarks: ``make bench`` (``python -m benchmarks``)."""

@@ -1,0 +1,31 @@
+"""Run every benchmark, print the tables and write ``benchmarks/results/latest.{md,json}``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import platform
+from dataclasses import asdict
+from pathlib import Path
+
+from benchmarks import controlled_execution
+from webr4.resources import resource_dir
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def main() -> None:
+    sites = sorted(p for p in resource_dir("sites").iterdir() if (p / "expected.json").is_file())
+    costs = asyncio.run(controlled_execution.measure(sites))
+    text = "## Controlled execution vs plain Playwright load\n\n" + controlled_execution.table(costs) + "\n"
+    print(text)
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "latest.md").write_text(text)
+    (RESULTS / "latest.json").write_text(json.dumps({
+        "machine": platform.platform(),
+        "controlled_execution": [asdict(c) | {"ratio": c.ratio} for c in costs],
+    }, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,53 @@
+"""``make demo``: record a bundled site, sweep its reversals, write the HTML page, print its path.
+
+    python -m webr4.demo [--site two-xhr] [--out runs/demo] [--bound 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+from webr4.browser.actions import parse_actions
+from webr4.browser.driver import Driver
+from webr4.browser.launch import BrowserNotFound
+from webr4.report.sweep_page import write_sweep_page
+from webr4.resources import resource_dir
+from webr4.serve import serve
+from webr4.sweep.reversals import SeedNotReproducible, sweep
+
+
+async def _demo(site: str, out: Path, bound: int) -> Path:
+    sites = resource_dir("sites")
+    expected = json.loads((sites / site / "expected.json").read_text())
+    actions = parse_actions(expected["session"])
+    with serve(sites) as base:
+        url = f"{base}{site}/"
+        async with Driver() as driver:
+            outcomes = await sweep(driver, url, actions, out, bound=bound)
+    return write_sweep_page(out, site=site, url=url, bound=bound, outcomes=outcomes)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--site", default="two-xhr", help="a folder of sites/ (default: two-xhr)")
+    parser.add_argument("--out", type=Path, default=Path("runs/demo"))
+    parser.add_argument("--bound", type=int, default=1)
+    args = parser.parse_args(argv)
+    if not (resource_dir("sites") / args.site / "expected.json").is_file():
+        print(f"webr4: no bundled site named {args.site!r}; see 'webr4 sites list'", file=sys.stderr)
+        return 2
+    try:
+        page = asyncio.run(_demo(args.site, args.out, args.bound))
+    except (BrowserNotFound, SeedNotReproducible) as error:
+        print(f"webr4: {error}", file=sys.stderr)
+        return 1
+    print(f"report: {page.resolve()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,239 @@
+"""The classification rules, after R4 §2.4 and §5, each with the reason code it reports.
+
+Rules are tried in groups, in this order; the first group with a match decides:
+
+1. **error** — ``child-failed``: the child execution did not finish (``truncated`` is
+   ``event-timeout``, ``page-lost`` or ``run-timeout``, or the caller says it failed);
+   ``parent-failed``: the same for the parent. Nothing else can be trusted.
+2. **harmless** — ``commute``: no category of the state differs; the events commute.
+3. **harmless**, race-pattern filters from EventRacer that R4 applies whatever the states:
+   ``unload-race``: one of the racing events is ``unload``, ``beforeunload`` or ``pagehide``;
+   ``late-handler-attach``: a user event raced with the parse, script or load event that attaches
+   its handler, and the only effect is the user event doing nothing (see :func:`late_handler_attach`).
+4. **harmful**, every matching one reported: ``initialization-race`` (see
+   :func:`initialization_race`), ``exception-diff`` (the uncaught exceptions differ),
+   ``dom-and-render-diff`` (the DOM differs and so does the screenshot — or the screenshots
+   could not be compared, in which case a DOM difference is taken to be visible),
+   ``network-diff`` (a request was skipped or is new).
+5. **harmless** — ``polling-timer``: ad-hoc synchronisation; only pending events differ in the
+   state, and every event that ran in one execution but not the other, or is pending in one but
+   not the other, is a polling timer (see :func:`polling_timer`).
+6. **heap-only** — ``heap-only``: the heap differs and nothing else does (pending events aside).
+7. Otherwise **harmless** — ``other-diff``: the states differ, but only in ways no enabled rule
+   calls harmful (console messages, pending events, a DOM change that renders identically).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+from webr4.state.diff import StateDiff
+from webr4.state.dom import FORM_STATE
+from webr4.trace import AccessKind, Category, Event, Trace
+
+FAILED = frozenset({"event-timeout", "page-lost", "run-timeout"})
+UNLOAD_TYPES = frozenset({"unload", "beforeunload", "pagehide"})
+INPUT_ACTIONS = frozenset({"fill", "select"})  # user events with a native effect of their own
+POLLING_TIMER_TYPES = frozenset({"setInterval"})
+_UNINITIALISED = re.compile(
+    r"ReferenceError|is not defined|is not a function|is not a constructor"
+    r"|Cannot read propert(?:y|ies) of (?:undefined|null)|undefined is not an object")
+_NAME = re.compile(r"([A-Za-z_$][\w$]*) is not (?:defined|a function|a constructor)|\(reading '([^']+)'\)")
+
+
+@dataclass(frozen=True)
+class Case:
+    """Everything a rule may look at: the two traces, their state difference, the two reversed
+    events (in parent order), and whether the caller saw the child fail."""
+
+    parent: Trace
+    child: Trace
+    diff: StateDiff
+    events: tuple[Event, Event]
+    child_failed: bool = False
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A named rule: ``test`` says whether it matches; ``kind`` is the verdict it supports."""
+
+    name: str
+    kind: str
+    test: Callable[[Case], bool]
+
+
+def child_failed(case: Case) -> bool:
+    """The child execution did not complete."""
+    return case.child_failed or case.child.truncated in FAILED
+
+
+def parent_failed(case: Case) -> bool:
+    """The parent execution did not complete."""
+    return case.parent.truncated in FAILED
+
+
+def commute(case: Case) -> bool:
+    """No difference at all between the two final states."""
+    return not case.diff.categories
+
+
+def unload_race(case: Case) -> bool:
+    """One racing event is an unload-type event: its effects are not observable by the user."""
+    return any(e.type in UNLOAD_TYPES for e in case.events)
+
+
+def _is_script_run(event: Event) -> bool:
+    return event.category is Category.PARSE or (event.category is Category.NETWORK and event.type == "script")
+
+
+def _step_writes(trace: Trace, event_id: str) -> list[str] | None:
+    """Locations written by the step of ``event_id`` in ``trace`` (``None`` when it did not run)."""
+    for step in trace.steps:
+        if step.event == event_id:
+            return [a.location for a in step.accesses if a.kind is AccessKind.WRITE]
+    return None
+
+
+def _ran_before(trace: Trace, first: str, second: str) -> bool:
+    order = trace.sequence
+    return first in order and (second not in order or order.index(first) < order.index(second))
+
+
+def late_handler_attach(case: Case) -> bool:
+    """A user event raced with the event that attaches its handler, and did nothing without it.
+
+    Matches when one racing event is a user event other than ``fill``/``select`` (those change
+    form state natively, so losing them is not "doing nothing") and the other runs page code that
+    can attach handlers: a parse chunk, a script, ``load`` or ``DOMContentLoaded``. The effect
+    must be the user event doing nothing: no exception differs, no form state
+    (``(value)``, ``(checked)``, ``(selected)``) appears in the DOM difference, and in the
+    execution where the user event ran first it wrote nothing (when accesses were logged).
+    """
+    users = [e for e in case.events if e.category is Category.USER]
+    if len(users) != 1 or users[0].type in INPUT_ACTIONS:
+        return False
+    user = users[0]
+    other = case.events[1] if case.events[0] is user else case.events[0]
+    if not (_is_script_run(other) or other.category is Category.LIFECYCLE):
+        return False
+    if case.diff.exceptions:
+        return False
+    if any(marker in line for hunk in case.diff.dom.hunks for line in hunk.before + hunk.after for marker in FORM_STATE):
+        return False
+    early = case.child if _ran_before(case.child, user.id, other.id) else case.parent
+    writes = _step_writes(early, user.id)
+    return not writes
+
+
+def _initialised_name(message: str) -> str | None:
+    found = _NAME.search(message)
+    return (found.group(1) or found.group(2)) if found else None
+
+
+def initialization_race(case: Case) -> bool:
+    """The child throws a new "not initialised yet" exception because a script had not run.
+
+    Matches when one racing event runs a script (a parse chunk or a script load) and the other
+    is a user, timer, network, message or lifecycle event, and the child has a new exception
+    whose message reads like a use before initialisation (``ReferenceError``, ``… is not
+    defined``, ``… is not a function``, ``Cannot read properties of undefined|null``). When the
+    message names the missing binding and the script event's accesses were logged, the script
+    must have written a location of that name (``global:addToCart``, ``prop:7.addToCart``).
+    """
+    scripts = [e for e in case.events if _is_script_run(e)]
+    others = [e for e in case.events if not _is_script_run(e)]
+    if len(scripts) != 1 or len(others) != 1 or others[0].category is Category.OTHER:
+        return False
+    new = [message for message, _site in case.diff.exceptions.new if _UNINITIALISED.search(message)]
+    if not new:
+        return False
+    writes = _step_writes(case.parent, scripts[0].id) or _step_writes(case.child, scripts[0].id)
+    if not writes:
+        return True
+    names = {_initialised_name(message) for message in new}
+    if None in names:
+        return True
+    return any(re.search(rf"[:.]{re.escape(name)}$", location) for name in names for location in writes)
+
+
+def exception_diff(case: Case) -> bool:
+    """The uncaught exceptions (message and site) differ."""
+    return bool(case.diff.exceptions)
+
+
+def dom_and_render_diff(case: Case) -> bool:
+    """The DOM differs and so does the rendering (or the rendering could not be compared)."""
+    return bool(case.diff.dom) and (case.diff.screenshot.differs or not case.diff.screenshot.compared)
+
+
+def network_diff(case: Case) -> bool:
+    """A request the parent made is missing from the child, or the child made a new one."""
+    return bool(case.diff.network)
+
+
+def _is_polling_timer(event: Event, traces: tuple[Trace, Trace]) -> bool:
+    """An interval (any firing), a repeated firing, or a timer created by a timer of the same site."""
+    if event.category is not Category.TIMER:
+        return False
+    if event.type in POLLING_TIMER_TYPES or (event.params.get("firing") or 0) > 0:
+        return True
+    site = event.params.get("site")
+    for trace in traces:
+        creator = trace.events.get(event.creator) if event.creator else None
+        if creator is not None and creator.category is Category.TIMER and site and creator.params.get("site") == site:
+            return True
+    return False
+
+
+def polling_timer(case: Case) -> bool:
+    """Ad-hoc synchronisation: the states are equal apart from pending events, and the events
+    that differ between the two executions (run in one only, or pending in one only) are all
+    polling timers."""
+    if case.diff.categories - {"pending"}:
+        return False
+    parent, child = case.parent, case.child
+    differing = (set(parent.sequence) ^ set(child.sequence)) | (parent.enabled_at_end ^ child.enabled_at_end)
+    if not differing:
+        return False
+    traces = (parent, child)
+    for event_id in differing:
+        event = parent.events.get(event_id) or child.events.get(event_id)
+        if event is None or not _is_polling_timer(event, traces):
+            return False
+    return True
+
+
+def heap_only(case: Case) -> bool:
+    """The heap differs, and nothing else does apart from pending events."""
+    categories = case.diff.categories
+    return "heap" in categories and not categories - {"heap", "pending"}
+
+
+RULES: dict[str, Rule] = {rule.name: rule for rule in (
+    Rule("child-failed", "error", child_failed),
+    Rule("parent-failed", "error", parent_failed),
+    Rule("commute", "harmless", commute),
+    Rule("unload-race", "harmless", unload_race),
+    Rule("late-handler-attach", "harmless", late_handler_attach),
+    Rule("initialization-race", "harmful", initialization_race),
+    Rule("exception-diff", "harmful", exception_diff),
+    Rule("dom-and-render-diff", "harmful", dom_and_render_diff),
+    Rule("network-diff", "harmful", network_diff),
+    Rule("polling-timer", "harmless", polling_timer),
+    Rule("heap-only", "heap-only", heap_only),
+)}
+"""Every rule by reason code, in the order they are tried."""
+
+GROUPS: tuple[tuple[str, ...], ...] = (
+    ("child-failed", "parent-failed"),
+    ("commute",),
+    ("unload-race", "late-handler-attach"),
+    ("initialization-race", "exception-diff", "dom-and-render-diff", "network-diff"),
+    ("polling-timer",),
+    ("heap-only",),
+)
+"""Rules in one group are all evaluated; the first group with a match decides the verdict."""
+
+FALLBACK = "other-diff"

@@ -124,7 +124,7 @@ class Controller:
         await asyncio.wait_for(self.gate.document_ready.wait(), 30)
         if self.gate.document_error:
             raise NetworkError(self.gate.document_error)
-        chunks = self.gate.document.chunks if self.gate.document else 0
+        chunks = self.gate.document.chunked.chunks if self.gate.document else 0
         for _ in range(200):
             record = await self.page.evaluate("n => window.__webr4 ? window.__webr4.start(n) : null", chunks)
             if record is not None:

@@ -20,6 +20,7 @@ from webr4.browser.launch import launch
 from webr4.browser.network import NetworkGate
 from webr4.browser.responses import ResponseStore
 from webr4.instrument.cache import CachedRewriter
+from webr4.instrument.page import DocumentCache
 from webr4.resources import javascript
 from webr4.trace import EventId, Plan, Trace
 
@@ -50,6 +51,7 @@ class Driver:
         self._playwright: Playwright | None = None
         self._browser: Browser | None = None
         self._rewriter = CachedRewriter()
+        self._documents = DocumentCache()
 
     async def __aenter__(self) -> Driver:
         self._playwright = await async_playwright().start()
@@ -101,7 +103,8 @@ class Driver:
         )
         try:
             await context.add_init_script(runtime_script(seed, limits.settle_ms, int(limits.event_timeout_s * 1000)))
-            gate = NetworkGate(store, record=record, rewriter=self._rewriter if instrument else None)
+            gate = NetworkGate(store, record=record, rewriter=self._rewriter if instrument else None,
+                               documents=self._documents)
             await context.route("**/*", gate.handle)
             page = await context.new_page()
             try:

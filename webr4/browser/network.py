@@ -14,7 +14,7 @@ One :class:`NetworkGate` per execution sits behind ``page.route("**/*")``:
 from __future__ import annotations
 
 import asyncio
-import secrets
+import hashlib
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
@@ -24,9 +24,8 @@ from playwright.async_api import Request, Route
 
 from webr4.browser.responses import ResponseStore, StoredResponse
 from webr4.instrument.cache import CachedRewriter
-from webr4.instrument.chunks import MARKER_ORIGIN, MARKER_PATH, ChunkedDocument, split_into_chunks
-from webr4.instrument.document import instrument_document
-from webr4.instrument.positions import PositionMap, line_starts, to_offset, to_position
+from webr4.instrument.chunks import MARKER_ORIGIN, MARKER_PATH
+from webr4.instrument.page import DocumentCache, PreparedDocument
 
 _MARKER_BODY = "document.currentScript&&document.currentScript.remove()"
 _DROP_HEADERS = frozenset({"content-length", "content-encoding", "transfer-encoding", "content-security-policy",
@@ -55,21 +54,17 @@ class NetworkGate:
     """
 
     def __init__(self, store: ResponseStore, *, record: bool, rewriter: CachedRewriter | None = None,
-                 max_chunks: int = 64) -> None:
+                 documents: DocumentCache | None = None, max_chunks: int = 64) -> None:
         self.store = store
         self.record = record
         self.rewriter = rewriter  # None: scripts are served as they are (no access log)
         self.sites: dict[str, str] = {}  # site id of rewritten code -> url:line:col
         self.uncontrolled: list[str] = []
-        self._scripts_rewritten = 0
-        self._position_maps: list[PositionMap] = []  # served document -> original, applied in order
-        self._served_lines: list[int] = []
-        self._original_lines: list[int] = []
+
         self.max_chunks = max_chunks
-        self.token = secrets.token_hex(6)
-        self.document: ChunkedDocument | None = None
+        self.documents = documents if documents is not None else DocumentCache()
+        self.document: PreparedDocument | None = None
         self.document_error: str | None = None
-        self.document_url: str | None = None
         self.document_ready = asyncio.Event()
         self.notes: list[str] = []
         self._blocking: Counter[str] = Counter()
@@ -124,17 +119,9 @@ class NetworkGate:
         in the original source."""
         if site in self.sites:
             return self.sites[site]
-        if not site or self.document is None or not self.document_url:
+        if not site or self.document is None:
             return site
-        url, _, position = site.rpartition(":")
-        url, _, line = url.rpartition(":")
-        if url != self.document_url or not line.isdigit() or not position.isdigit():
-            return site
-        offset = to_offset(self._served_lines, int(line), int(position))
-        for step in self._position_maps:
-            offset = step.original_offset(offset)
-        line_no, column = to_position(self._original_lines, offset)
-        return f"{url}:{line_no}:{column}"
+        return self.document.original_site(site)
 
     async def abandon(self) -> None:
         """Abort whatever is still held: the execution is over."""
@@ -161,22 +148,13 @@ class NetworkGate:
             if "html" not in content_type:
                 raise NetworkError(f"{request.url} is not an HTML page (content-type {content_type or 'missing'})")
             html = _decode(response.body, content_type)
-            self._original_lines = line_starts(html)
-            self._position_maps = []
-            if self.rewriter is not None:
-                instrumented = instrument_document(html, request.url, self.rewriter, "d")
-                html = instrumented.html
-                self.sites.update(instrumented.sites)
-                self.uncontrolled.extend(instrumented.uncontrolled)
-                self._position_maps.append(instrumented.positions)
-            self.document = split_into_chunks(html, request.url, self.token, self.max_chunks)
-            self._position_maps.insert(0, self.document.positions)
-            self._served_lines = line_starts(self.document.html)
-            self.document_url = request.url.split("?")[0].split("#")[0]
-            self._blocking = Counter(self.document.blocking_scripts)
+            self.document = self.documents.prepare(html, request.url, self.rewriter, self.max_chunks)
+            self.sites.update(self.document.sites)
+            self.uncontrolled.extend(self.document.uncontrolled)
+            self._blocking = Counter(self.document.chunked.blocking_scripts)
             headers = _clean_headers(response.headers)
             headers["content-type"] = "text/html; charset=utf-8"
-            await route.fulfill(status=response.status, headers=headers, body=self.document.html.encode())
+            await route.fulfill(status=response.status, headers=headers, body=self.document.chunked.html.encode())
         except NetworkError as error:
             self.document_error = str(error)
             await route.abort("failed")
@@ -196,9 +174,10 @@ class NetworkGate:
 
     def _instrument_script(self, body: bytes, url: str, content_type: str) -> bytes:
         assert self.rewriter is not None
-        self._scripts_rewritten += 1
         source = _decode(body, content_type)
-        result = self.rewriter.rewrite(source, url.split("?")[0], script_id=f"x{self._scripts_rewritten}")
+        plain_url = url.split("#")[0].split("?")[0]
+        script_id = "x" + hashlib.sha1(url.encode()).hexdigest()[:8]  # stable: the rewrite cache hits
+        result = self.rewriter.rewrite(source, plain_url, script_id=script_id)
         self.sites.update(result.sites)
         self.uncontrolled.extend(f"{u.kind} at {u.site}" for u in result.uncontrolled)
         return result.code.encode("utf-8")

@@ -111,7 +111,7 @@ def _blocking_scripts(soup: BeautifulSoup, base_url: str) -> list[str]:
 def split_into_chunks(html: str, base_url: str, token: str, max_chunks: int = 64) -> ChunkedDocument:
     """Insert parse-chunk markers into ``html``.
 
-    ``token`` makes marker URLs unique to one execution (no cache can answer them).
+    ``token`` goes into the marker URLs (so that documents split differently never share them).
     ``max_chunks`` bounds the number of parse events: script boundaries are kept first, then
     the others in document order.
     """

@@ -1,0 +1,73 @@
+"""A document made ready to serve under control: instrumented, split into parse chunks, and
+able to map locations in the served text back to the original file.
+
+Preparing parses the HTML twice (instrumenting, chunking); a sweep serves the same document
+hundreds of times, so :class:`DocumentCache` keeps the result by URL and content.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+from webr4.instrument.cache import CachedRewriter
+from webr4.instrument.chunks import ChunkedDocument, split_into_chunks
+from webr4.instrument.document import instrument_document
+from webr4.instrument.positions import PositionMap, line_starts, to_offset, to_position
+
+# Marker URLs need not differ between executions: while the harness intercepts requests,
+# Playwright keeps the browser's HTTP cache off.
+_MARKER_TOKEN = "m"
+
+
+@dataclass(frozen=True)
+class PreparedDocument:
+    url: str  # without query and fragment, as stack traces name it
+    chunked: ChunkedDocument
+    sites: dict[str, str] = field(default_factory=dict)
+    uncontrolled: list[str] = field(default_factory=list)
+    position_maps: tuple[PositionMap, ...] = ()  # served -> original, applied in order
+    served_lines: list[int] = field(default_factory=list)
+    original_lines: list[int] = field(default_factory=list)
+
+    def original_site(self, site: str) -> str:
+        """``url:line:col`` in the served document as a location in the original file; other
+        sites are returned as they are."""
+        url, _, position = site.rpartition(":")
+        url, _, line = url.rpartition(":")
+        if url != self.url or not line.isdigit() or not position.isdigit():
+            return site
+        offset = to_offset(self.served_lines, int(line), int(position))
+        for positions in self.position_maps:
+            offset = positions.original_offset(offset)
+        line_no, column = to_position(self.original_lines, offset)
+        return f"{url}:{line_no}:{column}"
+
+
+def prepare_document(html: str, url: str, rewriter: CachedRewriter | None, max_chunks: int) -> PreparedDocument:
+    """Instrument (when ``rewriter`` is given) and split ``html``, served from ``url``."""
+    original_lines = line_starts(html)
+    maps: list[PositionMap] = []
+    sites: dict[str, str] = {}
+    uncontrolled: list[str] = []
+    if rewriter is not None:
+        instrumented = instrument_document(html, url, rewriter, "d")
+        html, sites, uncontrolled = instrumented.html, instrumented.sites, instrumented.uncontrolled
+        maps.append(instrumented.positions)
+    chunked = split_into_chunks(html, url, _MARKER_TOKEN, max_chunks)
+    maps.insert(0, chunked.positions)
+    return PreparedDocument(url.split("#")[0].split("?")[0], chunked, sites, uncontrolled, tuple(maps),
+                            line_starts(chunked.html), original_lines)
+
+
+@dataclass
+class DocumentCache:
+    """Prepared documents by URL, content and settings."""
+
+    _entries: dict[str, PreparedDocument] = field(default_factory=dict)
+
+    def prepare(self, html: str, url: str, rewriter: CachedRewriter | None, max_chunks: int) -> PreparedDocument:
+        key = hashlib.sha256(f"{url}\0{rewriter is not None}\0{max_chunks}\0{html}".encode()).hexdigest()
+        if key not in self._entries:
+            self._entries[key] = prepare_document(html, url, rewriter, max_chunks)
+        return self._entries[key]

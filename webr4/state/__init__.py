@@ -8,6 +8,7 @@ the same sequence (clocks, counters) and what the user asked to ignore.
 """
 
 from webr4.state.diff import StateDiff, diff_states
+from webr4.state.noise import NoiseMask
 from webr4.state.snapshot import StateSnapshot
 
-__all__ = ["StateDiff", "StateSnapshot", "diff_states"]
+__all__ = ["NoiseMask", "StateDiff", "StateSnapshot", "diff_states"]

@@ -30,7 +30,7 @@ from deepdiff.helper import NotPresent
 
 from webr4.state import screenshot as pixels
 from webr4.state.dom import parse_dom
-from webr4.state.heappaths import format_path
+from webr4.state.heappaths import HeapPath, format_path
 from webr4.state.snapshot import StateSnapshot
 
 MAX_HEAP_CHANGES = 200
@@ -167,17 +167,23 @@ def diff_dom(before: str, after: str) -> DomDiff:
     return DomDiff(hunks)
 
 
+def heap_changes(before: Any, after: Any) -> list[tuple[HeapPath, HeapChange]]:
+    """Every difference between two abstract heaps, with its path as keys, sorted by path."""
+    tree = DeepDiff(before, after, view="tree")
+    changes = []
+    for report, levels in tree.items():
+        for level in levels:
+            keys = tuple(level.path(output_format="list"))
+            changes.append((keys, HeapChange(format_path(keys), report, _present(level.t1), _present(level.t2))))
+    changes.sort(key=lambda c: c[1].path)
+    return changes
+
+
 def diff_heap(before: Any, after: Any) -> HeapDiff:
     """Structural diff of two abstract heaps; nothing when either is ``None``."""
     if before is None or after is None:
         return HeapDiff()
-    tree = DeepDiff(before, after, view="tree")
-    changes = []
-    for report, levels in sorted(tree.items()):
-        for level in levels:
-            changes.append(HeapChange(format_path(level.path(output_format="list")), report,
-                                      _present(level.t1), _present(level.t2)))
-    changes.sort(key=lambda c: c.path)
+    changes = [change for _keys, change in heap_changes(before, after)]
     return HeapDiff(changes[:MAX_HEAP_CHANGES], len(changes))
 
 

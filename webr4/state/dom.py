@@ -101,19 +101,3 @@ def matches(selector: str, line: DomLine) -> bool:
     if cls and cls not in line.attributes.get("class", "").split():
         return False
     return True
-
-
-def subtree_keys(lines: list[DomLine], selectors: list[str]) -> set[str]:
-    """Keys of every line inside (and including) an element that matches one of ``selectors``."""
-    keys: set[str] = set()
-    inside: int | None = None  # depth of the matched element we are in
-    for line in lines:
-        if inside is not None and (line.depth < inside or (line.depth == inside and line.kind != "close")):
-            inside = None
-        if inside is None and line.kind == "open" and any(matches(s, line) for s in selectors):
-            inside = line.depth
-        if inside is not None:
-            keys.add(line.key)
-            if line.depth == inside and line.kind == "close":
-                inside = None
-    return keys

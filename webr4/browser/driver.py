@@ -38,10 +38,11 @@ class Execution:
 
 def runtime_script(seed: int, settle_ms: int, event_ms: int) -> str:
     """The init script: the runtime with its configuration in a private lexical scope, then the
-    access log that instrumented code reports to."""
+    access log that instrumented code reports to, then the log of accesses made through browser
+    APIs (DOM, storage, cookies, event handlers)."""
     config = json.dumps({"seed": seed, "settleMs": settle_ms, "eventMs": event_ms})
     return ("{ const __WEBR4_CONFIG__ = " + config + ";\n" + javascript("runtime.js") + "\n}\n"
-            + javascript("access_log.js"))
+            + javascript("access_log.js") + "\n" + javascript("dom_log.js"))
 
 
 class Driver:

@@ -26,7 +26,7 @@ def format_path(path: Iterable[str | int]) -> str:
         elif _IDENTIFIER.match(key):
             out += f".{key}"
         else:
-            out += f"[{json.dumps(key)}]"
+            out += f"[{json.dumps(key, ensure_ascii=False)}]"
     return out
 
 

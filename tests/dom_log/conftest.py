@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Callable, Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 from webr4.resources import javascript
 
@@ -31,26 +31,36 @@ def browser() -> Iterator[Browser]:
         b.close()
 
 
+@pytest.fixture(scope="session")
+def contexts(browser: Browser) -> Iterator[dict[bool, BrowserContext]]:
+    """Two contexts shared by the tests, with and without the logs (tests clear what they store)."""
+    plain = browser.new_context()
+    instrumented = browser.new_context()
+    instrumented.add_init_script(script="window.__webr4 = {};")
+    instrumented.add_init_script(script=javascript("access_log.js"))
+    instrumented.add_init_script(script=javascript("dom_log.js"))
+    yield {False: plain, True: instrumented}
+    plain.close()
+    instrumented.close()
+
+
 @pytest.fixture
-def open_page(browser: Browser) -> Iterator[Callable[..., Page]]:
+def open_page(contexts: dict[bool, BrowserContext]) -> Iterator[Callable[..., Page]]:
     """open_page(html, logged=True): a new page showing `html`, instrumented unless logged=False."""
-    contexts = []
+    pages = []
 
     def open_(html: str, logged: bool = True) -> Page:
-        context = browser.new_context()
-        contexts.append(context)
-        if logged:
-            context.add_init_script(script="window.__webr4 = {};")
-            context.add_init_script(script=javascript("access_log.js"))
-            context.add_init_script(script=javascript("dom_log.js"))
-        page = context.new_page()
+        page = contexts[logged].new_page()
+        pages.append(page)
         page.route(URL + "**", lambda route: route.fulfill(status=200, content_type="text/html", body=html))
         page.goto(URL)
         return page
 
     yield open_
-    for context in contexts:
-        context.close()
+    for page in pages:
+        page.evaluate("localStorage.clear(); sessionStorage.clear()")
+        page.context.clear_cookies()
+        page.close()
 
 
 def logged(page: Page, body: str) -> list[list]:

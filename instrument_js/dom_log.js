@@ -37,14 +37,17 @@
 (function (root) {
   "use strict";
 
-  var log = root.__webr4 && root.__webr4.log;
-  if (!log) return; // a frame the runtime does not control
-
   var call = Function.prototype.call.bind(Function.prototype.call); // call(fn, self, ...args)
   var apply = Reflect.apply;
   var describe = Object.getOwnPropertyDescriptor;
   var define = Object.defineProperty;
   var getPrototypeOf = Object.getPrototypeOf;
+
+  var log = root.__webr4 && root.__webr4.log;
+  var installed = Symbol.for("webr4.domLog");
+  if (!log || log[installed]) return; // a frame the runtime does not control, or a second run
+  define(log, installed, { value: true });
+
 
   function getterOf(proto, name) {
     return describe(proto, name).get;
@@ -257,7 +260,7 @@
     var prepare = Error.prepareStackTrace;
     Error.stackTraceLimit = 1;
     Error.prepareStackTrace = function (error, frames) {
-      return frames.length ? String(frames[0].getFileName()) : "";
+      return frames.length ? String(frames[0].getScriptNameOrSourceURL()) : "";
     };
     try {
       var holder = {};

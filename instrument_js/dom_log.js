@@ -605,7 +605,9 @@
     });
   });
 
-  /* Dispatch: a read for every target on the event's path that has a handler for its type. */
+  /* Dispatch: a read of the event's own target (whether or not a handler is there yet: an event
+   * that arrives before its handler is attached races with the attaching), and of every other
+   * target on the path that has a handler for its type. */
   function onDispatch(event) {
     if (!active()) return;
     busy = true;
@@ -616,7 +618,7 @@
         var target = path[i];
         var types = handled.get(target);
         var inline = target instanceof Element && call(hasAttribute, target, "on" + type);
-        if ((types && types[type]) || inline) {
+        if (i === 0 || (types && types[type]) || inline) {
           var key = targetKey(target);
           if (key !== null) record("r", "handler:" + key + "." + type, null);
         }

@@ -1,0 +1,78 @@
+"""Locations and races in words, for every location shape the access logs produce."""
+
+from __future__ import annotations
+
+import pytest
+
+from webr4.engine.describe import describe_location, describe_race
+from webr4.engine.races import find_races
+from webr4.trace import Access, AccessKind, Category, Event, Step, Trace
+
+TRACE = Trace(
+    steps=[
+        Step("xhr1", frozenset({"xhr1"}), (), (Access(AccessKind.WRITE, "global:queue", "app.js:3:5", "n:1"),)),
+        Step("u0", frozenset({"u0"}), (), (Access(AccessKind.READ, "global:queue", "app.js:9:12"),)),
+    ],
+    events={
+        "xhr1": Event("xhr1", Category.NETWORK, "load", "XHR load of /price.json"),
+        "u0": Event("u0", Category.USER, "click", "click on #next"),
+        "t:app.js:4:1#1": Event("t:app.js:4:1#1", Category.TIMER, "timeout", "setTimeout 100ms at app.js:4:1"),
+    },
+)
+
+
+@pytest.mark.parametrize(
+    ("location", "words"),
+    [
+        ("global:queue", "global queue"),
+        ("scope:4:count", "variable count (closure 4)"),
+        ("prop:9.textContent", "property textContent of object 9"),
+        ("dom:#price.textContent", "#price.textContent"),
+        ("dom:#list>li:nth-of-type(3)>span.className", "#list>li:nth-of-type(3)>span.className"),
+        ("dom:#price", "existence of element #price"),
+        ("dom:sel:.item > a", "elements matching .item > a"),
+        ("handler:img#banner.load", "load handler of #banner"),
+        ("handler:#subscribe.click", "click handler of #subscribe"),
+        ("handler:window.beforeunload", "beforeunload handler of window"),
+        ("storage:local.cart", 'localStorage "cart"'),
+        ("storage:session.step", 'sessionStorage "step"'),
+        ("cookie:sid", 'cookie "sid"'),
+        ("cookie:*", "all cookies"),
+        ("event:t:app.js:4:1#1", "scheduling of setTimeout 100ms at app.js:4:1"),
+        ("event:gone", "scheduling of event gone"),
+        ("weird", "weird"),
+        ("other:thing", "other:thing"),
+    ],
+)
+def test_describe_location(location: str, words: str) -> None:
+    assert describe_location(location, TRACE) == words
+
+
+def test_describe_race_names_both_events_sites_and_the_location() -> None:
+    (race,) = find_races(TRACE).races
+    described = describe_race(race, TRACE)
+    assert described["location"] == "global queue"
+    assert described["key"] == "global:queue"
+    assert described["first"] == {
+        "step": 0, "event": "xhr1", "label": "XHR load of /price.json", "access": "write", "site": "app.js:3:5",
+    }
+    assert described["second"] == {
+        "step": 1, "event": "u0", "label": "click on #next", "access": "read", "site": "app.js:9:12",
+    }
+    assert described["summary"] == (
+        "XHR load of /price.json writes global queue at app.js:3:5; click on #next reads it at app.js:9:12"
+    )
+
+
+def test_describe_race_without_sites_or_known_events() -> None:
+    trace = Trace(
+        steps=[
+            Step("a", frozenset({"a"}), (), (Access(AccessKind.WRITE, "dom:#x.value"),)),
+            Step("b", frozenset({"b"}), (), (Access(AccessKind.WRITE, "dom:#x.value"),)),
+        ],
+        events={},
+    )
+    (race,) = find_races(trace).races
+    described = describe_race(race, trace)
+    assert (described["first"]["label"], described["second"]["site"]) == ("a", None)
+    assert described["summary"] == "a writes #x.value; b writes it"

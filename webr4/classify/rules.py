@@ -5,19 +5,20 @@ Rules are tried in groups, in this order; the first group with a match decides:
 1. **error** — ``child-failed``: the child execution did not finish (``truncated`` is
    ``event-timeout``, ``page-lost`` or ``run-timeout``, or the caller says it failed);
    ``parent-failed``: the same for the parent. Nothing else can be trusted.
-2. **harmless** — ``commute``: no category of the state differs; the events commute.
-3. **harmless**, race-pattern filters from EventRacer that R4 applies whatever the states:
+2. **harmless** — ``polling-timer``: ad-hoc synchronisation; only pending events differ in the
+   state (or nothing does), and every event that ran in one execution but not the other, or is
+   pending in one but not the other, is a polling timer (see :func:`polling_timer`). Tried before
+   ``commute`` because it is the more specific explanation of a pair that runs different events.
+3. **harmless** — ``commute``: no category of the state differs; the events commute.
+4. **harmless**, race-pattern filters from EventRacer that R4 applies whatever the states:
    ``unload-race``: one of the racing events is ``unload``, ``beforeunload`` or ``pagehide``;
    ``late-handler-attach``: a user event raced with the parse, script or load event that attaches
    its handler, and the only effect is the user event doing nothing (see :func:`late_handler_attach`).
-4. **harmful**, every matching one reported: ``initialization-race`` (see
+5. **harmful**, every matching one reported: ``initialization-race`` (see
    :func:`initialization_race`), ``exception-diff`` (the uncaught exceptions differ),
    ``dom-and-render-diff`` (the DOM differs and so does the screenshot — or the screenshots
    could not be compared, in which case a DOM difference is taken to be visible),
    ``network-diff`` (a request was skipped or is new).
-5. **harmless** — ``polling-timer``: ad-hoc synchronisation; only pending events differ in the
-   state, and every event that ran in one execution but not the other, or is pending in one but
-   not the other, is a polling timer (see :func:`polling_timer`).
 6. **heap-only** — ``heap-only``: the heap differs and nothing else does (pending events aside).
 7. Otherwise **harmless** — ``other-diff``: the states differ, but only in ways no enabled rule
    calls harmful (console messages, pending events, a DOM change that renders identically).
@@ -214,6 +215,7 @@ def heap_only(case: Case) -> bool:
 RULES: dict[str, Rule] = {rule.name: rule for rule in (
     Rule("child-failed", "error", child_failed),
     Rule("parent-failed", "error", parent_failed),
+    Rule("polling-timer", "harmless", polling_timer),
     Rule("commute", "harmless", commute),
     Rule("unload-race", "harmless", unload_race),
     Rule("late-handler-attach", "harmless", late_handler_attach),
@@ -221,17 +223,16 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
     Rule("exception-diff", "harmful", exception_diff),
     Rule("dom-and-render-diff", "harmful", dom_and_render_diff),
     Rule("network-diff", "harmful", network_diff),
-    Rule("polling-timer", "harmless", polling_timer),
     Rule("heap-only", "heap-only", heap_only),
 )}
 """Every rule by reason code, in the order they are tried."""
 
 GROUPS: tuple[tuple[str, ...], ...] = (
     ("child-failed", "parent-failed"),
+    ("polling-timer",),
     ("commute",),
     ("unload-race", "late-handler-attach"),
     ("initialization-race", "exception-diff", "dom-and-render-diff", "network-diff"),
-    ("polling-timer",),
     ("heap-only",),
 )
 """Rules in one group are all evaluated; the first group with a match decides the verdict."""

@@ -18,18 +18,17 @@ To ignore known noise, apply a :class:`~webr4.state.noise.NoiseMask` to both sna
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Hashable, Iterable
+from typing import Any, ClassVar, Hashable, Iterable
 
 from deepdiff import DeepDiff
 from deepdiff.helper import NotPresent
 
 from webr4.state import screenshot as pixels
-from webr4.state.dom import parse_dom
+from webr4.state.dom import changed_blocks, parse_dom
 from webr4.state.heappaths import HeapPath, format_path
 from webr4.state.snapshot import StateSnapshot
 
@@ -119,7 +118,7 @@ class StateDiff:
     network: MultisetDiff = field(default_factory=MultisetDiff)
     pending: MultisetDiff = field(default_factory=MultisetDiff)
 
-    CATEGORIES = ("dom", "heap", "screenshot", "exceptions", "console", "network", "pending")
+    CATEGORIES: ClassVar[tuple[str, ...]] = ("dom", "heap", "screenshot", "exceptions", "console", "network", "pending")
 
     @property
     def categories(self) -> set[str]:
@@ -156,11 +155,8 @@ class StateDiff:
 def diff_dom(before: str, after: str) -> DomDiff:
     """Line diff of two DOM serialisations, with the element paths of the changed lines."""
     a, b = parse_dom(before), parse_dom(after)
-    matcher = difflib.SequenceMatcher(None, [x.text for x in a], [x.text for x in b], autojunk=False)
     hunks = []
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            continue
+    for i1, i2, j1, j2 in changed_blocks(a, b):
         changed = a[i1:i2] + b[j1:j2]
         hunks.append(Hunk(i1 + 1, j1 + 1, [x.text for x in a[i1:i2]], [x.text for x in b[j1:j2]],
                           list(dict.fromkeys(x.path for x in changed))))

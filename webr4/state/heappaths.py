@@ -49,11 +49,6 @@ def parse_path(text: str) -> HeapPath:
     return tuple(keys)
 
 
-def has_prefix(path: HeapPath, prefixes: Iterable[HeapPath]) -> bool:
-    """Is some prefix in ``prefixes`` equal to the start of ``path``?"""
-    return any(path[:len(prefix)] == prefix for prefix in prefixes)
-
-
 def without_paths(heap: Any, prefixes: set[HeapPath], at: HeapPath = ()) -> Any:
     """A copy of ``heap`` without the subtrees at ``prefixes``: object keys are dropped, array
     elements become ``"<masked>"`` so the indices of the others stay put."""

@@ -12,13 +12,12 @@ compare masked snapshots (:meth:`NoiseMask.diff`) and masked parts can no longer
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
 from webr4.state import screenshot as pixels
 from webr4.state.diff import StateDiff, diff_states, heap_changes
-from webr4.state.dom import DomLine, matches, parse_dom
+from webr4.state.dom import DomLine, Selector, changed_blocks, parse_dom
 from webr4.state.heappaths import HeapPath, format_path, parse_path, without_paths
 from webr4.state.snapshot import StateSnapshot
 
@@ -51,9 +50,8 @@ class NoiseMask:
     def from_options(cls, selectors: Iterable[str] = (), heap_prefixes: Iterable[str] = ()) -> NoiseMask:
         """A user mask; raises ``ValueError`` on an unsupported selector or a malformed path."""
         selectors = tuple(selectors)
-        probe = DomLine(0, "<p>", 0, "open", "p", "p", "p")
         for selector in selectors:
-            matches(selector, probe)  # validates
+            Selector.parse(selector)
         return cls(selectors=selectors, heap_paths=frozenset(parse_path(p) for p in heap_prefixes))
 
     def __or__(self, other: NoiseMask) -> NoiseMask:
@@ -92,12 +90,7 @@ class NoiseMask:
 
 def _dom_noise(first: str, second: str) -> frozenset[str]:
     a, b = parse_dom(first), parse_dom(second)
-    matcher = difflib.SequenceMatcher(None, [x.text for x in a], [x.text for x in b], autojunk=False)
-    keys: set[str] = set()
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag != "equal":
-            keys.update(x.key for x in a[i1:i2] + b[j1:j2])
-    return frozenset(keys)
+    return frozenset(x.key for i1, i2, j1, j2 in changed_blocks(a, b) for x in a[i1:i2] + b[j1:j2])
 
 
 def _heap_noise(first: Any, second: Any) -> frozenset[HeapPath]:
@@ -128,6 +121,7 @@ def _placeholder(line: DomLine) -> str:
 
 def _mask_dom(dom: str, keys: frozenset[str], selectors: tuple[str, ...]) -> str:
     """Blank the lines with masked keys; collapse elements matching a selector to their tags."""
+    parsed = [Selector.parse(s) for s in selectors]
     out: list[str] = []
     hidden_depth: int | None = None  # depth of the selected element we are inside
     for line in parse_dom(dom):
@@ -139,7 +133,7 @@ def _mask_dom(dom: str, keys: frozenset[str], selectors: tuple[str, ...]) -> str
             if closing:
                 out.append(line.text)
                 continue
-        if selectors and line.kind == "open" and any(matches(s, line) for s in selectors):
+        if any(selector.matches(line) for selector in parsed):
             hidden_depth = line.depth
             out.append(_placeholder(line))
         elif line.key in keys:

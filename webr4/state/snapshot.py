@@ -45,7 +45,7 @@ class StateSnapshot:
             heap=heap,
             exceptions=[(e.message, e.site) for e in trace.errors if e.kind in EXCEPTION_KINDS],
             console=[e.message for e in trace.errors if e.kind == "console"],
-            requests=requests(trace),
+            requests=requests_of(trace),
             pending=sorted(trace.events[i].label if i in trace.events else i for i in trace.enabled_at_end),
             screenshot=execution.screenshot,
         )
@@ -102,7 +102,7 @@ class StateSnapshot:
         return cls.from_json(json.loads(path.read_text(encoding="utf-8")), base=path.parent)
 
 
-def requests(trace: Trace) -> list[str]:
+def requests_of(trace: Trace) -> list[str]:
     """Sorted ``"METHOD url"`` of the network events of ``trace`` (executed or pending): XHR and
     fetch carry ``method``/``url``, element and script loads a ``src`` fetched with GET."""
     out = []

@@ -8,27 +8,29 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import shutil
 import sys
 from pathlib import Path
 
-from webr4.browser.actions import parse_actions
 from webr4.browser.driver import Driver
 from webr4.browser.launch import BrowserNotFound
 from webr4.report.sweep_page import write_sweep_page
 from webr4.resources import resource_dir
 from webr4.serve import serve
-from webr4.sweep.reversals import SeedNotReproducible, sweep
+from webr4.sweep.explore import SeedNotReproducible, explore
+from webr4.sweep.session import SessionError, record
 
 
 async def _demo(site: str, out: Path, bound: int) -> Path:
     sites = resource_dir("sites")
-    expected = json.loads((sites / site / "expected.json").read_text())
-    actions = parse_actions(expected["session"])
+    actions = json.loads((sites / site / "expected.json").read_text())["session"]
+    if out.exists():
+        shutil.rmtree(out)  # the demo's own directory: a fresh run each time
     with serve(sites) as base:
-        url = f"{base}{site}/"
         async with Driver() as driver:
-            outcomes = await sweep(driver, url, actions, out, bound=bound)
-    return write_sweep_page(out, site=site, url=url, bound=bound, outcomes=outcomes)
+            session = await record(driver, f"{base}{site}/", out / "session", actions)
+            summary = await explore(driver, session, out, bound=bound)
+    return write_sweep_page(out, site, summary)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -42,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         page = asyncio.run(_demo(args.site, args.out, args.bound))
-    except (BrowserNotFound, SeedNotReproducible) as error:
+    except (BrowserNotFound, SeedNotReproducible, SessionError) as error:
         print(f"webr4: {error}", file=sys.stderr)
         return 1
     print(f"report: {page.resolve()}")

@@ -68,8 +68,12 @@ def test_screenshot_sub_tolerance_noise_is_no_diff() -> None:
     assert not diff_screenshots(png(), noisy, Tolerance(channel_tolerance=8)).differs
 
 
-def test_screenshot_few_pixels_below_min_fraction_is_no_diff() -> None:
+def test_screenshot_few_pixels_below_min_pixels_is_no_diff() -> None:
     assert not diff_screenshots(png(), png(block=(0, 0, 2, 2))).differs
+
+
+def test_screenshot_a_small_change_on_a_tall_page_differs() -> None:
+    assert diff_screenshots(png((1024, 4000)), png((1024, 4000), block=(10, 10, 14, 14))).differs
 
 
 def test_screenshot_size_change_differs() -> None:

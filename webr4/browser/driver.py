@@ -10,9 +10,10 @@ import asyncio
 import json
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Sequence
+from typing import Any, Sequence
 
-from playwright.async_api import Browser, Playwright, async_playwright
+from playwright.async_api import Browser, Page, Playwright, async_playwright
+from playwright.async_api import Error as PlaywrightError
 
 from webr4.browser.actions import UserAction
 from webr4.browser.controller import Controller, Limits
@@ -34,6 +35,7 @@ class Execution:
     trace: Trace
     dom: str
     screenshot: bytes | None = None
+    heap: Any = None  # the abstract JS heap (instrument_js/capture_heap.js), when asked for
 
 
 def runtime_script(seed: int, settle_ms: int, event_ms: int) -> str:
@@ -86,13 +88,15 @@ class Driver:
         limits: Limits = Limits(),
         seed: int = 0,
         screenshot: bool = False,
+        heap: bool = False,
         instrument: bool = True,
     ) -> Execution:
         """Execute ``plan`` on ``url``.
 
         With ``record=True`` the network is live and every response is added to ``store`` (a new
         one when ``None``); with ``record=False`` the network is served from ``store`` only.
-        ``instrument`` rewrites the page's scripts so each step carries its shared-memory accesses.
+        ``instrument`` rewrites the page's scripts so each step carries its shared-memory accesses;
+        ``screenshot`` and ``heap`` add those to the final state.
         Raises :class:`~webr4.browser.network.NetworkError` when the document cannot be loaded.
         """
         assert self._browser is not None, "use Driver as an async context manager"
@@ -111,23 +115,27 @@ class Driver:
             try:
                 cdp = await context.new_cdp_session(page)
                 trace = await Controller(page, cdp, gate, actions, limits).run(url, plan)
-                dom, shot = await _final_state(page, screenshot, trace)
+                dom, shot, globals_ = await _final_state(page, trace, screenshot=screenshot, heap=heap)
             finally:
                 await gate.abandon()
-            return Execution(trace, dom, shot)
+            return Execution(trace, dom, shot, globals_)
         finally:
             await context.close()
 
 
-async def _final_state(page, screenshot: bool, trace: Trace) -> tuple[str, bytes | None]:
+async def _final_state(page: Page, trace: Trace, *, screenshot: bool, heap: bool) -> tuple[str, bytes | None, Any]:
+    """DOM, screenshot and heap at the end of a run; empty when the page hung or went away (the
+    trace already says so)."""
     if trace.truncated in ("event-timeout", "page-lost"):
-        return "", None
+        return "", None, None
     try:
+        await page.evaluate("() => { if (window.__webr4.log) window.__webr4.log.enabled = false; }")
         dom = await asyncio.wait_for(page.evaluate(javascript("capture_dom.js")), 10)
         shot = await page.screenshot(full_page=True, timeout=10_000) if screenshot else None
-    except Exception:  # the page is gone or hung; the trace already says so
-        return "", None
-    return dom, shot
+        globals_ = await asyncio.wait_for(page.evaluate(javascript("capture_heap.js")), 10) if heap else None
+    except (PlaywrightError, asyncio.TimeoutError):
+        return "", None, None
+    return dom, shot, globals_
 
 
 class BrowserExecutor:

@@ -1,7 +1,9 @@
 """Pixel comparison of two screenshots, and the boxes a noise mask paints out.
 
-Two PNGs *differ* when more than ``min_fraction`` of the pixels have some channel that differs
-by more than ``channel_tolerance`` (0–255). Images of different sizes are compared on the larger
+Two PNGs *differ* when at least ``min_pixels`` pixels have some channel that differs by more
+than ``channel_tolerance`` (0–255). The threshold is absolute, not a share of the page: a
+changed price on a long page is a handful of pixels however tall the page is. Regions that vary
+on their own are handled by noise masks, not by a looser threshold. Images of different sizes are compared on the larger
 canvas; the area only one of them covers counts as changed.
 """
 
@@ -20,7 +22,7 @@ class Tolerance:
     """How different two pixels, and how many pixels, make two screenshots different."""
 
     channel_tolerance: int = 16
-    min_fraction: float = 0.0005
+    min_pixels: int = 8
 
 
 @dataclass(frozen=True)
@@ -84,7 +86,7 @@ def compare(a_png: bytes, b_png: bytes, tolerance: Tolerance = Tolerance()) -> P
     fraction = changed / total if total else 0.0
     base = ImageEnhance.Brightness(_on_canvas(a, mask.size)).enhance(0.35)
     base.paste((255, 0, 0), (0, 0), mask)
-    return PixelDiff(fraction > tolerance.min_fraction, changed, fraction, mask.getbbox(), mask, encode(base))
+    return PixelDiff(changed >= tolerance.min_pixels, changed, fraction, mask.getbbox(), mask, encode(base))
 
 
 def tile_boxes(mask: Image.Image, tile: int = 16) -> list[Box]:

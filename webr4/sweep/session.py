@@ -1,0 +1,115 @@
+"""A recorded session: the seed execution of a site that every later replay starts from.
+
+A session directory holds ``session.json`` (the manifest: URL, user actions, seed, limits, the
+webr4 version), ``network.har`` (every response the page received) and ``seed/`` (the seed's
+trace, DOM and screenshot). It is written to a temporary directory and renamed into place only
+when complete, so a failed recording leaves nothing a later ``explore`` could mistake for a
+session.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from webr4 import __version__
+from webr4.browser.actions import UserAction, parse_actions
+from webr4.browser.controller import Limits
+from webr4.browser.driver import Driver, Execution
+from webr4.browser.responses import ResponseStore
+from webr4.trace import Category, Trace
+
+MANIFEST = "session.json"
+
+
+class SessionError(Exception):
+    """A session cannot be recorded or read (one line naming the problem and what to do)."""
+
+
+@dataclass(frozen=True)
+class Session:
+    url: str
+    actions: list[dict[str, Any]]
+    seed: int = 0
+    limits: dict[str, Any] = field(default_factory=dict)
+    version: str = __version__
+    directory: Path = Path(".")
+
+    @property
+    def user_actions(self) -> list[UserAction]:
+        return parse_actions(self.actions)
+
+    @property
+    def run_limits(self) -> Limits:
+        return Limits(**self.limits)
+
+    def network(self) -> ResponseStore:
+        return ResponseStore.load_har(self.directory / "network.har")
+
+    def seed_trace(self) -> Trace:
+        return Trace.loads((self.directory / "seed" / "trace.json").read_text())
+
+    @classmethod
+    def load(cls, directory: Path) -> Session:
+        manifest = directory / MANIFEST
+        if not manifest.is_file():
+            raise SessionError(f"{directory} is not a webr4 session (no {MANIFEST}); record one with 'webr4 record'")
+        try:
+            raw = json.loads(manifest.read_text())
+            session = cls(raw["url"], raw["actions"], raw.get("seed", 0), raw.get("limits", {}),
+                          raw.get("version", "?"), directory)
+            session.user_actions  # validates
+            Limits(**session.limits)
+        except (ValueError, KeyError, TypeError) as error:
+            raise SessionError(f"{manifest} is damaged ({error}); record the session again") from None
+        for needed in ("network.har", "seed/trace.json"):
+            if not (directory / needed).is_file():
+                raise SessionError(f"{directory} is incomplete ({needed} is missing); record the session again")
+        return session
+
+
+def _check_actions_ran(trace: Trace, actions: list[UserAction]) -> None:
+    ran = {trace.events[e].params.get("index") for e in trace.sequence
+           if e in trace.events and trace.events[e].category is Category.USER}
+    for action in actions:
+        if action.index not in ran:
+            raise SessionError(
+                f"step {action.index + 1} ({action.kind} on {action.selector}) never happened: "
+                "its selector never matched, or the page stopped first; check the selector")
+    failures = [e.message for e in trace.errors if e.kind == "harness" and " failed: " in e.message]
+    if failures:
+        raise SessionError(f"{failures[0]}; check the action")
+
+
+async def record(driver: Driver, url: str, out: Path, actions: list[dict[str, Any]], *, seed: int = 0,
+                 limits: Limits = Limits()) -> Session:
+    """Record ``url`` with ``actions`` into the new directory ``out``."""
+    if out.exists():
+        raise SessionError(f"{out} already exists; choose another --out or remove it")
+    steps = parse_actions(actions)
+    store = ResponseStore()
+    execution: Execution = await driver.execute(url, actions=steps, store=store, record=True, limits=limits,
+                                                seed=seed, screenshot=True)
+    _check_actions_ran(execution.trace, steps)
+    session = Session(url, actions, seed, asdict(limits), __version__, out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    partial = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    try:
+        store.save_har(partial / "network.har")
+        seed_dir = partial / "seed"
+        seed_dir.mkdir()
+        (seed_dir / "trace.json").write_text(execution.trace.dumps())
+        (seed_dir / "dom.txt").write_text(execution.dom)
+        if execution.screenshot:
+            (seed_dir / "screenshot.png").write_bytes(execution.screenshot)
+        manifest = {k: v for k, v in asdict(session).items() if k != "directory"}
+        (partial / MANIFEST).write_text(json.dumps(manifest, indent=1))
+        partial.rename(out)
+    except BaseException:
+        shutil.rmtree(partial, ignore_errors=True)
+        raise
+    return session

@@ -38,7 +38,7 @@
     addEventListener: EventTarget.prototype.addEventListener,
     removeEventListener: EventTarget.prototype.removeEventListener,
     dispatchEvent: EventTarget.prototype.dispatchEvent,
-    structuredClone: window.structuredClone,
+    structuredClone: window.structuredClone.bind(window),
     Response: window.Response,
     MutationObserver: window.MutationObserver,
     defineProperty: Object.defineProperty,

@@ -7,14 +7,17 @@ import json
 from webr4.demo import main
 
 
-def test_demo_sweeps_the_two_xhr_site_and_writes_a_report(tmp_path, capsys):
-    assert main(["--site", "two-xhr", "--out", str(tmp_path)]) == 0
+def test_demo_finds_the_two_xhr_race_and_writes_a_report(tmp_path, capsys):
+    out = tmp_path / "demo"
+    assert main(["--site", "two-xhr", "--out", str(out)]) == 0
     report = capsys.readouterr().out.strip().removeprefix("report: ")
-    assert report.endswith("report/index.html") and "$39.00" not in open(report).read()
-    outcomes = json.loads((tmp_path / "outcomes.json").read_text())
-    reversed_xhrs = [o for o in outcomes if "price-list" in o["first"] + o["second"]
-                     and "price-member" in o["first"] + o["second"]]
-    assert reversed_xhrs and reversed_xhrs[0]["dom_differs"]
+    assert report == str((out / "report" / "index.html").resolve())
+    summary = json.loads((out / "summary.json").read_text())
+    [reversal] = summary["reversals"]
+    assert {"price-list.json", "price-member.json"} <= {
+        part for label in (reversal["first"], reversal["second"]) for part in label.split("/")[-1].split()
+    }
+    assert reversal["verdict"] == "harmful"
 
 
 def test_demo_rejects_an_unknown_site_in_one_line(tmp_path, capsys):

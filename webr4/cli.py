@@ -10,7 +10,7 @@ import asyncio
 import json
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Awaitable, Callable, TypeVar
 
 import click
 
@@ -23,7 +23,14 @@ from webr4.browser.network import NetworkError
 from webr4.browser.responses import ResponseStore
 from webr4.resources import resource_dir
 from webr4.serve import serve
+from webr4.classify import RULES
+from webr4.report.sweep_page import write_sweep_page
+from webr4.state.noise import NoiseMask
+from webr4.sweep.explore import SeedNotReproducible, explore
+from webr4.sweep.session import Session, SessionError, record
 from webr4.trace import plan_from_json
+
+T = TypeVar("T")
 
 
 def _read_json(path: Path, what: str) -> Any:
@@ -109,17 +116,8 @@ def _load_store(path: Path) -> ResponseStore:
 
 def _run_once(url: str, plan: list[str], actions: list[UserAction], store: ResponseStore, *, record: bool,
               seed: int, screenshot: bool, limits: Limits) -> Execution:
-    async def go() -> Execution:
-        async with Driver() as driver:
-            return await driver.execute(url, plan, actions=actions, store=store, record=record,
-                                        limits=limits, seed=seed, screenshot=screenshot)
-
-    try:
-        return asyncio.run(go())
-    except NetworkError as error:
-        raise click.ClickException(f"{error}; check the URL and that the site is running") from None
-    except BrowserNotFound as error:
-        raise click.ClickException(str(error)) from None
+    return _with_driver(lambda driver: driver.execute(url, plan, actions=actions, store=store, record=record,
+                                                      limits=limits, seed=seed, screenshot=screenshot))
 
 
 def _write_execution(out_dir: Path, execution: Execution, store: ResponseStore) -> None:
@@ -139,6 +137,121 @@ def _write_execution(out_dir: Path, execution: Execution, store: ResponseStore) 
             (out_dir / "screenshot.png").write_bytes(execution.screenshot)
     except OSError as error:
         raise click.ClickException(f"cannot write to {out_dir}: {error.strerror}") from None
+
+
+def record_options(command: Any) -> Any:
+    command = click.option("--seed", default=0, show_default=True,
+                           help="Seed for Math.random and crypto.getRandomValues.")(command)
+    command = click.option("--actions", type=click.Path(path_type=Path, dir_okay=False),
+                           help='JSON list of user steps, e.g. [{"click": "#add"}, {"wait": 500}]; '
+                                "page load only without it.")(command)
+    return limit_options(command)
+
+
+def explore_options(command: Any) -> Any:
+    command = click.option("--bound", default=1, show_default=True,
+                           help="Conflict-reversal bound k: reversals stacked on the recording.")(command)
+    command = click.option("--max-sequences", type=int, help="Stop after this many explored sequences.")(command)
+    command = click.option("--time-limit", type=float, help="Stop after this many seconds.")(command)
+    command = click.option("--mask", multiple=True, metavar="SELECTOR",
+                           help="Ignore this part of the DOM when comparing (#id, .class, tag); repeatable.")(command)
+    command = click.option("--mask-heap", multiple=True, metavar="PATH",
+                           help="Ignore this heap path (window.cache); repeatable.")(command)
+    command = click.option("--rules", metavar="NAMES",
+                           help="Comma-separated classifier rules to use (default: all).")(command)
+    return command
+
+
+@main.command("record")
+@click.argument("url")
+@click.option("--out", "out_dir", type=click.Path(path_type=Path), required=True, help="New session directory.")
+@record_options
+def record_command(url: str, out_dir: Path, actions: Path | None, seed: int, horizon: float, max_events: int,
+                   event_timeout: float) -> None:
+    """Record a session of URL: the seed every exploration replays."""
+    steps = _read_json(actions, "actions file") if actions else []
+    _validate_actions(steps, actions)
+    session = _with_driver(lambda driver: record(driver, url, out_dir, steps, seed=seed,
+                                                 limits=_limits(horizon, max_events, event_timeout)))
+    trace = session.seed_trace()
+    click.echo(f"recorded {len(trace.steps)} events of {url} into {out_dir}")
+
+
+@main.command("explore")
+@click.argument("session_dir", metavar="SESSION", type=click.Path(path_type=Path, file_okay=False))
+@click.option("--out", "out_dir", type=click.Path(path_type=Path), required=True, help="Run directory.")
+@explore_options
+def explore_command(session_dir: Path, out_dir: Path, bound: int, max_sequences: int | None,
+                    time_limit: float | None, mask: tuple[str, ...], mask_heap: tuple[str, ...],
+                    rules: str | None) -> None:
+    """Explore the reversals of a recorded SESSION and classify each one."""
+    session = _load_session(session_dir)
+    _explore_and_report(session, out_dir, bound, max_sequences, time_limit, mask, mask_heap, rules)
+
+
+@main.command("check")
+@click.argument("url")
+@click.option("--out", "out_dir", type=click.Path(path_type=Path), required=True,
+              help="Run directory (the session goes to RUN/session).")
+@record_options
+@explore_options
+def check_command(url: str, out_dir: Path, actions: Path | None, seed: int, horizon: float, max_events: int,
+                  event_timeout: float, bound: int, max_sequences: int | None, time_limit: float | None,
+                  mask: tuple[str, ...], mask_heap: tuple[str, ...], rules: str | None) -> None:
+    """Record URL, explore it and write the report, in one command."""
+    steps = _read_json(actions, "actions file") if actions else []
+    _validate_actions(steps, actions)
+    session = _with_driver(lambda driver: record(driver, url, out_dir / "session", steps, seed=seed,
+                                                 limits=_limits(horizon, max_events, event_timeout)))
+    _explore_and_report(session, out_dir, bound, max_sequences, time_limit, mask, mask_heap, rules)
+
+
+def _validate_actions(steps: Any, path: Path | None) -> None:
+    try:
+        parse_actions(steps)
+    except ValueError as error:
+        raise click.UsageError(f"{path}: {error}") from None
+
+
+def _load_session(directory: Path) -> Session:
+    try:
+        return Session.load(directory)
+    except SessionError as error:
+        raise click.UsageError(str(error)) from None
+
+
+def _explore_and_report(session: Session, out_dir: Path, bound: int, max_sequences: int | None,
+                        time_limit: float | None, mask: tuple[str, ...], mask_heap: tuple[str, ...],
+                        rules: str | None) -> None:
+    try:
+        user_mask = NoiseMask.from_options(mask, mask_heap)
+        rule_names = [r.strip() for r in rules.split(",") if r.strip()] if rules else None
+        if rule_names is not None:
+            unknown = sorted(set(rule_names) - set(RULES))
+            if unknown:
+                raise ValueError(f"unknown rule(s) {', '.join(unknown)}; known: {', '.join(RULES)}")
+    except ValueError as error:
+        raise click.UsageError(str(error)) from None
+    summary = _with_driver(lambda driver: explore(driver, session, out_dir, bound=bound, max_sequences=max_sequences,
+                                                  time_limit=time_limit, mask=user_mask, rules=rule_names))
+    page = write_sweep_page(out_dir, session.url, summary)
+    counts = ", ".join(f"{n} {verdict}" for verdict, n in sorted(summary.counts.items())) or "no reversals"
+    click.echo(f"{summary.sequences} sequences in {summary.seconds:g} s: {counts} ({summary.stop_reason})")
+    click.echo(f"report: {page}")
+
+
+def _with_driver(work: Callable[[Driver], Awaitable[T]]) -> T:
+    """Run ``work`` with a browser; user-fixable failures become one-line errors."""
+    async def go() -> T:
+        async with Driver() as driver:
+            return await work(driver)
+
+    try:
+        return asyncio.run(go())
+    except NetworkError as error:
+        raise click.ClickException(f"{error}; check the URL and that the site is running") from None
+    except (BrowserNotFound, SessionError, SeedNotReproducible) as error:
+        raise click.ClickException(str(error)) from None
 
 
 @main.group()

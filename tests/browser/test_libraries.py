@@ -34,14 +34,6 @@ LIBRARIES = {
 }
 """Per page, the UMD / global builds it loads, relative to ``node_modules``."""
 
-KNOWN_BUGS = {
-    "react": "runtime.js keeps structuredClone unbound (N.structuredClone), so the controlled "
-    "MessagePort.postMessage that React's scheduler calls throws 'Illegal invocation'",
-    "vue-prod": "the rewriter joins a keyword to the helper call it inserts: "
-    "'else/^m(?:[ions]|text)$/.test(...)' becomes 'else__webr4.log.m(...)', a SyntaxError",
-}
-"""Pages that fail because of a known defect outside this test; strict, so a fix is noticed."""
-
 APPS = {
     "jquery": """
 $(function () {
@@ -146,14 +138,7 @@ def exceptions(execution: Execution) -> list[str]:
     return [error.message for error in execution.trace.errors if error.kind == "exception"]
 
 
-@pytest.mark.parametrize(
-    "library",
-    [
-        pytest.param(name, marks=pytest.mark.xfail(reason=KNOWN_BUGS[name], strict=True))
-        if name in KNOWN_BUGS else name
-        for name in sorted(LIBRARIES)
-    ],
-)
+@pytest.mark.parametrize("library", sorted(LIBRARIES))
 def test_library_page_ends_the_same_instrumented_and_plain(pages_url: str, driver, library: str) -> None:
     url = f"{pages_url}{library}/"
     plain = driver.execute(url, actions=parse_actions(ACTIONS), instrument=False)

@@ -65,14 +65,30 @@ class EditList:
         self.edits.append(Edit(token.start_byte, (OPEN, -owner.end_byte, 0), token.end_byte, text.encode()))
 
     def apply(self, source: bytes) -> bytes:
-        """The source with every edit applied."""
+        """The source with every edit applied.
+
+        Where an inserted text would fuse with a neighbouring word (minified ``else/re/.test()``
+        becoming ``else__webr4…``), a space keeps the two tokens apart.
+        """
         out: list[bytes] = []
         cursor = 0
+        last = b""
         for edit in sorted(self.edits):
             if edit.start < cursor:
                 raise ValueError(f"overlapping edits at byte {edit.start}")
-            out.append(source[cursor : edit.start])
-            out.append(edit.text)
+            copied = source[cursor : edit.start]
+            last = copied[-1:] or last
+            out.append(copied)
+            if edit.text:
+                out.append(b" " + edit.text if _word(last) and _word(edit.text[:1]) else edit.text)
+                last = edit.text[-1:]
             cursor = edit.end
+            if _word(last) and _word(source[cursor : cursor + 1]) and edit.text:
+                out.append(b" ")
         out.append(source[cursor:])
         return b"".join(out)
+
+
+def _word(byte: bytes) -> bool:
+    """Whether ``byte`` can be part of an identifier or keyword (non-ASCII counts as such)."""
+    return bool(byte) and (byte.isalnum() or byte in b"_$" or byte[0] >= 0x80)

@@ -1,0 +1,48 @@
+"""The record / explore / check commands: results on success, one line on bad input."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from webr4.cli import main
+
+
+def test_check_writes_session_summary_and_report(tmp_path, sites_url):
+    actions = tmp_path / "actions.json"
+    actions.write_text(json.dumps([{"click": "#add"}]))
+    run = tmp_path / "run"
+    result = CliRunner().invoke(main, ["check", sites_url + "click-during-parse/", "--actions", str(actions),
+                                       "--out", str(run)])
+    assert result.exit_code == 0, result.output
+    summary = json.loads((run / "summary.json").read_text())
+    assert summary["counts"].get("harmful") == 1
+    assert (run / "session" / "session.json").is_file()
+    assert "addToCart" in (run / "report" / "index.html").read_text()
+    # the recorded session can be explored again, offline, into another run
+    again = CliRunner().invoke(main, ["explore", str(run / "session"), "--out", str(tmp_path / "again")])
+    assert again.exit_code == 0, again.output
+    assert json.loads((tmp_path / "again" / "summary.json").read_text())["counts"] == summary["counts"]
+
+
+def test_a_selector_that_never_appears_leaves_no_session(tmp_path, sites_url):
+    actions = tmp_path / "actions.json"
+    actions.write_text(json.dumps([{"click": "#no-such-button"}]))
+    result = CliRunner().invoke(main, ["record", sites_url + "two-xhr/", "--actions", str(actions),
+                                       "--out", str(tmp_path / "s")])
+    assert result.exit_code == 1
+    assert "never happened" in result.output and result.output.count("\n") == 1
+    assert list(tmp_path.iterdir()) == [actions]
+
+
+def test_explore_rejects_a_directory_that_is_not_a_session(tmp_path):
+    result = CliRunner().invoke(main, ["explore", str(tmp_path), "--out", str(tmp_path / "run")])
+    assert result.exit_code == 2 and "not a webr4 session" in result.output
+
+
+def test_explore_rejects_an_unknown_rule_before_running(tmp_path, sites_url):
+    session = tmp_path / "s"
+    assert CliRunner().invoke(main, ["record", sites_url + "two-xhr/", "--out", str(session)]).exit_code == 0
+    result = CliRunner().invoke(main, ["explore", str(session), "--out", str(tmp_path / "run"), "--rules", "bogus"])
+    assert result.exit_code == 2 and "unknown rule(s) bogus" in result.output

@@ -26,7 +26,7 @@ from webr4.serve import serve
 from webr4.classify import RULES
 from webr4.report.sweep_page import write_sweep_page
 from webr4.state.noise import NoiseMask
-from webr4.sweep.explore import SeedNotReproducible, explore
+from webr4.sweep.explore import STRATEGIES, SeedNotReproducible, explore
 from webr4.sweep.session import Session, SessionError, record
 from webr4.trace import plan_from_json
 
@@ -151,6 +151,9 @@ def record_options(command: Any) -> Any:
 def explore_options(command: Any) -> Any:
     command = click.option("--bound", default=1, show_default=True,
                            help="Conflict-reversal bound k: reversals stacked on the recording.")(command)
+    command = click.option("--strategy", type=click.Choice(STRATEGIES), default="r4", show_default=True,
+                           help="r4: one conflict reversal per sequence; delay: delay-bounded random "
+                                "sampling (--bound delays); wave: random happens-before-respecting swaps.")(command)
     command = click.option("--max-sequences", type=int, help="Stop after this many explored sequences.")(command)
     command = click.option("--time-limit", type=float, help="Stop after this many seconds.")(command)
     command = click.option("--mask", multiple=True, metavar="SELECTOR",
@@ -181,12 +184,12 @@ def record_command(url: str, out_dir: Path, actions: Path | None, seed: int, hor
 @click.argument("session_dir", metavar="SESSION", type=click.Path(path_type=Path, file_okay=False))
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), required=True, help="Run directory.")
 @explore_options
-def explore_command(session_dir: Path, out_dir: Path, bound: int, max_sequences: int | None,
+def explore_command(session_dir: Path, out_dir: Path, bound: int, strategy: str, max_sequences: int | None,
                     time_limit: float | None, mask: tuple[str, ...], mask_heap: tuple[str, ...],
                     rules: str | None) -> None:
     """Explore the reversals of a recorded SESSION and classify each one."""
     session = _load_session(session_dir)
-    _explore_and_report(session, out_dir, bound, max_sequences, time_limit, mask, mask_heap, rules)
+    _explore_and_report(session, out_dir, bound, strategy, max_sequences, time_limit, mask, mask_heap, rules)
 
 
 @main.command("check")
@@ -196,14 +199,14 @@ def explore_command(session_dir: Path, out_dir: Path, bound: int, max_sequences:
 @record_options
 @explore_options
 def check_command(url: str, out_dir: Path, actions: Path | None, seed: int, horizon: float, max_events: int,
-                  event_timeout: float, bound: int, max_sequences: int | None, time_limit: float | None,
+                  event_timeout: float, bound: int, strategy: str, max_sequences: int | None, time_limit: float | None,
                   mask: tuple[str, ...], mask_heap: tuple[str, ...], rules: str | None) -> None:
     """Record URL, explore it and write the report, in one command."""
     steps = _read_json(actions, "actions file") if actions else []
     _validate_actions(steps, actions)
     session = _with_driver(lambda driver: record(driver, url, out_dir / "session", steps, seed=seed,
                                                  limits=_limits(horizon, max_events, event_timeout)))
-    _explore_and_report(session, out_dir, bound, max_sequences, time_limit, mask, mask_heap, rules)
+    _explore_and_report(session, out_dir, bound, strategy, max_sequences, time_limit, mask, mask_heap, rules)
 
 
 def _validate_actions(steps: Any, path: Path | None) -> None:
@@ -220,7 +223,7 @@ def _load_session(directory: Path) -> Session:
         raise click.UsageError(str(error)) from None
 
 
-def _explore_and_report(session: Session, out_dir: Path, bound: int, max_sequences: int | None,
+def _explore_and_report(session: Session, out_dir: Path, bound: int, strategy: str, max_sequences: int | None,
                         time_limit: float | None, mask: tuple[str, ...], mask_heap: tuple[str, ...],
                         rules: str | None) -> None:
     try:
@@ -232,7 +235,8 @@ def _explore_and_report(session: Session, out_dir: Path, bound: int, max_sequenc
                 raise ValueError(f"unknown rule(s) {', '.join(unknown)}; known: {', '.join(RULES)}")
     except ValueError as error:
         raise click.UsageError(str(error)) from None
-    summary = _with_driver(lambda driver: explore(driver, session, out_dir, bound=bound, max_sequences=max_sequences,
+    summary = _with_driver(lambda driver: explore(driver, session, out_dir, bound=bound, strategy=strategy,
+                                                  max_sequences=max_sequences,
                                                   time_limit=time_limit, mask=user_mask, rules=rule_names))
     page = write_sweep_page(out_dir, session.url, summary)
     counts = ", ".join(f"{n} {verdict}" for verdict, n in sorted(summary.counts.items())) or "no reversals"

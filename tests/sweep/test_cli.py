@@ -46,3 +46,14 @@ def test_explore_rejects_an_unknown_rule_before_running(tmp_path, sites_url):
     assert CliRunner().invoke(main, ["record", sites_url + "two-xhr/", "--out", str(session)]).exit_code == 0
     result = CliRunner().invoke(main, ["explore", str(session), "--out", str(tmp_path / "run"), "--rules", "bogus"])
     assert result.exit_code == 2 and "unknown rule(s) bogus" in result.output
+
+
+def test_rival_strategies_run_through_the_same_pipeline(tmp_path, sites_url):
+    session = tmp_path / "s"
+    assert CliRunner().invoke(main, ["record", sites_url + "two-xhr/", "--out", str(session)]).exit_code == 0
+    result = CliRunner().invoke(main, ["explore", str(session), "--out", str(tmp_path / "run"),
+                                       "--strategy", "wave", "--max-sequences", "3"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    assert summary["strategy"] == "wave" and summary["sequences"] == 3
+    assert all(r["parent"] == 0 and r["verdict"] in {"harmful", "harmless"} for r in summary["reversals"])

@@ -3,9 +3,11 @@
 1. The seed is replayed twice from the recorded network. If the two replays run different
    events, the session cannot be explored (R4's "repeating the initial recording failed"); if
    only their end states differ, the differing parts become a noise mask for every comparison.
-2. The R4 explorer plans one sequence at a time; each runs in a fresh browser context, and its
-   end state is compared with its parent's — the sequence it differs from by exactly one
-   reversed conflict — and classified (harmful, harmless, heap-only, error) with reason codes.
+2. A strategy plans one sequence at a time; each runs in a fresh browser context, and its end
+   state is compared with its parent's and classified (harmful, harmless, heap-only, error)
+   with reason codes. With ``r4`` the parent differs by exactly one reversed conflict; the rival
+   strategies (``delay``: delay-bounded random sampling, ``wave``: random happens-before-
+   respecting swaps of the recording) are judged at the first event where child and parent part.
 3. Everything is written under the run directory as it happens: ``sequences/<n>/`` (trace,
    state, screenshot, difference with the parent) and ``summary.json``.
 """
@@ -23,7 +25,8 @@ from playwright.async_api import Error as PlaywrightError
 
 from webr4.browser.driver import Driver, Execution
 from webr4.classify import classify
-from webr4.engine import Explorer
+from webr4.engine import Explorer, PlannedSequence, Strategy
+from webr4.engine.strategies import DelayBoundedSampler, WaveSampler
 from webr4.engine.describe import describe_location
 from webr4.engine.filters import DEFAULT_FILTERS, NamedFilter
 from webr4.state.noise import NoiseMask
@@ -33,6 +36,8 @@ from webr4.trace import ErrorRecord, Event, Trace
 
 FAILED_RUN = frozenset({"event-timeout", "page-lost", "run-timeout"})
 _MASK_FIELD = {"dom": "dom_keys", "heap": "heap_paths", "screenshot": "boxes"}  # category -> NoiseMask field
+STRATEGIES = ("r4", "delay", "wave")
+_SAMPLES = 20  # plans the sampling strategies draw when no --max-sequences is given
 
 
 class SeedNotReproducible(Exception):
@@ -62,6 +67,7 @@ class ReversalReport:
 class Summary:
     url: str
     bound: int | None
+    strategy: str = "r4"
     sequences: int = 1
     stop_reason: str = "exhausted"
     seconds: float = 0.0
@@ -107,7 +113,31 @@ def _event(event_id: str, *traces: Trace) -> Event:
     raise KeyError(event_id)
 
 
-async def explore(driver: Driver, session: Session, out: Path, *, bound: int | None = 1,
+def _strategy(name: str, seed: Trace, bound: int | None, filters: tuple[NamedFilter, ...],
+              max_sequences: int | None) -> Strategy:
+    samples = (max_sequences - 1) if max_sequences else _SAMPLES
+    if name == "r4":
+        return Explorer(seed, bound=bound, filters=filters)
+    if name == "delay":
+        return DelayBoundedSampler(seed, max_delays=bound or 1, samples=samples)
+    if name == "wave":
+        return WaveSampler(seed, copies=samples)
+    raise ValueError(f"unknown strategy {name!r}; choose one of {', '.join(STRATEGIES)}")
+
+
+def _racing_pair(planned: PlannedSequence, parent: Trace, child: Trace) -> tuple[Event, Event, str]:
+    """The reversed pair and its location; for strategies without one, the events at the first
+    position where the two sequences part."""
+    if planned.reversal is not None:
+        r = planned.reversal
+        return _event(r.first, parent, child), _event(r.second, parent, child), r.location
+    for before, after in zip(parent.sequence, child.sequence):
+        if before != after:
+            return _event(before, parent, child), _event(after, parent, child), ""
+    return _event(parent.sequence[-1], parent), _event(child.sequence[-1], child), ""
+
+
+async def explore(driver: Driver, session: Session, out: Path, *, bound: int | None = 1, strategy: str = "r4",
                   max_sequences: int | None = None, time_limit: float | None = None,
                   mask: NoiseMask = NoiseMask(), rules: Iterable[str] | None = None,
                   filters: Iterable[NamedFilter] = DEFAULT_FILTERS) -> Summary:
@@ -123,9 +153,9 @@ async def explore(driver: Driver, session: Session, out: Path, *, bound: int | N
             "record the session again, or mask what varies")
     baseline = StateSnapshot.from_execution(first, first.heap)
     noise = NoiseMask.from_baselines(baseline, StateSnapshot.from_execution(second, second.heap))
-    summary = Summary(session.url, bound, noise=[name for name, part in _MASK_FIELD.items() if getattr(noise, part)])
+    summary = Summary(session.url, bound, strategy, noise=[name for name, part in _MASK_FIELD.items() if getattr(noise, part)])
     mask = noise | mask
-    explorer = Explorer(first.trace, bound=bound, filters=tuple(filters))
+    explorer = _strategy(strategy, first.trace, bound, tuple(filters), max_sequences)
     traces: dict[int, Trace] = {0: first.trace}
     states: dict[int, StateSnapshot] = {0: baseline}
     _save(out, 0, first.trace, baseline)
@@ -145,16 +175,16 @@ async def explore(driver: Driver, session: Session, out: Path, *, bound: int | N
         traces[planned.index], states[planned.index] = child.trace, state
         parent_trace, parent_state = traces[planned.parent], states[planned.parent]
         difference = mask.diff(parent_state, state)
-        reversal = planned.reversal
-        pair = (_event(reversal.first, parent_trace, child.trace), _event(reversal.second, parent_trace, child.trace))
-        verdict = classify(parent_trace, child.trace, difference, pair,
+        *pair, location = _racing_pair(planned, parent_trace, child.trace)
+        verdict = classify(parent_trace, child.trace, difference, (pair[0], pair[1]),
                            child_failed=child.trace.truncated in FAILED_RUN, rules=rules)
         directory = _save(out, planned.index, child.trace, state)
         difference.save(directory, "diff")
         summary.reversals.append(ReversalReport(
             index=planned.index, parent=planned.parent, depth=planned.depth,
             first=pair[0].label, second=pair[1].label, first_id=pair[0].id, second_id=pair[1].id,
-            location=describe_location(reversal.location, parent_trace), location_key=reversal.location,
+            location=describe_location(location, parent_trace) if location else "order of events",
+            location_key=location,
             verdict=verdict.kind, reasons=list(verdict.reasons), differences=sorted(difference.categories),
             skipped=len(child.trace.skipped),
         ))

@@ -24,7 +24,7 @@ from webr4.browser.responses import ResponseStore
 from webr4.resources import resource_dir
 from webr4.serve import serve
 from webr4.classify import RULES
-from webr4.report.sweep_page import write_sweep_page
+from webr4.report.write import write_report
 from webr4.state.noise import NoiseMask
 from webr4.sweep.explore import STRATEGIES, SeedNotReproducible, explore
 from webr4.sweep.session import Session, SessionError, record
@@ -209,6 +209,19 @@ def check_command(url: str, out_dir: Path, actions: Path | None, seed: int, hori
     _explore_and_report(session, out_dir, bound, strategy, max_sequences, time_limit, mask, mask_heap, rules)
 
 
+@main.command("report")
+@click.argument("run_dir", metavar="RUN", type=click.Path(path_type=Path, file_okay=False, exists=True))
+@click.option("--open", "open_page", is_flag=True, help="Open the report in the default browser.")
+def report_command(run_dir: Path, open_page: bool) -> None:
+    """Write the HTML report of the run directory RUN to RUN/report/index.html."""
+    if not (run_dir / "summary.json").is_file():
+        raise click.UsageError(f"{run_dir} holds no summary.json: not a run directory")
+    page = write_report(run_dir)
+    click.echo(f"report: {page}")
+    if open_page:
+        click.launch(str(page.resolve()))
+
+
 def _validate_actions(steps: Any, path: Path | None) -> None:
     try:
         parse_actions(steps)
@@ -238,7 +251,7 @@ def _explore_and_report(session: Session, out_dir: Path, bound: int, strategy: s
     summary = _with_driver(lambda driver: explore(driver, session, out_dir, bound=bound, strategy=strategy,
                                                   max_sequences=max_sequences,
                                                   time_limit=time_limit, mask=user_mask, rules=rule_names))
-    page = write_sweep_page(out_dir, session.url, summary)
+    page = write_report(out_dir)
     counts = ", ".join(f"{n} {verdict}" for verdict, n in sorted(summary.counts.items())) or "no reversals"
     click.echo(f"{summary.sequences} sequences in {summary.seconds:g} s: {counts} ({summary.stop_reason})")
     click.echo(f"report: {page}")

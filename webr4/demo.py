@@ -14,7 +14,7 @@ from pathlib import Path
 
 from webr4.browser.driver import Driver
 from webr4.browser.launch import BrowserNotFound
-from webr4.report.sweep_page import write_sweep_page
+from webr4.report.write import write_report
 from webr4.resources import resource_dir
 from webr4.serve import serve
 from webr4.sweep.explore import SeedNotReproducible, explore
@@ -29,8 +29,8 @@ async def _demo(site: str, out: Path, bound: int) -> Path:
     with serve(sites) as base:
         async with Driver() as driver:
             session = await record(driver, f"{base}{site}/", out / "session", actions)
-            summary = await explore(driver, session, out, bound=bound)
-    return write_sweep_page(out, site, summary)
+            await explore(driver, session, out, bound=bound)
+    return write_report(out)
 
 
 def main(argv: list[str] | None = None) -> int:

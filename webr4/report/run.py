@@ -1,0 +1,109 @@
+"""Reading a run directory (written by :func:`webr4.sweep.explore.explore`) into what the report shows."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from webr4.report.align import Row, align
+from webr4.report.source import Excerpt, SourceStore
+from webr4.trace import Trace
+
+VERDICTS = ("harmful", "error", "heap-only", "harmless")
+
+
+def verdict_rank(verdict: str) -> int:
+    """Sort key: harmful first, unknown verdicts last."""
+    return VERDICTS.index(verdict) if verdict in VERDICTS else len(VERDICTS)
+
+
+@dataclass(frozen=True)
+class RacingEvent:
+    """One of the two reversed events, with the source around its accesses to the racing location."""
+
+    id: str
+    label: str
+    category: str
+    excerpts: list[Excerpt]
+
+
+class Run:
+    """A run directory, loaded lazily: each trace is parsed once."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.summary: dict[str, Any] = json.loads((directory / "summary.json").read_text(encoding="utf-8"))
+        self._traces: dict[int, Trace] = {}
+
+    @cached_property
+    def session(self) -> dict[str, Any]:
+        """The recorded session manifest (URL, actions, …); empty when missing."""
+        path = self.directory / "session" / "session.json"
+        return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+
+    @cached_property
+    def sources(self) -> SourceStore:
+        return SourceStore.from_har(self.directory / "session" / "network.har")
+
+    @property
+    def reversals(self) -> list[dict[str, Any]]:
+        """Every reversal, harmful first, then by index."""
+        return sorted(self.summary.get("reversals", []), key=lambda r: (verdict_rank(r["verdict"]), r["index"]))
+
+    def trace(self, index: int) -> Trace | None:
+        """The trace of sequence ``index``; ``None`` when it was not written."""
+        if index not in self._traces:
+            path = self.directory / "sequences" / str(index) / "trace.json"
+            if not path.is_file():
+                return None
+            self._traces[index] = Trace.loads(path.read_text(encoding="utf-8"))
+        return self._traces[index]
+
+    def has_file(self, index: int, name: str) -> bool:
+        return (self.directory / "sequences" / str(index) / name).is_file()
+
+    def diff(self, index: int) -> dict[str, Any]:
+        """``sequences/<index>/diff.json``; empty when missing."""
+        path = self.directory / "sequences" / str(index) / "diff.json"
+        return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+
+    def racing_event(self, reversal: dict[str, Any], which: str) -> RacingEvent:
+        """``which`` is ``first`` or ``second``: the event, and its accesses to the racing location."""
+        event_id, label = reversal[f"{which}_id"], reversal[which]
+        parent = self.trace(reversal["parent"])
+        event = parent.events.get(event_id) if parent else None
+        sites: dict[tuple[str, str], None] = {}
+        for step in parent.steps if parent else ():
+            if step.event == event_id:
+                for access in step.accesses:
+                    if access.location == reversal["location_key"] and access.site:
+                        sites[(access.kind.value, access.site)] = None
+        excerpts = [e for kind, site in sites if (e := self.sources.excerpt(kind, site)) is not None]
+        return RacingEvent(event_id, label, event.category.value if event else "other", excerpts)
+
+    def alignment(self, reversal: dict[str, Any]) -> list[Row]:
+        parent, child = self.trace(reversal["parent"]), self.trace(reversal["index"])
+        if parent is None or child is None:
+            return []
+        return align(parent, child, frozenset((reversal["first_id"], reversal["second_id"])))
+
+    def skipped(self, index: int) -> list[str]:
+        """Labels of the planned events sequence ``index`` could not run."""
+        trace = self.trace(index)
+        if trace is None:
+            return []
+        return [trace.events[e].label if e in trace.events else e for e in trace.skipped]
+
+    def replay_command(self, index: int, actions: Path) -> str:
+        """The shell command that replays sequence ``index`` from the recorded network."""
+        base = self.directory.resolve()
+        parts = ["webr4", "run", self.summary.get("url", ""),
+                 "--sequence", str(base / "sequences" / str(index) / "trace.json"),
+                 "--network", str(base / "session" / "network.har"),
+                 "--actions", str(actions.resolve()),
+                 "--out", str(base / "replays" / str(index))]
+        return shlex.join(parts)

@@ -1,0 +1,74 @@
+"""``write_report(run_dir)``: the static HTML report of a run, under ``run_dir/report/``.
+
+Pages: ``index.html`` (overview, sortable and filterable table of reversals), one
+``reversal-<n>.html`` per reversal, and ``timeline.html``. Everything from the site is escaped by
+Jinja2's autoescaping and no site URL is ever put in ``href`` or ``src``: a hostile page cannot
+run script in the report. The pages need no network and work from ``file://``.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+from webr4.report.run import VERDICTS, Run
+from webr4.report.timeline import layout
+from webr4.resources import resource_dir
+
+ASSETS = ("report.css", "report.js")
+MAX_VALUE_CHARS = 300
+
+
+def _value(value: Any) -> str:
+    """A heap value as short JSON text."""
+    text = json.dumps(value, sort_keys=True, default=str)
+    return text if len(text) <= MAX_VALUE_CHARS else text[:MAX_VALUE_CHARS] + "…"
+
+
+def _environment() -> Environment:
+    env = Environment(loader=FileSystemLoader(resource_dir("reports")), autoescape=True,
+                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    env.filters["value"] = _value
+    return env
+
+
+def write_report(run_dir: Path) -> Path:
+    """Write the report of the run in ``run_dir``; return the path of ``report/index.html``."""
+    run = Run(run_dir)
+    out = run_dir / "report"
+    out.mkdir(parents=True, exist_ok=True)
+    for asset in ASSETS:
+        shutil.copyfile(resource_dir("reports") / asset, out / asset)
+    actions = out / "actions.json"
+    actions.write_text(json.dumps(run.session.get("actions", []), indent=1), encoding="utf-8")
+    env = _environment()
+    reversals = run.reversals
+    counts = run.summary.get("counts", {})
+    verdicts = list(VERDICTS) + sorted(set(counts) - set(VERDICTS))
+    common = {"summary": run.summary, "verdicts": verdicts, "counts": counts}
+    shots = {r["index"]: (run.has_file(r["parent"], "state.png"), run.has_file(r["index"], "state.png"))
+             for r in reversals}
+    _write(out / "index.html", env.get_template("index.html.j2").render(
+        **common, page="index", reversals=reversals, shots=shots))
+    seed = run.trace(0)
+    timeline = layout(seed, ((r["index"], r["first_id"], r["second_id"]) for r in reversals)) if seed else None
+    _write(out / "timeline.html", env.get_template("timeline.html.j2").render(
+        **common, page="timeline", timeline=timeline, reversals=reversals))
+    template = env.get_template("reversal.html.j2")
+    for r in reversals:
+        index = r["index"]
+        _write(out / f"reversal-{index}.html", template.render(
+            **common, page="reversal", r=r,
+            events=[run.racing_event(r, "first"), run.racing_event(r, "second")],
+            rows=run.alignment(r), skipped=run.skipped(index), diff=run.diff(index),
+            shots=shots[index], diff_image=run.has_file(index, "diff.png"),
+            command=run.replay_command(index, actions)))
+    return out / "index.html"
+
+
+def _write(path: Path, text: str) -> None:
+    path.write_text(text, encoding="utf-8")

@@ -241,6 +241,9 @@
     return entries;
   };
 
+  /** The value digest of entries, for other logs that record into the same buffer. */
+  log.digest = digest;
+
   root.__webr4.log = log;
 })(
   globalThis,

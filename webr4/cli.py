@@ -26,7 +26,9 @@ from webr4.serve import serve
 from webr4.classify import RULES
 from webr4.report.write import write_report
 from webr4.state.noise import NoiseMask
+from webr4.sweep.auto import auto_actions
 from webr4.sweep.explore import STRATEGIES, SeedNotReproducible, explore
+from webr4.sweep.scripted import actions_from_script
 from webr4.sweep.session import Session, SessionError, record
 from webr4.trace import plan_from_json
 
@@ -144,7 +146,13 @@ def record_options(command: Any) -> Any:
                            help="Seed for Math.random and crypto.getRandomValues.")(command)
     command = click.option("--actions", type=click.Path(path_type=Path, dir_okay=False),
                            help='JSON list of user steps, e.g. [{"click": "#add"}, {"wait": 500}]; '
-                                "page load only without it.")(command)
+                                "page load only without --actions, --script and --auto.")(command)
+    command = click.option("--script", type=click.Path(path_type=Path, dir_okay=False),
+                           help="Python file defining run(page) that drives a Playwright page (sync API); "
+                                "the user actions it performs become the session's.")(command)
+    command = click.option("--auto", type=click.IntRange(min=1), metavar="N",
+                           help="Explore automatically: up to N actions on elements with event handlers "
+                                "(chosen with --seed).")(command)
     return limit_options(command)
 
 
@@ -169,11 +177,10 @@ def explore_options(command: Any) -> Any:
 @click.argument("url")
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), required=True, help="New session directory.")
 @record_options
-def record_command(url: str, out_dir: Path, actions: Path | None, seed: int, horizon: float, max_events: int,
-                   event_timeout: float) -> None:
+def record_command(url: str, out_dir: Path, actions: Path | None, script: Path | None, auto: int | None, seed: int,
+                   horizon: float, max_events: int, event_timeout: float) -> None:
     """Record a session of URL: the seed every exploration replays."""
-    steps = _read_json(actions, "actions file") if actions else []
-    _validate_actions(steps, actions)
+    steps = _session_steps(url, actions, script, auto, seed)
     session = _with_driver(lambda driver: record(driver, url, out_dir, steps, seed=seed,
                                                  limits=_limits(horizon, max_events, event_timeout)))
     trace = session.seed_trace()
@@ -198,12 +205,12 @@ def explore_command(session_dir: Path, out_dir: Path, bound: int, strategy: str,
               help="Run directory (the session goes to RUN/session).")
 @record_options
 @explore_options
-def check_command(url: str, out_dir: Path, actions: Path | None, seed: int, horizon: float, max_events: int,
-                  event_timeout: float, bound: int, strategy: str, max_sequences: int | None, time_limit: float | None,
-                  mask: tuple[str, ...], mask_heap: tuple[str, ...], rules: str | None) -> None:
+def check_command(url: str, out_dir: Path, actions: Path | None, script: Path | None, auto: int | None, seed: int,
+                  horizon: float, max_events: int, event_timeout: float, bound: int, strategy: str,
+                  max_sequences: int | None, time_limit: float | None, mask: tuple[str, ...],
+                  mask_heap: tuple[str, ...], rules: str | None) -> None:
     """Record URL, explore it and write the report, in one command."""
-    steps = _read_json(actions, "actions file") if actions else []
-    _validate_actions(steps, actions)
+    steps = _session_steps(url, actions, script, auto, seed)
     session = _with_driver(lambda driver: record(driver, url, out_dir / "session", steps, seed=seed,
                                                  limits=_limits(horizon, max_events, event_timeout)))
     _explore_and_report(session, out_dir, bound, strategy, max_sequences, time_limit, mask, mask_heap, rules)
@@ -222,7 +229,32 @@ def report_command(run_dir: Path, open_page: bool) -> None:
         click.launch(str(page.resolve()))
 
 
-def _validate_actions(steps: Any, path: Path | None) -> None:
+def _session_steps(url: str, actions: Path | None, script: Path | None, auto: int | None, seed: int) -> Any:
+    """The user steps from whichever of --actions, --script and --auto was given (none: page load only).
+
+    A script or the auto-explorer drives its own synchronous Playwright page, so this runs
+    before any asynchronous driver starts.
+    """
+    given = [name for name, value in (("--actions", actions), ("--script", script), ("--auto", auto))
+             if value is not None]
+    if len(given) > 1:
+        raise click.UsageError(f"give at most one of --actions, --script and --auto (got {' and '.join(given)})")
+    try:
+        if script is not None:
+            steps: Any = actions_from_script(script, url)
+        elif auto is not None:
+            steps = auto_actions(url, auto, seed)
+        else:
+            steps = _read_json(actions, "actions file") if actions else []
+    except ValueError as error:
+        raise click.UsageError(str(error)) from None
+    except BrowserNotFound as error:
+        raise click.ClickException(str(error)) from None
+    _validate_actions(steps, actions or script or url)
+    return steps
+
+
+def _validate_actions(steps: Any, path: Path | str | None) -> None:
     try:
         parse_actions(steps)
     except ValueError as error:

@@ -1,0 +1,23 @@
+"""--auto: user actions chosen from the page's event handlers, reproducibly for a seed."""
+
+from __future__ import annotations
+
+from webr4.sweep.auto import auto_actions, perform
+from webr4.sweep.scripted import plain_page
+
+
+def test_auto_is_bounded_deterministic_and_stays_on_the_page(sites_url):
+    url = sites_url + "form-default-overwrite/"
+    steps = auto_actions(url, 3, seed=7)
+    assert steps == auto_actions(url, 3, seed=7)
+    assert 0 < len(steps) <= 3
+    assert steps[:2] == [{"fill": "#name", "value": "webr4"}, {"press": "#name", "key": "Enter"}]
+    with plain_page(url) as page:
+        navigations: list[str] = []
+        page.on("framenavigated", lambda frame: navigations.append(frame.url))
+        for step in steps:
+            if "wait" not in step:
+                selector = next(v for k, v in step.items() if k in ("click", "fill", "press", "select", "hover"))
+                assert page.locator(selector).count() >= 1, selector
+            perform(page, step)
+        assert navigations == [] and page.url == url

@@ -1,0 +1,60 @@
+"""--script: a Playwright flow, run once on a recording page, becomes a session's user actions."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from webr4.cli import main
+from webr4.sweep.scripted import actions_from_script, load_run
+
+
+def _script(tmp_path, body: str):
+    path = tmp_path / "flow.py"
+    path.write_text(f"def run(page):\n    {body}\n")
+    return path
+
+
+def test_a_page_click_is_recorded(tmp_path, sites_url):
+    script = _script(tmp_path, "page.click('#add')")
+    assert actions_from_script(script, sites_url + "click-during-parse/") == [{"click": "#add"}]
+
+
+def test_locator_chains_and_waits_are_recorded(tmp_path, sites_url):
+    script = _script(tmp_path, "page.locator('#currency').select_option('EUR'); page.wait_for_timeout(10); "
+                               "page.locator('select').first.select_option('GBP'); "
+                               "assert page.title().startswith('Converter')")
+    assert actions_from_script(script, sites_url + "stale-select/") == [
+        {"select": "#currency", "value": "EUR"}, {"wait": 10}, {"select": "select >> nth=0", "value": "GBP"}]
+
+
+def test_a_script_that_raises_names_the_error(tmp_path, sites_url):
+    script = _script(tmp_path, "raise RuntimeError('flow broke')")
+    with pytest.raises(ValueError, match="raised RuntimeError: flow broke"):
+        actions_from_script(script, sites_url + "stale-select/")
+
+
+def test_a_missing_script_or_run_is_one_line(tmp_path):
+    with pytest.raises(ValueError, match="does not exist"):
+        load_run(tmp_path / "absent.py")
+    (tmp_path / "empty.py").write_text("x = 1\n")
+    with pytest.raises(ValueError, match=r"does not define run\(page\)"):
+        load_run(tmp_path / "empty.py")
+
+
+def test_record_with_a_script_writes_its_actions(tmp_path, sites_url):
+    script = _script(tmp_path, "page.get_by_role('button', name='Add to cart').click()")
+    session = tmp_path / "session"
+    result = CliRunner().invoke(main, ["record", sites_url + "click-during-parse/", "--script", str(script),
+                                       "--out", str(session)])
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((session / "session.json").read_text())
+    assert manifest["actions"] == [{"click": 'internal:role=button[name="Add to cart"i]'}]
+
+
+def test_record_rejects_two_sources_of_actions(tmp_path, sites_url):
+    result = CliRunner().invoke(main, ["record", sites_url + "stale-select/", "--script", "flow.py", "--auto", "3",
+                                       "--out", str(tmp_path / "s")])
+    assert result.exit_code == 2 and "at most one of --actions, --script and --auto" in result.output

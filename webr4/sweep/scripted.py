@@ -1,0 +1,213 @@
+"""User actions from a Playwright script: an existing test flow becomes a session's actions.
+
+The script is a Python file defining ``run(page)`` that drives a Playwright page with the
+synchronous API. It runs once against the live site in a plain browser, on a recording proxy
+of the page: every call reaches the real page, and the calls that are user actions
+(``click``, ``fill``, ``press``, ``select_option``, ``hover``, ``wait_for_timeout``, directly or
+through locators) are written down as steps of :mod:`webr4.browser.actions`.
+
+The synchronous Playwright API refuses to run inside a running asyncio loop, so call this
+before starting the asynchronous driver.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Locator, Page, sync_playwright
+
+from webr4.browser.launch import CHROMIUM_ARGS, chromium_path
+
+Steps = list[dict[str, Any]]
+
+
+def first_line(error: BaseException) -> str:
+    """An exception as one line: Playwright's messages carry a multi-line call log."""
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
+@contextmanager
+def plain_page(url: str, init_script: str | None = None) -> Iterator[Page]:
+    """A Playwright page at ``url`` in a browser of its own, without any webr4 control."""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_path(playwright), args=list(CHROMIUM_ARGS))
+        try:
+            page = browser.new_page()
+            if init_script:
+                page.add_init_script(init_script)
+            try:
+                page.goto(url, wait_until="load")
+            except PlaywrightError as error:
+                raise ValueError(f"cannot load {url}: {first_line(error)}") from None
+            yield page
+        finally:
+            browser.close()
+
+
+def _quote(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _exact_flag(exact: bool | None) -> str:
+    return "s" if exact else "i"
+
+
+class _Finder:
+    """``locator`` and ``get_by_*`` on a page or locator, keeping the selector they stand for.
+
+    Selectors are written the way Playwright itself writes them for ``get_by_*``, so a replay
+    through ``page.locator(selector)`` matches the same elements.
+    """
+
+    _target: Any
+    _log: Steps
+
+    def _scope(self, selector: str | None) -> str | None:
+        raise NotImplementedError
+
+    def _wrap(self, locator: Locator, selector: str | None) -> RecordingLocator:
+        return RecordingLocator(locator, self._scope(selector), self._log)
+
+    def locator(self, selector: str, **options: Any) -> RecordingLocator:
+        return self._wrap(self._target.locator(selector, **options), None if options else selector)
+
+    def get_by_role(self, role: str, *, name: str | None = None, exact: bool | None = None,
+                    **options: Any) -> RecordingLocator:
+        selector: str | None = f"internal:role={role}"
+        if isinstance(name, str):
+            selector = f"{selector}[name={_quote(name)}{_exact_flag(exact)}]"
+        if options or name is not None and not isinstance(name, str):
+            selector = None  # states such as checked= and patterns for name are not written down
+        return self._wrap(self._target.get_by_role(role, name=name, exact=exact, **options), selector)
+
+    def get_by_text(self, text: str, *, exact: bool | None = None) -> RecordingLocator:
+        selector = f"internal:text={_quote(text)}{_exact_flag(exact)}" if isinstance(text, str) else None
+        return self._wrap(self._target.get_by_text(text, exact=exact), selector)
+
+    def get_by_label(self, text: str, *, exact: bool | None = None) -> RecordingLocator:
+        selector = f"internal:label={_quote(text)}{_exact_flag(exact)}" if isinstance(text, str) else None
+        return self._wrap(self._target.get_by_label(text, exact=exact), selector)
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "_target":
+            raise AttributeError(name)
+        return getattr(self._target, name)
+
+
+def _single_value(value: Any) -> str | None:
+    """The option value of a ``select_option`` call a step can express (one string), else None."""
+    if isinstance(value, list) and len(value) == 1:
+        value = value[0]
+    return value if isinstance(value, str) else None
+
+
+class RecordingLocator(_Finder):
+    """A locator whose user actions are logged against ``selector`` (None: not expressible)."""
+
+    def __init__(self, locator: Locator, selector: str | None, log: Steps) -> None:
+        self._target, self._selector, self._log = locator, selector, log
+
+    def _scope(self, selector: str | None) -> str | None:
+        return None if self._selector is None or selector is None else f"{self._selector} >> {selector}"
+
+    def _note(self, step: dict[str, Any]) -> None:
+        if self._selector is not None:
+            self._log.append(step)
+
+    @property
+    def first(self) -> RecordingLocator:
+        return self.nth(0)
+
+    @property
+    def last(self) -> RecordingLocator:
+        return self.nth(-1)
+
+    def nth(self, index: int) -> RecordingLocator:
+        return self._wrap(self._target.nth(index), f"nth={index}")
+
+    def click(self, **options: Any) -> None:
+        self._target.click(**options)
+        self._note({"click": self._selector})
+
+    def fill(self, value: str, **options: Any) -> None:
+        self._target.fill(value, **options)
+        self._note({"fill": self._selector, "value": value})
+
+    def press(self, key: str, **options: Any) -> None:
+        self._target.press(key, **options)
+        self._note({"press": self._selector, "key": key})
+
+    def select_option(self, value: Any = None, **options: Any) -> list[str]:
+        chosen = self._target.select_option(value, **options)
+        if _single_value(value) is not None and not options.keys() - {"timeout", "force", "no_wait_after"}:
+            self._note({"select": self._selector, "value": _single_value(value)})
+        return chosen
+
+    def hover(self, **options: Any) -> None:
+        self._target.hover(**options)
+        self._note({"hover": self._selector})
+
+
+class RecordingPage(_Finder):
+    """A page proxy that logs the user actions a script performs on it."""
+
+    def __init__(self, page: Page, log: Steps) -> None:
+        self._target, self._log = page, log
+
+    def _scope(self, selector: str | None) -> str | None:
+        return selector
+
+    def click(self, selector: str, **options: Any) -> None:
+        self.locator(selector).click(**options)
+
+    def fill(self, selector: str, value: str, **options: Any) -> None:
+        self.locator(selector).fill(value, **options)
+
+    def press(self, selector: str, key: str, **options: Any) -> None:
+        self.locator(selector).press(key, **options)
+
+    def select_option(self, selector: str, value: Any = None, **options: Any) -> list[str]:
+        return self.locator(selector).select_option(value, **options)
+
+    def hover(self, selector: str, **options: Any) -> None:
+        self.locator(selector).hover(**options)
+
+    def wait_for_timeout(self, timeout: float) -> None:
+        self._target.wait_for_timeout(timeout)
+        self._log.append({"wait": timeout})
+
+
+def load_run(path: Path) -> Callable[[Any], Any]:
+    """The ``run`` function of the script at ``path``; ``ValueError`` if there is none."""
+    if not path.is_file():
+        raise ValueError(f"script {path} does not exist")
+    spec = importlib.util.spec_from_file_location(f"webr4_script_{path.stem}", path)
+    if spec is None or spec.loader is None:
+        raise ValueError(f"script {path} cannot be loaded as Python (name it *.py)")
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as error:  # the script is user code: any failure is reported in one line
+        raise ValueError(f"script {path} failed to load: {type(error).__name__}: {first_line(error)}") from None
+    run = getattr(module, "run", None)
+    if not callable(run):
+        raise ValueError(f"script {path} does not define run(page)")
+    return run
+
+
+def actions_from_script(path: Path, url: str) -> Steps:
+    """Run the script's ``run(page)`` on ``url`` and return the user actions it performed."""
+    run = load_run(Path(path))
+    log: Steps = []
+    with plain_page(url) as page:
+        try:
+            run(RecordingPage(page, log))
+        except Exception as error:  # the script is user code: any failure is reported in one line
+            raise ValueError(f"script {path} raised {type(error).__name__}: {first_line(error)}") from None
+    return log

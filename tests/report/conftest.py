@@ -1,4 +1,4 @@
-"""A Chromium for opening report pages from ``file://``, and a helper to make a demo run."""
+"""Fresh runs of two bundled sites with their reports, and a Chromium to open them from ``file://``."""
 
 from __future__ import annotations
 
@@ -17,18 +17,29 @@ FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--
          "--disable-sync", "--no-first-run"]
 
 
-def demo_run(site: str, directory: Path) -> Path:
-    """Record, explore and report ``site`` into ``directory``; return the report's index page.
+SITES = ("click-during-parse", "hostile")
 
-    The demo runs its own event loop, so it runs on a thread of its own: the synchronous
-    Playwright of the tests may already hold one on this thread."""
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        assert pool.submit(demo.main, ["--site", site, "--out", str(directory)]).result() == 0
+
+def _demo_run(site: str, directory: Path) -> Path:
+    """Record, explore and report ``site`` into ``directory``; return the report's index page."""
+    assert demo.main(["--site", site, "--out", str(directory)]) == 0
     return write_report(directory)
 
 
 @pytest.fixture(scope="package")
-def browser() -> Iterator[Browser]:
+def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The report index page of a fresh run of each site in SITES, by site.
+
+    The runs go in parallel, each on a thread of its own with its own event loop (the
+    synchronous Playwright of the tests holds one on the main thread)."""
+    base = tmp_path_factory.mktemp("runs")
+    with ThreadPoolExecutor(max_workers=len(SITES)) as pool:
+        futures = {site: pool.submit(_demo_run, site, base / site) for site in SITES}
+        return {site: future.result() for site, future in futures.items()}
+
+
+@pytest.fixture(scope="package")
+def browser(reports: dict[str, Path]) -> Iterator[Browser]:
     if not Path(CHROMIUM).is_file():
         pytest.skip(f"no Chromium at {CHROMIUM}")
     with sync_playwright() as playwright:

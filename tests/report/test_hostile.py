@@ -7,13 +7,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser
 
-from tests.report.conftest import demo_run
-
 pytestmark = pytest.mark.browser
 
 
-def test_no_report_page_runs_site_script(tmp_path: Path, browser: Browser) -> None:
-    index = demo_run("hostile", tmp_path / "hostile")
+def test_no_report_page_runs_site_script(reports: dict[str, Path], browser: Browser) -> None:
+    index = reports["hostile"]
     pages = [index, index.parent / "timeline.html", *sorted(index.parent.glob("reversal-*.html"))]
     assert len(pages) > 2
     context = browser.new_context()

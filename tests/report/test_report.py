@@ -10,14 +10,12 @@ from typing import Iterator
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.report.conftest import demo_run
-
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def index(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return demo_run("click-during-parse", tmp_path_factory.mktemp("run") / "click-during-parse")
+def index(reports: dict[str, Path]) -> Path:
+    return reports["click-during-parse"]
 
 
 @pytest.fixture()

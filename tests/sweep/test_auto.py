@@ -21,3 +21,15 @@ def test_auto_is_bounded_deterministic_and_stays_on_the_page(sites_url):
                 assert page.locator(selector).count() >= 1, selector
             perform(page, step)
         assert navigations == [] and page.url == url
+
+
+def test_auto_skips_links_and_submits_and_drops_actions_that_navigate(tmp_path):
+    (tmp_path / "other.html").write_text("<p>elsewhere</p>")
+    page = tmp_path / "page.html"
+    page.write_text("""<a id="away" href="other.html" onclick="void 0">away</a>
+<form action="other.html"><button id="send" onclick="void 0">send</button></form>
+<button id="jump" onclick="location.href = 'other.html'">jump</button>
+<button id="stay">stay</button>
+<img id="pic" src="data:," onload="void 0">
+<script>document.getElementById('stay').addEventListener('click', () => { document.title = 'stayed'; });</script>""")
+    assert auto_actions(page.as_uri(), 5, seed=0) == [{"click": "#stay"}]

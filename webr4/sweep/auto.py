@@ -4,7 +4,8 @@ After the page loads in a plain browser, every visible, enabled element with an 
 (an ``on*`` attribute or property, or a listener added with ``addEventListener``, which an init
 script notes per element) is a candidate. Each handler kind suggests an action: mouse-move
 handlers a hover, keyboard and input handlers a fill with a short text followed by Enter, a
-``<select>``'s change handler a different option, anything else a click. A seeded shuffle picks
+``<select>``'s change handler a different option, pointer, focus and change handlers a click
+(``load``, ``error`` and the like call for no action). A seeded shuffle picks
 the candidates; as in the paper, mouse moves come first, then key presses, then clicks. Links
 to other documents and submit buttons of forms with an ``action`` are skipped, and each chosen
 action is tried on the page: one that navigates is dropped (and the page reloaded).
@@ -22,7 +23,7 @@ from playwright.sync_api import Frame, Page
 from webr4.sweep.scripted import Steps, first_line, plain_page
 
 TEXT = "webr4"
-TRIAL_TIMEOUT_MS = 2_000
+TRIAL_TIMEOUT_MS = 10_000
 _PHASES = ("hover", "key", "select", "click")
 
 _NOTE_LISTENERS = """
@@ -45,7 +46,8 @@ _NOTE_LISTENERS = """
 _CANDIDATES = """
 () => {
   const MOVE = /^(mouseover|mouseenter|mousemove|mouseout|mouseleave|pointerover|pointerenter|pointermove)$/;
-  const KEY = /^(keydown|keyup|keypress|input|beforeinput)$/;
+  const KEY = /^(keydown|keyup|keypress|input|beforeinput|change)$/;
+  const PRESS = /^(click|dblclick|auxclick|mousedown|mouseup|pointerdown|pointerup|touchstart|touchend|change|input|focus|focusin)$/;
   const TYPABLE = /^(text|search|email|url|tel|password|number)$/;
   const listened = window.__webr4ListenerKinds || (() => []);
   const here = location.href.split('#')[0];
@@ -99,9 +101,9 @@ _CANDIDATES = """
     const phases = new Set();
     for (const kind of kinds) {
       if (MOVE.test(kind)) phases.add('hover');
-      else if (typable(el) && (KEY.test(kind) || kind === 'change')) phases.add('key');
+      else if (typable(el) && KEY.test(kind)) phases.add('key');
       else if (el.tagName === 'SELECT' && (kind === 'change' || kind === 'input')) phases.add('select');
-      else phases.add('click');
+      else if (PRESS.test(kind)) phases.add('click');
     }
     const options = el.tagName === 'SELECT'
       ? Array.from(el.options).filter((o) => !o.disabled && !o.selected).map((o) => o.value) : [];

@@ -1,0 +1,54 @@
+"""The report's parts without a browser: source excerpts, sequence alignment, an empty run."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+from webr4.report.align import align
+from webr4.report.source import SourceStore, split_site
+from webr4.report.write import write_report
+from webr4.trace import Category, Event, Step, Trace
+
+
+def _trace(*ids: str) -> Trace:
+    return Trace(steps=[Step(e, frozenset({e})) for e in ids],
+                 events={e: Event(e, Category.OTHER, "x", f"event {e}") for e in "abcdef"})
+
+
+def test_split_site_keeps_the_colons_of_the_url() -> None:
+    assert split_site("http://h:8000/app.js:12:5") == ("http://h:8000/app.js", 12, 5)
+    assert split_site("app.js") is None
+
+
+def test_excerpt_reads_base64_har_text_and_marks_the_line(tmp_path: Path) -> None:
+    text = "\n".join(f"line {n}" for n in range(1, 11))
+    har = {"log": {"entries": [{"request": {"url": "http://h/app.js"}, "response": {"content": {
+        "text": base64.b64encode(text.encode()).decode(), "encoding": "base64"}}}]}}
+    (tmp_path / "network.har").write_text(json.dumps(har))
+    excerpt = SourceStore.from_har(tmp_path / "network.har").excerpt("w", "http://h/app.js:2:1")
+    assert excerpt is not None
+    assert [(line.number, line.hit) for line in excerpt.lines] == [(1, False), (2, True), (3, False), (4, False), (5, False)]
+    assert SourceStore.from_har(tmp_path / "missing.har").excerpt("r", "http://h/app.js:2:1").lines == []
+
+
+def test_alignment_marks_moved_lost_new_and_the_first_difference() -> None:
+    rows = align(_trace("a", "b", "c", "d"), _trace("a", "c", "b", "e"), frozenset({"b", "c"}))
+    assert [(r.parent, r.child) for r in rows][0] == ("event a", "event a")
+    assert {r.parent_status for r in rows} >= {"same", "moved", "lost"}
+    assert {r.child_status for r in rows} >= {"same", "moved", "new"}
+    assert sum(r.first_difference for r in rows) == 1 and rows[1].first_difference
+    assert all(r.racing for r in rows if "moved" in (r.parent_status, r.child_status))
+
+
+def test_a_run_without_reversals_still_gets_a_report(tmp_path: Path) -> None:
+    summary = {"url": "http://h/", "bound": 1, "sequences": 1, "stop_reason": "exhausted", "seconds": 1.0,
+               "noise": [], "reversals": [], "counts": {}}
+    (tmp_path / "summary.json").write_text(json.dumps(summary))
+    (tmp_path / "sequences" / "0").mkdir(parents=True)
+    (tmp_path / "sequences" / "0" / "trace.json").write_text(_trace("a", "b").dumps())
+    index = write_report(tmp_path)
+    assert "No reversal was explored" in index.read_text()
+    assert (tmp_path / "report" / "timeline.html").is_file()
+    assert json.loads((tmp_path / "report" / "actions.json").read_text()) == []

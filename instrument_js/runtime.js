@@ -649,9 +649,11 @@
   function noticeScript(el) {
     // Every script that does not block the parser is an event of its own, held by the harness
     // at the network until dispatched. Parser-blocking scripts run inside their parse chunk.
-    if (!el.src || heldScripts.has(el)) return;
+    // Module scripts fetch their imports themselves: the harness serves the module graph at
+    // once and module code runs when the browser runs it.
+    if (!el.src || heldScripts.has(el) || el.type === "module") return;
     const dynamic = dynamicScripts.has(el);
-    const deferred = !dynamic && !el.async && (el.defer || el.type === "module");
+    const deferred = !dynamic && !el.async && el.defer;
     if (!deferred && !dynamic && !el.async) return;
     heldScripts.add(el);
     const kind = deferred ? "defer" : "async";
@@ -738,6 +740,13 @@
     return false;
   }
 
+  function documentFinishing() {
+    // Parsing is over and no held deferred script stands in the way, yet DOMContentLoaded has
+    // not come: the browser is still running module scripts (and fetching their imports).
+    if (!parse.done || lifecycle.domContentLoaded !== null) return false;
+    return deferScripts.every((r) => r.eventId && !pending.has(r.eventId));
+  }
+
   function settle() {
     // Resolve once every native completion caused so far has arrived (so the pending set is
     // complete and the same in every run), or after the settle budget (a note is recorded).
@@ -746,7 +755,7 @@
     return new Promise((resolve) => {
       let quiet = 0;
       const check = () => {
-        const busy = inflight > 0 || imagesInFlight();
+        const busy = inflight > 0 || imagesInFlight() || documentFinishing();
         quiet = busy ? 0 : quiet + 1;
         if (quiet >= 3) return resolve();
         if (N.perfNow() - started > budget) {

@@ -36,3 +36,11 @@ def test_only_parser_blocking_scripts_are_served_at_once():
 def test_a_page_without_body_content_is_not_split():
     doc = split_into_chunks("<p>plain text", "http://site/", "tok")
     assert (doc.chunks, doc.html) == (0, "<p>plain text")
+
+
+def test_module_roots_and_their_static_imports_are_known():
+    page = ('<body><script type="module" src="app.mjs"></script>'
+            '<script type="module">import {a} from "./lib/a.js"; import "lodash";</script></body>')
+    doc = split_into_chunks(page, "http://site/dir/index.html", "tok")
+    assert doc.module_scripts == ["http://site/dir/app.mjs", "http://site/dir/lib/a.js"]
+    assert doc.blocking_scripts == []

@@ -2,8 +2,8 @@
 
 ``tests/instrument/test_corpus.py`` proves this under Node; here every corpus program runs as a
 real page: classic scripts inline (the document rewriter's path) and the handler-body program
-as a real ``onclick`` attribute. The module program is skipped (see ``SKIPPED``): the harness
-does not run modules with static imports even uninstrumented. A plain script before each program
+as a real ``onclick`` attribute, and the module program as a module importing its neighbour. A
+plain script before each program
 turns ``console.log`` into lines appended to ``<pre id=out>``, so the printed output ends up in the
 final DOM. Each page runs once plain and once instrumented; the ``#out`` text must be identical,
 the instrumented run may raise no exception the plain run does not, and it must log more
@@ -114,15 +114,6 @@ HANDLER_PAGES = {
     ),
 }
 
-# Corpus programs that cannot run in a page, with the reason. (The handler body becomes a real
-# onclick attribute; the module program's bare "dep" specifier would point at a file next to it.)
-SKIPPED: dict[str, str] = {
-    "module_main.mjs": "the harness cannot run module scripts with static imports even uninstrumented: "
-                       "an external module importing ./dep.mjs ends the run with 'defer script ... did not "
-                       "finish' (event-timeout) and an inline one never runs; modules without imports work",
-}
-
-
 def _build(directory: Path) -> dict[str, Case]:
     cases: dict[str, Case] = {}
     for path in sorted(CORPUS.iterdir()):
@@ -154,7 +145,7 @@ def runs(driver, tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Ex
     """Every page, plain and instrumented, run a few at a time on the session's driver; keeps the
     module well within a minute."""
     directory = tmp_path_factory.mktemp("rewriter-corpus")
-    cases = [case for name, case in _build(directory).items() if name not in SKIPPED]
+    cases = list(_build(directory).values())
     with serve(directory) as base:
         limit = asyncio.Semaphore(PARALLEL)
 
@@ -187,21 +178,10 @@ def accesses(execution: Execution) -> int:
 
 
 # Corpus cases that behave differently in the browser once rewritten: name -> reason.
-XFAIL: dict[str, str] = {}
-
 NAMES = [p.name for p in sorted(CORPUS.iterdir())] + list(HANDLER_PAGES)
 
 
-def _param(name: str):
-    marks = []
-    if name in SKIPPED:
-        marks.append(pytest.mark.skip(reason=SKIPPED[name]))
-    if name in XFAIL:
-        marks.append(pytest.mark.xfail(strict=True, reason=XFAIL[name]))
-    return pytest.param(name, marks=marks, id=name)
-
-
-@pytest.mark.parametrize("name", [_param(n) for n in NAMES])
+@pytest.mark.parametrize("name", NAMES)
 def test_same_output_in_chromium(runs: dict[str, tuple[Execution, Execution]], name: str) -> None:
     plain, instrumented = runs[name]
     assert plain.trace.truncated is None and instrumented.trace.truncated is None

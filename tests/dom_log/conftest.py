@@ -23,7 +23,7 @@ LOGGED = """async (body) => {
 }"""
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
@@ -31,7 +31,7 @@ def browser() -> Iterator[Browser]:
         b.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def contexts(browser: Browser) -> Iterator[dict[bool, BrowserContext]]:
     """Two contexts shared by the tests, with and without the logs (tests clear what they store)."""
     plain = browser.new_context()

@@ -25,6 +25,7 @@ from playwright.async_api import Request, Route
 from webr4.browser.responses import ResponseStore, StoredResponse
 from webr4.instrument.cache import CachedRewriter
 from webr4.instrument.chunks import MARKER_ORIGIN, MARKER_PATH
+from webr4.instrument.modules import imported_urls
 from webr4.instrument.page import DocumentCache, PreparedDocument
 
 _MARKER_BODY = "document.currentScript&&document.currentScript.remove()"
@@ -68,6 +69,7 @@ class NetworkGate:
         self.document_ready = asyncio.Event()
         self.notes: list[str] = []
         self._blocking: Counter[str] = Counter()
+        self._modules: set[str] = set()  # module graph URLs: served at once, grown as modules are served
         self._held: dict[str, _Held] = defaultdict(_Held)
 
     async def handle(self, route: Route, request: Request) -> None:
@@ -83,7 +85,7 @@ class NetworkGate:
             self._hold(f"chunk:{path.rsplit('/', 1)[-1]}", route)
         elif request.is_navigation_request() and request.frame.parent_frame is None:
             await self._serve_document(route, request)
-        elif request.resource_type == "script" and not self._take_blocking(url):
+        elif request.resource_type == "script" and url not in self._modules and not self._take_blocking(url):
             self._hold(f"script:{url}", route)
         else:
             await self._serve(route, request)
@@ -152,6 +154,7 @@ class NetworkGate:
             self.sites.update(self.document.sites)
             self.uncontrolled.extend(self.document.uncontrolled)
             self._blocking = Counter(self.document.chunked.blocking_scripts)
+            self._modules.update(self.document.chunked.module_scripts)
             headers = _clean_headers(response.headers)
             headers["content-type"] = "text/html; charset=utf-8"
             await route.fulfill(status=response.status, headers=headers, body=self.document.chunked.html.encode())
@@ -168,16 +171,22 @@ class NetworkGate:
             await route.fulfill(status=404, body=b"")
             return
         body = response.body
-        if self.rewriter is not None and request.resource_type == "script" and response.status < 300:
-            body = self._instrument_script(body, request.url, response.headers.get("content-type", ""))
+        if request.resource_type == "script" and response.status < 300:
+            if self.rewriter is not None:
+                body = self._instrument_script(body, request.url, response.headers.get("content-type", ""))
+            elif request.url in self._modules:
+                self._modules.update(imported_urls(_decode(body, response.headers.get("content-type", "")), request.url))
         await route.fulfill(status=response.status, headers=_clean_headers(response.headers), body=body)
 
     def _instrument_script(self, body: bytes, url: str, content_type: str) -> bytes:
         assert self.rewriter is not None
         source = _decode(body, content_type)
+        module = url in self._modules
+        if module:
+            self._modules.update(imported_urls(source, url))
         plain_url = url.split("#")[0].split("?")[0]
         script_id = "x" + hashlib.sha1(url.encode()).hexdigest()[:8]  # stable: the rewrite cache hits
-        result = self.rewriter.rewrite(source, plain_url, script_id=script_id)
+        result = self.rewriter.rewrite(source, plain_url, script_id=script_id, module=module)
         self.sites.update(result.sites)
         self.uncontrolled.extend(f"{u.kind} at {u.site}" for u in result.uncontrolled)
         return result.code.encode("utf-8")

@@ -23,6 +23,7 @@ from urllib.parse import urljoin
 
 from bs4 import BeautifulSoup, Tag
 
+from webr4.instrument.modules import imported_urls
 from webr4.instrument.positions import PositionMap, line_starts
 
 # Markers come from an origin of their own that only the harness answers: held marker requests
@@ -53,13 +54,15 @@ class ChunkedDocument:
     ``chunks`` is the number of parse chunks after the head (each one event); the head itself is
     always the first event. ``blocking_scripts``
     lists the absolute URLs of parser-blocking external scripts, in document order: they run
-    inside their chunk and must be served at once, while every other script is an event of its
-    own that the harness holds.
+    inside their chunk and must be served at once, while every other classic script is an event
+    of its own that the harness holds. ``module_scripts`` are the module graph's roots: module
+    code fetches its imports itself, so it is served at once and runs at the browser's time.
     """
 
     html: str
     chunks: int
     blocking_scripts: list[str] = field(default_factory=list)
+    module_scripts: list[str] = field(default_factory=list)
     positions: PositionMap = field(default_factory=PositionMap)
     """Maps offsets of ``html`` back to the document that was split."""
 
@@ -92,20 +95,26 @@ def _first_chunk_point(text: str, soup: BeautifulSoup, offsets: list[int], candi
     return min(candidates) if candidates else None
 
 
-def _blocking_scripts(soup: BeautifulSoup, base_url: str) -> list[str]:
+def _script_urls(soup: BeautifulSoup, base_url: str) -> tuple[list[str], list[str]]:
+    """(parser-blocking classic script URLs, module URLs: external module scripts and the imports
+    of inline ones), absolute, in document order."""
     base = base_url
     base_tag = soup.find("base", href=True)
     if isinstance(base_tag, Tag):
         base = urljoin(base_url, str(base_tag["href"]))
-    urls = []
-    for script in soup.find_all("script", src=True):
+    blocking: list[str] = []
+    modules: list[str] = []
+    for script in soup.find_all("script"):
         kind = str(script.get("type", "")).strip().lower()
-        if kind not in _JS_TYPES or kind == "module":
-            continue
-        if script.has_attr("async") or script.has_attr("defer"):
-            continue
-        urls.append(urljoin(base, str(script["src"])))
-    return urls
+        if kind == "module":
+            if script.has_attr("src"):
+                modules.append(urljoin(base, str(script["src"])))
+            else:
+                modules.extend(imported_urls(script.get_text(), base))
+        elif kind in _JS_TYPES and script.has_attr("src") \
+                and not (script.has_attr("async") or script.has_attr("defer")):
+            blocking.append(urljoin(base, str(script["src"])))
+    return blocking, modules
 
 
 def split_into_chunks(html: str, base_url: str, token: str, max_chunks: int = 64) -> ChunkedDocument:
@@ -125,7 +134,7 @@ def split_into_chunks(html: str, base_url: str, token: str, max_chunks: int = 64
         candidates.append((offset, tag.name == "script"))
     first = _first_chunk_point(html, soup, offsets, [o for o, _ in candidates])
     if first is None:
-        return ChunkedDocument(html=html, chunks=0, blocking_scripts=_blocking_scripts(soup, base_url))
+        return ChunkedDocument(html, 0, *_script_urls(soup, base_url))
     candidates = [(o, s) for o, s in candidates if o >= first]
     if len(candidates) > max_chunks - 1:
         scripts = [c for c in candidates if c[1]]
@@ -151,5 +160,5 @@ def split_into_chunks(html: str, base_url: str, token: str, max_chunks: int = 64
         previous = point
     pieces.append(html[previous:])
     positions = PositionMap.from_replacements(html, [(p, p, t) for p, t in inserts], align=False)
-    return ChunkedDocument(html="".join(pieces), chunks=total, blocking_scripts=_blocking_scripts(soup, base_url),
-                           positions=positions)
+    blocking, modules = _script_urls(soup, base_url)
+    return ChunkedDocument("".join(pieces), total, blocking, modules, positions)

@@ -569,6 +569,32 @@
     return `${k.tag}${k.id ? "#" + k.id : ""}${k.src ? " " + shortUrl(el.currentSrc || el.src || el.href) : ""}`;
   }
 
+  // Images outside the document (new Image(), preloading) get their load and error events at the
+  // element only: the runtime listens on the element itself from the moment a source is set.
+  const detachedImages = new Set(); // detached images whose load has not arrived yet
+  const hookedImages = new WeakSet();
+  function hookDetachedImage(img) {
+    if (img.isConnected) return;
+    if (!hookedImages.has(img)) {
+      hookedImages.add(img);
+      N.addEventListener.call(img, "load", onElementEvent, true);
+      N.addEventListener.call(img, "error", onElementEvent, true);
+    }
+    if (!elementCreator.has(img)) elementCreator.set(img, current);
+    loadSeen.delete(img);
+    detachedImages.add(img);
+  }
+  const srcProperty = Object.getOwnPropertyDescriptor(HTMLImageElement.prototype, "src");
+  N.defineProperty(HTMLImageElement.prototype, "src", Object.assign({}, srcProperty, {
+    set(value) { srcProperty.set.call(this, value); hookDetachedImage(this); },
+  }));
+  const setAttribute = Element.prototype.setAttribute;
+  Element.prototype.setAttribute = function (name, value) {
+    const result = setAttribute.call(this, name, value);
+    if (this instanceof HTMLImageElement && String(name).toLowerCase() === "src") hookDetachedImage(this);
+    return result;
+  };
+
   N.addEventListener.call(document, "load", onElementEvent, true);
   N.addEventListener.call(document, "error", onElementEvent, true);
   function onElementEvent(e) {
@@ -576,6 +602,7 @@
     if (passThrough.has(e) || !(el instanceof Element) || el instanceof HTMLStyleElement) return;
     if (el instanceof HTMLScriptElement) { scriptSettled(el, e.type); return; }
     loadSeen.add(el);
+    detachedImages.delete(el);
     if (el instanceof HTMLIFrameElement || el instanceof HTMLFrameElement) {
       try { if (el.contentWindow) uncontrolled.push(`frame ${elementText(el)}`); } catch (err) { /* cross-origin */ }
     }
@@ -733,6 +760,7 @@
   }
 
   function imagesInFlight() {
+    if (detachedImages.size) return true;
     for (const img of document.images) {
       if (img.loading === "lazy" || !img.getAttribute("src")) continue;
       if (!loadSeen.has(img)) return true;

@@ -29,6 +29,7 @@ from webr4.state.noise import NoiseMask
 from webr4.sweep.auto import auto_actions
 from webr4.sweep.explore import STRATEGIES, SeedNotReproducible, explore
 from webr4.sweep.scripted import actions_from_script
+from webr4.sweep.replay import ReplayError, replay_reversal
 from webr4.sweep.session import Session, SessionError, record
 from webr4.trace import plan_from_json
 
@@ -216,6 +217,26 @@ def check_command(url: str, out_dir: Path, actions: Path | None, script: Path | 
     _explore_and_report(session, out_dir, bound, strategy, max_sequences, time_limit, mask, mask_heap, rules)
 
 
+@main.command("replay")
+@click.argument("run_dir", metavar="RUN", type=click.Path(path_type=Path, file_okay=False, exists=True))
+@click.argument("reversal_id", metavar="ID", type=int)
+def replay_command(run_dir: Path, reversal_id: int) -> None:
+    """Re-execute both sequences of reversal ID and check that the difference reproduces."""
+    try:
+        outcome = _with_driver(lambda driver: replay_reversal(driver, run_dir, reversal_id))
+    except ReplayError as error:
+        raise click.UsageError(str(error)) from None
+    click.echo(f"reported:  {_differences_in_words(outcome.reported)}")
+    click.echo(f"replayed:  {_differences_in_words(outcome.now)}")
+    click.echo("reproduced" if outcome.reproduced else "NOT reproduced")
+    if not outcome.reproduced:
+        raise SystemExit(1)
+
+
+def _differences_in_words(differences: dict[str, str]) -> str:
+    return "; ".join(f"{category}: {what}" for category, what in sorted(differences.items())) or "no difference"
+
+
 @main.command("report")
 @click.argument("run_dir", metavar="RUN", type=click.Path(path_type=Path, file_okay=False, exists=True))
 @click.option("--open", "open_page", is_flag=True, help="Open the report in the default browser.")
@@ -301,6 +322,8 @@ def _with_driver(work: Callable[[Driver], Awaitable[T]]) -> T:
         raise click.ClickException(f"{error}; check the URL and that the site is running") from None
     except (BrowserNotFound, SessionError, SeedNotReproducible) as error:
         raise click.ClickException(str(error)) from None
+    except OSError as error:  # the output directory: unwritable, a file in the way, a full disk
+        raise click.ClickException(f"cannot write {error.filename}: {error.strerror}; choose another --out") from None
 
 
 @main.group()

@@ -175,17 +175,13 @@ def network_diff(case: Case) -> bool:
 
 
 def _is_polling_timer(event: Event, traces: tuple[Trace, Trace]) -> bool:
-    """An interval (any firing), a repeated firing, or a timer created by a timer of the same site."""
+    """An interval (any firing), a repeated firing, or a retry: a one-shot timer created by an event
+    that ran in both executions but scheduled it in only one (it found what it waited for missing)."""
     if event.category is not Category.TIMER:
         return False
     if event.type in POLLING_TIMER_TYPES or (event.params.get("firing") or 0) > 0:
         return True
-    site = event.params.get("site")
-    for trace in traces:
-        creator = trace.events.get(event.creator) if event.creator else None
-        if creator is not None and creator.category is Category.TIMER and site and creator.params.get("site") == site:
-            return True
-    return False
+    return event.creator is not None and all(event.creator in trace.sequence for trace in traces)
 
 
 def polling_timer(case: Case) -> bool:

@@ -9,12 +9,27 @@
    strategies (``delay``: delay-bounded random sampling, ``wave``: random happens-before-
    respecting swaps of the recording) are judged at the first event where child and parent part.
 3. Everything is written under the run directory as it happens: ``sequences/<n>/`` (trace,
-   state, screenshot, difference with the parent) and ``summary.json``.
+   state, screenshot, difference with the parent), ``reversals/<id>/`` (the witness: both
+   traces, both states and screenshots, the pixel difference), ``noise.json`` and
+   ``summary.json``.
+
+``summary.json`` (rewritten after every reversal) has these top-level keys: ``site`` (the URL),
+``bound``, ``strategy``, ``seed_events``, ``races_uncovered`` (in the seed, after filters),
+``sequences_explored``, ``truncated`` (the budget that stopped the run, or null), ``counts``
+(reversals per verdict), ``session`` (the session directory), ``noise`` (categories masked after the seed replays), ``seconds`` and
+``reversals``. Each reversal has ``id``, ``parent``, ``sequence`` (the event ids it executed),
+``depth``, ``events`` (the two racing events, each ``{"id", "label", "site"}``, in parent order),
+``location`` (in words) and ``location_key``, ``verdict`` (``harmful``, ``harmless``,
+``heap-only`` or ``error``), ``reasons`` (reason codes), ``differences`` (category → what
+differs) and ``witness`` (its directory, relative to the run). The keys ``index``, ``first``,
+``second``, ``first_id``, ``second_id`` and ``skipped`` repeat those facts for the report.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field
@@ -25,10 +40,11 @@ from playwright.async_api import Error as PlaywrightError
 
 from webr4.browser.driver import Driver, Execution
 from webr4.classify import classify
-from webr4.engine import Explorer, PlannedSequence, Strategy
+from webr4.engine import Explorer, PlannedSequence, Strategy, find_races
 from webr4.engine.strategies import DelayBoundedSampler, WaveSampler
 from webr4.engine.describe import describe_location
 from webr4.engine.filters import DEFAULT_FILTERS, NamedFilter
+from webr4.state.diff import StateDiff
 from webr4.state.noise import NoiseMask
 from webr4.state.snapshot import StateSnapshot
 from webr4.sweep.session import Session
@@ -46,8 +62,9 @@ class SeedNotReproducible(Exception):
 
 @dataclass(frozen=True)
 class ReversalReport:
-    """One explored sequence against its parent."""
+    """One explored sequence against its parent (see the module docstring for the schema)."""
 
+    id: int
     index: int
     parent: int
     depth: int
@@ -59,8 +76,11 @@ class ReversalReport:
     location_key: str
     verdict: str
     reasons: list[str]
-    differences: list[str]
+    differences: dict[str, str]
     skipped: int
+    sequence: list[str]
+    events: list[dict[str, str | None]]
+    witness: str
 
 
 @dataclass
@@ -68,6 +88,9 @@ class Summary:
     url: str
     bound: int | None
     strategy: str = "r4"
+    session: str = ""  # the session directory explored (absolute)
+    seed_events: int = 0
+    races_uncovered: int = 0
     sequences: int = 1
     stop_reason: str = "exhausted"
     seconds: float = 0.0
@@ -81,10 +104,13 @@ class Summary:
     def to_json(self) -> dict:
         raw = asdict(self)
         raw["counts"] = self.counts
+        raw["site"] = self.url
+        raw["sequences_explored"] = self.sequences
+        raw["truncated"] = None if self.stop_reason == "exhausted" else self.stop_reason
         return raw
 
 
-async def _run(driver: Driver, session: Session, plan: Iterable[str]) -> Execution:
+async def run_plan(driver: Driver, session: Session, plan: Iterable[str]) -> Execution:
     """One execution of ``plan``; a browser failure is retried once, then becomes a failed run."""
     for attempt in (1, 2):
         try:
@@ -145,15 +171,18 @@ async def explore(driver: Driver, session: Session, out: Path, *, bound: int | N
     started = time.monotonic()
     rules = list(rules) if rules is not None else None
     out.mkdir(parents=True, exist_ok=True)
-    first = await _run(driver, session, session.seed_trace().sequence)
-    second = await _run(driver, session, first.trace.sequence)
+    first = await run_plan(driver, session, session.seed_trace().sequence)
+    second = await run_plan(driver, session, first.trace.sequence)
     if first.trace.sequence != second.trace.sequence or first.trace.truncated in FAILED_RUN:
         raise SeedNotReproducible(
             f"repeating the recording failed ({_first_divergence(first.trace, second.trace)}); "
             "record the session again, or mask what varies")
     baseline = StateSnapshot.from_execution(first, first.heap)
     noise = NoiseMask.from_baselines(baseline, StateSnapshot.from_execution(second, second.heap))
-    summary = Summary(session.url, bound, strategy, noise=[name for name, part in _MASK_FIELD.items() if getattr(noise, part)])
+    summary = Summary(session.url, bound, strategy, str(session.directory.resolve()), len(first.trace.steps),
+                      len(find_races(first.trace, filters=tuple(filters)).uncovered),
+                      noise=[name for name, part in _MASK_FIELD.items() if getattr(noise, part)])
+    (out / "noise.json").write_text(json.dumps(noise.to_json()))
     mask = noise | mask
     explorer = _strategy(strategy, first.trace, bound, tuple(filters), max_sequences)
     traces: dict[int, Trace] = {0: first.trace}
@@ -169,7 +198,7 @@ async def explore(driver: Driver, session: Session, out: Path, *, bound: int | N
         planned = explorer.next_plan()
         if planned is None:
             break
-        child = await _run(driver, session, planned.plan)
+        child = await run_plan(driver, session, planned.plan)
         explorer.record(planned, child.trace)
         state = StateSnapshot.from_execution(child, child.heap)
         traces[planned.index], states[planned.index] = child.trace, state
@@ -180,13 +209,16 @@ async def explore(driver: Driver, session: Session, out: Path, *, bound: int | N
                            child_failed=child.trace.truncated in FAILED_RUN, rules=rules)
         directory = _save(out, planned.index, child.trace, state)
         difference.save(directory, "diff")
+        witness = _witness(out, planned.index, planned.parent)
         summary.reversals.append(ReversalReport(
-            index=planned.index, parent=planned.parent, depth=planned.depth,
+            id=planned.index, index=planned.index, parent=planned.parent, depth=planned.depth,
             first=pair[0].label, second=pair[1].label, first_id=pair[0].id, second_id=pair[1].id,
             location=describe_location(location, parent_trace) if location else "order of events",
             location_key=location,
-            verdict=verdict.kind, reasons=list(verdict.reasons), differences=sorted(difference.categories),
-            skipped=len(child.trace.skipped),
+            verdict=verdict.kind, reasons=list(verdict.reasons), differences=describe_differences(difference),
+            skipped=len(child.trace.skipped), sequence=child.trace.sequence,
+            events=[{"id": e.id, "label": e.label, "site": _access_site(parent_trace, e.id, location)} for e in pair],
+            witness=str(witness.relative_to(out)),
         ))
         summary.sequences = len(explorer.explored)
         summary.seconds = round(time.monotonic() - started, 2)
@@ -195,6 +227,52 @@ async def explore(driver: Driver, session: Session, out: Path, *, bound: int | N
     summary.seconds = round(time.monotonic() - started, 2)
     _write_summary(out, summary)
     return summary
+
+
+def describe_differences(difference: StateDiff) -> dict[str, str]:
+    """Category → a few words on what differs, for every category that does."""
+    words: dict[str, str] = {}
+    if difference.dom:
+        words["dom"] = f"{len(difference.dom.hunks)} changed region(s)"
+    if difference.heap:
+        words["heap"] = f"{difference.heap.total} change(s)"
+    if difference.screenshot:
+        words["screenshot"] = f"{difference.screenshot.changed_pixels} pixels"
+    for name in ("exceptions", "console", "network", "pending"):
+        part = getattr(difference, name)
+        if part:
+            words[name] = f"{len(part.new)} new, {len(part.lost)} gone"
+    return words
+
+
+def _access_site(trace: Trace, event_id: str, location: str) -> str | None:
+    """Where ``event_id`` touched ``location`` in ``trace`` (its first such access with a site)."""
+    for step in trace.steps:
+        if step.event == event_id:
+            return next((a.site for a in step.accesses if a.location == location and a.site), None)
+    return None
+
+
+def _witness(out: Path, index: int, parent: int) -> Path:
+    """``reversals/<index>/``: ``parent/`` and ``child/`` (trace, state, screenshot) and the
+    difference between them (``diff.json``, ``diff.png``)."""
+    directory = out / "reversals" / str(index)
+    for role, number in (("parent", parent), ("child", index)):
+        (directory / role).mkdir(parents=True, exist_ok=True)
+        for name in ("trace.json", "state.json", "state.png"):
+            _link(out / "sequences" / str(number) / name, directory / role / name)
+    for name in ("diff.json", "diff.png"):
+        _link(out / "sequences" / str(index) / name, directory / name)
+    return directory
+
+
+def _link(source: Path, target: Path) -> None:
+    if not source.exists() or target.exists():
+        return
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copyfile(source, target)
 
 
 def _save(out: Path, index: int, trace: Trace, state: StateSnapshot) -> Path:

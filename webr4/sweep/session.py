@@ -66,10 +66,19 @@ class Session:
             Limits(**session.limits)
         except (ValueError, KeyError, TypeError) as error:
             raise SessionError(f"{manifest} is damaged ({error}); record the session again") from None
+        if not compatible(session.version):
+            raise SessionError(f"{directory} was recorded by webr4 {session.version}; this is webr4 {__version__}, "
+                               "which replays sessions of its own minor version only: record it again")
         for needed in ("network.har", "seed/trace.json"):
             if not (directory / needed).is_file():
                 raise SessionError(f"{directory} is incomplete ({needed} is missing); record the session again")
         return session
+
+
+def compatible(version: str) -> bool:
+    """Sessions replay across patch releases, not across minor or major ones (event identities
+    and the trace format may change between those)."""
+    return version.split(".")[:2] == __version__.split(".")[:2]
 
 
 def _check_actions_ran(trace: Trace, actions: list[UserAction]) -> None:

@@ -1,0 +1,99 @@
+"""summary.json's documented schema, reason codes, determinism, replay and session checks."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from webr4.browser.driver import Driver
+from webr4.cli import main
+from webr4.sweep.explore import explore
+from webr4.sweep.replay import replay_reversal
+from webr4.sweep.session import Session, SessionError, record
+
+from ..conftest import expected
+
+TOP_LEVEL = {"site", "bound", "strategy", "seed_events", "races_uncovered", "sequences_explored", "truncated",
+             "reversals"}
+PER_REVERSAL = {"id", "parent", "sequence", "depth", "events", "location", "verdict", "reasons", "differences",
+                "witness"}
+
+
+async def _record_and_explore_twice(url: str, actions: list, directory):
+    async with Driver() as driver:
+        session = await record(driver, url, directory / "session", actions)
+        first = await explore(driver, session, directory / "run1")
+        second = await explore(driver, session, directory / "run2")
+        reproduction = await replay_reversal(driver, directory / "run1", first.reversals[0].id)
+    return first, second, reproduction
+
+
+@pytest.fixture(scope="module")
+def click_race(sites_url, tmp_path_factory):
+    directory = tmp_path_factory.mktemp("click-race")
+    site = "click-during-parse"
+    return directory, *asyncio.run(_record_and_explore_twice(sites_url + site + "/", expected(site)["session"], directory))
+
+
+def test_summary_has_the_documented_keys_and_a_complete_witness(click_race):
+    directory, *_ = click_race
+    summary = json.loads((directory / "run1" / "summary.json").read_text())
+    assert TOP_LEVEL <= set(summary)
+    [reversal] = summary["reversals"]
+    assert PER_REVERSAL <= set(reversal)
+    assert [e["label"] for e in reversal["events"]] == ["parse chunk 6/6", "click on #add"]
+    assert reversal["events"][0]["site"].endswith("cart.js:4:10")
+    witness = directory / "run1" / reversal["witness"]
+    for name in ("parent/state.png", "child/state.png", "parent/trace.json", "child/trace.json", "diff.png"):
+        assert (witness / name).is_file(), name
+
+
+def test_an_initialization_race_is_named_so(click_race):
+    _, first, _, _ = click_race
+    assert "initialization-race" in first.reversals[0].reasons
+
+
+def test_exploring_twice_gives_the_same_summary(click_race):
+    _, first, second, _ = click_race
+    timing_free = lambda s: {**s.to_json(), "seconds": 0}  # noqa: E731 - one-off projection
+    assert timing_free(first) == timing_free(second)
+
+
+def test_a_reported_difference_reproduces_on_replay(click_race):
+    *_, reproduction = click_race
+    assert reproduction.reproduced and "exceptions" in reproduction.now
+
+
+def test_the_papers_running_example_is_ad_hoc_synchronisation(sites_url, tmp_path):
+    async def go():
+        async with Driver() as driver:
+            session = await record(driver, sites_url + "slideshow/", tmp_path / "s", expected("slideshow")["session"])
+            return await explore(driver, session, tmp_path / "run")
+    summary = asyncio.run(go())
+    assert summary.reversals and all(r.verdict == "harmless" for r in summary.reversals)
+    assert any(r.reasons == ["polling-timer"] for r in summary.reversals)
+
+
+def test_a_session_of_another_minor_version_is_refused(click_race, tmp_path):
+    directory, *_ = click_race
+    copy = tmp_path / "old"
+    copy.mkdir()
+    for name in ("network.har", "session.json"):
+        (copy / name).write_bytes((directory / "session" / name).read_bytes())
+    (copy / "seed").mkdir()
+    (copy / "seed" / "trace.json").write_bytes((directory / "session" / "seed" / "trace.json").read_bytes())
+    manifest = json.loads((copy / "session.json").read_text())
+    (copy / "session.json").write_text(json.dumps({**manifest, "version": "0.0.9"}))
+    with pytest.raises(SessionError, match="recorded by webr4 0.0.9"):
+        Session.load(copy)
+
+
+def test_an_output_directory_that_cannot_be_written_is_one_clear_error(click_race, tmp_path):
+    directory, *_ = click_race
+    in_the_way = tmp_path / "a-file"
+    in_the_way.write_text("not a directory")
+    result = CliRunner().invoke(main, ["explore", str(directory / "session"), "--out", str(in_the_way / "run")])
+    assert result.exit_code == 1 and "cannot write" in result.output and result.output.count("\n") == 1

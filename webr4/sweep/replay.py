@@ -1,0 +1,53 @@
+"""Replaying one reported reversal: both of its sequences again, compared again.
+
+``webr4 replay RUN ID`` re-executes the parent and the child of reversal ``ID`` from the
+session's recorded network, compares their end states under the run's noise mask, and says
+whether the reported difference reproduces.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from webr4.browser.driver import Driver
+from webr4.state.noise import NoiseMask
+from webr4.state.snapshot import StateSnapshot
+from webr4.sweep.explore import describe_differences, run_plan
+from webr4.sweep.session import Session
+from webr4.trace import Trace
+
+
+class ReplayError(Exception):
+    """The run or the reversal cannot be found (one line)."""
+
+
+@dataclass(frozen=True)
+class Reproduction:
+    reported: dict[str, str]  # category -> what differed when the run was explored
+    now: dict[str, str]  # the same, in this replay
+
+    @property
+    def reproduced(self) -> bool:
+        return set(self.reported) == set(self.now)
+
+
+async def replay_reversal(driver: Driver, run: Path, reversal_id: int) -> Reproduction:
+    try:
+        summary = json.loads((run / "summary.json").read_text())
+    except (OSError, ValueError):
+        raise ReplayError(f"{run} holds no readable summary.json; is it a run directory of 'webr4 explore'?") from None
+    reversal = next((r for r in summary["reversals"] if r["id"] == reversal_id), None)
+    if reversal is None:
+        known = ", ".join(str(r["id"]) for r in summary["reversals"]) or "none"
+        raise ReplayError(f"the run has no reversal {reversal_id} (reversals: {known})")
+    session = Session.load(Path(summary["session"]) if summary.get("session") else run / "session")
+    mask = NoiseMask.from_json(json.loads((run / "noise.json").read_text())) \
+        if (run / "noise.json").is_file() else NoiseMask()
+    states = []
+    for number in (reversal["parent"], reversal["id"]):
+        plan = Trace.loads((run / "sequences" / str(number) / "trace.json").read_text()).sequence
+        execution = await run_plan(driver, session, plan)
+        states.append(StateSnapshot.from_execution(execution, execution.heap))
+    return Reproduction(reversal["differences"], describe_differences(mask.diff(states[0], states[1])))

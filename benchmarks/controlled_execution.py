@@ -39,7 +39,7 @@ class SiteCost:
         return self.instrumented_s / self.plain_s
 
 
-async def _plain_load(driver: Driver, url: str) -> float:
+async def plain_load(driver: Driver, url: str) -> float:
     started = time.perf_counter()
     context = await driver.browser.new_context(viewport=VIEWPORT)
     page = await context.new_page()
@@ -59,7 +59,7 @@ async def measure(sites: list[Path]) -> list[SiteCost]:
                 seed = await driver.execute(url, actions=actions, store=store, record=True, limits=LIMITS)
                 plain, controlled, instrumented = [], [], []
                 for _ in range(REPEATS):
-                    plain.append(await _plain_load(driver, url))
+                    plain.append(await plain_load(driver, url))
                     for instrument, bucket in ((False, controlled), (True, instrumented)):
                         started = time.perf_counter()
                         await driver.execute(url, actions=actions, store=store, record=False, limits=LIMITS,

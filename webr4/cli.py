@@ -24,6 +24,7 @@ from webr4.browser.responses import ResponseStore
 from webr4.resources import resource_dir
 from webr4.serve import serve
 from webr4.classify import RULES
+from webr4.config import ConfigError, load_settings
 from webr4.report.write import write_report
 from webr4.state.noise import NoiseMask
 from webr4.sweep.auto import auto_actions
@@ -166,7 +167,8 @@ def explore_options(command: Any) -> Any:
     command = click.option("--max-sequences", type=int, help="Stop after this many explored sequences.")(command)
     command = click.option("--time-limit", type=float, help="Stop after this many seconds.")(command)
     command = click.option("--mask", multiple=True, metavar="SELECTOR",
-                           help="Ignore this part of the DOM when comparing (#id, .class, tag); repeatable.")(command)
+                           help="Ignore this part of the DOM when comparing (#id, .class, tag); repeatable; adds "
+                                "to [mask] selectors of webr4.toml.")(command)
     command = click.option("--mask-heap", multiple=True, metavar="PATH",
                            help="Ignore this heap path (window.cache); repeatable.")(command)
     command = click.option("--rules", metavar="NAMES",
@@ -293,13 +295,14 @@ def _explore_and_report(session: Session, out_dir: Path, bound: int, strategy: s
                         time_limit: float | None, mask: tuple[str, ...], mask_heap: tuple[str, ...],
                         rules: str | None) -> None:
     try:
-        user_mask = NoiseMask.from_options(mask, mask_heap)
-        rule_names = [r.strip() for r in rules.split(",") if r.strip()] if rules else None
+        settings = load_settings()
+        user_mask = NoiseMask.from_options(settings.mask_selectors + mask, settings.mask_heap + mask_heap)
+        rule_names = [r.strip() for r in rules.split(",") if r.strip()] if rules else settings.rules
         if rule_names is not None:
             unknown = sorted(set(rule_names) - set(RULES))
             if unknown:
                 raise ValueError(f"unknown rule(s) {', '.join(unknown)}; known: {', '.join(RULES)}")
-    except ValueError as error:
+    except (ValueError, ConfigError) as error:
         raise click.UsageError(str(error)) from None
     summary = _with_driver(lambda driver: explore(driver, session, out_dir, bound=bound, strategy=strategy,
                                                   max_sequences=max_sequences,

@@ -25,6 +25,10 @@ def test_verdict_matches_the_sites_expectation(sites_url, tmp_path, site):
     _, summary = asyncio.run(_check(sites_url + site + "/", facts["session"], tmp_path))
     harmful = [r for r in summary.reversals if r.verdict == "harmful"]
     assert bool(harmful) == facts["harmful"], summary.reversals
+    # the site's race is judged for the stated reason
+    judged = harmful if facts["harmful"] else summary.reversals
+    for code in facts["reasons"]:
+        assert any(code in r.reasons for r in judged), (code, summary.reversals)
     assert not [r for r in summary.reversals if r.verdict == "error"]
     for reversal in harmful:
         # each report names a real pair of events and a location

@@ -1,0 +1,27 @@
+"""Masks and rules from webr4.toml or [tool.webr4]; bad files are one clear error."""
+
+from __future__ import annotations
+
+import pytest
+
+from webr4.config import ConfigError, Settings, load_settings
+
+
+def test_no_file_means_no_settings(tmp_path):
+    assert load_settings(tmp_path) == Settings()
+
+
+def test_webr4_toml_gives_masks_and_rules(tmp_path):
+    (tmp_path / "webr4.toml").write_text('rules = ["commute"]\n[mask]\nselectors = ["#clock"]\nheap = ["window.t"]\n')
+    assert load_settings(tmp_path) == Settings(("#clock",), ("window.t",), ("commute",))
+
+
+def test_pyproject_section_is_read_when_there_is_no_webr4_toml(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n[tool.webr4.mask]\nselectors = [".ad"]\n')
+    assert load_settings(tmp_path).mask_selectors == (".ad",)
+
+
+def test_a_malformed_file_is_one_clear_error(tmp_path):
+    (tmp_path / "webr4.toml").write_text('[mask]\nselectors = "#clock"\n')
+    with pytest.raises(ConfigError, match="must be a list of strings"):
+        load_settings(tmp_path)

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import http.server
 import json
-import threading
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from webr4.engine.hb import HappensBefore

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from jsrun import Job, run_jobs
 
 from webr4.instrument import CachedRewriter, rewrite

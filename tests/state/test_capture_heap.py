@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from playwright.async_api import async_playwright
 
-from webr4.state.heap import capture_heap
+from webr4.resources import javascript
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
@@ -34,7 +34,7 @@ async def _capture() -> dict[str, Any]:
         try:
             page = await browser.new_page()
             await page.set_content(PAGE)
-            return await capture_heap(page)
+            return await page.evaluate(javascript("capture_heap.js"))
         finally:
             await browser.close()
 

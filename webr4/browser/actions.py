@@ -9,7 +9,7 @@ before the next action). Selectors are Playwright selectors (CSS, ``text=…``, 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from playwright.async_api import Page
 
@@ -82,7 +82,3 @@ def parse_actions(raw: Any) -> list[UserAction]:
         actions.append(UserAction(len(actions), kind, step[kind], argument, delay))
         delay = 0.0
     return actions
-
-
-def selectors(actions: Sequence[UserAction]) -> list[str]:
-    return [a.selector for a in actions]

@@ -1,7 +1,6 @@
 """Executions in Chromium: one browser per driver, a fresh context per execution.
 
-:class:`Driver` is the asynchronous API; :class:`BrowserExecutor` adapts it to the engine's
-synchronous :class:`~webr4.trace.Executor` protocol for one session.
+:class:`Driver` is the API: ``async with Driver() as driver: await driver.execute(url, plan)``.
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ from webr4.browser.responses import ResponseStore
 from webr4.instrument.cache import CachedRewriter
 from webr4.instrument.page import DocumentCache
 from webr4.resources import javascript
-from webr4.trace import EventId, Plan, Trace
+from webr4.trace import Plan, Trace
 
 VIEWPORT = {"width": 1024, "height": 768}
 
@@ -136,35 +135,3 @@ async def _final_state(page: Page, trace: Trace, *, screenshot: bool, heap: bool
     except (PlaywrightError, asyncio.TimeoutError):
         return "", None, None
     return dom, shot, globals_
-
-
-class BrowserExecutor:
-    """A session bound to one URL, actions and recorded network, usable synchronously.
-
-    ``execute(plan)`` satisfies :class:`~webr4.trace.Executor`; ``last`` keeps the most recent
-    :class:`Execution` for state comparison. Close it (or use ``with``) to stop the browser.
-    """
-
-    def __init__(self, url: str, *, actions: Sequence[UserAction] = (), store: ResponseStore,
-                 limits: Limits = Limits(), seed: int = 0, screenshot: bool = False) -> None:
-        self.url, self.actions, self.store = url, list(actions), store
-        self.limits, self.seed, self.screenshot = limits, seed, screenshot
-        self._runner = asyncio.Runner()
-        self._driver = self._runner.run(Driver().__aenter__())
-        self.last: Execution | None = None
-
-    def execute(self, plan: Sequence[EventId]) -> Trace:
-        self.last = self._runner.run(self._driver.execute(
-            self.url, plan, actions=self.actions, store=self.store, record=False,
-            limits=self.limits, seed=self.seed, screenshot=self.screenshot))
-        return self.last.trace
-
-    def close(self) -> None:
-        self._runner.run(self._driver.__aexit__(None, None, None))
-        self._runner.close()
-
-    def __enter__(self) -> BrowserExecutor:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -59,3 +61,30 @@ def driver() -> Iterator[SyncDriver]:
     d = SyncDriver()
     yield d
     d.close()
+
+
+NPM_PACKAGES = ["jquery@3", "react@18", "react-dom@18", "vue@3", "jsdom@24"]
+
+
+@pytest.fixture(scope="session")
+def npm_dir(request: pytest.FixtureRequest) -> Path:
+    """A directory whose ``node_modules`` holds real libraries from the npm registry (installed
+    once into the pytest cache); the test is skipped with the reason when npm cannot get them."""
+    directory = Path(request.config.cache.mkdir("webr4-instrument-npm"))
+    marker = directory / ".webr4-installed"
+    if marker.exists() and marker.read_text() == " ".join(NPM_PACKAGES):
+        return directory
+    npm = shutil.which("npm")
+    if npm is None:
+        pytest.skip("npm is not installed: cannot fetch jQuery, React and Vue from the npm registry")
+    try:
+        completed = subprocess.run(
+            [npm, "install", "--no-audit", "--no-fund", "--prefix", str(directory), *NPM_PACKAGES],
+            capture_output=True, text=True, timeout=600, check=False,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.skip("npm install timed out: is the npm registry reachable?")
+    if completed.returncode != 0:
+        pytest.skip(f"npm install failed (registry unreachable?): {completed.stderr.strip()[-500:]}")
+    marker.write_text(" ".join(NPM_PACKAGES))
+    return directory

@@ -10,7 +10,6 @@ temporary directory, so the bundled sites stay race demos.
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Iterator
 
@@ -23,8 +22,6 @@ from webr4.trace import Trace
 
 pytestmark = pytest.mark.browser
 
-NPM_CACHE = "webr4-instrument-npm"
-PACKAGES = ["jquery@3", "react@18", "react-dom@18", "vue@3"]
 
 LIBRARIES = {
     "jquery": ["jquery/dist/jquery.js"],
@@ -82,25 +79,12 @@ RENDERED = ("plum 2", "2 clicks")
 
 
 @pytest.fixture(scope="session")
-def node_modules(request: pytest.FixtureRequest) -> Path:
-    """``node_modules`` holding every file of :data:`LIBRARIES`, installed with npm when missing."""
-    directory = Path(request.config.cache.mkdir(NPM_CACHE))
-    modules = directory / "node_modules"
-    needed = [modules / name for files in LIBRARIES.values() for name in files]
-    if all(path.is_file() for path in needed):
-        return modules
-    npm = shutil.which("npm")
-    if npm is None:
-        pytest.skip("npm is not installed: cannot fetch jQuery, React and Vue from the npm registry")
-    try:
-        completed = subprocess.run(
-            [npm, "install", "--no-audit", "--no-fund", "--prefix", str(directory), *PACKAGES],
-            capture_output=True, text=True, timeout=300, check=False,
-        )
-    except subprocess.TimeoutExpired:
-        pytest.skip("npm install timed out: is the npm registry reachable?")
-    if completed.returncode != 0 or not all(path.is_file() for path in needed):
-        pytest.skip(f"npm install failed (registry unreachable?): {completed.stderr.strip()[-500:]}")
+def node_modules(npm_dir: Path) -> Path:
+    """``node_modules`` of the shared npm install, holding every file of :data:`LIBRARIES`."""
+    modules = npm_dir / "node_modules"
+    missing = [name for files in LIBRARIES.values() for name in files if not (modules / name).is_file()]
+    if missing:
+        pytest.skip(f"the npm install lacks {missing[0]}")
     return modules
 
 

@@ -7,7 +7,6 @@ skipped with a message when npm or the registry is not reachable.
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import time
 from pathlib import Path
@@ -17,31 +16,7 @@ from jsrun import NODE
 
 from webr4.instrument import rewrite
 
-PACKAGES = ["jquery@3", "react@18", "react-dom@18", "vue@3", "jsdom@24"]
 RUNNER = Path(__file__).with_name("lib_runner.js")
-MARKER = ".webr4-installed"
-
-
-@pytest.fixture(scope="session")
-def npm_dir(request: pytest.FixtureRequest) -> Path:
-    directory = Path(request.config.cache.mkdir("webr4-instrument-npm"))
-    marker = directory / MARKER
-    if marker.exists() and marker.read_text() == " ".join(PACKAGES):
-        return directory
-    npm = shutil.which("npm")
-    if npm is None:
-        pytest.skip("npm is not installed: cannot fetch the libraries")
-    try:
-        completed = subprocess.run(
-            [npm, "install", "--no-audit", "--no-fund", "--prefix", str(directory), *PACKAGES],
-            capture_output=True, text=True, timeout=600, check=False,
-        )
-    except subprocess.TimeoutExpired:
-        pytest.skip("npm install timed out: is the npm registry reachable?")
-    if completed.returncode != 0:
-        pytest.skip(f"npm install failed (registry unreachable?): {completed.stderr.strip()[-500:]}")
-    marker.write_text(" ".join(PACKAGES))
-    return directory
 
 
 LIBRARY_FILES = {

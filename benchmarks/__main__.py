@@ -1,36 +1,62 @@
-"""Run every benchmark, print the tables and write ``benchmarks/results/latest.{md,json}``."""
+"""Run the benchmarks, print their tables and write ``benchmarks/results/latest.{md,json}``.
+
+``python -m benchmarks [--only NAME ...] [SITES_DIR ...]``: every section runs on the bundled
+sites plus every site folder (``index.html`` and ``expected.json``) found in the directories
+given. Each section is a module in :data:`SECTIONS` with a ``run(sites) -> Section`` function.
+With ``--only``, the sections not run keep their previous figures in the results files.
+"""
 
 from __future__ import annotations
 
-import asyncio
+import argparse
 import json
 import platform
-from dataclasses import asdict
 from pathlib import Path
 
 from benchmarks import controlled_execution, rewrite_speed, sweep_cost
+from benchmarks.section import Section, find_sites
 from webr4.resources import resource_dir
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
+SECTIONS = {
+    "controlled_execution": controlled_execution,
+    "sweep_cost": sweep_cost,
+    "rewrite_speed": rewrite_speed,
+}
 
-def main() -> None:
-    sites = sorted(p for p in resource_dir("sites").iterdir() if (p / "expected.json").is_file())
-    costs = asyncio.run(controlled_execution.measure(sites))
-    sweeps = asyncio.run(sweep_cost.measure(sites))
-    rewrites = rewrite_speed.measure()
-    text = ("## Controlled execution vs plain Playwright load\n\n" + controlled_execution.table(costs) + "\n\n"
-            "## Full k = 1 sweep per site\n\n" + sweep_cost.table(sweeps) + "\n\n"
-            "## Access-logging rewriter\n\n" + rewrite_speed.table(rewrites) + "\n")
-    print(text)
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
+    parser.add_argument("sites", nargs="*", type=Path, help="more directories of sites to measure")
+    parser.add_argument("--only", action="append", choices=sorted(SECTIONS), help="run just this section")
+    args = parser.parse_args(argv)
+    missing = [str(d) for d in args.sites if not d.is_dir()]
+    if missing:
+        parser.error(f"not a directory: {', '.join(missing)}")
+    sites = find_sites(resource_dir("sites"), *args.sites)
+    previous = _previous()
+    results: dict[str, Section] = {}
+    for name, module in SECTIONS.items():
+        if args.only and name not in args.only:
+            if name in previous:
+                results[name] = previous[name]
+            continue
+        results[name] = module.run(sites)
+        print(f"## {results[name].title}\n\n{results[name].markdown}\n", flush=True)
     RESULTS.mkdir(exist_ok=True)
+    text = "\n".join(f"## {s.title}\n\n{s.markdown}\n" for s in results.values())
     (RESULTS / "latest.md").write_text(text)
-    (RESULTS / "latest.json").write_text(json.dumps({
-        "machine": platform.platform(),
-        "controlled_execution": [asdict(c) | {"ratio": c.ratio} for c in costs],
-        "sweeps": [asdict(c) | {"per_sequence_s": c.per_sequence_s, "ratio": c.ratio} for c in sweeps],
-        "rewrite_speed": [{"input": n, "bytes": b, "seconds": t} for n, b, t in rewrites],
-    }, indent=1))
+    (RESULTS / "latest.json").write_text(json.dumps(
+        {"machine": platform.platform(), "sections": {name: s.to_json() for name, s in results.items()}}, indent=1))
+
+
+def _previous() -> dict[str, Section]:
+    try:
+        raw = json.loads((RESULTS / "latest.json").read_text())
+        return {name: Section.from_json(s) for name, s in raw.get("sections", {}).items()}
+    except (OSError, ValueError, KeyError):
+        return {}
 
 
 if __name__ == "__main__":

@@ -9,18 +9,18 @@ machine: compare them with each other, not across machines.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import statistics
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from benchmarks.section import Section, served
 from webr4.browser.actions import parse_actions
 from webr4.browser.controller import Limits
 from webr4.browser.driver import VIEWPORT, Driver
 from webr4.browser.responses import ResponseStore
-from webr4.resources import resource_dir
-from webr4.serve import serve
 
 REPEATS = 5
 LIMITS = Limits(horizon_ms=5_000)
@@ -50,10 +50,10 @@ async def plain_load(driver: Driver, url: str) -> float:
 
 async def measure(sites: list[Path]) -> list[SiteCost]:
     costs = []
-    with serve(resource_dir("sites")) as base:
+    with served(sites) as urls:
         async with Driver() as driver:
             for site in sites:
-                url = f"{base}{site.name}/"
+                url = urls[site]
                 actions = parse_actions(json.loads((site / "expected.json").read_text())["session"])
                 store = ResponseStore()
                 seed = await driver.execute(url, actions=actions, store=store, record=True, limits=LIMITS)
@@ -83,3 +83,9 @@ def table(costs: list[SiteCost]) -> str:
     lines.append(f"| **median** | | {plain:.3f} | {statistics.median(c.controlled_s for c in costs):.3f} "
                  f"| {inst:.3f} | {inst / plain:.2f} | {1 / inst:.2f} |")
     return "\n".join(lines)
+
+
+def run(sites: list[Path]) -> Section:
+    costs = asyncio.run(measure(sites))
+    return Section("Controlled execution vs plain Playwright load", table(costs),
+                   [asdict(c) | {"ratio": c.ratio} for c in costs])

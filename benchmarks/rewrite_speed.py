@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from benchmarks.section import Section
 from webr4.instrument import rewrite
 
 _UNIT = "function f(a) { var b = a.x + g.y; obj[a] = b; return b.c(d, e.f); }\n"
@@ -37,3 +38,9 @@ def table(rows: list[tuple[str, int, float]]) -> str:
     lines = ["| input | size (KB) | rewrite (s) | MB/s |", "|---|---:|---:|---:|"]
     lines += [f"| {name} | {size / 1024:.0f} | {seconds:.2f} | {size / seconds / 1e6:.2f} |" for name, size, seconds in rows]
     return "\n".join(lines)
+
+
+def run(sites: list[Path]) -> Section:
+    rows = measure()
+    return Section("Access-logging rewriter", table(rows),
+                   [{"input": n, "bytes": b, "seconds": s} for n, b, s in rows])

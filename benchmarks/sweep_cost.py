@@ -3,17 +3,17 @@ whole sweep (two seed replays included) against one plain Playwright load of the
 
 from __future__ import annotations
 
+import asyncio
 import json
 import statistics
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from benchmarks.controlled_execution import plain_load
+from benchmarks.section import Section, served
 from webr4.browser.driver import Driver
-from webr4.resources import resource_dir
-from webr4.serve import serve
 from webr4.sweep.explore import explore
 from webr4.sweep.session import record
 
@@ -36,10 +36,10 @@ class SweepCost:
 
 async def measure(sites: list[Path]) -> list[SweepCost]:
     costs = []
-    with serve(resource_dir("sites")) as base, tempfile.TemporaryDirectory() as scratch:
+    with served(sites) as urls, tempfile.TemporaryDirectory() as scratch:
         async with Driver() as driver:
             for site in sites:
-                url = f"{base}{site.name}/"
+                url = urls[site]
                 actions = json.loads((site / "expected.json").read_text())["session"]
                 session = await record(driver, url, Path(scratch) / site.name / "session", actions)
                 plain = statistics.median([await plain_load(driver, url) for _ in range(3)])
@@ -56,3 +56,9 @@ def table(costs: list[SweepCost]) -> str:
     lines.append(f"| **median** | | | {statistics.median(c.per_sequence_s for c in costs):.2f} | "
                  f"{statistics.median(c.ratio for c in costs):.1f} |")
     return "\n".join(lines)
+
+
+def run(sites: list[Path]) -> Section:
+    costs = asyncio.run(measure(sites))
+    return Section("Full k = 1 sweep per site", table(costs),
+                   [asdict(c) | {"per_sequence_s": c.per_sequence_s, "ratio": c.ratio} for c in costs])

@@ -25,3 +25,26 @@ def test_a_malformed_file_is_one_clear_error(tmp_path):
     (tmp_path / "webr4.toml").write_text('[mask]\nselectors = "#clock"\n')
     with pytest.raises(ConfigError, match="must be a list of strings"):
         load_settings(tmp_path)
+
+
+def test_option_defaults_come_from_the_file_and_unknown_ones_are_named(tmp_path):
+    (tmp_path / "webr4.toml").write_text('[explore]\nbound = 2\nmax-sequences = 9\n[record]\nseed = 4\n')
+    defaults = load_settings(tmp_path).default_map()
+    assert defaults["explore"] == {"bound": 2, "max_sequences": 9}
+    assert defaults["check"] == {"bound": 2, "max_sequences": 9, "seed": 4}
+    (tmp_path / "webr4.toml").write_text('[explore]\nbonud = 2\n')
+    with pytest.raises(ConfigError, match=r"unknown setting\(s\) bonud; known: bound,"):
+        load_settings(tmp_path)
+
+
+def test_the_command_line_shows_and_overrides_file_defaults(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from webr4.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "webr4.toml").write_text('[explore]\nstrategy = "wave"\n')
+    assert "[default: wave]" in CliRunner().invoke(main, ["explore", "--help"]).output
+    (tmp_path / "webr4.toml").write_text('[explore]\nstrategy = "nonsense"\n')
+    result = CliRunner().invoke(main, ["explore", str(tmp_path), "--out", str(tmp_path / "r")])
+    assert result.exit_code == 2 and "nonsense" in result.output

@@ -1,12 +1,30 @@
-"""Project settings for exploring: ``webr4.toml``, or ``[tool.webr4]`` in ``pyproject.toml``,
-read from the working directory.
+"""Project settings: ``webr4.toml``, or ``[tool.webr4]`` in ``pyproject.toml``, read from the
+working directory.
+
+    browser = "/usr/bin/chromium"       # the Chromium to drive
+    rules = ["commute", "exception-diff"]  # classifier rules (default: all)
 
     [mask]
     selectors = ["#clock", ".ad"]      # DOM parts that vary on their own
     heap = ["window.stats"]            # heap paths that vary on their own
-    rules = ["commute", "exception-diff", ...]   # classifier rules (default: all)
 
-Command-line ``--mask``/``--mask-heap`` add to the file's masks; ``--rules`` replaces its rules.
+    [explore]                          # defaults of `explore` and `check`
+    bound = 1
+    strategy = "r4"
+    workers = 2
+    max-sequences = 200
+    time-limit = 600
+    progress = "json"
+    cluster = "tcp://scheduler:8786"
+
+    [record]                           # defaults of `record` and `check` (and `run`'s limits)
+    seed = 0
+    horizon = 60000
+    max-events = 5000
+    event-timeout = 10
+
+Every setting is also a command-line option, which wins over the file. Command-line
+``--mask``/``--mask-heap`` add to the file's masks; ``--rules`` replaces its rules.
 """
 
 from __future__ import annotations
@@ -21,12 +39,28 @@ class ConfigError(Exception):
     """The settings file is unreadable or malformed (one line)."""
 
 
+EXPLORE_KEYS = frozenset({"bound", "strategy", "workers", "max-sequences", "time-limit", "progress", "cluster"})
+RECORD_KEYS = frozenset({"seed", "horizon", "max-events", "event-timeout"})
+_TOP_KEYS = frozenset({"browser", "rules", "mask", "explore", "record"})
+
+
 @dataclass(frozen=True)
 class Settings:
     mask_selectors: tuple[str, ...] = ()
     mask_heap: tuple[str, ...] = ()
     rules: tuple[str, ...] | None = None
+    browser: Path | None = None
+    explore: dict[str, Any] = field(default_factory=dict)  # option name (with dashes) -> default
+    record: dict[str, Any] = field(default_factory=dict)
     source: Path | None = field(default=None, compare=False)
+
+    def default_map(self) -> dict[str, dict[str, Any]]:
+        """Option defaults per command, in click's ``default_map`` form."""
+        explore = {key.replace("-", "_"): value for key, value in self.explore.items()}
+        record = {key.replace("-", "_"): value for key, value in self.record.items()}
+        limits = {key: value for key, value in record.items() if key != "seed"}
+        return {"explore": explore, "record": record, "check": record | explore,
+                "run": limits | ({"seed": record["seed"]} if "seed" in record else {})}
 
 
 def _strings(table: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
@@ -49,10 +83,28 @@ def load_settings(directory: Path = Path(".")) -> Settings:
             table = table.get(key, {}) if isinstance(table, dict) else {}
         if not table:
             continue
-        mask = table.get("mask", {})
-        if not isinstance(mask, dict):
-            raise ConfigError(f"{path}: [mask] must be a table")
+        _known(table, _TOP_KEYS, str(path))
+        mask = _table(table, "mask", path)
         rules = _strings(table, "rules", str(path)) if "rules" in table else None
+        browser = table.get("browser")
+        if browser is not None and not isinstance(browser, str):
+            raise ConfigError(f"{path}: 'browser' must be a path string")
+        explore, record = _table(table, "explore", path), _table(table, "record", path)
+        _known(explore, EXPLORE_KEYS, f"{path} [explore]")
+        _known(record, RECORD_KEYS, f"{path} [record]")
         return Settings(_strings(mask, "selectors", f"{path} [mask]"), _strings(mask, "heap", f"{path} [mask]"),
-                        rules, path)
+                        rules, Path(browser) if browser else None, explore, record, path)
     return Settings()
+
+
+def _table(table: dict[str, Any], key: str, path: Path) -> dict[str, Any]:
+    value = table.get(key, {})
+    if not isinstance(value, dict):
+        raise ConfigError(f"{path}: [{key}] must be a table")
+    return value
+
+
+def _known(table: dict[str, Any], keys: frozenset[str], where: str) -> None:
+    unknown = sorted(set(table) - keys)
+    if unknown:
+        raise ConfigError(f"{where}: unknown setting(s) {', '.join(unknown)}; known: {', '.join(sorted(keys))}")

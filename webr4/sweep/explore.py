@@ -1,14 +1,19 @@
 """Exploring a recorded session: every R4 conflict reversal, executed, compared and judged.
 
-1. The seed is replayed twice from the recorded network. If the two replays run different
-   events, the session cannot be explored (R4's "repeating the initial recording failed"); if
-   only their end states differ, the differing parts become a noise mask for every comparison.
+1. The seed is replayed twice from the recorded network (both at once when there are several
+   workers). If the two replays run different events, the session cannot be explored (R4's
+   "repeating the initial recording failed"); if only their end states differ, the differing
+   parts become a noise mask for every comparison.
 2. A strategy plans one sequence at a time; each runs in a fresh browser context, and its end
    state is compared with its parent's and classified (harmful, harmless, heap-only, error)
    with reason codes. With ``r4`` the parent differs by exactly one reversed conflict; the rival
    strategies (``delay``: delay-bounded random sampling, ``wave``: random happens-before-
    respecting swaps of the recording) are judged at the first event where child and parent part.
-3. Everything is written under the run directory as it happens: ``sequences/<n>/`` (trace,
+   Idle workers run the plans the strategy will probably ask for next
+   (:mod:`webr4.sweep.speculate`); the strategy only ever sees real traces, so the result does
+   not depend on the number of workers.
+3. Everything is written under the run directory as it happens: ``webr4.sqlite`` (the store
+   that ``--resume`` continues from, :mod:`webr4.sweep.store`), ``sequences/<n>/`` (trace,
    state, screenshot, difference with the parent), ``reversals/<id>/`` (the witness: both
    traces, both states and screenshots, the pixel difference), ``noise.json`` and
    ``summary.json``.
@@ -27,6 +32,7 @@ differs) and ``witness`` (its directory, relative to the run). The keys ``index`
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
@@ -36,21 +42,24 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from playwright.async_api import Error as PlaywrightError
-
-from webr4.browser.driver import Driver, Execution
+from webr4.browser.driver import Driver
 from webr4.classify import classify
 from webr4.engine import Explorer, PlannedSequence, Strategy, find_races
-from webr4.engine.strategies import DelayBoundedSampler, WaveSampler
 from webr4.engine.describe import describe_location
-from webr4.engine.filters import DEFAULT_FILTERS, NamedFilter
+from webr4.engine.filters import DEFAULT_FILTERS, NamedFilter, filters_by_name
+from webr4.engine.strategies import DelayBoundedSampler, WaveSampler
 from webr4.state.diff import StateDiff
 from webr4.state.noise import NoiseMask
 from webr4.state.snapshot import StateSnapshot
+from webr4.sweep.backends import Backend, InProcess
+from webr4.sweep.execution import FAILED_RUN
+from webr4.sweep.pipeline import Pipeline
+from webr4.sweep.progress import Progress, Quiet
 from webr4.sweep.session import Session
-from webr4.trace import ErrorRecord, Event, Trace
+from webr4.sweep.speculate import upcoming
+from webr4.sweep.store import RunStore, StoreError, execution_key
+from webr4.trace import Event, Trace
 
-FAILED_RUN = frozenset({"event-timeout", "page-lost", "run-timeout"})
 _MASK_FIELD = {"dom": "dom_keys", "heap": "heap_paths", "screenshot": "boxes"}  # category -> NoiseMask field
 STRATEGIES = ("r4", "delay", "wave")
 _SAMPLES = 20  # plans the sampling strategies draw when no --max-sequences is given
@@ -110,21 +119,6 @@ class Summary:
         return raw
 
 
-async def run_plan(driver: Driver, session: Session, plan: Iterable[str]) -> Execution:
-    """One execution of ``plan``; a browser failure is retried once, then becomes a failed run."""
-    for attempt in (1, 2):
-        try:
-            return await driver.execute(session.url, tuple(plan), actions=session.user_actions,
-                                        store=session.network(), record=False, limits=session.run_limits,
-                                        seed=session.seed, screenshot=True, heap=True)
-        except PlaywrightError as error:
-            if attempt == 2:
-                failed = Trace(steps=[], events={}, truncated="page-lost",
-                               errors=[ErrorRecord("harness", f"the browser failed twice: {error}")])
-                return Execution(failed, "")
-    raise AssertionError("unreachable")
-
-
 def _first_divergence(a: Trace, b: Trace) -> str:
     for i, (x, y) in enumerate(zip(a.sequence, b.sequence)):
         if x != y:
@@ -163,70 +157,137 @@ def _racing_pair(planned: PlannedSequence, parent: Trace, child: Trace) -> tuple
     return _event(parent.sequence[-1], parent), _event(child.sequence[-1], child), ""
 
 
-async def explore(driver: Driver, session: Session, out: Path, *, bound: int | None = 1, strategy: str = "r4",
-                  max_sequences: int | None = None, time_limit: float | None = None,
+async def explore(runner: Driver | Backend, session: Session, out: Path, *, bound: int | None = 1,
+                  strategy: str = "r4", max_sequences: int | None = None, time_limit: float | None = None,
                   mask: NoiseMask = NoiseMask(), rules: Iterable[str] | None = None,
-                  filters: Iterable[NamedFilter] = DEFAULT_FILTERS) -> Summary:
-    """Explore ``session`` into the run directory ``out`` (created when missing)."""
+                  filters: Iterable[NamedFilter] = DEFAULT_FILTERS, resume: bool = False,
+                  progress: Progress = Quiet()) -> Summary:
+    """Explore ``session`` into the run directory ``out`` (created when missing).
+
+    ``runner`` is a driver to run executions in this process one at a time, or a
+    :class:`~webr4.sweep.backends.Backend` (worker processes, a cluster). With ``resume``, the
+    sweep stored in ``out`` continues with its own settings (the other arguments are ignored):
+    finished executions are read back, not run again.
+    """
     started = time.monotonic()
-    rules = list(rules) if rules is not None else None
+    backend = InProcess(runner, session) if isinstance(runner, Driver) else runner
     out.mkdir(parents=True, exist_ok=True)
-    first = await run_plan(driver, session, session.seed_trace().sequence)
-    second = await run_plan(driver, session, first.trace.sequence)
-    if first.trace.sequence != second.trace.sequence or first.trace.truncated in FAILED_RUN:
+    settings = Settings(str(session.directory.resolve()), bound, strategy, max_sequences, time_limit,
+                        mask.to_json(), list(rules) if rules is not None else None, [f.name for f in filters])
+    if resume:
+        store = RunStore.open(out)
+        settings = Settings.stored(store, session)
+    else:
+        store = RunStore.create(out, asdict(settings))
+    pipeline = Pipeline(backend, store)
+    try:
+        return await _sweep(pipeline, store, session, out, settings, started, progress, backend.workers)
+    finally:
+        await pipeline.close()
+        store.close()
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What makes a sweep the sweep it is; stored so that ``--resume`` continues the same one."""
+
+    session: str
+    bound: int | None
+    strategy: str
+    max_sequences: int | None
+    time_limit: float | None
+    mask: dict
+    rules: list[str] | None
+    filters: list[str]
+
+    @classmethod
+    def stored(cls, store: RunStore, session: Session) -> Settings:
+        settings = cls(**store.get("settings"))
+        if settings.session != str(session.directory.resolve()):
+            raise StoreError(f"the sweep in {store.path.parent} explored {settings.session}, not "
+                             f"{session.directory}; resume it with that session")
+        return settings
+
+
+async def _sweep(pipeline: Pipeline, store: RunStore, session: Session, out: Path, settings: Settings,
+                 started: float, progress: Progress, workers: int) -> Summary:
+    filters = filters_by_name(settings.filters)
+    seed_plan = session.seed_trace().sequence
+    first, second = await asyncio.gather(pipeline.outcome(seed_plan, copy=1), pipeline.outcome(seed_plan, copy=2))
+    if first.trace.sequence != second.trace.sequence or first.failed:
         raise SeedNotReproducible(
             f"repeating the recording failed ({_first_divergence(first.trace, second.trace)}); "
             "record the session again, or mask what varies")
-    baseline = StateSnapshot.from_execution(first, first.heap)
-    noise = NoiseMask.from_baselines(baseline, StateSnapshot.from_execution(second, second.heap))
-    summary = Summary(session.url, bound, strategy, str(session.directory.resolve()), len(first.trace.steps),
-                      len(find_races(first.trace, filters=tuple(filters)).uncovered),
+    noise = NoiseMask.from_baselines(first.state, second.state)
+    summary = Summary(session.url, settings.bound, settings.strategy, settings.session, len(first.trace.steps),
+                      len(find_races(first.trace, filters=filters).uncovered),
                       noise=[name for name, part in _MASK_FIELD.items() if getattr(noise, part)])
     (out / "noise.json").write_text(json.dumps(noise.to_json()))
-    mask = noise | mask
-    explorer = _strategy(strategy, first.trace, bound, tuple(filters), max_sequences)
+    mask = noise | NoiseMask.from_json(settings.mask)
+    explorer = _strategy(settings.strategy, first.trace, settings.bound, filters, settings.max_sequences)
     traces: dict[int, Trace] = {0: first.trace}
-    states: dict[int, StateSnapshot] = {0: baseline}
-    _save(out, 0, first.trace, baseline)
+    states: dict[int, StateSnapshot] = {0: _save(out, 0, first.trace, first.state)}
+    progress.start(_planned(explorer))
     while True:
-        if max_sequences is not None and len(explorer.explored) >= max_sequences:
+        if settings.max_sequences is not None and len(explorer.explored) >= settings.max_sequences:
             summary.stop_reason = "max-sequences"
             break
-        if time_limit is not None and time.monotonic() - started >= time_limit:
+        if settings.time_limit is not None and time.monotonic() - started >= settings.time_limit:
             summary.stop_reason = "time-limit"
             break
         planned = explorer.next_plan()
         if planned is None:
             break
-        child = await run_plan(driver, session, planned.plan)
+        ahead = upcoming(explorer, planned, lambda p: pipeline.trace(p.plan),
+                         lambda: (traces[planned.parent], first.trace), workers - 1) if workers > 1 else []
+        pipeline.want([planned.plan, *(p.plan for p in ahead)])
+        child = await pipeline.outcome(planned.plan)
         explorer.record(planned, child.trace)
-        state = StateSnapshot.from_execution(child, child.heap)
-        traces[planned.index], states[planned.index] = child.trace, state
-        parent_trace, parent_state = traces[planned.parent], states[planned.parent]
-        difference = mask.diff(parent_state, state)
-        *pair, location = _racing_pair(planned, parent_trace, child.trace)
-        verdict = classify(parent_trace, child.trace, difference, (pair[0], pair[1]),
-                           child_failed=child.trace.truncated in FAILED_RUN, rules=rules)
-        directory = _save(out, planned.index, child.trace, state)
-        difference.save(directory, "diff")
-        witness = _witness(out, planned.index, planned.parent)
-        summary.reversals.append(ReversalReport(
-            id=planned.index, index=planned.index, parent=planned.parent, depth=planned.depth,
-            first=pair[0].label, second=pair[1].label, first_id=pair[0].id, second_id=pair[1].id,
-            location=describe_location(location, parent_trace) if location else "order of events",
-            location_key=location,
-            verdict=verdict.kind, reasons=list(verdict.reasons), differences=describe_differences(difference),
-            skipped=len(child.trace.skipped), sequence=child.trace.sequence,
-            events=[{"id": e.id, "label": e.label, "site": _access_site(parent_trace, e.id, location)} for e in pair],
-            witness=str(witness.relative_to(out)),
-        ))
+        traces[planned.index] = child.trace
+        states[planned.index] = _save(out, planned.index, child.trace, child.state)
+        stored = store.report(planned.index)
+        if stored is not None:
+            report = ReversalReport(**stored)
+        else:
+            report = _judge(out, planned, traces[planned.parent], states[planned.parent], child.trace,
+                            states[planned.index], mask, settings.rules)
+            store.judged(planned.index, execution_key(planned.plan), asdict(report))
+        summary.reversals.append(report)
         summary.sequences = len(explorer.explored)
         summary.seconds = round(time.monotonic() - started, 2)
         _write_summary(out, summary)
+        progress.advance(len(explorer.explored) - 1, _planned(explorer) - 1, summary.counts, asdict(report))
     summary.sequences = len(explorer.explored)
     summary.seconds = round(time.monotonic() - started, 2)
     _write_summary(out, summary)
+    progress.finish(summary.to_json())
     return summary
+
+
+def _planned(strategy: Strategy) -> int:
+    """Sequences explored plus those the strategy still has pending (an estimate for progress)."""
+    return len(strategy.explored) + getattr(strategy, "pending", 0)
+
+
+def _judge(out: Path, planned: PlannedSequence, parent_trace: Trace, parent_state: StateSnapshot, child_trace: Trace,
+           child_state: StateSnapshot, mask: NoiseMask, rules: list[str] | None) -> ReversalReport:
+    """Compare a child with its parent, classify the difference, write the witness directory."""
+    difference = mask.diff(parent_state, child_state)
+    *pair, location = _racing_pair(planned, parent_trace, child_trace)
+    verdict = classify(parent_trace, child_trace, difference, (pair[0], pair[1]),
+                       child_failed=child_trace.truncated in FAILED_RUN, rules=rules)
+    difference.save(out / "sequences" / str(planned.index), "diff")
+    witness = _witness(out, planned.index, planned.parent)
+    return ReversalReport(
+        id=planned.index, index=planned.index, parent=planned.parent, depth=planned.depth,
+        first=pair[0].label, second=pair[1].label, first_id=pair[0].id, second_id=pair[1].id,
+        location=describe_location(location, parent_trace) if location else "order of events",
+        location_key=location,
+        verdict=verdict.kind, reasons=list(verdict.reasons), differences=describe_differences(difference),
+        skipped=len(child_trace.skipped), sequence=child_trace.sequence,
+        events=[{"id": e.id, "label": e.label, "site": _access_site(parent_trace, e.id, location)} for e in pair],
+        witness=str(witness.relative_to(out)),
+    )
 
 
 def describe_differences(difference: StateDiff) -> dict[str, str]:
@@ -275,12 +336,13 @@ def _link(source: Path, target: Path) -> None:
         shutil.copyfile(source, target)
 
 
-def _save(out: Path, index: int, trace: Trace, state: StateSnapshot) -> Path:
+def _save(out: Path, index: int, trace: Trace, state: StateSnapshot) -> StateSnapshot:
+    """Write sequence ``index``'s trace and state; returns the state as stored (the screenshot as
+    a file, so that its bytes need not stay in memory)."""
     directory = out / "sequences" / str(index)
     directory.mkdir(parents=True, exist_ok=True)
     (directory / "trace.json").write_text(trace.dumps())
-    state.save(directory, "state")
-    return directory
+    return StateSnapshot.load(state.save(directory, "state"))
 
 
 def _write_summary(out: Path, summary: Summary) -> None:

@@ -14,7 +14,8 @@ from pathlib import Path
 from webr4.browser.driver import Driver
 from webr4.state.noise import NoiseMask
 from webr4.state.snapshot import StateSnapshot
-from webr4.sweep.explore import describe_differences, run_plan
+from webr4.sweep.execution import run_plan
+from webr4.sweep.explore import describe_differences
 from webr4.sweep.session import Session
 from webr4.trace import Trace
 

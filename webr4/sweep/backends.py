@@ -1,0 +1,160 @@
+"""Where a sweep's executions run: this process, worker processes, or a Dask cluster.
+
+Every backend turns a plan into an :class:`~webr4.sweep.execution.Outcome` and may run up to
+:attr:`Backend.workers` plans at once. Whatever goes wrong in the browser or in a worker — a
+crash, a hang past the session's run timeout, a killed process — comes back as a failed outcome
+after one retry (classified ``error``), never as an exception that would end the sweep.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Protocol
+
+from webr4.browser.driver import Driver
+from webr4.sweep.execution import Outcome, execute
+from webr4.sweep.session import Session
+from webr4.sweep.workers import execute_packed, execute_plan, pack_session
+
+_MARGIN_S = 60.0  # beyond the session's own run timeout, before an execution counts as hung
+
+
+class BackendError(Exception):
+    """A backend cannot start (one line naming the problem and what to do)."""
+
+
+class Backend(Protocol):
+    """Runs plans of one session; ``workers`` of them at once."""
+
+    workers: int
+
+    async def execute(self, plan: Sequence[str]) -> Outcome: ...
+
+    async def close(self) -> None: ...
+
+
+def _deadline(session: Session) -> float:
+    return session.run_limits.run_timeout_s + _MARGIN_S
+
+
+class InProcess:
+    """Executions one at a time in a browser this process already drives."""
+
+    workers = 1
+
+    def __init__(self, driver: Driver, session: Session) -> None:
+        self._driver, self._session = driver, session
+        self._lock = asyncio.Lock()
+
+    async def execute(self, plan: Sequence[str]) -> Outcome:
+        async with self._lock:
+            try:
+                return await asyncio.wait_for(execute(self._driver, self._session, plan), _deadline(self._session))
+            except TimeoutError:
+                return Outcome.failure(f"the execution did not end within {_deadline(self._session):.0f} s")
+
+    async def close(self) -> None:
+        """The driver belongs to the caller, who closes it."""
+
+
+class WorkerProcesses:
+    """``workers`` processes, each with a browser of its own and a fresh context per execution."""
+
+    def __init__(self, session: Session, workers: int) -> None:
+        self.workers = workers
+        self._session = session
+        self._pool = self._new_pool()
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        # spawn, not fork: the parent holds threads and a Playwright connection of its own
+        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+
+    async def execute(self, plan: Sequence[str]) -> Outcome:
+        loop = asyncio.get_running_loop()
+        for attempt in (1, 2):
+            pool = self._pool
+            try:
+                call = loop.run_in_executor(pool, execute_plan, str(self._session.directory.resolve()), tuple(plan))
+                return await asyncio.wait_for(call, _deadline(self._session))
+            except (BrokenProcessPool, TimeoutError) as error:
+                if pool is self._pool:  # the first task to notice replaces the pool for everyone
+                    self._restart(pool)
+                if attempt == 2:
+                    what = "hung" if isinstance(error, TimeoutError) else "died"
+                    return Outcome.failure(f"the worker process {what} twice running this plan")
+        raise AssertionError("unreachable")
+
+    def _restart(self, pool: ProcessPoolExecutor) -> None:
+        for process in list(getattr(pool, "_processes", {}).values()):
+            process.kill()
+        pool.shutdown(wait=False, cancel_futures=True)
+        self._pool = self._new_pool()
+
+    async def close(self) -> None:
+        await asyncio.get_running_loop().run_in_executor(None, self._pool.shutdown)
+
+
+class DaskCluster:
+    """Executions as tasks on a Dask ``distributed`` cluster; each worker process keeps a browser.
+
+    ``address`` is ``tcp://HOST:PORT`` of a running scheduler, or ``local:N`` to start a local
+    cluster of ``N`` single-threaded worker processes for the duration of the sweep. The session
+    is shipped to the workers once, packed, so they need not share a file system with this one.
+    """
+
+    def __init__(self, client: Any, cluster: Any, packed: Any, workers: int) -> None:
+        self._client, self._cluster, self._packed = client, cluster, packed
+        self.workers = workers
+
+    @classmethod
+    async def connect(cls, address: str, session: Session) -> DaskCluster:
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise BackendError("--cluster needs Dask: pip install 'webr4[cluster]'") from None
+        cluster = None
+        try:
+            if address.startswith("local:"):
+                count = _local_workers(address)
+                cluster = await LocalCluster(n_workers=count, threads_per_worker=1, processes=True,
+                                             dashboard_address=None, asynchronous=True)
+                target: Any = cluster
+            elif address.startswith(("tcp://", "tls://")):
+                target = address
+            else:
+                raise BackendError(f"--cluster {address!r}: give tcp://HOST:PORT of a Dask scheduler or local:N")
+            client = await Client(target, asynchronous=True, timeout="20s")
+        except OSError as error:
+            if cluster is not None:
+                await cluster.close()
+            raise BackendError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+        workers = max(1, len((await client.scheduler_info())["workers"]))
+        packed = await client.scatter(pack_session(session.directory), broadcast=True)
+        return cls(client, cluster, packed, workers)
+
+    async def execute(self, plan: Sequence[str]) -> Outcome:
+        from distributed import KilledWorker
+
+        for attempt in (1, 2):
+            try:
+                return await self._client.submit(execute_packed, self._packed, tuple(plan), pure=False)
+            except KilledWorker:
+                if attempt == 2:
+                    return Outcome.failure("the Dask worker running this plan died twice")
+        raise AssertionError("unreachable")
+
+    async def close(self) -> None:
+        await self._client.close()
+        if self._cluster is not None:
+            await self._cluster.close()
+
+
+def _local_workers(address: str) -> int:
+    count = address.removeprefix("local:")
+    if not count.isdigit() or int(count) < 1:
+        raise BackendError(f"--cluster {address!r}: local:N needs a worker count N ≥ 1")
+    return int(count)

@@ -1,0 +1,68 @@
+"""One execution of a plan against a recorded session, reduced to what a sweep keeps of it.
+
+An :class:`Outcome` is what every backend hands back, whichever process or machine ran it: the
+trace and the end state. It pickles (for worker processes and clusters) and round-trips through
+the run store.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from playwright.async_api import Error as PlaywrightError
+
+from webr4.browser.driver import Driver, Execution
+from webr4.state.snapshot import StateSnapshot
+from webr4.sweep.session import Session
+from webr4.trace import ErrorRecord, Trace
+
+FAILED_RUN = frozenset({"event-timeout", "page-lost", "run-timeout"})
+"""``Trace.truncated`` values of a run that failed rather than ended."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The trace and the end state of one execution; ``state.screenshot`` holds PNG bytes."""
+
+    trace: Trace
+    state: StateSnapshot
+
+    @property
+    def failed(self) -> bool:
+        return self.trace.truncated in FAILED_RUN
+
+    def to_row(self) -> tuple[str, str, bytes | None]:
+        """(trace JSON, state JSON without the screenshot, screenshot PNG) for the store."""
+        return self.trace.dumps(), json.dumps(self.state.to_json()), self.state.screenshot_png()
+
+    @classmethod
+    def from_row(cls, trace: str, state: str, screenshot: bytes | None) -> Outcome:
+        snapshot = replace(StateSnapshot.from_json(json.loads(state)), screenshot=screenshot)
+        return cls(Trace.loads(trace), snapshot)
+
+    @classmethod
+    def failure(cls, message: str) -> Outcome:
+        """A run that could not be carried out at all (the browser or its worker died)."""
+        trace = Trace(steps=[], events={}, truncated="page-lost", errors=[ErrorRecord("harness", message)])
+        return cls(trace, StateSnapshot(dom="", exceptions=[]))
+
+
+async def run_plan(driver: Driver, session: Session, plan: Iterable[str]) -> Execution:
+    """One execution of ``plan``; a browser failure is retried once, then becomes a failed run."""
+    for attempt in (1, 2):
+        try:
+            return await driver.execute(session.url, tuple(plan), actions=session.user_actions,
+                                        store=session.network(), record=False, limits=session.run_limits,
+                                        seed=session.seed, screenshot=True, heap=True)
+        except PlaywrightError as error:
+            if attempt == 2:
+                return Execution(Outcome.failure(f"the browser failed twice: {error}").trace, "")
+    raise AssertionError("unreachable")
+
+
+async def execute(driver: Driver, session: Session, plan: Iterable[str]) -> Outcome:
+    """Run ``plan`` in a fresh context of ``driver``'s browser and snapshot its end state."""
+    execution = await run_plan(driver, session, plan)
+    return Outcome(execution.trace, StateSnapshot.from_execution(execution, execution.heap))

@@ -1,0 +1,92 @@
+"""Runs a sweep's plans on a backend, each at most once, with every outcome kept in the store.
+
+The sweep says which plans it wants, most wanted first (the one it waits for, then speculative
+ones); the pipeline keeps the backend's workers busy with them. An outcome found in the store
+(from before an interruption) or already computed is never run again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+
+from webr4.sweep.backends import Backend
+from webr4.sweep.execution import Outcome
+from webr4.sweep.store import RunStore, execution_key
+from webr4.trace import Trace
+
+Plan = tuple[str, ...]
+
+
+class Pipeline:
+    def __init__(self, backend: Backend, store: RunStore) -> None:
+        self._backend, self._store = backend, store
+        self._running: dict[str, asyncio.Task[Outcome]] = {}
+        self._wanted: list[tuple[str, Plan]] = []
+        self._outcomes: dict[str, Outcome] = {}
+        self.executed = 0  # executions started by this process
+
+    def want(self, plans: Sequence[Sequence[str]]) -> None:
+        """Run these plans as workers come free, in this order; replaces the previous wish list."""
+        wanted = []
+        for plan in plans:
+            key = execution_key(plan)
+            if key not in self._running and self._finished(key) is None:
+                wanted.append((key, tuple(plan)))
+        self._wanted = wanted
+        self._fill()
+
+    async def outcome(self, plan: Sequence[str], copy: int = 0) -> Outcome:
+        """The outcome of ``plan``: remembered, or awaited from its running execution, or run now."""
+        key = execution_key(plan, copy)
+        known = self._finished(key)
+        if known is not None:
+            return known
+        task = self._running.get(key) or self._start(key, tuple(plan))
+        return await task
+
+    def trace(self, plan: Sequence[str]) -> Trace | None:
+        """The trace of ``plan`` if it has finished, without waiting."""
+        outcome = self._finished(execution_key(plan))
+        return None if outcome is None else outcome.trace
+
+    async def close(self) -> None:
+        """Abandon speculative executions still under way."""
+        self._wanted = []
+        for task in self._running.values():
+            task.cancel()
+        await asyncio.gather(*self._running.values(), return_exceptions=True)
+
+    def _finished(self, key: str) -> Outcome | None:
+        if key not in self._outcomes:
+            stored = self._store.outcome(key)
+            if stored is None:
+                return None
+            self._outcomes[key] = stored
+        return self._outcomes[key]
+
+    def _fill(self) -> None:
+        while self._wanted and len(self._running) < self._backend.workers:
+            key, plan = self._wanted.pop(0)
+            if key not in self._running and key not in self._outcomes:
+                self._start(key, plan)
+
+    def _start(self, key: str, plan: Plan) -> asyncio.Task[Outcome]:
+        task = asyncio.ensure_future(self._run(key, plan))
+        self._running[key] = task
+        task.add_done_callback(lambda _: self._done(key))
+        return task
+
+    def _done(self, key: str) -> None:
+        self._running.pop(key, None)
+        self._fill()
+
+    async def _run(self, key: str, plan: Plan) -> Outcome:
+        self._store.started(key, plan)
+        self.executed += 1
+        started = time.monotonic()
+        outcome = await self._backend.execute(plan)
+        self._store.finished(key, outcome, time.monotonic() - started)
+        self._outcomes[key] = outcome
+        return outcome

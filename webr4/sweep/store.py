@@ -1,0 +1,142 @@
+"""``RUN/webr4.sqlite``: everything a sweep has computed, written as it happens.
+
+The store is what makes ``webr4 explore --resume`` lose nothing and repeat nothing. It holds
+
+* ``meta``: the sweep's settings (session, strategy, bound, budgets, masks, rules, filters), so
+  a resumed sweep is the same sweep, and the noise mask found from the seed replays;
+* ``executions``: one row per distinct plan run (and per seed replay), with how many times it
+  was started and, once finished, its trace, end state and screenshot;
+* ``sequences``: the explored sequences in order, each with its report once judged.
+
+A sweep that resumes reads plans' outcomes from ``executions`` instead of running them again, so
+the strategy replans exactly what it planned before and only unfinished executions run. SQLite
+runs in WAL mode and every write is its own transaction, so a ``kill -9`` or a power cut loses at
+most the executions under way.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from webr4.sweep.execution import Outcome
+
+FILENAME = "webr4.sqlite"
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS executions (
+    key TEXT PRIMARY KEY,
+    plan TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    trace TEXT,
+    state TEXT,
+    screenshot BLOB,
+    seconds REAL
+);
+CREATE TABLE IF NOT EXISTS sequences (idx INTEGER PRIMARY KEY, key TEXT NOT NULL, report TEXT);
+"""
+
+
+class StoreError(Exception):
+    """The run store cannot be used as asked (one line naming the problem and what to do)."""
+
+
+def execution_key(plan: Sequence[str], copy: int = 0) -> str:
+    """A plan's key; ``copy`` tells apart deliberate repeats of one plan (the seed replays)."""
+    digest = hashlib.sha256(json.dumps(list(plan)).encode()).hexdigest()[:32]
+    return f"{digest}.{copy}" if copy else digest
+
+
+class RunStore:
+    """The SQLite store of one run directory."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(_SCHEMA)
+        except sqlite3.DatabaseError as error:
+            raise StoreError(f"{path} is not a usable webr4 run store ({error}); choose another --out") from None
+
+    @classmethod
+    def create(cls, run_dir: Path, settings: dict[str, Any]) -> RunStore:
+        """A new store for a fresh sweep; refuses a run directory that already has one."""
+        path = run_dir / FILENAME
+        if path.exists():
+            raise StoreError(f"{run_dir} already holds a sweep; add --resume to continue it, or choose another --out")
+        store = cls(path)
+        store.set("schema", SCHEMA_VERSION)
+        store.set("settings", settings)
+        return store
+
+    @classmethod
+    def open(cls, run_dir: Path) -> RunStore:
+        """The store of an earlier sweep in ``run_dir``, to resume it."""
+        path = run_dir / FILENAME
+        if not path.is_file():
+            raise StoreError(f"{run_dir} holds no sweep to resume (no {FILENAME}); run without --resume")
+        store = cls(path)
+        if store.get("schema") != SCHEMA_VERSION:
+            raise StoreError(f"{path} was written by another webr4 version; explore again into a new --out")
+        return store
+
+    def close(self) -> None:
+        self._db.close()
+
+    # -- settings and small facts -----------------------------------------------------------------
+
+    def get(self, key: str) -> Any:
+        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    def set(self, key: str, value: Any) -> None:
+        self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, json.dumps(value)))
+
+    # -- executions -----------------------------------------------------------------------------
+
+    def started(self, key: str, plan: Sequence[str]) -> None:
+        """Note that the execution ``key`` begins (counted in ``attempts``)."""
+        self._db.execute(
+            "INSERT INTO executions (key, plan, attempts) VALUES (?, ?, 1) "
+            "ON CONFLICT (key) DO UPDATE SET attempts = attempts + 1", (key, json.dumps(list(plan))))
+
+    def finished(self, key: str, outcome: Outcome, seconds: float) -> None:
+        trace, state, screenshot = outcome.to_row()
+        self._db.execute("UPDATE executions SET trace = ?, state = ?, screenshot = ?, seconds = ? WHERE key = ?",
+                         (trace, state, screenshot, seconds, key))
+
+    def outcome(self, key: str) -> Outcome | None:
+        """The finished execution ``key``, or ``None`` when it never finished."""
+        row = self._db.execute("SELECT trace, state, screenshot FROM executions WHERE key = ? AND trace IS NOT NULL",
+                               (key,)).fetchone()
+        return None if row is None else Outcome.from_row(*row)
+
+    def attempts(self) -> dict[str, int]:
+        """Execution key → how many times it was started."""
+        return dict(self._db.execute("SELECT key, attempts FROM executions"))
+
+    def finished_keys(self) -> set[str]:
+        return {key for (key,) in self._db.execute("SELECT key FROM executions WHERE trace IS NOT NULL")}
+
+    def execution_seconds(self) -> list[float]:
+        return [s for (s,) in self._db.execute("SELECT seconds FROM executions WHERE seconds IS NOT NULL")]
+
+    # -- explored sequences -----------------------------------------------------------------------
+
+    def judged(self, index: int, key: str, report: dict[str, Any]) -> None:
+        """Sequence ``index`` (executed as ``key``) was compared with its parent: ``report``."""
+        self._db.execute("INSERT OR REPLACE INTO sequences (idx, key, report) VALUES (?, ?, ?)",
+                         (index, key, json.dumps(report)))
+
+    def report(self, index: int) -> dict[str, Any] | None:
+        row = self._db.execute("SELECT report FROM sequences WHERE idx = ?", (index,)).fetchone()
+        return None if row is None else json.loads(row[0])
+

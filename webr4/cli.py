@@ -25,6 +25,7 @@ from webr4.resources import resource_dir
 from webr4.serve import serve
 from webr4.classify import RULES
 from webr4.config import ConfigError, load_settings
+from webr4.report import ci
 from webr4.report.write import write_report
 from webr4.state.noise import NoiseMask
 from webr4.sweep.auto import auto_actions
@@ -250,6 +251,30 @@ def report_command(run_dir: Path, open_page: bool) -> None:
     click.echo(f"report: {page}")
     if open_page:
         click.launch(str(page.resolve()))
+
+
+@main.command("export")
+@click.argument("run_dir", metavar="RUN", type=click.Path(path_type=Path, file_okay=False, exists=True))
+@click.option("--junit", type=click.Path(path_type=Path, dir_okay=False), help="Write JUnit XML here.")
+@click.option("--sarif", type=click.Path(path_type=Path, dir_okay=False), help="Write SARIF 2.1.0 here.")
+def export_command(run_dir: Path, junit: Path | None, sarif: Path | None) -> None:
+    """Write the verdicts of RUN for CI; exit status 1 when RUN has a harmful race."""
+    try:
+        summary = ci.load_summary(run_dir)
+    except ci.SummaryError as error:
+        raise click.UsageError(str(error)) from None
+    for option, path, write in (("--junit", junit, ci.write_junit), ("--sarif", sarif, ci.write_sarif)):
+        if path is not None:
+            try:
+                click.echo(f"wrote {write(run_dir, path)}")
+            except OSError as error:
+                raise click.BadParameter(f"cannot write {path}: {error.strerror}", param_hint=option) from None
+    found = ci.harmful(summary)
+    click.echo(f"{len(found)} harmful of {len(summary['reversals'])} reversals")
+    for reversal in found:
+        click.echo(ci.in_words(run_dir, reversal))
+    if found:
+        raise SystemExit(1)
 
 
 def _session_steps(url: str, actions: Path | None, script: Path | None, auto: int | None, seed: int) -> Any:

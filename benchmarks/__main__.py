@@ -13,7 +13,7 @@ import json
 import platform
 from pathlib import Path
 
-from benchmarks import controlled_execution, rewrite_speed, sweep_cost
+from benchmarks import controlled_execution, evaluation, rewrite_speed, scaling, sweep_cost
 from benchmarks.section import Section, find_sites
 from webr4.resources import resource_dir
 
@@ -23,6 +23,8 @@ SECTIONS = {
     "controlled_execution": controlled_execution,
     "sweep_cost": sweep_cost,
     "rewrite_speed": rewrite_speed,
+    "evaluation": evaluation,
+    "scaling": scaling,
 }
 
 

@@ -77,3 +77,74 @@ def models(draw: st.DrawFn, max_events: int = 5, conditional: bool = True) -> Mo
         for e in ids
     ]
     return Model(events)
+
+
+# -- cyclic models ------------------------------------------------------------------------------
+
+
+def interval() -> Model:
+    """``setInterval`` that sets a flag: the same state after every tick, next to a one-off load."""
+    return Model(
+        [
+            ModelEvent("tick", (Write("flag", 1), Create("tick")), root=True, repeats=True, category=Category.TIMER),
+            ModelEvent("load", (Read("flag"), Write("seen")), root=True, category=Category.NETWORK),
+        ]
+    )
+
+
+def ping_pong() -> Model:
+    """Two timers that re-arm each other, racing on one cell, next to a click that reads it."""
+    return Model(
+        [
+            ModelEvent("ping", (Write("ball", 1), Create("pong")), root=True, repeats=True, category=Category.TIMER),
+            ModelEvent("pong", (Write("ball", 2), Create("ping")), repeats=True, category=Category.TIMER),
+            ModelEvent("click", (Read("ball"), Write("shown")), user=True),
+        ]
+    )
+
+
+def poller() -> Model:
+    """A poller that re-arms itself until a click sets the flag it polls."""
+    return Model(
+        [
+            ModelEvent("poll", (When("done", 0, then=(Create("poll"),)),), root=True, repeats=True,
+                       category=Category.TIMER),
+            ModelEvent("click", (Write("done", 1),), user=True),
+        ]
+    )
+
+
+def counter() -> Model:
+    """An interval timer that counts: its state never repeats, so only the firing limit ends it."""
+    return Model([ModelEvent("count", (Read("n"), Write("n", 1), Create("count")), root=True, repeats=True)])
+
+
+@st.composite
+def cyclic_models(draw: st.DrawFn, max_events: int = 3) -> Model:
+    """Random small models in which events may repeat and create each other (or themselves),
+    possibly only under a condition, as timers and pollers do."""
+    n = draw(st.integers(1, max_events))
+    ids = [f"e{k}" for k in range(n)]
+    users = set(draw(st.lists(st.sampled_from(ids), max_size=1, unique=True)))
+    plain = st.one_of(
+        st.builds(Read, st.sampled_from(CELLS)),
+        st.builds(Write, st.sampled_from(CELLS), st.integers(0, 1)),
+        st.builds(Cancel, st.sampled_from(ids)),
+    )
+    programs = {e: list(draw(st.lists(plain, max_size=2))) for e in ids}
+    creator: dict[str, str] = {}
+    for target in ids:
+        if target not in users and draw(st.booleans()):
+            creator[target] = draw(st.sampled_from(ids))
+            create: Op = Create(target)
+            if draw(st.booleans()):
+                create = When(draw(st.sampled_from(CELLS)), draw(st.integers(0, 1)), then=(create,))
+            body = programs[creator[target]]
+            body.insert(draw(st.integers(0, len(body))), create)
+    roots = {e for e in ids if e not in users and e not in creator} or {ids[0]} - users
+    events = [
+        ModelEvent(e, tuple(programs[e]), root=e in roots, user=e in users,
+                   repeats=e not in users and draw(st.booleans()))
+        for e in ids
+    ]
+    return Model(events)

@@ -11,20 +11,28 @@ A :class:`Model` is a finite set of events, each a little program over integer m
   :func:`~webr4.trace.event_location`, and running an event reads its own.
 
 Root events are pending from the start; user events are pending one at a time, in their
-declared order. Every event runs at most once, so every schedule is finite and the state space
-is acyclic, as Theorem 1 of R4 requires.
+declared order. An event runs at most once unless it is declared ``repeats`` (``setInterval``,
+a timer that re-arms itself or another): a repeating event is pending again whenever an op
+creates it while it is not pending. Without repeating events every schedule is finite and the
+state space is acyclic, as Theorem 1 of R4 requires; with them runs can loop, and end by the
+rule of :mod:`webr4.engine.cycles` (a full cycle, or an event over the firing limit), consulted
+after every step on the run's :meth:`Model.fingerprint`.
 
 :class:`ModelExecutor` runs plans approximately, exactly like the browser executor: planned ids
-run when pending and are skipped otherwise, then the default policy (lowest declaration index
-first) finishes the run. Its traces carry stable ids, enabled sets, creation and user-order
-happens-before edges, and every access, including the shadow ones.
+run when pending and are skipped otherwise, then the default policy finishes the run: the
+pending event that has fired least often, and among those the one declared first (so in an
+acyclic model, simply the one declared first). Its traces carry stable ids, enabled sets,
+creation and user-order happens-before edges, and every access, including the shadow ones; a
+run the end-of-run rule stopped has ``truncated`` set to the rule's reason.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from webr4.engine.cycles import EndOfRun
 from webr4.trace import Access, AccessKind, Category, Event, EventId, Plan, Step, Trace, event_location
 
 
@@ -62,17 +70,27 @@ Op = Read | Write | When | Create | Cancel
 
 @dataclass(frozen=True)
 class ModelEvent:
-    """One event: its program, and how it becomes pending (root, user, or created by an op)."""
+    """One event: its program, how it becomes pending (root, user, or created by an op), and
+    whether it can run again once it has run (``repeats``; never for user events)."""
 
     id: EventId
     ops: tuple[Op, ...] = ()
     root: bool = False
     user: bool = False
     category: Category = Category.OTHER
+    repeats: bool = False
 
 
 State = tuple[tuple[tuple[str, int], ...], frozenset[EventId]]
 """A final state: the memory cells (sorted) and the set of events that ran."""
+
+Fingerprint = tuple[tuple[tuple[str, int], ...], frozenset[EventId], int, frozenset[EventId]]
+"""A run's state, canonically: the non-zero memory cells (sorted), the pending events, the user
+cursor (how many user events ran) and the events that ran and can never run again (non-user
+events without ``repeats``). Two runs with equal fingerprints continue alike."""
+
+DEFAULT_FIRING_LIMIT = 5
+"""How often one event may fire in a model run before the run is stopped."""
 
 
 @dataclass
@@ -84,6 +102,11 @@ class _Run:
     ran: set[EventId] = field(default_factory=set)
     steps: list[Step] = field(default_factory=list)
     last_user_step: int | None = None
+    fired: Counter[EventId] = field(default_factory=Counter)
+
+    def copy(self) -> _Run:
+        return _Run(dict(self.memory), dict(self.pending), set(self.ran), list(self.steps), self.last_user_step,
+                    Counter(self.fired))
 
 
 class Model:
@@ -101,6 +124,9 @@ class Model:
         self.users = [event.id for event in events if event.user]
         self.initial_memory = dict(memory or {})
         self.creators = _creators(events)
+        for event in events:
+            if event.repeats and event.user:
+                raise ValueError(f"user event {event.id!r} cannot repeat")
         for target in _targets(events):
             if target not in self.events:
                 raise ValueError(f"an op names the unknown event {target!r}")
@@ -113,8 +139,20 @@ class Model:
             pending[self.users[0]] = None
         return _Run(memory=dict(self.initial_memory), pending=pending)
 
+    @property
+    def cyclic(self) -> bool:
+        """Whether some event repeats, so that runs may loop."""
+        return any(event.repeats for event in self.events.values())
+
     def enabled(self, run: _Run) -> frozenset[EventId]:
         return frozenset(run.pending)
+
+    def fingerprint(self, run: _Run) -> Fingerprint:
+        """The canonical state of ``run`` (see :data:`Fingerprint`)."""
+        memory = tuple(sorted((cell, value) for cell, value in run.memory.items() if value))
+        cursor = sum(1 for user in self.users if user in run.ran)
+        spent = frozenset(e for e in run.ran if not self.events[e].repeats and not self.events[e].user)
+        return memory, frozenset(run.pending), cursor, spent
 
     def step(self, run: _Run, event_id: EventId, planned: bool = True) -> None:
         """Run the pending event ``event_id`` atomically and append its step to ``run``."""
@@ -136,6 +174,7 @@ class Model:
                 accesses.append(Access(AccessKind.WRITE, event_location(following), site=f"{event_id}:user"))
                 run.pending[following] = index
         run.ran.add(event_id)
+        run.fired[event_id] += 1
         run.steps.append(
             Step(
                 event=event_id,
@@ -148,37 +187,59 @@ class Model:
         )
 
     def default_choice(self, run: _Run) -> EventId:
-        """The default policy: the pending event declared first."""
-        return min(run.pending, key=self.order.__getitem__)
+        """The default policy: the pending event that fired least often, then the one declared first."""
+        return min(run.pending, key=lambda event_id: (run.fired[event_id], self.order[event_id]))
 
-    def execute(self, plan: Plan) -> tuple[Trace, State]:
-        """Run ``plan`` approximately, finish with the default policy; the trace and final state."""
+    def execute(self, plan: Plan, firing_limit: int = DEFAULT_FIRING_LIMIT) -> tuple[Trace, State]:
+        """Run ``plan`` approximately, finish with the default policy; the trace and final state.
+
+        After every step, planned or not, the end-of-run rule decides whether the run stops there
+        with events still pending; the rest of the plan is then left unrun.
+        """
         run = self.start()
+        rule = EndOfRun(self.fingerprint(run), self.enabled(run), firing_limit)
         skipped = []
-        for event_id in plan:
-            if event_id in run.pending:
-                self.step(run, event_id)
-            else:
-                skipped.append(event_id)
-        while run.pending:
-            self.step(run, self.default_choice(run), planned=False)
-        return self._trace(run, skipped), self._state(run)
+        truncated = None
+        plan_left = iter(plan)
+        while run.pending and truncated is None:
+            planned = next(plan_left, None)
+            if planned is not None and planned not in run.pending:
+                skipped.append(planned)
+                continue
+            event_id = planned if planned is not None else self.default_choice(run)
+            self.step(run, event_id, planned=planned is not None)
+            stop = rule.after(event_id, self.fingerprint(run), self.enabled(run))
+            if stop is not None and run.pending:
+                truncated = stop.reason
+        if truncated is None:
+            skipped.extend(plan_left)
+        return self._trace(run, skipped, truncated), self._state(run)
 
     def final_state(self, schedule: Sequence[EventId]) -> State:
         """The final state of an exact ``schedule``; raises ``ValueError`` if it is not one."""
+        run = self._replay(schedule)
+        if run.pending:
+            raise ValueError(f"the schedule stops with {sorted(run.pending)} still pending")
+        return self._state(run)
+
+    def fingerprint_after(self, schedule: Sequence[EventId]) -> Fingerprint:
+        """The fingerprint of the state an exact ``schedule`` leads to; ``ValueError`` if it is not one."""
+        return self.fingerprint(self._replay(schedule))
+
+    def _replay(self, schedule: Sequence[EventId]) -> _Run:
         run = self.start()
         for event_id in schedule:
             if event_id not in run.pending:
                 raise ValueError(f"{event_id!r} is not pending where the schedule runs it")
             self.step(run, event_id)
-        if run.pending:
-            raise ValueError(f"the schedule stops with {sorted(run.pending)} still pending")
-        return self._state(run)
+        return run
 
     # -- brute force ---------------------------------------------------------------------------
 
     def schedules(self) -> Iterator[tuple[tuple[EventId, ...], State]]:
-        """Every maximal schedule with its final state, by depth-first enumeration."""
+        """Every maximal schedule with its final state, by depth-first enumeration (acyclic models only)."""
+        if self.cyclic:
+            raise ValueError("a cyclic model has infinite schedules; enumerate them under an end-of-run rule")
         yield from self._schedules((), self.start())
 
     def _schedules(self, prefix: tuple[EventId, ...], run: _Run) -> Iterator[tuple[tuple[EventId, ...], State]]:
@@ -186,7 +247,7 @@ class Model:
             yield prefix, self._state(run)
             return
         for event_id in sorted(run.pending, key=self.order.__getitem__):
-            child = _Run(dict(run.memory), dict(run.pending), set(run.ran), list(run.steps), run.last_user_step)
+            child = run.copy()
             self.step(child, event_id)
             yield from self._schedules(prefix + (event_id,), child)
 
@@ -199,7 +260,7 @@ class Model:
 
     # -- internals -----------------------------------------------------------------------------
 
-    def _trace(self, run: _Run, skipped: list[EventId]) -> Trace:
+    def _trace(self, run: _Run, skipped: list[EventId], truncated: str | None) -> Trace:
         events = {
             event_id: Event(
                 id=event_id,
@@ -210,7 +271,8 @@ class Model:
             )
             for event_id, event in self.events.items()
         }
-        return Trace(steps=list(run.steps), events=events, enabled_at_end=frozenset(run.pending), skipped=skipped)
+        return Trace(steps=list(run.steps), events=events, enabled_at_end=frozenset(run.pending), skipped=skipped,
+                     truncated=truncated)
 
     @staticmethod
     def _state(run: _Run) -> State:
@@ -241,7 +303,9 @@ class _Program:
                     self.execute(then if self._read(cell) == equals else otherwise)
                 case Create(target):
                     self._access(AccessKind.WRITE, event_location(target))
-                    if target not in self.run.ran and target not in self.run.pending:
+                    if target not in self.run.pending and (
+                        target not in self.run.ran or self.model.events[target].repeats
+                    ):
                         self.run.pending[target] = self.index
                 case Cancel(target):
                     self._access(AccessKind.WRITE, event_location(target))
@@ -260,12 +324,13 @@ class _Program:
 class ModelExecutor:
     """The :class:`~webr4.trace.Executor` of a model; remembers every final state it reached."""
 
-    def __init__(self, model: Model) -> None:
+    def __init__(self, model: Model, firing_limit: int = DEFAULT_FIRING_LIMIT) -> None:
         self.model = model
+        self.firing_limit = firing_limit
         self.final_states: list[State] = []
 
     def execute(self, plan: Plan) -> Trace:
-        trace, state = self.model.execute(plan)
+        trace, state = self.model.execute(plan, self.firing_limit)
         self.final_states.append(state)
         return trace
 

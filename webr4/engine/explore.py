@@ -32,6 +32,10 @@ persistent sets the previous trace adds, so exactly one plan can be outstanding 
 
 The whole state serialises with :meth:`Explorer.to_json`; :meth:`Explorer.from_json` restores it
 exactly, so an interrupted sweep resumes where it stopped.
+
+For the pruning statistics (:mod:`webr4.engine.stats`) the explorer totals, over the states it
+has left behind, the enabled events and the events explored from each; the states still on the
+stack are added when asked (:meth:`Explorer.state_totals`).
 """
 
 from __future__ import annotations
@@ -45,7 +49,7 @@ from webr4.engine.plans import ExplorationResult, ExploredSequence, PlannedSeque
 from webr4.engine.races import RaceFilter, find_races
 from webr4.trace import AccessKind, EventId, Executor, Step, Trace, event_location
 
-FORMAT = "webr4.explorer/1"
+FORMAT = "webr4.explorer/2"
 
 
 @dataclass(frozen=True)
@@ -154,6 +158,8 @@ class Explorer:
         self.filters = tuple(filters)
         self.explored: list[ExploredSequence] = []
         self.divergences = 0
+        self._left_enabled = 0
+        self._left_explored = 0
         self._nodes: list[_Node] = []
         self._outstanding: PlannedSequence | None = None
         self._absorb(PlannedSequence(0, tuple(seed.sequence), None, None, 0), seed)
@@ -181,7 +187,7 @@ class Explorer:
                         prefix_length=entry.origin,
                     )
                     return self._outstanding
-            self._nodes.pop()
+            self._leave(self._nodes.pop())
         return None
 
     def record(self, planned: PlannedSequence, trace: Trace) -> None:
@@ -194,6 +200,22 @@ class Explorer:
     @property
     def outstanding(self) -> PlannedSequence | None:
         return self._outstanding
+
+    def state_totals(self) -> tuple[int, int]:
+        """Over every state the exploration has run an event from (left or still on the stack):
+        the sum of their enabled-set sizes, and the sum of the numbers of events explored from them."""
+        enabled, explored = self._left_enabled, self._left_explored
+        for node in self._nodes:
+            if node.visited:
+                enabled += len(node.enabled)
+                explored += len(node.visited)
+        return enabled, explored
+
+    def _leave(self, node: _Node) -> None:
+        """Count a state the exploration is done with (backtracked past, or lost to a divergence)."""
+        if node.visited:
+            self._left_enabled += len(node.enabled)
+            self._left_explored += len(node.visited)
 
     # -- updating the maps from one trace ------------------------------------------------------
 
@@ -222,6 +244,8 @@ class Explorer:
             common += 1
         if common < prefix_length:
             self.divergences += 1
+        for node in self._nodes[common + 1 :]:
+            self._leave(node)
         del self._nodes[common + 1 :]
         if not self._nodes:
             self._nodes.append(_Node(enabled=trace.enabled_before(0)))
@@ -306,6 +330,7 @@ class Explorer:
             "bound": self.bound,
             "sleep_sets": self.sleep_sets,
             "divergences": self.divergences,
+            "left_states": [self._left_enabled, self._left_explored],
             "explored": [record.to_json() for record in self.explored],
             "outstanding": self._outstanding.to_json() if self._outstanding else None,
             "nodes": [node.to_json() for node in self._nodes],
@@ -320,6 +345,7 @@ class Explorer:
         explorer.sleep_sets = raw["sleep_sets"]
         explorer.filters = tuple(filters)
         explorer.divergences = raw["divergences"]
+        explorer._left_enabled, explorer._left_explored = raw["left_states"]
         explorer.explored = [ExploredSequence.from_json(record) for record in raw["explored"]]
         outstanding = raw["outstanding"]
         explorer._outstanding = PlannedSequence.from_json(outstanding) if outstanding else None

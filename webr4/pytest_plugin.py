@@ -1,0 +1,258 @@
+"""The webr4 pytest plugin: an existing Playwright test becomes the seed session of a sweep.
+
+Mark a test that takes the Playwright ``page`` fixture; its body stays as it is::
+
+    @pytest.mark.webr4(url="http://127.0.0.1:8000/shop/", bound=1)
+    def test_add_to_cart(page):
+        page.click("#add")
+        expect(page.locator("#cart")).to_have_text("Cart: 1 item")
+
+The test runs as usual against the live site, on a page opened at ``url`` (without ``url``: at
+wherever the test's own ``page.goto`` went before its first action), and its user actions are
+written down (see :mod:`webr4.sweep.scripted`). Then webr4 records that session under control,
+explores its conflict reversals with bound ``bound`` and writes the report into the run
+directory ``<--webr4-out>/<module>.<test name>``. The test fails, naming every harmful reversal
+and the report, when one is found; ``webr4_report`` among the test's user properties (and so in
+pytest's own ``--junitxml``) is the report's path.
+
+Options: ``--webr4-bound K`` (for markers without ``bound``; default 1), ``--webr4-out DIR``
+(default ``test-output/webr4`` under the root directory) and ``--webr4-off`` (marked tests run
+as plain Playwright tests). Masks and rules come from ``webr4.toml`` in the root directory.
+
+The ``page`` fixture is pytest-playwright's when that plugin is installed; otherwise this plugin
+provides one to marked tests only. Unmarked tests are untouched, and importing this module loads
+nothing but pytest: the browser machinery is imported when a marked test runs.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+MARKER = "webr4"
+_UNSAFE = re.compile(r"[^\w.-]+")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("webr4", "webr4: harmful event races in tests marked webr4")
+    group.addoption("--webr4-bound", type=int, default=1, metavar="K",
+                    help="conflict-reversal bound for marked tests that set none (default 1)")
+    group.addoption("--webr4-out", type=Path, metavar="DIR",
+                    help="directory for the run directories, one per test (default test-output/webr4)")
+    group.addoption("--webr4-off", action="store_true", help="run tests marked webr4 as plain Playwright tests")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", f"{MARKER}(url=None, bound=None): explore the test's Playwright flow for "
+                                       "harmful event races and fail when there is one")
+    if not config.pluginmanager.hasplugin("playwright"):
+        config.pluginmanager.register(_PageFixture(), "webr4-page")
+
+
+class _PageFixture:
+    """``page`` for marked tests when pytest-playwright (which owns that fixture) is not installed."""
+
+    @pytest.fixture
+    def page(self, request: pytest.FixtureRequest) -> Iterator[Any]:
+        if request.node.get_closest_marker(MARKER) is None:
+            pytest.fail("the 'page' fixture comes from pytest-playwright, which is not installed; webr4 "
+                        "provides it only to tests marked webr4", pytrace=False)
+        from webr4.sweep.scripted import plain_page
+
+        with plain_page("about:blank") as page:
+            yield page
+
+
+class _Disguise:
+    """A recording proxy of :mod:`webr4.sweep.scripted` that ``isinstance`` takes for the
+    Playwright class it stands for, so that ``expect(page.locator(...))`` accepts it; the locators
+    it hands out are disguised too."""
+
+    def __init__(self, recording: Any, playwright_class: type) -> None:
+        self._recording = recording
+        self._class = playwright_class
+
+    @property  # type: ignore[misc]  # isinstance() consults __class__
+    def __class__(self) -> type:
+        return self._class
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._recording, name)
+        if inspect.ismethod(value):
+            return lambda *args, **kwargs: _disguised(value(*args, **kwargs))
+        return _disguised(value)
+
+
+def _disguised(value: Any) -> Any:
+    from playwright.sync_api import Locator
+
+    from webr4.sweep.scripted import RecordingLocator
+
+    return _Disguise(value, Locator) if type(value) is RecordingLocator else value
+
+
+class SeedPage(_Disguise):
+    """The page a marked test drives: every call reaches the real page, user actions are written
+    down as session steps, and ``seed_url``, the URL the session starts from, is kept."""
+
+    def __init__(self, page: Any, url: str | None) -> None:
+        from webr4.sweep.scripted import RecordingPage
+
+        self.steps: list[dict[str, Any]] = []
+        super().__init__(RecordingPage(page, self.steps), type(page))
+        self._page = page
+        self.seed_url = url
+
+    @classmethod
+    def open(cls, page: Any, url: str | None) -> SeedPage:
+        """A recording page over ``page``, first taken to ``url`` when given."""
+        if url is not None:
+            page.goto(url)
+        return cls(page, page.url if url is not None else None)
+
+    def goto(self, url: str, **options: Any) -> Any:
+        """Navigate; the session starts from the last page loaded before the first user action."""
+        if self.steps:
+            raise RuntimeError(f"webr4 explores one page load, but the test navigates to {url} after its "
+                               "first action; split the test or leave it unmarked")
+        response = self._page.goto(url, **options)
+        self.seed_url = self._page.url
+        return response
+
+
+class SweepFailed(Exception):
+    """The session could not be recorded or explored (one line, for the test's failure)."""
+
+
+def sweep(url: str, steps: list[dict[str, Any]], run_dir: Path, bound: int,
+          root: Path) -> tuple[dict[str, Any], Path]:
+    """Record ``url`` with ``steps`` into ``run_dir/session``, explore it with ``bound`` and write
+    the report; return the run's summary and the report's index page.
+
+    The sweep runs on a thread of its own: the test's synchronous Playwright may still hold an
+    event loop on this one.
+    """
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from webr4.browser.driver import Driver
+    from webr4.browser.launch import BrowserNotFound
+    from webr4.browser.network import NetworkError
+    from webr4.config import ConfigError, load_settings
+    from webr4.report.ci import load_summary
+    from webr4.report.write import write_report
+    from webr4.state.noise import NoiseMask
+    from webr4.sweep.explore import SeedNotReproducible, explore
+    from webr4.sweep.session import SessionError, record
+
+    try:
+        settings = load_settings(root)
+        mask = NoiseMask.from_options(settings.mask_selectors, settings.mask_heap)
+    except (ConfigError, ValueError) as error:
+        raise SweepFailed(str(error)) from None
+
+    async def go() -> None:
+        async with Driver() as driver:
+            session = await record(driver, url, run_dir / "session", steps)
+            await explore(driver, session, run_dir, bound=bound, mask=mask, rules=settings.rules)
+
+    try:
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="webr4-sweep") as pool:
+            pool.submit(lambda: asyncio.run(go())).result()
+    except (BrowserNotFound, NetworkError, SeedNotReproducible, SessionError) as error:
+        raise SweepFailed(str(error)) from None
+    return load_summary(run_dir), write_report(run_dir)
+
+
+@dataclass(frozen=True)
+class Check:
+    """What a marked test asks for."""
+
+    url: str | None
+    bound: int
+    run_dir: Path
+
+
+def _check(item: pytest.Function, marker: pytest.Mark) -> Check:
+    """The marker's arguments, with the options' defaults; a bad marker fails the test."""
+    unknown = sorted(set(marker.kwargs) - {"url", "bound"})
+    if marker.args or unknown:
+        pytest.fail(f"@pytest.mark.webr4 takes only url= and bound= (got {', '.join(unknown) or 'positional arguments'})",
+                    pytrace=False)
+    bound = marker.kwargs.get("bound", item.config.getoption("webr4_bound"))
+    if not isinstance(bound, int) or isinstance(bound, bool) or bound < 0:
+        pytest.fail(f"webr4 bound must be a whole number of at least 0, not {bound!r}", pytrace=False)
+    base = item.config.getoption("webr4_out") or item.config.rootpath / "test-output" / "webr4"
+    name = _UNSAFE.sub("-", f"{item.path.stem}.{item.name}").strip("-")
+    return Check(marker.kwargs.get("url"), bound, Path(base).resolve() / name)
+
+
+_CHECK = pytest.StashKey[Check]()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Read a marked test's marker before its fixtures start a browser: a bad one fails at once."""
+    marker = item.get_closest_marker(MARKER)
+    if marker is not None and isinstance(item, pytest.Function):
+        item.stash[_CHECK] = _check(item, marker)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> Iterator[None]:
+    """Run a marked test on a recording page, then sweep the session it performed."""
+    check = pyfuncitem.stash.get(_CHECK, None)
+    if check is None:
+        return (yield)
+    page = pyfuncitem.funcargs.get("page")
+    if page is None:
+        pytest.fail(f"{pyfuncitem.name} is marked webr4 but takes no Playwright 'page' fixture", pytrace=False)
+    if pyfuncitem.config.getoption("webr4_off"):
+        if check.url is not None:
+            page.goto(check.url)
+        return (yield)
+    seed = SeedPage.open(page, check.url)
+    pyfuncitem.funcargs["page"] = seed
+    try:
+        outcome = yield
+    finally:
+        pyfuncitem.funcargs["page"] = page
+    _sweep_and_judge(pyfuncitem, check, seed)
+    return outcome
+
+
+def _sweep_and_judge(item: pytest.Function, check: Check, seed: SeedPage) -> None:
+    from webr4.report.ci import harmful, in_words
+
+    if seed.seed_url is None:
+        pytest.fail(f"{item.name} never opened a page: give @pytest.mark.webr4(url=...) or call page.goto",
+                    pytrace=False)
+    _clear(check.run_dir)
+    try:
+        summary, report = sweep(seed.seed_url, seed.steps, check.run_dir, check.bound, item.config.rootpath)
+    except SweepFailed as error:
+        pytest.fail(f"webr4 could not explore {item.name}: {error}", pytrace=False)
+    item.user_properties.append(("webr4_report", str(report)))
+    found = harmful(summary)
+    if found:
+        lines = [f"webr4: {len(found)} harmful event race(s) in {seed.seed_url} with the actions of {item.name} "
+                 f"(bound {check.bound}, {summary.get('sequences_explored')} sequences)"]
+        lines += [in_words(check.run_dir, reversal) for reversal in found]
+        lines.append(f"report: {report}")
+        pytest.fail("\n".join(lines), pytrace=False)
+
+
+def _clear(run_dir: Path) -> None:
+    """Remove the run directory of an earlier run of the test; anything else in the way fails it."""
+    if not run_dir.exists():
+        return
+    if not ((run_dir / "summary.json").is_file() or (run_dir / "session").is_dir()):
+        pytest.fail(f"{run_dir} is in the way and is not a webr4 run directory; remove it or use --webr4-out",
+                    pytrace=False)
+    shutil.rmtree(run_dir)

@@ -20,6 +20,7 @@ from webr4.trace import ErrorRecord, Trace
 
 FAILED_RUN = frozenset({"event-timeout", "page-lost", "run-timeout"})
 """``Trace.truncated`` values of a run that failed rather than ended."""
+_RETRIED = frozenset({"page-lost", "run-timeout"})  # the browser's fault, maybe not the page's
 
 
 @dataclass(frozen=True)
@@ -50,15 +51,21 @@ class Outcome:
 
 
 async def run_plan(driver: Driver, session: Session, plan: Iterable[str]) -> Execution:
-    """One execution of ``plan``; a browser failure is retried once, then becomes a failed run."""
+    """One execution of ``plan``. A run the browser lost (a crash, a renderer that stopped
+    answering, the run timeout) is tried once more; a second loss is returned as it is, and a
+    browser that fails outright twice becomes a ``page-lost`` run."""
     for attempt in (1, 2):
         try:
-            return await driver.execute(session.url, tuple(plan), actions=session.user_actions,
-                                        store=session.network(), record=False, limits=session.run_limits,
-                                        seed=session.seed, screenshot=True, heap=True)
+            execution = await driver.execute(session.url, tuple(plan), actions=session.user_actions,
+                                             store=session.network(), record=False, limits=session.run_limits,
+                                             seed=session.seed, screenshot=True, heap=True)
         except PlaywrightError as error:
             if attempt == 2:
-                return Execution(Outcome.failure(f"the browser failed twice: {error}").trace, "")
+                message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+                return Execution(Outcome.failure(f"the browser failed twice: {message}").trace, "")
+            continue
+        if execution.trace.truncated not in _RETRIED or attempt == 2:
+            return execution
     raise AssertionError("unreachable")
 
 

@@ -52,11 +52,11 @@ from webr4.state.diff import StateDiff
 from webr4.state.noise import NoiseMask
 from webr4.state.snapshot import StateSnapshot
 from webr4.sweep.backends import Backend, InProcess
-from webr4.sweep.execution import FAILED_RUN
+from webr4.sweep.execution import FAILED_RUN, Outcome
 from webr4.sweep.pipeline import Pipeline
 from webr4.sweep.progress import Progress, Quiet
 from webr4.sweep.session import Session
-from webr4.sweep.speculate import upcoming
+from webr4.sweep.speculate import predict, upcoming
 from webr4.sweep.store import RunStore, StoreError, execution_key
 from webr4.trace import Event, Trace
 
@@ -242,7 +242,7 @@ async def _sweep(pipeline: Pipeline, store: RunStore, session: Session, out: Pat
                          lambda: (traces[planned.parent], first.trace), workers - 1) if workers > 1 else []
         pipeline.want([planned.plan, *(p.plan for p in ahead)])
         child = await pipeline.outcome(planned.plan)
-        explorer.record(planned, child.trace)
+        explorer.record(planned, _as_planned(child, planned, traces[planned.parent], first.trace))
         traces[planned.index] = child.trace
         states[planned.index] = _save(out, planned.index, child.trace, child.state)
         stored = store.report(planned.index)
@@ -262,6 +262,19 @@ async def _sweep(pipeline: Pipeline, store: RunStore, session: Session, out: Pat
     _write_summary(out, summary)
     progress.finish(summary.to_json())
     return summary
+
+
+def _as_planned(outcome: Outcome, planned: PlannedSequence, *known: Trace) -> Trace:
+    """The trace the strategy learns from: the real one, unless the browser lost the run.
+
+    A lost run (a crash) has no trace worth the name; R4 would take its empty sequence for a
+    replay that diverged at the first step and drop every state past it, so the strategy is
+    told the plan ran as planned instead (its events behaving as in the traces known). The
+    sequence is still judged on its real outcome: ``error``.
+    """
+    if outcome.trace.truncated != "page-lost":
+        return outcome.trace
+    return predict(planned.plan, known) or outcome.trace
 
 
 def _planned(strategy: Strategy) -> int:

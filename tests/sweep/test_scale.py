@@ -1,0 +1,176 @@
+"""Sweeps at scale: worker-count independence, kill -9 and --resume, crashes, the Dask path."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from webr4.browser.driver import Driver
+from webr4.cli import main
+from webr4.serve import serve
+from webr4.sweep.backends import DaskCluster, InProcess, WorkerProcesses
+from webr4.sweep.explore import explore
+from webr4.sweep.session import Session, record
+from webr4.sweep.store import RunStore
+
+PAGES = Path(__file__).resolve().parent / "pages"
+pytestmark = pytest.mark.browser
+
+
+def _comparable(run: Path) -> dict:
+    """summary.json without what legitimately varies between runs (timings, where it ran)."""
+    summary = json.loads((run / "summary.json").read_text())
+    summary.pop("seconds")
+    return summary
+
+
+async def _record_and_explore(url: str, directory: Path) -> Session:
+    async with Driver() as driver:
+        session = await record(driver, url, directory / "session", [])
+        await explore(driver, session, directory / "reference")
+    return session
+
+
+@pytest.fixture(scope="module")
+def racing(tmp_path_factory) -> tuple[Session, Path]:
+    """A recorded session of five racing requests and its one-worker, in-process sweep."""
+    directory = tmp_path_factory.mktemp("racing")
+    with serve(PAGES) as base:
+        session = asyncio.run(_record_and_explore(base + "racing-xhr/", directory))
+    assert len(json.loads((directory / "reference" / "summary.json").read_text())["reversals"]) >= 4
+    return session, directory / "reference"
+
+
+def test_two_worker_processes_explore_exactly_what_one_does(racing, tmp_path):
+    session, reference = racing
+
+    async def sweep() -> None:
+        backend = WorkerProcesses(session, 2)
+        try:
+            await explore(backend, session, tmp_path / "run")
+        finally:
+            await backend.close()
+
+    asyncio.run(sweep())
+    assert _comparable(tmp_path / "run") == _comparable(reference)
+
+
+def test_a_killed_sweep_resumes_without_running_finished_work_again(racing, tmp_path):
+    session, reference = racing
+    run = tmp_path / "run"
+    command = [sys.executable, "-m", "webr4.cli", "explore", str(session.directory), "--out", str(run),
+               "--workers", "1", "--progress", "json"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    judged = 0
+    for line in process.stdout:
+        judged += json.loads(line)["event"] == "sequence"
+        if judged == 2:
+            break
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    process.stdout.close()
+    store = RunStore.open(run)
+    finished_before = store.finished_keys()
+    store.close()
+    assert not (run / "report").exists()  # it really died mid-sweep
+
+    result = CliRunner().invoke(main, ["explore", str(session.directory), "--out", str(run), "--workers", "1",
+                                       "--resume", "--progress", "quiet"])
+    assert result.exit_code == 1, result.output  # the page's races are harmful: exit status 1
+    assert _comparable(run) == _comparable(reference)
+    store = RunStore.open(run)
+    attempts = store.attempts()
+    store.close()
+    assert all(attempts[key] == 1 for key in finished_before)
+    assert len(finished_before) >= 4  # both seed replays and two judged children were kept
+
+
+def test_resume_refuses_a_run_directory_without_a_sweep(racing, tmp_path):
+    session, _ = racing
+    result = CliRunner().invoke(main, ["explore", str(session.directory), "--out", str(tmp_path / "none"),
+                                       "--resume", "--workers", "1"])
+    assert result.exit_code == 2 and "no sweep to resume" in result.output and result.output.count("\n") == 1
+
+
+class CrashingDriver:
+    """A driver whose renderer crashes (CDP ``Page.crash``) in every run of the first child plan."""
+
+    def __init__(self, driver: Driver, seed_plan: tuple[str, ...]) -> None:
+        self._driver, self._seed_plan = driver, seed_plan
+        self.victim: tuple[str, ...] | None = None
+        self.crashes = 0
+
+    async def execute(self, url: str, plan, **options):
+        plan = tuple(plan)
+        if self.victim is None and plan != self._seed_plan:
+            self.victim = plan
+        crash = asyncio.ensure_future(self._crash_renderer()) if plan == self.victim else None
+        try:
+            return await self._driver.execute(url, plan, **options)
+        finally:
+            if crash is not None:
+                crash.cancel()
+
+    async def _crash_renderer(self) -> None:
+        while True:
+            for context in self._driver.browser.contexts:
+                for page in context.pages:
+                    if not page.url.startswith("http"):
+                        continue  # before the navigation commits, a new renderer would take over
+                    session = await context.new_cdp_session(page)
+                    self.crashes += 1
+                    await session.send("Page.crash")
+                    return
+            await asyncio.sleep(0.02)
+
+
+def test_a_renderer_crash_is_an_error_verdict_and_the_sweep_goes_on(racing, tmp_path):
+    session, reference = racing
+
+    async def sweep():
+        async with Driver() as driver:
+            crashing = CrashingDriver(driver, tuple(session.seed_trace().sequence))
+            summary = await explore(InProcess(crashing, session), session, tmp_path / "run")
+            return crashing, summary
+
+    crashing, summary = asyncio.run(sweep())
+    assert crashing.crashes == 2  # the first attempt and its one retry
+    verdicts = [r.verdict for r in summary.reversals]
+    assert verdicts[0] == "error" and "error" not in verdicts[1:]
+    assert len(summary.reversals) == len(json.loads((reference / "summary.json").read_text())["reversals"])
+
+
+def test_a_page_that_keeps_navigating_away_does_not_stop_the_sweep(tmp_path):
+    async def sweep():
+        async with Driver() as driver:
+            with serve(PAGES) as base:
+                session = await record(driver, base + "location-loop/", tmp_path / "session", [])
+            return await explore(driver, session, tmp_path / "run")
+
+    summary = asyncio.run(sweep())
+    assert summary.stop_reason == "exhausted" and summary.reversals
+    assert all(r.verdict in {"harmful", "harmless", "heap-only", "error"} for r in summary.reversals)
+
+
+def test_a_local_dask_cluster_explores_what_one_worker_does(racing, tmp_path):
+    pytest.importorskip("distributed")
+    session, reference = racing
+
+    async def sweep() -> None:
+        backend = await DaskCluster.connect("local:2", session)
+        try:
+            assert backend.workers == 2
+            await explore(backend, session, tmp_path / "run")
+        finally:
+            await backend.close()
+
+    asyncio.run(sweep())
+    assert _comparable(tmp_path / "run") == _comparable(reference)

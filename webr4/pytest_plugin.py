@@ -180,7 +180,7 @@ class Check:
 
 
 def _check(item: pytest.Function, marker: pytest.Mark) -> Check:
-    """The marker's arguments, with the options' defaults; a bad marker fails the test."""
+    """The marker's arguments, with the options' defaults; a bad marker fails in one line."""
     unknown = sorted(set(marker.kwargs) - {"url", "bound"})
     if marker.args or unknown:
         pytest.fail(f"@pytest.mark.webr4 takes only url= and bound= (got {', '.join(unknown) or 'positional arguments'})",

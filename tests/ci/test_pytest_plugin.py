@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from webr4.report.ci import load_summary, sarif_log
+
 pytest_plugins = ["pytester"]
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "pytest" / "test_shop.py"
@@ -37,6 +39,9 @@ def test_the_example_fails_on_the_harmful_race_and_passes_the_commutative_one(sh
     assert (harmful_run / "report" / "index.html").is_file()
     session = json.loads((harmful_run / "session" / "session.json").read_text())
     assert session["url"].endswith("/click-during-parse/") and session["actions"] == [{"click": "#add"}]
+    (result,) = sarif_log(harmful_run, load_summary(harmful_run))["runs"][0]["results"]
+    uris = [loc["physicalLocation"]["artifactLocation"]["uri"] for loc in result["locations"] + result["relatedLocations"]]
+    assert [uri.removeprefix(session["url"]) for uri in uris] == ["cart.js", ""]  # cart.js defines, the page's onclick reads
     summary = json.loads((commuting_run / "summary.json").read_text())
     assert summary["site"].endswith("/commutative-counter/") and "harmful" not in summary["counts"]
     assert json.loads((commuting_run / "session" / "session.json").read_text())["actions"] == []

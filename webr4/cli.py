@@ -1,13 +1,21 @@
 """The ``webr4`` command line.
 
 Every failure the user can fix (a bad file, an unreachable site, no browser) ends in one line
-on stderr naming the problem and what to do, with exit status 2 — never a traceback.
+on stderr naming the problem and what to do — never a traceback.
+
+Exit status: 0 when no harmful race was found, 1 when one was (``explore``, ``check``; ``replay``
+when the difference does not reproduce), 2 for bad input or a failure that stopped the command.
+
+Defaults for every option can come from ``webr4.toml`` (or ``[tool.webr4]`` in
+``pyproject.toml``) in the working directory; see :mod:`webr4.config`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
+import sys
 import time
 from pathlib import Path
 from typing import Any, Awaitable, Callable, TypeVar
@@ -29,13 +37,22 @@ from webr4.report import ci
 from webr4.report.write import write_report
 from webr4.state.noise import NoiseMask
 from webr4.sweep.auto import auto_actions
-from webr4.sweep.explore import STRATEGIES, SeedNotReproducible, explore
+from webr4.sweep.backends import Backend, BackendError, DaskCluster, InProcess, WorkerProcesses
+from webr4.sweep.explore import STRATEGIES, SeedNotReproducible, Summary, explore
+from webr4.sweep.progress import MODES, progress_for
 from webr4.sweep.scripted import actions_from_script
 from webr4.sweep.replay import ReplayError, replay_reversal
 from webr4.sweep.session import Session, SessionError, record
+from webr4.sweep.store import StoreError
 from webr4.trace import plan_from_json
 
 T = TypeVar("T")
+
+
+class Failure(click.ClickException):
+    """A one-line error that stopped the command (exit status 2, like a usage error)."""
+
+    exit_code = 2
 
 
 def _read_json(path: Path, what: str) -> Any:
@@ -63,8 +80,23 @@ def limit_options(command: Any) -> Any:
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="webr4")
-def main() -> None:
-    """Find the event races in a web app that hurt its users."""
+@click.option("--browser", type=click.Path(path_type=Path, dir_okay=False), envvar="WEBR4_CHROMIUM",
+              help="Chromium binary to drive (default: WEBR4_CHROMIUM, /usr/bin/chromium, then Playwright's).")
+@click.pass_context
+def main(ctx: click.Context, browser: Path | None) -> None:
+    """Find the event races in a web app that hurt its users.
+
+    Option defaults are read from webr4.toml (or [tool.webr4] in pyproject.toml) in the working
+    directory; the command line overrides them.
+    """
+    try:
+        settings = load_settings()
+    except ConfigError as error:
+        raise click.UsageError(str(error)) from None
+    ctx.default_map = settings.default_map()
+    browser = browser or settings.browser
+    if browser is not None:
+        os.environ["WEBR4_CHROMIUM"] = str(browser)  # read by the launcher, here and in worker processes
 
 
 @main.command()
@@ -141,7 +173,7 @@ def _write_execution(out_dir: Path, execution: Execution, store: ResponseStore) 
         if execution.screenshot:
             (out_dir / "screenshot.png").write_bytes(execution.screenshot)
     except OSError as error:
-        raise click.ClickException(f"cannot write to {out_dir}: {error.strerror}") from None
+        raise Failure(f"cannot write to {out_dir}: {error.strerror}") from None
 
 
 def record_options(command: Any) -> Any:
@@ -174,6 +206,21 @@ def explore_options(command: Any) -> Any:
                            help="Ignore this heap path (window.cache); repeatable.")(command)
     command = click.option("--rules", metavar="NAMES",
                            help="Comma-separated classifier rules to use (default: all).")(command)
+    command = click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default=True,
+                           help="Executions run at once, each worker process with a browser of its own.")(command)
+    command = click.option("--cluster", metavar="ADDRESS",
+                           help="Run executions on a Dask cluster: tcp://HOST:PORT of its scheduler, or local:N "
+                                "to start N local workers (needs webr4[cluster]).")(command)
+    command = click.option("--resume", is_flag=True,
+                           help="Continue the interrupted sweep in --out with its own settings; finished "
+                                "executions are not run again.")(command)
+    command = click.option("--progress", type=click.Choice(MODES), default=None,
+                           help="bar: a live progress bar (default on a terminal); json: one JSON object per "
+                                "line on stdout; quiet: nothing (default otherwise).")(command)
+    command = click.option("--junit", type=click.Path(path_type=Path, dir_okay=False),
+                           help="Also write the verdicts as JUnit XML here (as 'webr4 export' does).")(command)
+    command = click.option("--sarif", type=click.Path(path_type=Path, dir_okay=False),
+                           help="Also write the verdicts as SARIF 2.1.0 here.")(command)
     return command
 
 
@@ -195,12 +242,13 @@ def record_command(url: str, out_dir: Path, actions: Path | None, script: Path |
 @click.argument("session_dir", metavar="SESSION", type=click.Path(path_type=Path, file_okay=False))
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), required=True, help="Run directory.")
 @explore_options
-def explore_command(session_dir: Path, out_dir: Path, bound: int, strategy: str, max_sequences: int | None,
-                    time_limit: float | None, mask: tuple[str, ...], mask_heap: tuple[str, ...],
-                    rules: str | None) -> None:
-    """Explore the reversals of a recorded SESSION and classify each one."""
+def explore_command(session_dir: Path, out_dir: Path, **sweep: Any) -> None:
+    """Explore the reversals of a recorded SESSION and classify each one.
+
+    Exits with status 1 when a reversal is judged harmful.
+    """
     session = _load_session(session_dir)
-    _explore_and_report(session, out_dir, bound, strategy, max_sequences, time_limit, mask, mask_heap, rules)
+    _explore_and_report(session, out_dir, **sweep)
 
 
 @main.command("check")
@@ -210,14 +258,20 @@ def explore_command(session_dir: Path, out_dir: Path, bound: int, strategy: str,
 @record_options
 @explore_options
 def check_command(url: str, out_dir: Path, actions: Path | None, script: Path | None, auto: int | None, seed: int,
-                  horizon: float, max_events: int, event_timeout: float, bound: int, strategy: str,
-                  max_sequences: int | None, time_limit: float | None, mask: tuple[str, ...],
-                  mask_heap: tuple[str, ...], rules: str | None) -> None:
-    """Record URL, explore it and write the report, in one command."""
-    steps = _session_steps(url, actions, script, auto, seed)
-    session = _with_driver(lambda driver: record(driver, url, out_dir / "session", steps, seed=seed,
-                                                 limits=_limits(horizon, max_events, event_timeout)))
-    _explore_and_report(session, out_dir, bound, strategy, max_sequences, time_limit, mask, mask_heap, rules)
+                  horizon: float, max_events: int, event_timeout: float, **sweep: Any) -> None:
+    """Record URL, explore it and write the report, in one command.
+
+    Exits with status 1 when a reversal is judged harmful. With --resume, the session recorded
+    in RUN/session is reused instead of recording again.
+    """
+    session_dir = out_dir / "session"
+    if sweep["resume"] and (session_dir / "session.json").is_file():
+        session = _load_session(session_dir)
+    else:
+        steps = _session_steps(url, actions, script, auto, seed)
+        session = _with_driver(lambda driver: record(driver, url, session_dir, steps, seed=seed,
+                                                     limits=_limits(horizon, max_events, event_timeout)))
+    _explore_and_report(session, out_dir, **sweep)
 
 
 @main.command("replay")
@@ -297,7 +351,7 @@ def _session_steps(url: str, actions: Path | None, script: Path | None, auto: in
     except ValueError as error:
         raise click.UsageError(str(error)) from None
     except BrowserNotFound as error:
-        raise click.ClickException(str(error)) from None
+        raise Failure(str(error)) from None
     _validate_actions(steps, actions or script or url)
     return steps
 
@@ -316,9 +370,10 @@ def _load_session(directory: Path) -> Session:
         raise click.UsageError(str(error)) from None
 
 
-def _explore_and_report(session: Session, out_dir: Path, bound: int, strategy: str, max_sequences: int | None,
+def _explore_and_report(session: Session, out_dir: Path, *, bound: int, strategy: str, max_sequences: int | None,
                         time_limit: float | None, mask: tuple[str, ...], mask_heap: tuple[str, ...],
-                        rules: str | None) -> None:
+                        rules: str | None, workers: int, cluster: str | None, resume: bool,
+                        progress: str | None, junit: Path | None, sarif: Path | None) -> None:
     try:
         settings = load_settings()
         user_mask = NoiseMask.from_options(settings.mask_selectors + mask, settings.mask_heap + mask_heap)
@@ -329,13 +384,39 @@ def _explore_and_report(session: Session, out_dir: Path, bound: int, strategy: s
                 raise ValueError(f"unknown rule(s) {', '.join(unknown)}; known: {', '.join(RULES)}")
     except (ValueError, ConfigError) as error:
         raise click.UsageError(str(error)) from None
-    summary = _with_driver(lambda driver: explore(driver, session, out_dir, bound=bound, strategy=strategy,
-                                                  max_sequences=max_sequences,
-                                                  time_limit=time_limit, mask=user_mask, rules=rule_names))
+    reporter = progress_for(progress or ("bar" if sys.stderr.isatty() else "quiet"))
+
+    async def sweep(backend: Backend) -> Summary:
+        try:
+            return await explore(backend, session, out_dir, bound=bound, strategy=strategy,
+                                 max_sequences=max_sequences, time_limit=time_limit, mask=user_mask,
+                                 rules=rule_names, resume=resume, progress=reporter)
+        finally:
+            await backend.close()
+
+    if cluster:
+        summary = _run(lambda: _connect_then(cluster, session, sweep))
+    elif workers > 1:
+        summary = _run(lambda: sweep(WorkerProcesses(session, workers)))
+    else:
+        summary = _with_driver(lambda driver: sweep(InProcess(driver, session)))
     page = write_report(out_dir)
     counts = ", ".join(f"{n} {verdict}" for verdict, n in sorted(summary.counts.items())) or "no reversals"
-    click.echo(f"{summary.sequences} sequences in {summary.seconds:g} s: {counts} ({summary.stop_reason})")
-    click.echo(f"report: {page}")
+    click.echo(f"{summary.sequences} sequences in {summary.seconds:g} s: {counts} ({summary.stop_reason})",
+               err=progress == "json")
+    click.echo(f"report: {page}", err=progress == "json")
+    for path, write in ((junit, ci.write_junit), (sarif, ci.write_sarif)):
+        if path is not None:
+            try:
+                click.echo(f"wrote {write(out_dir, path)}", err=progress == "json")
+            except OSError as error:
+                raise Failure(f"cannot write {path}: {error.strerror}; choose another path") from None
+    if summary.counts.get("harmful"):
+        raise SystemExit(1)
+
+
+async def _connect_then(address: str, session: Session, work: Callable[[Backend], Awaitable[T]]) -> T:
+    return await work(await DaskCluster.connect(address, session))
 
 
 def _with_driver(work: Callable[[Driver], Awaitable[T]]) -> T:
@@ -344,14 +425,19 @@ def _with_driver(work: Callable[[Driver], Awaitable[T]]) -> T:
         async with Driver() as driver:
             return await work(driver)
 
+    return _run(go)
+
+
+def _run(work: Callable[[], Awaitable[T]]) -> T:
+    """Run ``work`` to completion; user-fixable failures become one-line errors."""
     try:
-        return asyncio.run(go())
+        return asyncio.run(work())
     except NetworkError as error:
-        raise click.ClickException(f"{error}; check the URL and that the site is running") from None
-    except (BrowserNotFound, SessionError, SeedNotReproducible) as error:
-        raise click.ClickException(str(error)) from None
+        raise Failure(f"{error}; check the URL and that the site is running") from None
+    except (BrowserNotFound, SessionError, SeedNotReproducible, StoreError, BackendError) as error:
+        raise Failure(str(error)) from None
     except OSError as error:  # the output directory: unwritable, a file in the way, a full disk
-        raise click.ClickException(f"cannot write {error.filename}: {error.strerror}; choose another --out") from None
+        raise Failure(f"cannot write {error.filename}: {error.strerror}; choose another --out") from None
 
 
 @main.group()
@@ -381,7 +467,7 @@ def sites_serve(port: int) -> None:
             except KeyboardInterrupt:
                 pass
     except OSError as error:
-        raise click.ClickException(f"cannot serve on port {port}: {error.strerror}; try --port 0") from None
+        raise Failure(f"cannot serve on port {port}: {error.strerror}; try --port 0") from None
 
 
 if __name__ == "__main__":

@@ -77,7 +77,7 @@ def test_cli_rejects_a_malformed_sequence_file_in_one_line(tmp_path):
 
 def test_cli_reports_an_unreachable_site_in_one_line(tmp_path):
     result = CliRunner().invoke(main, ["run", "http://127.0.0.1:9/", "--out", str(tmp_path / "o")])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.output.count("\n") == 1 and "cannot reach" in result.output
     assert not (tmp_path / "o").exists()
 

@@ -14,15 +14,16 @@ def test_check_writes_session_summary_and_report(tmp_path, sites_url):
     actions.write_text(json.dumps([{"click": "#add"}]))
     run = tmp_path / "run"
     result = CliRunner().invoke(main, ["check", sites_url + "click-during-parse/", "--actions", str(actions),
-                                       "--out", str(run)])
-    assert result.exit_code == 0, result.output
+                                       "--out", str(run), "--junit", str(tmp_path / "junit.xml")])
+    assert result.exit_code == 1, result.output  # a harmful race was found
     summary = json.loads((run / "summary.json").read_text())
     assert summary["counts"].get("harmful") == 1
+    assert 'failures="1"' in (tmp_path / "junit.xml").read_text()
     assert (run / "session" / "session.json").is_file()
     assert "addToCart" in (run / "report" / "index.html").read_text()
     # the recorded session can be explored again, offline, into another run
     again = CliRunner().invoke(main, ["explore", str(run / "session"), "--out", str(tmp_path / "again")])
-    assert again.exit_code == 0, again.output
+    assert again.exit_code == 1, again.output
     assert json.loads((tmp_path / "again" / "summary.json").read_text())["counts"] == summary["counts"]
 
 
@@ -31,7 +32,7 @@ def test_a_selector_that_never_appears_leaves_no_session(tmp_path, sites_url):
     actions.write_text(json.dumps([{"click": "#no-such-button"}]))
     result = CliRunner().invoke(main, ["record", sites_url + "two-xhr/", "--actions", str(actions),
                                        "--out", str(tmp_path / "s")])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "never happened" in result.output and result.output.count("\n") == 1
     assert list(tmp_path.iterdir()) == [actions]
 
@@ -53,7 +54,7 @@ def test_rival_strategies_run_through_the_same_pipeline(tmp_path, sites_url):
     assert CliRunner().invoke(main, ["record", sites_url + "two-xhr/", "--out", str(session)]).exit_code == 0
     result = CliRunner().invoke(main, ["explore", str(session), "--out", str(tmp_path / "run"),
                                        "--strategy", "wave", "--max-sequences", "3"])
-    assert result.exit_code == 0, result.output
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    assert result.exit_code == (1 if summary["counts"].get("harmful") else 0), result.output
     assert summary["strategy"] == "wave" and summary["sequences"] == 3
     assert all(r["parent"] == 0 and r["verdict"] in {"harmful", "harmless"} for r in summary["reversals"])

@@ -96,4 +96,4 @@ def test_an_output_directory_that_cannot_be_written_is_one_clear_error(click_rac
     in_the_way = tmp_path / "a-file"
     in_the_way.write_text("not a directory")
     result = CliRunner().invoke(main, ["explore", str(directory / "session"), "--out", str(in_the_way / "run")])
-    assert result.exit_code == 1 and "cannot write" in result.output and result.output.count("\n") == 1
+    assert result.exit_code == 2 and "cannot write" in result.output and result.output.count("\n") == 1

@@ -21,8 +21,9 @@
 ``summary.json`` (rewritten after every reversal) has these top-level keys: ``site`` (the URL),
 ``bound``, ``strategy``, ``seed_events``, ``races_uncovered`` (in the seed, after filters),
 ``sequences_explored``, ``truncated`` (the budget that stopped the run, or null), ``counts``
-(reversals per verdict), ``session`` (the session directory), ``noise`` (categories masked after the seed replays), ``seconds`` and
-``reversals``. Each reversal has ``id``, ``parent``, ``sequence`` (the event ids it executed),
+(reversals per verdict), ``session`` (the session directory), ``noise`` (categories masked after
+the seed replays), ``pruning`` (R4 only: the enabled events of the explored states, those
+explored, and the fraction partial-order reduction pruned), ``seconds`` and ``reversals``. Each reversal has ``id``, ``parent``, ``sequence`` (the event ids it executed),
 ``depth``, ``events`` (the two racing events, each ``{"id", "label", "site"}``, in parent order),
 ``location`` (in words) and ``location_key``, ``verdict`` (``harmful``, ``harmless``,
 ``heap-only`` or ``error``), ``reasons`` (reason codes), ``differences`` (category → what
@@ -47,6 +48,7 @@ from webr4.classify import classify
 from webr4.engine import Explorer, PlannedSequence, Strategy, find_races
 from webr4.engine.describe import describe_location
 from webr4.engine.filters import DEFAULT_FILTERS, NamedFilter, filters_by_name
+from webr4.engine.stats import por_pruning
 from webr4.engine.strategies import DelayBoundedSampler, WaveSampler
 from webr4.state.diff import StateDiff
 from webr4.state.noise import NoiseMask
@@ -104,6 +106,7 @@ class Summary:
     stop_reason: str = "exhausted"
     seconds: float = 0.0
     noise: list[str] = field(default_factory=list)
+    pruning: dict[str, float] | None = None  # R4 only: enabled, explored, ratio (see webr4.engine.stats)
     reversals: list[ReversalReport] = field(default_factory=list)
 
     @property
@@ -259,6 +262,9 @@ async def _sweep(pipeline: Pipeline, store: RunStore, session: Session, out: Pat
         progress.advance(len(explorer.explored) - 1, _planned(explorer) - 1, summary.counts, asdict(report))
     summary.sequences = len(explorer.explored)
     summary.seconds = round(time.monotonic() - started, 2)
+    if isinstance(explorer, Explorer):
+        pruned = por_pruning(explorer)
+        summary.pruning = {"enabled": pruned.enabled, "explored": pruned.explored, "ratio": round(pruned.ratio, 4)}
     _write_summary(out, summary)
     progress.finish(summary.to_json())
     return summary

@@ -13,7 +13,7 @@ import json
 import platform
 from pathlib import Path
 
-from benchmarks import controlled_execution, evaluation, rewrite_speed, scaling, sweep_cost
+from benchmarks import controlled_execution, evaluation, parallel, rewrite_speed, scaling, sweep_cost
 from benchmarks.section import Section, find_sites
 from webr4.resources import resource_dir
 
@@ -25,6 +25,7 @@ SECTIONS = {
     "rewrite_speed": rewrite_speed,
     "evaluation": evaluation,
     "scaling": scaling,
+    "parallel": parallel,
 }
 
 

@@ -1,0 +1,129 @@
+"""Sweep throughput with one worker, two worker processes and a local two-worker Dask cluster.
+
+One generated page (``REQUESTS`` requests whose handlers all write one list and one element)
+is recorded once; the same k = 1 sweep then runs on each backend, timed from the backend's
+creation (browser start-up included) to the last verdict. The summaries must agree — the
+benchmark stops if they do not — so the ratio compares equal work.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import tempfile
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from benchmarks.section import Section
+from webr4.browser.driver import Driver
+from webr4.serve import serve
+from webr4.sweep.backends import Backend, DaskCluster, InProcess, WorkerProcesses
+from webr4.sweep.explore import explore
+from webr4.sweep.session import Session, record
+
+REQUESTS = 7
+
+_PAGE = """<!doctype html>
+<html><head><meta charset="utf-8"><title>Racing requests</title></head>
+<body><p id="log">waiting</p>
+<script>
+  var arrived = [];
+  for (var i = 0; i < %d; i++) (function (name) {
+    var request = new XMLHttpRequest();
+    request.open("GET", "data/" + name + ".json");
+    request.onload = function () {
+      arrived.push(JSON.parse(request.responseText).name);
+      document.getElementById("log").textContent = arrived.join(" ");
+    };
+    request.send();
+  })("r" + i);
+</script></body></html>
+"""
+
+
+@dataclass(frozen=True)
+class Throughput:
+    backend: str
+    workers: int
+    sequences: int
+    seconds: float
+
+    @property
+    def per_second(self) -> float:
+        return (self.sequences + 2) / self.seconds  # the two seed replays are executions too
+
+
+def _write_site(root: Path) -> Path:
+    site = root / "racing"
+    (site / "data").mkdir(parents=True)
+    (site / "index.html").write_text(_PAGE % REQUESTS)
+    for i in range(REQUESTS):
+        (site / "data" / f"r{i}.json").write_text(json.dumps({"name": f"r{i}"}))
+    return site
+
+
+@asynccontextmanager
+async def _in_process(session: Session) -> AsyncIterator[Backend]:
+    async with Driver() as driver:
+        yield InProcess(driver, session)
+
+
+@asynccontextmanager
+async def _processes(session: Session) -> AsyncIterator[Backend]:
+    backend = WorkerProcesses(session, 2)
+    try:
+        yield backend
+    finally:
+        await backend.close()
+
+
+@asynccontextmanager
+async def _dask(session: Session) -> AsyncIterator[Backend]:
+    backend = await DaskCluster.connect("local:2", session)
+    try:
+        yield backend
+    finally:
+        await backend.close()
+
+
+BACKENDS: tuple[tuple[str, int, Callable[[Session], AbstractAsyncContextManager[Backend]]], ...] = (
+    ("in-process", 1, _in_process), ("2 processes", 2, _processes), ("dask local:2", 2, _dask))
+
+
+async def measure() -> list[Throughput]:
+    with tempfile.TemporaryDirectory() as scratch:
+        root = Path(scratch)
+        site = _write_site(root / "sites")
+        with serve(site.parent) as base:
+            async with Driver() as driver:
+                session = await record(driver, f"{base}{site.name}/", root / "session", [])
+        results, reference = [], None
+        for name, workers, open_backend in BACKENDS:
+            started = time.perf_counter()
+            async with open_backend(session) as backend:
+                summary = await explore(backend, session, root / name.replace(" ", "-"))
+            results.append(Throughput(name, workers, summary.sequences - 1, time.perf_counter() - started))
+            comparable = summary.to_json()
+            comparable.pop("seconds")
+            if reference is None:
+                reference = comparable
+            elif comparable != reference:
+                raise RuntimeError(f"the {name} sweep explored something else than the one-worker sweep")
+    return results
+
+
+def table(results: list[Throughput]) -> str:
+    base = results[0].per_second
+    lines = ["| backend | workers | reversals | wall (s) | executions/s | vs one worker |", "|---|---:|---:|---:|---:|---:|"]
+    lines += [f"| {r.backend} | {r.workers} | {r.sequences} | {r.seconds:.1f} | {r.per_second:.2f} | "
+              f"{r.per_second / base:.2f}× |" for r in results]
+    return "\n".join(lines)
+
+
+def run(sites: list[Path]) -> Section:
+    results = asyncio.run(measure())
+    return Section(f"Sweep throughput by backend ({REQUESTS} racing requests, k = 1)", table(results),
+                   [asdict(r) | {"per_second": r.per_second} for r in results])

@@ -1,0 +1,36 @@
+"""Progress reporters: what a person on a terminal and a CI log each get to see."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from rich.console import Console
+
+from webr4.sweep.progress import Bar, JsonLines
+
+FINISHED = {"sequences_explored": 3, "counts": {"harmful": 1, "harmless": 1}, "truncated": None, "seconds": 4.2}
+LATEST = {"id": 2, "verdict": "harmful", "reasons": ["exception-diff"], "location": "global cart"}
+
+
+def test_the_bar_shows_done_of_planned_and_the_verdicts_so_far():
+    screen = io.StringIO()
+    bar = Bar(Console(file=screen, width=120, force_terminal=False))
+    bar.start(5)
+    bar.advance(2, 5, {"harmful": 1, "harmless": 1}, LATEST)
+    bar.finish(FINISHED)
+    last = screen.getvalue().strip().splitlines()[-1]
+    assert "2/5" in last and "harmful 1" in last and "harmless 1" in last
+
+
+def test_json_lines_are_one_parseable_record_per_step():
+    stream = io.StringIO()
+    lines = JsonLines(stream)
+    lines.start(4)
+    lines.advance(1, 4, {"harmful": 1}, LATEST)
+    lines.finish(FINISHED)
+    records = [json.loads(line) for line in stream.getvalue().splitlines()]
+    assert [r["event"] for r in records] == ["start", "sequence", "finish"]
+    assert records[1] == {"event": "sequence", "done": 1, "planned": 4, "counts": {"harmful": 1}, "id": 2,
+                          "verdict": "harmful", "reasons": ["exception-diff"], "location": "global cart"}
+    assert records[2]["counts"] == {"harmful": 1, "harmless": 1}

@@ -33,9 +33,10 @@ persistent sets the previous trace adds, so exactly one plan can be outstanding 
 The whole state serialises with :meth:`Explorer.to_json`; :meth:`Explorer.from_json` restores it
 exactly, so an interrupted sweep resumes where it stopped.
 
-For the pruning statistics (:mod:`webr4.engine.stats`) the explorer totals, over the states it
-has left behind, the enabled events and the events explored from each; the states still on the
-stack are added when asked (:meth:`Explorer.state_totals`).
+For the pruning statistics (:mod:`webr4.engine.stats`) the explorer keeps running totals, over
+the states it has run an event from, of their enabled events and of the events explored from
+them (:meth:`Explorer.state_totals`): a state's enabled set is counted when the first event is
+explored from it, and each further event when it is.
 """
 
 from __future__ import annotations
@@ -105,7 +106,7 @@ class _Entry:
         return cls(tuple(raw["suffix"]), raw["depth"], raw["parent"], Reversal.from_json(raw["reversal"]), raw["origin"])
 
 
-@dataclass
+@dataclass(slots=True)
 class _Node:
     """The exploration state attached to one prefix of the current sequence."""
 
@@ -158,8 +159,8 @@ class Explorer:
         self.filters = tuple(filters)
         self.explored: list[ExploredSequence] = []
         self.divergences = 0
-        self._left_enabled = 0
-        self._left_explored = 0
+        self._enabled_total = 0
+        self._explored_total = 0
         self._nodes: list[_Node] = []
         self._outstanding: PlannedSequence | None = None
         self._absorb(PlannedSequence(0, tuple(seed.sequence), None, None, 0), seed)
@@ -175,7 +176,7 @@ class Explorer:
             while node.pending:
                 entry = node.pending.pop(0)
                 if self._explorable(entry, node):
-                    node.visited.setdefault(entry.suffix[0], None)
+                    self._visit(node, entry.suffix[0], None)
                     depth = len(self._nodes) - 1
                     prefix = tuple(n.event for n in self._nodes[:depth])
                     self._outstanding = PlannedSequence(
@@ -187,7 +188,7 @@ class Explorer:
                         prefix_length=entry.origin,
                     )
                     return self._outstanding
-            self._leave(self._nodes.pop())
+            self._nodes.pop()
         return None
 
     def record(self, planned: PlannedSequence, trace: Trace) -> None:
@@ -202,67 +203,73 @@ class Explorer:
         return self._outstanding
 
     def state_totals(self) -> tuple[int, int]:
-        """Over every state the exploration has run an event from (left or still on the stack):
-        the sum of their enabled-set sizes, and the sum of the numbers of events explored from them."""
-        enabled, explored = self._left_enabled, self._left_explored
-        for node in self._nodes:
-            if node.visited:
-                enabled += len(node.enabled)
-                explored += len(node.visited)
-        return enabled, explored
+        """Over every state the exploration has run an event from: the sum of their enabled-set
+        sizes, and the sum of the numbers of events explored (planned or run) from them."""
+        return self._enabled_total, self._explored_total
 
-    def _leave(self, node: _Node) -> None:
-        """Count a state the exploration is done with (backtracked past, or lost to a divergence)."""
-        if node.visited:
-            self._left_enabled += len(node.enabled)
-            self._left_explored += len(node.visited)
+    def _visit(self, node: _Node, event: EventId, footprint: Footprint | None) -> None:
+        """Mark ``event`` explored from ``node``, counting it (and the state, the first time)."""
+        if event not in node.visited:
+            if not node.visited:
+                self._enabled_total += len(node.enabled)
+            self._explored_total += 1
+        node.visited[event] = footprint
 
     # -- updating the maps from one trace ------------------------------------------------------
 
     def _absorb(self, planned: PlannedSequence, trace: Trace) -> None:
+        """Update the maps from ``trace``. States before the first one that changed keep their
+        visited events (each holds its own event already), so the work past the persistent sets
+        is proportional to the new part of the sequence; footprints are taken only for sleep sets.
+        """
         sequence = trace.sequence
-        footprints = [Footprint.of(step) for step in trace.steps]
         explored_from = max(len(self._nodes) - 1, 0)  # the state next_plan backtracked to
-        start = self._rebase(explored_from, trace)
+        start = self._rebase(explored_from, planned.plan, trace, sequence)
+        footprints = [Footprint.of(step) if self.sleep_sets else None for step in trace.steps[start:]]
         if self.sleep_sets and start == explored_from:
             self._update_sleep(start, sequence, footprints)
         self._update_persistent_sets(planned, trace)
-        self._move_shared_prefixes(sequence)
-        for node, event, footprint in zip(self._nodes, sequence, footprints):
-            node.visited[event] = footprint
-        self.explored.append(ExploredSequence.of(planned, trace))
+        self._move_shared_prefixes(start, sequence)
+        for node, event, footprint in zip(self._nodes[start:], sequence[start:], footprints):
+            self._visit(node, event, footprint)
+        self.explored.append(ExploredSequence(planned, tuple(sequence), tuple(trace.skipped)))
 
-    def _rebase(self, prefix_length: int, trace: Trace) -> int:
+    def _rebase(self, prefix_length: int, plan: Sequence[EventId], trace: Trace, sequence: list[EventId]) -> int:
         """Make the node stack describe ``trace``; returns the first depth that changed.
 
         Nodes up to the longest common prefix of the stack and the trace are kept; a common prefix
         shorter than the planned one means the replay diverged, and the states past it are lost.
+        The stack's events are the plan's first ``prefix_length`` entries, so a faithful replay
+        is recognised by one comparison.
         """
-        sequence = trace.sequence
         common = 0
+        if sequence[:prefix_length] == list(plan[:prefix_length]):
+            common = prefix_length
         while common < min(prefix_length, len(sequence)) and self._nodes[common].event == sequence[common]:
             common += 1
         if common < prefix_length:
             self.divergences += 1
-        for node in self._nodes[common + 1 :]:
-            self._leave(node)
         del self._nodes[common + 1 :]
         if not self._nodes:
             self._nodes.append(_Node(enabled=trace.enabled_before(0)))
-        self._nodes[common].enabled = trace.enabled_before(common)
-        for depth in range(common + 1, len(sequence) + 1):
-            self._nodes.append(_Node(enabled=trace.enabled_before(depth)))
-        for depth in range(common, len(sequence) + 1):
-            self._nodes[depth].event = sequence[depth] if depth < len(sequence) else None
+        origin = self._nodes[common]
+        origin.enabled = trace.enabled_before(common)
+        origin.event = sequence[common] if common < len(sequence) else None
+        self._nodes.extend(_Node(step.enabled, step.event) for step in trace.steps[common + 1 :])
+        if common < len(sequence):
+            self._nodes.append(_Node(trace.enabled_at_end))
         return common
 
     def _update_sleep(self, start: int, sequence: Sequence[EventId], footprints: Sequence[Footprint]) -> None:
-        """Sleep sets of the new states: what slept or was explored before, minus what conflicts."""
+        """Sleep sets of the new states: what slept or was explored before, minus what conflicts.
+
+        ``footprints`` are those of the steps from ``start`` on.
+        """
         origin = self._nodes[start]
         asleep = dict(origin.sleep)
         asleep.update((e, fp) for e, fp in origin.visited.items() if fp is not None)
         for depth in range(start, len(sequence)):
-            ran, footprint = sequence[depth], footprints[depth]
+            ran, footprint = sequence[depth], footprints[depth - start]
             asleep = {e: fp for e, fp in asleep.items() if e != ran and fp.independent_of(footprint)}
             self._nodes[depth + 1].sleep = asleep
 
@@ -293,14 +300,18 @@ class Explorer:
         if all(other.suffix != entry.suffix for other in node.pending):
             node.pending.append(entry)
 
-    def _move_shared_prefixes(self, sequence: Sequence[EventId]) -> None:
+    def _move_shared_prefixes(self, start: int, sequence: Sequence[EventId]) -> None:
         """Algorithm 3, line 7: suffixes starting with the event just run move one state down.
 
         Leading events not enabled in the lower state are dropped, as approximate replay would
-        skip them; a suffix that empties is done.
+        skip them; a suffix that empties is done. States before ``start`` are skipped: after
+        every trace no state holds a suffix starting with its own event (this pass moves them
+        all, and :meth:`_insert` refuses visited events), and those states' events are unchanged.
         """
-        for depth, event in enumerate(sequence):
-            node, below = self._nodes[depth], self._nodes[depth + 1]
+        for depth in range(start, len(sequence)):
+            node, below, event = self._nodes[depth], self._nodes[depth + 1], sequence[depth]
+            if not node.pending:
+                continue
             moving = [entry for entry in node.pending if entry.suffix[0] == event]
             if not moving:
                 continue
@@ -330,7 +341,7 @@ class Explorer:
             "bound": self.bound,
             "sleep_sets": self.sleep_sets,
             "divergences": self.divergences,
-            "left_states": [self._left_enabled, self._left_explored],
+            "state_totals": [self._enabled_total, self._explored_total],
             "explored": [record.to_json() for record in self.explored],
             "outstanding": self._outstanding.to_json() if self._outstanding else None,
             "nodes": [node.to_json() for node in self._nodes],
@@ -345,7 +356,7 @@ class Explorer:
         explorer.sleep_sets = raw["sleep_sets"]
         explorer.filters = tuple(filters)
         explorer.divergences = raw["divergences"]
-        explorer._left_enabled, explorer._left_explored = raw["left_states"]
+        explorer._enabled_total, explorer._explored_total = raw["state_totals"]
         explorer.explored = [ExploredSequence.from_json(record) for record in raw["explored"]]
         outstanding = raw["outstanding"]
         explorer._outstanding = PlannedSequence.from_json(outstanding) if outstanding else None
@@ -354,12 +365,17 @@ class Explorer:
 
 
 def _race_witness(sequence: Sequence[EventId], hb: HappensBefore, i: int, j: int) -> tuple[EventId, ...]:
-    """``λ · τ_j · τ_i · μ`` for the uncovered race ``(i, j)``."""
+    """``λ · τ_j · τ_i · μ`` for the uncovered race ``(i, j)``; ``μ`` is copied slice by slice
+    between the positions ``λ`` and ``τ_j`` take out."""
     between = ((1 << j) - 1) & ~((1 << (i + 1)) - 1)
     lam = list(iter_bits(hb.ancestors(j) & between))
-    chosen = set(lam) | {j}
-    mu = [x for x in range(i + 1, len(sequence)) if x not in chosen]
-    return tuple(sequence[x] for x in (*lam, j, i, *mu))
+    mu: list[EventId] = []
+    start = i + 1
+    for taken in (*lam, j):
+        mu += sequence[start:taken]
+        start = taken + 1
+    mu += sequence[start:]
+    return (*(sequence[x] for x in lam), sequence[j], sequence[i], *mu)
 
 
 def explore(

@@ -14,6 +14,8 @@ import platform
 from pathlib import Path
 
 from benchmarks import controlled_execution, evaluation, parallel, rewrite_speed, scaling, sweep_cost
+from benchmarks import planning_cost
+from benchmarks import race_detection
 from benchmarks.section import Section, find_sites
 from webr4.resources import resource_dir
 
@@ -26,6 +28,8 @@ SECTIONS = {
     "evaluation": evaluation,
     "scaling": scaling,
     "parallel": parallel,
+    "planning_cost": planning_cost,
+    "race_detection": race_detection,
 }
 
 

@@ -15,7 +15,6 @@ from pathlib import Path
 
 from benchmarks import controlled_execution, evaluation, parallel, rewrite_speed, scaling, sweep_cost
 from benchmarks import planning_cost
-from benchmarks import race_detection
 from benchmarks.section import Section, find_sites
 from webr4.resources import resource_dir
 
@@ -29,7 +28,6 @@ SECTIONS = {
     "scaling": scaling,
     "parallel": parallel,
     "planning_cost": planning_cost,
-    "race_detection": race_detection,
 }
 
 

@@ -53,35 +53,70 @@ USER_DISPATCHES: Mapping[str, frozenset[str]] = {
 """DOM event types each user action kind (:mod:`webr4.browser.actions`) dispatches natively."""
 
 
+@dataclass(frozen=True, slots=True)
+class _Touch:
+    """What one step did to one location, as the filters judge it."""
+
+    reads_before_writing: bool  # the first access is a read and a write follows it
+    increment: bool  # read/write pairs storing numbers only (see _is_increment)
+    write_digests: frozenset[str | None]  # the digests of its writes
+    first_write: str | None  # the digest of its first write (None when none or unknown)
+    previous: str | None  # the digest of the last write of the location in an earlier step
+
+
+@dataclass(frozen=True, slots=True)
+class _Location:
+    """The facts about one location: per step that touches it, and over all of them."""
+
+    touches: dict[int, _Touch]
+    last_plain_reader: int  # the last step reading it that is not an increment of it (-1: none)
+    writes_first: bool  # every step touching it writes it first, and some step reads it
+
+    @classmethod
+    def of(cls, steps: Mapping[int, Sequence[Access]]) -> _Location:
+        """The facts from the accesses of each step to the location, steps in trace order."""
+        touches: dict[int, _Touch] = {}
+        last: str | None = None
+        plain_reader = -1
+        writes_first, read = True, False
+        for index, accesses in steps.items():
+            digests = [a.value for a in accesses if a.kind is W]
+            reads = any(a.kind is R for a in accesses)
+            touch = _Touch(_reads_before_writing(accesses), _is_increment(accesses), frozenset(digests),
+                           digests[0] if digests else None, last)
+            touches[index] = touch
+            if digests:
+                last = digests[-1]
+            if reads and not touch.increment:
+                plain_reader = index
+            writes_first = writes_first and accesses[0].kind is W
+            read = read or reads
+        return cls(touches, plain_reader, writes_first and read)
+
+
 class _Index:
-    """Per location, the steps that touch it (in trace order) with their accesses to it."""
+    """Per location, the steps that touch it with their accesses to it; the facts the filters
+    ask about a location are derived on first use (only locations that race are ever asked)."""
 
     def __init__(self, trace: Trace) -> None:
         self.steps = trace.steps
         self.size = len(trace.steps)
-        by_location: dict[str, dict[int, list[Access]]] = {}
+        self._by_location: dict[str, dict[int, list[Access]]] = {}
         for index, step in enumerate(trace.steps):
             for access in step.accesses:
-                by_location.setdefault(access.location, {}).setdefault(index, []).append(access)
-        self._by_location = {
-            location: {index: tuple(accesses) for index, accesses in steps.items()}
-            for location, steps in by_location.items()
-        }
+                self._by_location.setdefault(access.location, {}).setdefault(index, []).append(access)
+        self._facts: dict[str, _Location] = {}
 
-    def on(self, location: str) -> Mapping[int, tuple[Access, ...]]:
-        """Step index → that step's accesses to ``location``, in access order."""
-        return self._by_location.get(location, {})
+    def location(self, location: str) -> _Location:
+        """The facts about ``location`` (one that some step accesses)."""
+        facts = self._facts.get(location)
+        if facts is None:
+            facts = self._facts[location] = _Location.of(self._by_location[location])
+        return facts
 
-    def written_before(self, location: str, step: int) -> str | None:
-        """The digest of the last write of ``location`` in a step before ``step`` (None if none)."""
-        last: str | None = None
-        for index, accesses in self.on(location).items():
-            if index >= step:
-                break
-            for access in accesses:
-                if access.kind is W:
-                    last = access.value
-        return last
+    def touch(self, location: str, step: int) -> _Touch:
+        """What ``step`` did to ``location`` (a step that accesses it)."""
+        return self.location(location).touches[step]
 
 
 _indexes: dict[int, _Index] = {}
@@ -120,20 +155,9 @@ class NamedFilter:
         return not self.drops(race, trace)
 
 
-def _writes(accesses: Sequence[Access]) -> list[Access]:
-    return [a for a in accesses if a.kind is W]
-
-
 def _reads_before_writing(accesses: Sequence[Access]) -> bool:
     """Whether the first access is a read and a write follows it."""
     return bool(accesses) and accesses[0].kind is R and any(a.kind is W for a in accesses[1:])
-
-
-def _stores_previous_value(index: _Index, location: str, step: int) -> bool:
-    """Every write of ``location`` in ``step`` stores the (known) value it already held."""
-    previous = index.written_before(location, step)
-    writes = _writes(index.on(location)[step])
-    return previous is not None and all(a.value == previous for a in writes)
 
 
 def _same_value(race: Race, trace: Trace) -> bool:
@@ -145,15 +169,14 @@ def _same_value(race: Race, trace: Trace) -> bool:
     location in an earlier step of the trace, so the reader sees the same value either way.
     """
     index = _index(trace)
-    on = index.on(race.location)
-    first, second = on[race.first], on[race.second]
     if race.first_kind is W and race.second_kind is W:
-        if _reads_before_writing(first) or _reads_before_writing(second):
+        first, second = index.touch(race.location, race.first), index.touch(race.location, race.second)
+        if first.reads_before_writing or second.reads_before_writing:
             return False
-        digests = {a.value for a in _writes(first) + _writes(second)}
+        digests = first.write_digests | second.write_digests
         return len(digests) == 1 and None not in digests
-    writer = race.first if race.first_kind is W else race.second
-    return _stores_previous_value(index, race.location, writer)
+    writer = index.touch(race.location, race.first if race.first_kind is W else race.second)
+    return writer.previous is not None and writer.write_digests == {writer.previous}
 
 
 def _lazy_init(race: Race, trace: Trace) -> bool:
@@ -163,13 +186,10 @@ def _lazy_init(race: Race, trace: Trace) -> bool:
     follows it, and the step's first write stores a truthy digest (non-null and not one of
     :data:`FALSY_DIGESTS`), so a second run of the check finds it set.
     """
-    on = _index(trace).on(race.location)
+    index = _index(trace)
     for step in (race.first, race.second):
-        accesses = on[step]
-        if not _reads_before_writing(accesses):
-            return False
-        value = _writes(accesses)[0].value
-        if value is None or value in FALSY_DIGESTS:
+        touch = index.touch(race.location, step)
+        if not touch.reads_before_writing or touch.first_write is None or touch.first_write in FALSY_DIGESTS:
             return False
     return True
 
@@ -191,13 +211,11 @@ def _pure_increment(race: Race, trace: Trace) -> bool:
     the first racing one that reads the location is itself such an increment. A step that shows
     the total reads it without writing, so the race is kept.
     """
-    on = _index(trace).on(race.location)
-    if not (_is_increment(on[race.first]) and _is_increment(on[race.second])):
-        return False
-    return all(
-        _is_increment(accesses)
-        for step, accesses in on.items()
-        if step > race.first and step != race.second and any(a.kind is R for a in accesses)
+    index = _index(trace)
+    return (
+        index.touch(race.location, race.first).increment
+        and index.touch(race.location, race.second).increment
+        and index.location(race.location).last_plain_reader <= race.first
     )
 
 
@@ -209,12 +227,7 @@ def _write_before_read(race: Race, trace: Trace) -> bool:
     location starts with a write, and at least one of them reads it (a location that is only
     written is a plain last-writer-wins race and is kept).
     """
-    if not race.location.startswith(JS_PREFIXES):
-        return False
-    steps = _index(trace).on(race.location).values()
-    return all(accesses[0].kind is W for accesses in steps) and any(
-        a.kind is R for accesses in steps for a in accesses
-    )
+    return race.location.startswith(JS_PREFIXES) and _index(trace).location(race.location).writes_first
 
 
 def _late_handler_attach(race: Race, trace: Trace) -> bool:

@@ -104,7 +104,10 @@ def find_races(
             pool = accessed.get(location, 0) if touch.writes else written.get(location, 0)
             for i in iter_bits(pool & unordered):
                 race = _race(i, j, location, touches[i][location], touch)
-                if all(keep(race, trace) for keep in filters):
+                for keep in filters:
+                    if not keep(race, trace):
+                        break
+                else:
                     races.append(race)
             bit = 1 << j
             accessed[location] = accessed.get(location, 0) | bit

@@ -11,9 +11,14 @@ exploration see every conflict. :class:`EndOfRun` is that rule, after Trimananda
   any state of the cycle fired at least once within it. Then every event that could conflict
   with a step of the cycle has had its turn in the cycle, so the conflicts that reversals feed
   on have all been observed; stopping at the first repeat is not enough, because an event that
-  stayed enabled but never ran would never be seen to conflict.
+  stayed enabled but never ran would never be seen to conflict. Every earlier occurrence is
+  tried, not only the first as in the paper: a run that picks the least-fired event by default
+  then reaches a full cycle in any finite state space, since an event enabled early and never
+  again cannot hold up the cycles closed after it.
 * as a fallback for programs whose state never repeats (a counter), the run stops when one
-  event fires more than ``firing_limit`` times.
+  event fires more than ``firing_limit`` times. Unlike a full cycle, this cut depends on the
+  interleaving rather than on the conflicts, so an exploration can miss an end state that
+  only an interleaving it deems equivalent would have reached uncut.
 
 The component is pure bookkeeping: the executor supplies the fingerprints (any hashable value
 equal for equal program states), and decides itself what to do with a :class:`Stop`.
@@ -93,10 +98,6 @@ class EndOfRun:
         if self._firings[event] > self.firing_limit:
             return Stop(FIRING_LIMIT, step, event=event)
         return None
-
-    def firings(self, event: EventId) -> int:
-        """How many times ``event`` has fired in this run."""
-        return self._firings[event]
 
     def _full_cycle_start(self, occurrences: list[int]) -> int | None:
         """The latest earlier occurrence of the current state that closes a full cycle, if any.

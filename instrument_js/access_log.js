@@ -7,6 +7,8 @@
  *   location  "global:<name>"              global variable (or property of the global object)
  *             "scope:<scopeId>:<name>"     closure-captured variable of one scope instance
  *             "prop:<objectId>.<key>"      property of an object; ids in order of first access
+ *                                          (a native method called on an array reads, and a
+ *                                          mutator also writes, "prop:<arrayId>.length")
  *   siteId    "<scriptId>:<n>", resolved to url:line:col by the rewriter's site table
  *   digest    for writes: "n:3", "s:<first 32 chars>", "b:true", "u", "null", "i:<bigint>", "y"
  *             (symbol), "o:<objectId>"; null when unknown (reads, destructuring writes)
@@ -207,6 +209,19 @@
     return nextScopeId++;
   };
 
+  /* Native array methods change or read the elements without any property access the rewriter
+     sees; a method call on an array stands for an access to its `length`, the array's contents
+     as a whole: a mutator reads and writes it, any other method reads it. */
+  var ARRAY_MUTATORS = { push: 1, pop: 1, shift: 1, unshift: 1, splice: 1, sort: 1, reverse: 1, fill: 1,
+    copyWithin: 1 };
+
+  function arrayCall(site, object, key) {
+    if (!Array.isArray(object) || typeof Array.prototype[key] !== "function") return;
+    var location = "prop:" + objectId(object) + ".length";
+    record("r", location, site, null);
+    if (ARRAY_MUTATORS[key] === 1) record("w", location, site, null);
+  }
+
   /* Properties. */
   log.p = function (site, object, key) {
     if (!isObject(object)) return object[key];
@@ -215,13 +230,17 @@
     return object[key];
   };
   log.m = function (site, object, key) {
-    if (isObject(object)) record("r", property(object, key), site, null);
+    if (isObject(object)) {
+      record("r", property(object, key), site, null);
+      arrayCall(site, object, key);
+    }
     return object;
   };
   log.mk = function (site, object, key) {
     if (isObject(object)) {
       key = propertyKey(key);
       record("r", property(object, key), site, null);
+      arrayCall(site, object, key);
     }
     log.k = key;
     return object;

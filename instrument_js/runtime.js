@@ -42,6 +42,7 @@
     Response: window.Response,
     MutationObserver: window.MutationObserver,
     defineProperty: Object.defineProperty,
+    getAttribute: Element.prototype.getAttribute,
   };
   const nativeTick = (() => {
     // A native macrotask with no clamping: one MessageChannel owned by the runtime.
@@ -762,7 +763,8 @@
   function imagesInFlight() {
     if (detachedImages.size) return true;
     for (const img of document.images) {
-      if (img.loading === "lazy" || !img.getAttribute("src")) continue;
+      // The native getAttribute: the harness's own reads are not the page's accesses.
+      if (img.loading === "lazy" || !N.getAttribute.call(img, "src")) continue;
       if (!loadSeen.has(img)) return true;
     }
     return false;

@@ -207,3 +207,24 @@ def test_budgets_stop_the_loop() -> None:
     timed = explore(executor, seed, max_seconds=3, clock=lambda: next(ticks))
     assert timed.stop_reason == MAX_SECONDS
     assert len(timed.explored) == 3  # the seed, then one plan per tick until 3 ticks have passed
+
+
+@PROPERTY
+@given(models())
+def test_pending_never_undercounts_what_bound_1_still_explores(model: Model) -> None:
+    executor, seed = seeded(model)
+    explorer = Explorer(seed, bound=1)
+    while True:
+        promised = explorer.pending
+        planned = explorer.next_plan()
+        if planned is None:
+            break
+        remaining = 1
+        shadow = Explorer.from_json(explorer.to_json())
+        shadow.record(planned, executor.execute(planned.plan))
+        while (later := shadow.next_plan()) is not None:
+            shadow.record(later, executor.execute(later.plan))
+            remaining += 1
+        assert remaining <= promised
+        explorer.record(planned, executor.execute(planned.plan))
+    assert explorer.pending == 0

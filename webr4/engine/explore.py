@@ -202,6 +202,13 @@ class Explorer:
     def outstanding(self) -> PlannedSequence | None:
         return self._outstanding
 
+    @property
+    def pending(self) -> int:
+        """Suffixes waiting in the persistent sets within the bound: an upper estimate of the
+        sequences still to explore (some will turn out explored already; new races add more)."""
+        return sum(1 for node in self._nodes for entry in node.pending
+                   if self.bound is None or entry.depth <= self.bound)
+
     def state_totals(self) -> tuple[int, int]:
         """Over every state the exploration has run an event from: the sum of their enabled-set
         sizes, and the sum of the numbers of events explored (planned or run) from them."""

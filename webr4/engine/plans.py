@@ -105,6 +105,11 @@ class Strategy(Protocol):
 
     explored: list[ExploredSequence]
 
+    @property
+    def pending(self) -> int:
+        """How many more plans the strategy expects to hand out (an estimate, for progress)."""
+        ...
+
     def next_plan(self) -> PlannedSequence | None:
         """The next plan to execute, or ``None`` when the strategy is finished."""
         ...

@@ -132,7 +132,8 @@ class DaskCluster:
             if cluster is not None:
                 await cluster.close()
             raise BackendError(f"cannot reach the Dask scheduler at {address}: {error}") from None
-        workers = max(1, len((await client.scheduler_info())["workers"]))
+        await client.wait_for_workers(1, timeout="60s")
+        workers = len((await client.scheduler.identity(n_workers=-1))["workers"])
         packed = await client.scatter(pack_session(session.directory), broadcast=True)
         return cls(client, cluster, packed, workers)
 

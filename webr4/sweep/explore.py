@@ -285,7 +285,7 @@ def _as_planned(outcome: Outcome, planned: PlannedSequence, *known: Trace) -> Tr
 
 def _planned(strategy: Strategy) -> int:
     """Sequences explored plus those the strategy still has pending (an estimate for progress)."""
-    return len(strategy.explored) + getattr(strategy, "pending", 0)
+    return len(strategy.explored) + strategy.pending
 
 
 def _judge(out: Path, planned: PlannedSequence, parent_trace: Trace, parent_state: StateSnapshot, child_trace: Trace,

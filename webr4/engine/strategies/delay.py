@@ -67,6 +67,11 @@ class DelayBoundedSampler:
         self._sample: _Sample | None = None
         self._outstanding: PlannedSequence | None = None
 
+    @property
+    def pending(self) -> int:
+        """Plans still to hand out."""
+        return self._samples_left
+
     def next_plan(self) -> PlannedSequence | None:
         if self._outstanding is not None:
             raise RuntimeError(f"sequence {self._outstanding.index} is still outstanding; record it first")

@@ -31,6 +31,11 @@ class WaveSampler:
         self._rng = random.Random(rng_seed)
         self._handed_out = 0
 
+    @property
+    def pending(self) -> int:
+        """Plans still to hand out."""
+        return self._copies_left
+
     def next_plan(self) -> PlannedSequence | None:
         if self._copies_left == 0:
             return None

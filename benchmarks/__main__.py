@@ -15,6 +15,7 @@ from pathlib import Path
 
 from benchmarks import controlled_execution, evaluation, parallel, rewrite_speed, scaling, sweep_cost
 from benchmarks import planning_cost
+from benchmarks import cpu_heavy, race_detection
 from benchmarks.section import Section, find_sites
 from webr4.resources import resource_dir
 
@@ -28,6 +29,8 @@ SECTIONS = {
     "scaling": scaling,
     "parallel": parallel,
     "planning_cost": planning_cost,
+    "race_detection": race_detection,
+    "cpu_heavy": cpu_heavy,
 }
 
 

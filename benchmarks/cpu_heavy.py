@@ -1,0 +1,80 @@
+"""Cost of access logging on a page whose events do real JavaScript work.
+
+``benchmarks/pages/cpu-heavy/`` runs five timer events, each building 2,000 objects, looping
+over them with property reads and writes, calling a closure, counting into an object and reading
+the text of 50 list items. In one process with one browser: a plain Playwright load (fresh
+context, navigate, wait until the page's last event has run, close), a controlled execution
+without access logging and one with it, each the median of a few runs. The target is a ratio
+instrumented / controlled of at most 5.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from benchmarks.section import Section, served
+from webr4.browser.controller import Limits
+from webr4.browser.driver import VIEWPORT, Driver
+from webr4.browser.responses import ResponseStore
+
+PAGE = Path(__file__).resolve().parent / "pages" / "cpu-heavy"
+REPEATS = 5
+LIMITS = Limits(horizon_ms=5_000)
+
+
+@dataclass(frozen=True)
+class Cost:
+    events: int
+    accesses: int
+    plain_s: float
+    controlled_s: float
+    instrumented_s: float
+
+    @property
+    def ratio(self) -> float:
+        """Instrumented over controlled without access logging."""
+        return self.instrumented_s / self.controlled_s
+
+
+async def plain_load(driver: Driver, url: str) -> float:
+    started = time.perf_counter()
+    context = await driver.browser.new_context(viewport=VIEWPORT)
+    page = await context.new_page()
+    await page.goto(url, wait_until="load")
+    await page.wait_for_function("document.title === 'done'")
+    await context.close()
+    return time.perf_counter() - started
+
+
+async def measure() -> Cost:
+    with served([PAGE]) as urls:
+        url = urls[PAGE]
+        async with Driver() as driver:
+            store = ResponseStore()
+            seed = await driver.execute(url, store=store, record=True, limits=LIMITS)
+            plain, controlled, instrumented = [], [], []
+            for _ in range(REPEATS):
+                plain.append(await plain_load(driver, url))
+                for instrument, bucket in ((False, controlled), (True, instrumented)):
+                    started = time.perf_counter()
+                    await driver.execute(url, store=store, record=False, limits=LIMITS, instrument=instrument)
+                    bucket.append(time.perf_counter() - started)
+    return Cost(len(seed.trace.steps), sum(len(s.accesses) for s in seed.trace.steps),
+                statistics.median(plain), statistics.median(controlled), statistics.median(instrumented))
+
+
+def run(sites: list[Path]) -> Section:
+    cost = asyncio.run(measure())
+    table = "\n".join([
+        "| events | accesses logged | plain load (s) | controlled (s) | controlled + access log (s) "
+        "| access log / controlled | access log / plain |",
+        "|---:|---:|---:|---:|---:|---:|---:|",
+        f"| {cost.events} | {cost.accesses} | {cost.plain_s:.3f} | {cost.controlled_s:.3f} | "
+        f"{cost.instrumented_s:.3f} | {cost.ratio:.2f} | {cost.instrumented_s / cost.plain_s:.2f} |",
+    ])
+    return Section("Access logging on a CPU-heavy page (target: access log / controlled ≤ 5)", table,
+                   asdict(cost) | {"ratio": cost.ratio})

@@ -230,6 +230,12 @@ def table(results: list[Result], deterministic: dict[str, bool]) -> str:
     return "\n".join(lines)
 
 
+def _sites_with(results: list[Result], approach: str) -> str:
+    """The sites where ``approach`` gave false harmful verdicts, with their counts, in words."""
+    sites = [f"{r.site} ({r.false_harmful})" for r in results if r.approach == approach and r.false_harmful]
+    return ", ".join(sites) if sites else "none"
+
+
 def readme_body(results: list[Result], deterministic: dict[str, bool]) -> str:
     """The "How webr4 compares" section: the totals, a short reading and the command."""
     rows = {r.approach: r for r in totals(results)}
@@ -248,13 +254,12 @@ def readme_body(results: list[Result], deterministic: dict[str, bool]) -> str:
               f"and k = 2 found {k2.found} in {k2.executions}. "
               f"Given the same executions per site as R4 k = 2, delay-bounded sampling found {delay.found} and the "
               f"WAVE-like baseline {wave.found}, with {delay.false_harmful} and {wave.false_harmful} false harmful "
-              "verdicts (runs that differ in several places at once are hard to blame on one race). "
+              "verdicts (a WAVE-like run swaps several pairs at once). "
               f"Plain Playwright with random 0–300 ms response delays showed a harmful outcome on {plain.found} of "
-              f"the {plain.expected} harmful races' sites in {PLAIN_RUNS} runs each (and {plain.false_harmful} false "
-              "alarms on harmless sites): its steps start after `load`, so a user step never races with parsing, "
-              "and it cannot say which events raced. "
-              f"webr4's {k2.false_harmful} false harmful verdicts at k = 2 are harmful differences on races "
-              "`expected.json` does not list (see the per-site table). "
+              f"the {plain.expected} sites with a harmful race in {PLAIN_RUNS} runs each, and on "
+              f"{_sites_with(results, PLAIN)} of the harmless ones: its steps start after `load`, so a user step "
+              "never races with parsing, and it cannot say which events raced. "
+              f"webr4's {k2.false_harmful} false harmful verdicts at k = 2 are on {_sites_with(results, R4_K2)}. "
               + ("Its verdicts were identical across two runs on every site."
                  if same else "Its verdicts were not identical across two runs on every site (see the table).")]
     return "\n".join(lines)

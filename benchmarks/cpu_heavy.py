@@ -22,7 +22,7 @@ from webr4.browser.driver import VIEWPORT, Driver
 from webr4.browser.responses import ResponseStore
 
 PAGE = Path(__file__).resolve().parent / "pages" / "cpu-heavy"
-REPEATS = 5
+REPEATS = 3
 LIMITS = Limits(horizon_ms=5_000)
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from webr4.engine.hb import HappensBefore, iter_bits
 from webr4.trace import AccessKind, Step, Trace
@@ -44,8 +45,7 @@ RaceFilter = Callable[[Race, Trace], bool]
 """Returns ``False`` to discard a race (declare the two accesses commuting)."""
 
 
-@dataclass(frozen=True)
-class _Touch:
+class _Touch(NamedTuple):
     """What one step did to one location: whether it read and wrote it, and the first sites."""
 
     reads: bool
@@ -58,10 +58,13 @@ def _touches(step: Step) -> dict[str, _Touch]:
     """Collapse a step's accesses to one record per location, in first-access order."""
     found: dict[str, list] = {}
     for access in step.accesses:
-        entry = found.setdefault(access.location, [False, False, None, None])
-        if access.kind is AccessKind.READ and not entry[0]:
-            entry[0], entry[2] = True, access.site
-        elif access.kind is AccessKind.WRITE and not entry[1]:
+        entry = found.get(access.location)
+        if entry is None:
+            entry = found[access.location] = [False, False, None, None]
+        if access.kind is AccessKind.READ:
+            if not entry[0]:
+                entry[0], entry[2] = True, access.site
+        elif not entry[1]:
             entry[1], entry[3] = True, access.site
     return {location: _Touch(*entry) for location, entry in found.items()}
 

@@ -11,7 +11,7 @@
 //                          __webr4.finish(id), which settles and resolves to the step record.
 //   __webr4.snapshot() -> the pending set and what happened since the last record, without
 //                          running anything (used once at the start).
-// A step record is {created: [descriptor], pending: [id], errors: [error], accesses: [access],
+// A step record is {created: [descriptor], pending: [id], errors: [error], accesses: JSON of [access],
 // actuate?: {...}, uncontrolled: [text]}. Descriptors carry the event's stable identity.
 (function installWebr4Runtime() {
   "use strict";
@@ -39,6 +39,7 @@
     removeEventListener: EventTarget.prototype.removeEventListener,
     dispatchEvent: EventTarget.prototype.dispatchEvent,
     structuredClone: window.structuredClone.bind(window),
+    stringify: JSON.stringify.bind(JSON),
     Response: window.Response,
     MutationObserver: window.MutationObserver,
     defineProperty: Object.defineProperty,
@@ -121,7 +122,7 @@
   function createEvent(spec) {
     const creator = spec.creator === undefined ? current : spec.creator;
     const params = spec.params || {};
-    const key = `${creator}|${spec.category}|${spec.type}|${JSON.stringify(params)}`;
+    const key = `${creator}|${spec.category}|${spec.type}|${N.stringify(params)}`;
     const ordinal = childOrdinals.get(key) || 0;
     childOrdinals.set(key, ordinal + 1);
     const id = `${spec.category[0]}${hash53(key + "#" + ordinal)}`;
@@ -804,7 +805,7 @@
       created: created.map(describe),
       pending: [...pending.values()].map((ev) => ({ id: ev.id, due: ev.due, prio: ev.prio, seq: ev.seq })),
       errors: errors.slice(),
-      accesses: accesses.slice(),
+      accesses: N.stringify(accesses), // one string: far cheaper to hand to Python than 10^5 small arrays
       uncontrolled: uncontrolled.slice(),
       now: virtualNow,
     }, extra || {});

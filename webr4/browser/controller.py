@@ -16,6 +16,7 @@ completes the run until nothing is pending or a bound ends it.
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from dataclasses import dataclass, field
 from typing import Any, Sequence
@@ -242,7 +243,7 @@ class Controller:
         fix = self.gate.original_site
         accesses = tuple(
             Access(AccessKind(kind), location, fix(site), value)
-            for kind, location, site, value in record.get("accesses", ())
+            for kind, location, site, value in json.loads(record.get("accesses") or "[]")
         )
         candidate = enabled[event_id]
         self.state.steps.append(Step(

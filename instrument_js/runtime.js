@@ -11,8 +11,9 @@
 //                          __webr4.finish(id), which settles and resolves to the step record.
 //   __webr4.snapshot() -> the pending set and what happened since the last record, without
 //                          running anything (used once at the start).
-// A step record is {created: [descriptor], pending: [id], errors: [error], accesses: JSON of [access],
-// actuate?: {...}, uncontrolled: [text]}. Descriptors carry the event's stable identity.
+// A step record is {created: [descriptor], pending: JSON of [[id, due, prio, seq]], errors: [error],
+// accesses: JSON of [access], actuate?: {...}, uncontrolled: [text]}. Descriptors carry the
+// event's stable identity.
 (function installWebr4Runtime() {
   "use strict";
   const CONFIG = typeof __WEBR4_CONFIG__ === "object" ? __WEBR4_CONFIG__ : {};
@@ -803,7 +804,8 @@
     orderArrivals();
     const out = Object.assign({
       created: created.map(describe),
-      pending: [...pending.values()].map((ev) => ({ id: ev.id, due: ev.due, prio: ev.prio, seq: ev.seq })),
+      // [[id, due, prio, seq]] as one string: a page with 10^3 pending timers sends it every step
+      pending: N.stringify([...pending.values()].map((ev) => [ev.id, ev.due, ev.prio, ev.seq])),
       errors: errors.slice(),
       accesses: N.stringify(accesses), // one string: far cheaper to hand to Python than 10^5 small arrays
       uncontrolled: uncontrolled.slice(),

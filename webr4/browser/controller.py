@@ -271,7 +271,7 @@ class Controller:
         self.state.uncontrolled.extend(record.get("uncontrolled", ()))
         if "pending" in record:
             self.state.pending = {
-                p["id"]: _Candidate(p["id"], p["due"], p["prio"], p["seq"] or 0) for p in record["pending"]
+                event: _Candidate(event, due, prio, seq or 0) for event, due, prio, seq in json.loads(record["pending"])
             }
         self.state.now = max(self.state.now, record.get("now", 0.0))
 

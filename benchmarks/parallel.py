@@ -4,12 +4,17 @@ One generated page (``REQUESTS`` requests whose handlers all write one list and 
 is recorded once; the same k = 1 sweep then runs on each backend, timed from the backend's
 creation (browser start-up included) to the last verdict. The summaries must agree — the
 benchmark stops if they do not — so the ratio compares equal work.
+
+It also reports how many of the machine's cores were busy during each sweep (from
+``/proc/stat``, so it counts the browsers' processes too): a second worker can only add
+throughput while one worker leaves cores idle.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import tempfile
 import time
 from collections.abc import AsyncIterator, Callable
@@ -50,6 +55,7 @@ class Throughput:
     workers: int
     sequences: int
     seconds: float
+    cores_busy: float | None  # average busy cores of the whole machine during the sweep
 
     @property
     def per_second(self) -> float:
@@ -102,10 +108,11 @@ async def measure() -> list[Throughput]:
                 session = await record(driver, f"{base}{site.name}/", root / "session", [])
         results, reference = [], None
         for name, workers, open_backend in BACKENDS:
-            started = time.perf_counter()
+            started, ticks = time.perf_counter(), _cpu_ticks()
             async with open_backend(session) as backend:
                 summary = await explore(backend, session, root / name.replace(" ", "-"))
-            results.append(Throughput(name, workers, summary.sequences - 1, time.perf_counter() - started))
+            results.append(Throughput(name, workers, summary.sequences - 1, time.perf_counter() - started,
+                                      _cores_busy(ticks, _cpu_ticks())))
             comparable = summary.to_json()
             comparable.pop("seconds")
             if reference is None:
@@ -115,11 +122,29 @@ async def measure() -> list[Throughput]:
     return results
 
 
+def _cpu_ticks() -> tuple[int, int] | None:
+    """(busy, total) jiffies of all cores since boot, or ``None`` where ``/proc/stat`` is missing."""
+    try:
+        fields = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    except (OSError, ValueError, IndexError):
+        return None
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
+    return sum(fields) - idle, sum(fields)
+
+
+def _cores_busy(before: tuple[int, int] | None, after: tuple[int, int] | None) -> float | None:
+    if before is None or after is None or after[1] == before[1]:
+        return None
+    return (after[0] - before[0]) / (after[1] - before[1]) * (os.cpu_count() or 1)
+
+
 def table(results: list[Throughput]) -> str:
     base = results[0].per_second
-    lines = ["| backend | workers | reversals | wall (s) | executions/s | vs one worker |", "|---|---:|---:|---:|---:|---:|"]
+    lines = ["| backend | workers | reversals | wall (s) | executions/s | vs one worker | cores busy |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
     lines += [f"| {r.backend} | {r.workers} | {r.sequences} | {r.seconds:.1f} | {r.per_second:.2f} | "
-              f"{r.per_second / base:.2f}× |" for r in results]
+              f"{r.per_second / base:.2f}× | {'n/a' if r.cores_busy is None else f'{r.cores_busy:.2f} of {os.cpu_count()}'} |"
+              for r in results]
     return "\n".join(lines)
 
 

@@ -39,7 +39,7 @@ import os
 import shutil
 import time
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Iterable
 
@@ -175,11 +175,11 @@ async def explore(runner: Driver | Backend, session: Session, out: Path, *, boun
     started = time.monotonic()
     backend = InProcess(runner, session) if isinstance(runner, Driver) else runner
     out.mkdir(parents=True, exist_ok=True)
-    settings = Settings(str(session.directory.resolve()), bound, strategy, max_sequences, time_limit,
+    settings = SweepSettings(str(session.directory.resolve()), bound, strategy, max_sequences, time_limit,
                         mask.to_json(), list(rules) if rules is not None else None, [f.name for f in filters])
     if resume:
         store = RunStore.open(out)
-        settings = Settings.stored(store, session)
+        settings = SweepSettings.stored(store, session)
     else:
         store = RunStore.create(out, asdict(settings))
     pipeline = Pipeline(backend, store)
@@ -191,7 +191,7 @@ async def explore(runner: Driver | Backend, session: Session, out: Path, *, boun
 
 
 @dataclass(frozen=True)
-class Settings:
+class SweepSettings:
     """What makes a sweep the sweep it is; stored so that ``--resume`` continues the same one."""
 
     session: str
@@ -204,7 +204,7 @@ class Settings:
     filters: list[str]
 
     @classmethod
-    def stored(cls, store: RunStore, session: Session) -> Settings:
+    def stored(cls, store: RunStore, session: Session) -> SweepSettings:
         settings = cls(**store.get("settings"))
         if settings.session != str(session.directory.resolve()):
             raise StoreError(f"the sweep in {store.path.parent} explored {settings.session}, not "
@@ -212,7 +212,7 @@ class Settings:
         return settings
 
 
-async def _sweep(pipeline: Pipeline, store: RunStore, session: Session, out: Path, settings: Settings,
+async def _sweep(pipeline: Pipeline, store: RunStore, session: Session, out: Path, settings: SweepSettings,
                  started: float, progress: Progress, workers: int) -> Summary:
     filters = filters_by_name(settings.filters)
     seed_plan = session.seed_trace().sequence
@@ -361,7 +361,8 @@ def _save(out: Path, index: int, trace: Trace, state: StateSnapshot) -> StateSna
     directory = out / "sequences" / str(index)
     directory.mkdir(parents=True, exist_ok=True)
     (directory / "trace.json").write_text(trace.dumps())
-    return StateSnapshot.load(state.save(directory, "state"))
+    state.save(directory, "state")
+    return replace(state, screenshot=directory / "state.png") if state.screenshot is not None else state
 
 
 def _write_summary(out: Path, summary: Summary) -> None:

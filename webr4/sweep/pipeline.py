@@ -24,32 +24,36 @@ class Pipeline:
         self._backend, self._store = backend, store
         self._running: dict[str, asyncio.Task[Outcome]] = {}
         self._wanted: list[tuple[str, Plan]] = []
-        self._outcomes: dict[str, Outcome] = {}
-        self.executed = 0  # executions started by this process
+        self._unclaimed: dict[str, Outcome] = {}  # finished here, not yet asked for by outcome()
+        self._traces: dict[str, Trace] = {}  # every finished execution's trace, for speculation
 
     def want(self, plans: Sequence[Sequence[str]]) -> None:
         """Run these plans as workers come free, in this order; replaces the previous wish list."""
         wanted = []
         for plan in plans:
             key = execution_key(plan)
-            if key not in self._running and self._finished(key) is None:
+            if key not in self._running and self._trace(key) is None:
                 wanted.append((key, tuple(plan)))
         self._wanted = wanted
         self._fill()
 
     async def outcome(self, plan: Sequence[str], copy: int = 0) -> Outcome:
-        """The outcome of ``plan``: remembered, or awaited from its running execution, or run now."""
+        """The outcome of ``plan``: finished (here or before an interruption), awaited from its
+        running execution, or run now. Outcomes are handed out, not kept: the caller stores what
+        it needs, so a long sweep does not hold every screenshot in memory."""
         key = execution_key(plan, copy)
-        known = self._finished(key)
+        task = self._running.get(key)
+        if task is not None:
+            await task
+        known = self._unclaimed.pop(key, None) or self._store.outcome(key)
         if known is not None:
             return known
-        task = self._running.get(key) or self._start(key, tuple(plan))
-        return await task
+        await self._start(key, tuple(plan))
+        return self._unclaimed.pop(key)
 
     def trace(self, plan: Sequence[str]) -> Trace | None:
         """The trace of ``plan`` if it has finished, without waiting."""
-        outcome = self._finished(execution_key(plan))
-        return None if outcome is None else outcome.trace
+        return self._trace(execution_key(plan))
 
     async def close(self) -> None:
         """Abandon speculative executions still under way."""
@@ -58,18 +62,18 @@ class Pipeline:
             task.cancel()
         await asyncio.gather(*self._running.values(), return_exceptions=True)
 
-    def _finished(self, key: str) -> Outcome | None:
-        if key not in self._outcomes:
-            stored = self._store.outcome(key)
+    def _trace(self, key: str) -> Trace | None:
+        if key not in self._traces:
+            stored = self._store.trace(key)
             if stored is None:
                 return None
-            self._outcomes[key] = stored
-        return self._outcomes[key]
+            self._traces[key] = stored
+        return self._traces[key]
 
     def _fill(self) -> None:
         while self._wanted and len(self._running) < self._backend.workers:
             key, plan = self._wanted.pop(0)
-            if key not in self._running and key not in self._outcomes:
+            if key not in self._running and key not in self._traces:
                 self._start(key, plan)
 
     def _start(self, key: str, plan: Plan) -> asyncio.Task[Outcome]:
@@ -84,9 +88,9 @@ class Pipeline:
 
     async def _run(self, key: str, plan: Plan) -> Outcome:
         self._store.started(key, plan)
-        self.executed += 1
         started = time.monotonic()
         outcome = await self._backend.execute(plan)
         self._store.finished(key, outcome, time.monotonic() - started)
-        self._outcomes[key] = outcome
+        self._traces[key] = outcome.trace
+        self._unclaimed[key] = outcome
         return outcome

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from webr4.sweep.execution import Outcome
+from webr4.trace import Trace
 
 FILENAME = "webr4.sqlite"
 SCHEMA_VERSION = 1
@@ -119,15 +120,17 @@ class RunStore:
                                (key,)).fetchone()
         return None if row is None else Outcome.from_row(*row)
 
+    def trace(self, key: str) -> Trace | None:
+        """The trace of the finished execution ``key`` (without its state), or ``None``."""
+        row = self._db.execute("SELECT trace FROM executions WHERE key = ? AND trace IS NOT NULL", (key,)).fetchone()
+        return None if row is None else Trace.loads(row[0])
+
     def attempts(self) -> dict[str, int]:
         """Execution key → how many times it was started."""
         return dict(self._db.execute("SELECT key, attempts FROM executions"))
 
     def finished_keys(self) -> set[str]:
         return {key for (key,) in self._db.execute("SELECT key FROM executions WHERE trace IS NOT NULL")}
-
-    def execution_seconds(self) -> list[float]:
-        return [s for (s,) in self._db.execute("SELECT seconds FROM executions WHERE seconds IS NOT NULL")]
 
     # -- explored sequences -----------------------------------------------------------------------
 

@@ -255,4 +255,4 @@ def test_filters_by_name_in_order_and_unknown_names() -> None:
 
 def test_every_filter_is_documented() -> None:
     for f in ALL_FILTERS:
-        assert f.name and f.description and f.drops.__doc__
+        assert f.name and f.description and f.pattern.__doc__

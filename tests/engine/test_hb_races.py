@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from webr4.engine.hb import HappensBefore
@@ -69,6 +69,7 @@ def naive_races(trace: Trace) -> set[tuple[int, int, str]]:
     return found
 
 
+@settings(max_examples=300)
 @given(random_traces())
 def test_races_and_uncovered_races_match_the_definitions(trace: Trace) -> None:
     analysis = find_races(trace)
@@ -95,6 +96,13 @@ def test_a_multi_access_step_races_on_every_location() -> None:
     race_x = next(r for r in analysis.races if r.location == "x")
     assert (race_x.first_site, race_x.second_site) == ("a:0", "b:0")
     assert (race_x.first_kind, race_x.second_kind) == (W, R)
+
+
+def test_a_race_before_both_ends_covers_through_an_ancestor_of_its_first_step() -> None:
+    # i -> k and j -> m in happens-before; (k, j) races, so (i, m) is covered by it.
+    trace = trace_of([step("i", (), (W, "y")), step("k", (0,), (W, "x")), step("j", (), (W, "x")),
+                      step("m", (2,), (W, "y"))])
+    assert set(find_races(trace).uncovered_pairs()) == {(1, 2)}
 
 
 def test_ordered_and_read_read_pairs_do_not_race() -> None:

@@ -1,16 +1,17 @@
 """EventRacer's race filters: patterns whose racing accesses are taken to commute.
 
-Each filter is a :data:`~webr4.engine.races.RaceFilter` with a ``name``: called with a race and
-its trace, it returns ``False`` to drop the race. The evidence is the trace alone (access order
-within steps, value digests, event categories and types), so every filter is an approximation of
-the source-level pattern it is named after; each docstring states the approximation.
+Each filter is a :class:`~webr4.engine.races.LocationFilter` with a ``name``: it judges all the
+races on one location at once with bitset operations, and, called with one race and its trace,
+returns ``False`` to drop it. The evidence is the trace alone (access order within steps, value
+digests, event categories and types), so every filter is an approximation of the source-level
+pattern it is named after; each docstring states the approximation.
 
 Contracts shared by all filters:
 
 * A race on an ``event:<id>`` shadow location is **never** dropped: it is an enable/disable
   conflict (creating, cancelling or running an event), not a data race.
-* Filters only read the trace; the per-location index they share is built once per trace object
-  and reused while its step list is unchanged.
+* Filters only read the trace, through its :class:`~webr4.engine.accesses.AccessIndex`; the
+  facts they derive about a location are kept with that index.
 
 :data:`DEFAULT_FILTERS` holds the four filters about the accesses themselves (``same-value``,
 ``lazy-init``, ``pure-increment``, ``write-before-read``). ``late-handler-attach`` and
@@ -24,8 +25,9 @@ import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from webr4.engine.races import Race
-from webr4.trace import Access, AccessKind, Category, EventId, Trace
+from webr4.engine.accesses import AccessIndex, LocationAccesses
+from webr4.engine.races import Judge, Race
+from webr4.trace import Access, AccessKind, Category, Event, Trace
 
 R, W = AccessKind.READ, AccessKind.WRITE
 
@@ -54,144 +56,88 @@ USER_DISPATCHES: Mapping[str, frozenset[str]] = {
 
 
 @dataclass(frozen=True, slots=True)
-class _Touch:
-    """What one step did to one location, as the filters judge it."""
+class _Facts:
+    """What the filters know about one location, as bitsets of the steps that touch it."""
 
-    reads_before_writing: bool  # the first access is a read and a write follows it
-    increment: bool  # read/write pairs storing numbers only (see _is_increment)
-    write_digests: frozenset[str | None]  # the digests of its writes
-    first_write: str | None  # the digest of its first write (None when none or unknown)
-    previous: str | None  # the digest of the last write of the location in an earlier step
-
-
-@dataclass(frozen=True, slots=True)
-class _Location:
-    """The facts about one location: per step that touches it, and over all of them."""
-
-    touches: dict[int, _Touch]
+    lazy: int  # first access a read, then a write whose first value is truthy
+    increments: int  # read/write pairs storing numbers only (see _is_increment)
+    writes_back: int  # every write stores the value the last earlier write of the location stored
+    sole_digest: dict[int, str]  # steps writing one known value only, without reading first
+    by_digest: dict[str, int]  # the steps of sole_digest, by the value they write
     last_plain_reader: int  # the last step reading it that is not an increment of it (-1: none)
     writes_first: bool  # every step touching it writes it first, and some step reads it
 
     @classmethod
-    def of(cls, steps: Mapping[int, Sequence[Access]]) -> _Location:
-        """The facts from the accesses of each step to the location, steps in trace order."""
-        touches: dict[int, _Touch] = {}
+    def of(cls, location: LocationAccesses) -> _Facts:
+        lazy = increments = writes_back = 0
+        sole_digest: dict[int, str] = {}
+        by_digest: dict[str, int] = {}
         last: str | None = None
         plain_reader = -1
         writes_first, read = True, False
-        for index, accesses in steps.items():
+        for step, accesses in location.by_step.items():
+            bit = 1 << step
             digests = [a.value for a in accesses if a.kind is W]
-            reads = any(a.kind is R for a in accesses)
-            touch = _Touch(_reads_before_writing(accesses), _is_increment(accesses), frozenset(digests),
-                           digests[0] if digests else None, last)
-            touches[index] = touch
+            reads = len(digests) < len(accesses)
+            reads_first = accesses[0].kind is R
             if digests:
+                if reads_first:
+                    if digests[0] is not None and digests[0] not in FALSY_DIGESTS:
+                        lazy |= bit
+                elif digests[0] is not None and digests.count(digests[0]) == len(digests):
+                    sole_digest[step] = digests[0]
+                    by_digest[digests[0]] = by_digest.get(digests[0], 0) | bit
+                if last is not None and digests.count(last) == len(digests):
+                    writes_back |= bit
                 last = digests[-1]
-            if reads and not touch.increment:
-                plain_reader = index
-            writes_first = writes_first and accesses[0].kind is W
+            increment = reads_first and _is_increment(accesses)
+            if increment:
+                increments |= bit
+            elif reads:
+                plain_reader = step
+            writes_first = writes_first and not reads_first
             read = read or reads
-        return cls(touches, plain_reader, writes_first and read)
+        return cls(lazy, increments, writes_back, sole_digest, by_digest, plain_reader, writes_first and read)
 
 
-class _Index:
-    """Per location, the steps that touch it with their accesses to it; the facts the filters
-    ask about a location are derived on first use (only locations that race are ever asked)."""
-
-    def __init__(self, trace: Trace) -> None:
-        self.steps = trace.steps
-        self.size = len(trace.steps)
-        self._by_location: dict[str, dict[int, list[Access]]] = {}
-        for index, step in enumerate(trace.steps):
-            for access in step.accesses:
-                self._by_location.setdefault(access.location, {}).setdefault(index, []).append(access)
-        self._facts: dict[str, _Location] = {}
-
-    def location(self, location: str) -> _Location:
-        """The facts about ``location`` (one that some step accesses)."""
-        facts = self._facts.get(location)
-        if facts is None:
-            facts = self._facts[location] = _Location.of(self._by_location[location])
-        return facts
-
-    def touch(self, location: str, step: int) -> _Touch:
-        """What ``step`` did to ``location`` (a step that accesses it)."""
-        return self.location(location).touches[step]
+_facts_of: weakref.WeakKeyDictionary[LocationAccesses, _Facts] = weakref.WeakKeyDictionary()
 
 
-_indexes: dict[int, _Index] = {}
-
-
-def _index(trace: Trace) -> _Index:
-    """The index of ``trace``, built on first use and dropped when the trace is collected."""
-    key = id(trace)
-    found = _indexes.get(key)
-    if found is None or found.steps is not trace.steps or found.size != len(trace.steps):
-        if found is None:
-            weakref.finalize(trace, _indexes.pop, key, None)
-        found = _indexes[key] = _Index(trace)
+def _facts(location: LocationAccesses) -> _Facts:
+    """The facts about ``location``, derived once per index."""
+    found = _facts_of.get(location)
+    if found is None:
+        found = _facts_of[location] = _Facts.of(location)
     return found
 
 
 @dataclass(frozen=True)
 class NamedFilter:
-    """A race filter with a name; ``drops`` says whether the race matches the pattern.
+    """A race filter with a name: a :class:`~webr4.engine.races.LocationFilter`.
 
-    Calling it returns ``False`` (drop) when ``drops`` matches, except on ``event:`` locations,
-    which are always kept.
+    ``pattern`` builds the judge of one location's races (``None`` when no race there can match).
+    Races on ``event:`` locations are always kept.
     """
 
     name: str
-    drops: Callable[[Race, Trace], bool]
+    pattern: Callable[[LocationAccesses, Trace], Judge | None]
 
     @property
     def description(self) -> str:
         """The first line of the pattern's docstring."""
-        return (self.drops.__doc__ or "").strip().splitlines()[0]
+        return (self.pattern.__doc__ or "").strip().splitlines()[0]
+
+    def at(self, location: LocationAccesses, trace: Trace) -> Judge | None:
+        """The judge of ``location``'s races, or ``None`` when the filter keeps all of them."""
+        if location.location.startswith("event:"):
+            return None
+        return self.pattern(location, trace)
 
     def __call__(self, race: Race, trace: Trace) -> bool:
-        if race.location.startswith("event:"):
-            return True
-        return not self.drops(race, trace)
-
-
-def _reads_before_writing(accesses: Sequence[Access]) -> bool:
-    """Whether the first access is a read and a write follows it."""
-    return bool(accesses) and accesses[0].kind is R and any(a.kind is W for a in accesses[1:])
-
-
-def _same_value(race: Race, trace: Trace) -> bool:
-    """Both sides write the same value, or one side writes back the value already stored.
-
-    Write/write race: every write of the location in both steps carries one non-null digest,
-    and neither step reads the location before writing it (such a read would see the order).
-    Read/write race: every write in the writing step stores the digest of the last write of the
-    location in an earlier step of the trace, so the reader sees the same value either way.
-    """
-    index = _index(trace)
-    if race.first_kind is W and race.second_kind is W:
-        first, second = index.touch(race.location, race.first), index.touch(race.location, race.second)
-        if first.reads_before_writing or second.reads_before_writing:
-            return False
-        digests = first.write_digests | second.write_digests
-        return len(digests) == 1 and None not in digests
-    writer = index.touch(race.location, race.first if race.first_kind is W else race.second)
-    return writer.previous is not None and writer.write_digests == {writer.previous}
-
-
-def _lazy_init(race: Race, trace: Trace) -> bool:
-    """Both sides initialise the location on demand: ``x = x || v``, ``if (!x) x = v``.
-
-    Approximation: in each racing step the first access to the location is a read and a write
-    follows it, and the step's first write stores a truthy digest (non-null and not one of
-    :data:`FALSY_DIGESTS`), so a second run of the check finds it set.
-    """
-    index = _index(trace)
-    for step in (race.first, race.second):
-        touch = index.touch(race.location, step)
-        if not touch.reads_before_writing or touch.first_write is None or touch.first_write in FALSY_DIGESTS:
-            return False
-    return True
+        """Whether to keep ``race`` (a race of ``trace``)."""
+        location = AccessIndex.of(trace).locations.get(race.location)
+        judge = self.at(location, trace) if location is not None else None
+        return judge is None or not judge(race.second, 1 << race.first)
 
 
 def _is_increment(accesses: Sequence[Access]) -> bool:
@@ -202,7 +148,44 @@ def _is_increment(accesses: Sequence[Access]) -> bool:
     return all(r.kind is R and w.kind is W and (w.value or "").startswith("n:") for r, w in pairs)
 
 
-def _pure_increment(race: Race, trace: Trace) -> bool:
+def _same_value(location: LocationAccesses, trace: Trace) -> Judge | None:
+    """Both sides write the same value, or one side writes back the value already stored.
+
+    Write/write race: every write of the location in both steps carries one non-null digest,
+    and neither step reads the location before writing it (such a read would see the order).
+    Read/write race: every write in the writing step stores the digest of the last write of the
+    location in an earlier step of the trace, so the reader sees the same value either way.
+    """
+    facts = _facts(location)
+    writers, writes_back, sole_digest, by_digest = (
+        location.writers, facts.writes_back, facts.sole_digest, facts.by_digest)
+    if not writes_back and not by_digest:
+        return None
+
+    def judge(later: int, earlier: int) -> int:
+        if not writers >> later & 1:  # a read racing with earlier writes
+            return earlier & writes_back
+        dropped = earlier & ~writers if writes_back >> later & 1 else 0
+        digest = sole_digest.get(later)
+        return dropped | earlier & by_digest[digest] if digest is not None else dropped
+
+    return judge
+
+
+def _lazy_init(location: LocationAccesses, trace: Trace) -> Judge | None:
+    """Both sides initialise the location on demand: ``x = x || v``, ``if (!x) x = v``.
+
+    Approximation: in each racing step the first access to the location is a read and a write
+    follows it, and the step's first write stores a truthy digest (non-null and not one of
+    :data:`FALSY_DIGESTS`), so a second run of the check finds it set.
+    """
+    lazy = _facts(location).lazy
+    if not lazy:
+        return None
+    return lambda later, earlier: earlier & lazy if lazy >> later & 1 else 0
+
+
+def _pure_increment(location: LocationAccesses, trace: Trace) -> Judge | None:
     """Both sides add to a number nobody else reads: ``x += k`` commutes with ``x += m``.
 
     Approximation of "never branching on the value": in each racing step the accesses to the
@@ -211,15 +194,15 @@ def _pure_increment(race: Race, trace: Trace) -> bool:
     the first racing one that reads the location is itself such an increment. A step that shows
     the total reads it without writing, so the race is kept.
     """
-    index = _index(trace)
-    return (
-        index.touch(race.location, race.first).increment
-        and index.touch(race.location, race.second).increment
-        and index.location(race.location).last_plain_reader <= race.first
-    )
+    facts = _facts(location)
+    increments = facts.increments
+    if not increments:
+        return None
+    after_plain_reads = increments & (-1 << max(facts.last_plain_reader, 0))
+    return lambda later, earlier: earlier & after_plain_reads if increments >> later & 1 else 0
 
 
-def _write_before_read(race: Race, trace: Trace) -> bool:
+def _write_before_read(location: LocationAccesses, trace: Trace) -> Judge | None:
     """Every event uses the JavaScript variable locally: it writes it before any read.
 
     Matches ``global:``, ``scope:`` and ``prop:`` locations only (DOM, storage and cookie state
@@ -227,10 +210,22 @@ def _write_before_read(race: Race, trace: Trace) -> bool:
     location starts with a write, and at least one of them reads it (a location that is only
     written is a plain last-writer-wins race and is kept).
     """
-    return race.location.startswith(JS_PREFIXES) and _index(trace).location(race.location).writes_first
+    if location.location.startswith(JS_PREFIXES) and _facts(location).writes_first:
+        return lambda later, earlier: earlier
+    return None
 
 
-def _late_handler_attach(race: Race, trace: Trace) -> bool:
+def _steps_running(location: LocationAccesses, trace: Trace, matches: Callable[[Event], bool]) -> int:
+    """The bitset of the steps touching ``location`` whose event ``matches``."""
+    found = 0
+    for step in location.by_step:
+        event = trace.events.get(trace.steps[step].event)
+        if event is not None and matches(event):
+            found |= 1 << step
+    return found
+
+
+def _late_handler_attach(location: LocationAccesses, trace: Trace) -> Judge | None:
     """A user event races with the event that registers a handler it dispatches to.
 
     Matches a ``handler:<key>.<type>`` race between a step that writes it (adds or removes the
@@ -238,26 +233,30 @@ def _late_handler_attach(race: Race, trace: Trace) -> bool:
     reading step's event is a user event whose action kind natively dispatches ``<type>``
     (:data:`USER_DISPATCHES`). The user is assumed to wait until the page has set itself up.
     """
-    if not race.location.startswith("handler:") or {race.first_kind, race.second_kind} != {R, W}:
-        return False
-    reader = race.second if race.second_kind is R else race.first
-    event = trace.events.get(trace.steps[reader].event)
-    handler_type = race.location.rsplit(".", 1)[-1]
-    return (
-        event is not None
-        and event.category is Category.USER
-        and handler_type in USER_DISPATCHES.get(event.type, frozenset({event.type}))
-    )
+    if not location.location.startswith("handler:"):
+        return None
+    handler_type = location.location.rsplit(".", 1)[-1]
+    writers = location.writers
+    dispatching = ~writers & _steps_running(
+        location, trace, lambda event: event.category is Category.USER
+        and handler_type in USER_DISPATCHES.get(event.type, frozenset({event.type})))
+    if not dispatching:
+        return None
+
+    def judge(later: int, earlier: int) -> int:
+        if writers >> later & 1:
+            return earlier & dispatching
+        return earlier if dispatching >> later & 1 else 0
+
+    return judge
 
 
-def _event_type(trace: Trace, event: EventId) -> str | None:
-    found = trace.events.get(event)
-    return found.type if found is not None else None
-
-
-def _unload(race: Race, trace: Trace) -> bool:
+def _unload(location: LocationAccesses, trace: Trace) -> Judge | None:
     """One racing event is an ``unload`` or ``beforeunload`` event: the page is going away."""
-    return any(_event_type(trace, trace.steps[step].event) in UNLOAD_TYPES for step in race.pair)
+    leaving = _steps_running(location, trace, lambda event: event.type in UNLOAD_TYPES)
+    if not leaving:
+        return None
+    return lambda later, earlier: earlier if leaving >> later & 1 else earlier & leaving
 
 
 SAME_VALUE = NamedFilter("same-value", _same_value)

@@ -10,21 +10,29 @@ A race ``(i, j)`` is **covered** when another racing pair ``(k, l) != (i, j)`` e
 reversing them is not a single conflict reversal. Coverage is a property of the *pair of steps*;
 all the per-location races of an uncovered pair are uncovered.
 
-Filters (:data:`RaceFilter`) run before coverage: a race a filter rejects is treated as a claim
-that the two accesses commute, so it neither yields a reversal nor covers other races.
+Filters run before coverage: a race a filter rejects is treated as a claim that the two accesses
+commute, so it neither yields a reversal nor covers other races. A filter is either a plain
+:data:`RaceFilter`, asked about one race at a time, or a :class:`LocationFilter`, which judges
+every race on a location with a few bitset operations; the built-in filters are the latter.
+
+The work is done on bitsets of steps, per location and per later step, so its cost is
+proportional to the accesses and to the racing pairs of steps, with no Python call per race
+until the races are handed out.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from typing import NamedTuple
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Protocol, runtime_checkable
 
+from webr4.engine.accesses import AccessIndex, LocationAccesses, Touch
 from webr4.engine.hb import HappensBefore, iter_bits
-from webr4.trace import AccessKind, Step, Trace
+from webr4.trace import AccessKind, Trace
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Race:
     """Steps ``first < second`` race on ``location``; the sites are of the conflicting accesses."""
 
@@ -44,37 +52,44 @@ class Race:
 RaceFilter = Callable[[Race, Trace], bool]
 """Returns ``False`` to discard a race (declare the two accesses commuting)."""
 
-
-class _Touch(NamedTuple):
-    """What one step did to one location: whether it read and wrote it, and the first sites."""
-
-    reads: bool
-    writes: bool
-    read_site: str | None
-    write_site: str | None
+Judge = Callable[[int, int], int]
+"""Given a later step ``j`` and the bitset of the earlier steps racing with ``j`` on one location,
+returns the subset whose races with ``j`` there are to be discarded."""
 
 
-def _touches(step: Step) -> dict[str, _Touch]:
-    """Collapse a step's accesses to one record per location, in first-access order."""
-    found: dict[str, list] = {}
-    for access in step.accesses:
-        entry = found.get(access.location)
-        if entry is None:
-            entry = found[access.location] = [False, False, None, None]
-        if access.kind is AccessKind.READ:
-            if not entry[0]:
-                entry[0], entry[2] = True, access.site
-        elif not entry[1]:
-            entry[1], entry[3] = True, access.site
-    return {location: _Touch(*entry) for location, entry in found.items()}
+@runtime_checkable
+class LocationFilter(Protocol):
+    """A race filter that can judge all the races on one location at once.
+
+    Calling it on a single race must agree with :meth:`at`: the race is kept iff the judge for its
+    location does not return the race's earlier step.
+    """
+
+    def __call__(self, race: Race, trace: Trace) -> bool: ...
+
+    def at(self, location: LocationAccesses, trace: Trace) -> Judge | None:
+        """The judge of ``location``'s races, or ``None`` when the filter keeps all of them."""
+        ...
 
 
 @dataclass(frozen=True)
 class RaceAnalysis:
-    """All races of a trace and the uncovered ones, both in ``(second, first, location)`` order."""
+    """The races of a trace that the filters kept, and the uncovered ones.
 
-    races: tuple[Race, ...]
+    ``uncovered`` is computed with the analysis; the list of all races is built on first use of
+    :attr:`races` (a sweep only ever plans from the uncovered ones). Both are ordered by
+    ``(second, first)``; the races of one pair of steps are in order of their locations' first
+    access in the trace.
+    """
+
     uncovered: tuple[Race, ...]
+    race_count: int
+    _kept: tuple[tuple[LocationAccesses, int, int], ...] = field(repr=False, compare=False)
+
+    @cached_property
+    def races(self) -> tuple[Race, ...]:
+        """Every race the filters kept."""
+        return _ordered(_races(self._kept))
 
     def uncovered_pairs(self) -> dict[tuple[int, int], tuple[Race, ...]]:
         """Uncovered step pairs, each with its races (one per shared location)."""
@@ -87,77 +102,131 @@ class RaceAnalysis:
 def find_races(
     trace: Trace,
     hb: HappensBefore | None = None,
-    filters: Iterable[RaceFilter] = (),
+    filters: Iterable[RaceFilter | LocationFilter] = (),
 ) -> RaceAnalysis:
-    """Find every race of ``trace`` and mark which are uncovered.
-
-    Runs one sweep over the steps keeping, per location, bitsets of the earlier steps that read
-    or wrote it; the candidates for step ``j`` are those bitsets minus ``j``'s ancestors, so the
-    cost is proportional to the accesses plus the races found, not to all pairs of steps.
-    """
+    """Find every race of ``trace`` that the filters keep, and the uncovered ones among them."""
     hb = hb if hb is not None else HappensBefore(trace.steps)
     filters = tuple(filters)
-    races: list[Race] = []
-    accessed: dict[str, int] = {}
-    written: dict[str, int] = {}
-    touches = [_touches(step) for step in trace.steps]
-    for j, step_touches in enumerate(touches):
-        unordered = ~hb.ancestors(j)
-        for location, touch in step_touches.items():
-            pool = accessed.get(location, 0) if touch.writes else written.get(location, 0)
-            for i in iter_bits(pool & unordered):
-                race = _race(i, j, location, touches[i][location], touch)
-                for keep in filters:
-                    if not keep(race, trace):
-                        break
-                else:
-                    races.append(race)
-            bit = 1 << j
-            accessed[location] = accessed.get(location, 0) | bit
-            if touch.writes:
-                written[location] = written.get(location, 0) | bit
-    return RaceAnalysis(tuple(races), tuple(_uncovered(races, hb, trace.steps)))
+    partners = [0] * len(trace.steps)
+    kept: list[tuple[LocationAccesses, int, int]] = []
+    count = 0
+    for location in AccessIndex.of(trace).locations.values():
+        candidates = _candidates(location, hb)
+        if not candidates:
+            continue
+        judges = [judge for f in filters if (judge := _judge(f, location, trace)) is not None]
+        for later, earlier in candidates:
+            for judge in judges:
+                earlier &= ~judge(later, earlier)
+                if not earlier:
+                    break
+            else:
+                kept.append((location, later, earlier))
+                partners[later] |= earlier
+                count += earlier.bit_count()
+    uncovered = _uncovered(partners, hb)
+    uncovered_kept = [(location, later, earlier & uncovered[later]) for location, later, earlier in kept]
+    return RaceAnalysis(_ordered(_races(uncovered_kept)), count, tuple(kept))
 
 
-def _race(i: int, j: int, location: str, earlier: _Touch, later: _Touch) -> Race:
-    if later.writes:
-        first_kind = AccessKind.WRITE if earlier.writes else AccessKind.READ
-        first_site = earlier.write_site if earlier.writes else earlier.read_site
-        second_kind, second_site = AccessKind.WRITE, later.write_site
-    else:
-        first_kind, first_site = AccessKind.WRITE, earlier.write_site
-        second_kind, second_site = AccessKind.READ, later.read_site
-    return Race(i, j, location, first_kind, second_kind, first_site, second_site)
+def _candidates(location: LocationAccesses, hb: HappensBefore) -> list[tuple[int, int]]:
+    """Each step ``j`` touching ``location`` with the bitset of the earlier steps racing with it
+    there (those unordered with ``j`` that write it, or that access it when ``j`` writes)."""
+    found = []
+    accessed = written = 0
+    writers = location.writers
+    for later in location.by_step:
+        bit = 1 << later
+        writes = writers & bit
+        pool = accessed if writes else written
+        if pool:
+            racing = pool & ~hb.ancestors(later)
+            if racing:
+                found.append((later, racing))
+        accessed |= bit
+        if writes:
+            written |= bit
+    return found
 
 
-def _uncovered(races: Sequence[Race], hb: HappensBefore, steps: Sequence[Step]) -> list[Race]:
-    """The races whose step pair no other racing pair covers.
+def _judge(race_filter: RaceFilter | LocationFilter, location: LocationAccesses, trace: Trace) -> Judge | None:
+    if isinstance(race_filter, LocationFilter):
+        return race_filter.at(location, trace)
 
-    With ``partners[l]`` the bitset of steps ``k`` racing with a later step ``l``, and
-    ``below[j]`` the union of ``partners[l]`` over all ``l ≤hb j``, a pair ``(i, j)`` is covered
-    iff some ``k ≥hb i`` lies in ``below`` of a strict ancestor of ``j``, or some ``k >hb i``
-    races with ``j`` itself.
+    def judge(later: int, earlier: int) -> int:
+        return sum(1 << i for i in iter_bits(earlier) if not race_filter(_race(location, i, later), trace))
+
+    return judge
+
+
+def _ordered(races: Iterable[Race]) -> tuple[Race, ...]:
+    return tuple(sorted(races, key=lambda race: (race.second, race.first)))
+
+
+def _races(kept: Iterable[tuple[LocationAccesses, int, int]]) -> Iterator[Race]:
+    """The races of ``(location, later step, bitset of earlier steps)`` triples.
+
+    The earlier side's access is its write, except that a step that only reads races (as a
+    read) with a later write.
     """
-    n = len(steps)
-    partners = [0] * n
-    for race in races:
-        partners[race.second] |= 1 << race.first
-    below = [0] * n
-    below_strict = [0] * n
-    for j in range(n):
-        strict = 0
+    touches: dict[tuple[int, int], Touch] = {}
+    for location, later, earlier in kept:
+        if not earlier:
+            continue
+        name = location.location
+        second = location.touch(later)
+        second_kind = AccessKind.WRITE if second.writes else AccessKind.READ
+        second_site = second.write_site if second.writes else second.read_site
+        for i in iter_bits(earlier):
+            first = touches.get((id(location), i))
+            if first is None:
+                first = touches[(id(location), i)] = location.touch(i)
+            if first.writes:
+                yield Race(i, later, name, AccessKind.WRITE, second_kind, first.write_site, second_site)
+            else:
+                yield Race(i, later, name, AccessKind.READ, second_kind, first.read_site, second_site)
+
+
+def _race(location: LocationAccesses, first: int, second: int) -> Race:
+    (race,) = _races([(location, second, 1 << first)])
+    return race
+
+
+def _uncovered(partners: list[int], hb: HappensBefore) -> list[int]:
+    """Per step ``j``, the bitset of the steps ``i`` such that the race ``(i, j)`` is uncovered.
+
+    ``partners[j]`` is the bitset of the steps racing with ``j`` (as the earlier step). The pair
+    ``(i, j)`` is covered iff some racing pair ``(k, l)`` has ``l`` a strict ancestor of ``j``
+    and ``i ≤hb k``, or ``l = j`` and ``i <hb k``. So with ``reach[l]`` the steps at or before
+    (in happens-before) some partner of some ``l' ≤hb l``, the covered partners of ``j`` are
+    those in ``reach`` of a direct predecessor of ``j`` or strictly before another partner of
+    ``j``. One pass in trace order computes ``reach`` from the direct predecessors.
+    """
+    reach = [0] * len(partners)
+    uncovered = [0] * len(partners)
+    for j, mine in enumerate(partners):
+        before = 0
         for p in hb.direct_predecessors(j):
-            strict |= below[p]
-        below_strict[j] = strict
-        below[j] = strict | partners[j]
-    verdicts: dict[tuple[int, int], bool] = {}
-    kept = []
-    for race in races:
-        i, j = race.pair
-        if (i, j) not in verdicts:
-            after_i = hb.descendants(i)
-            covered = bool((after_i | (1 << i)) & below_strict[j]) or bool(after_i & partners[j])
-            verdicts[(i, j)] = not covered
-        if verdicts[(i, j)]:
-            kept.append(race)
-    return kept
+            before |= reach[p]
+        if mine:
+            below_mine = _strict_ancestors_of_any(mine, hb)
+            uncovered[j] = mine & ~(before | below_mine)
+            before |= mine | below_mine
+        reach[j] = before
+    return uncovered
+
+
+def _strict_ancestors_of_any(steps: int, hb: HappensBefore) -> int:
+    """The steps that strictly happen before at least one of ``steps``.
+
+    Visits ``steps`` from the latest down and skips those already known to be ancestors: their
+    own ancestors are included in the ancestors of the step that has them as ancestor.
+    """
+    found = 0
+    while steps:
+        latest = steps.bit_length() - 1
+        ancestors = hb.ancestors(latest)
+        found |= ancestors
+        steps &= ~ancestors
+        steps ^= 1 << latest
+    return found

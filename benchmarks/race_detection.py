@@ -10,6 +10,7 @@ fixed seed, so every run measures the same trace.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from pathlib import Path
@@ -78,18 +79,28 @@ def synthetic_trace(events: int = EVENTS, accesses: int = ACCESSES, seed: int = 
 
 
 def measure(trace: Trace, runs: int = 3) -> dict[str, float | int]:
-    """Best-of-``runs`` seconds for each stage, and the counts the last run found."""
-    best = {"hb_s": float("inf"), "races_s": float("inf")}
+    """Best-of-``runs`` seconds for each stage, and the counts the last run found.
+
+    Every run works on a fresh copy of the trace, so the access index is built again each time.
+    ``detect_s`` is what a sweep pays: happens-before, the races the filters keep, coverage and
+    the uncovered races; ``list_s`` is the extra cost of building every race as an object.
+    """
+    best = {"hb_s": float("inf"), "races_s": float("inf"), "list_s": float("inf")}
     for _ in range(runs):
+        fresh = dataclasses.replace(trace, steps=list(trace.steps))
         started = time.perf_counter()
-        hb = HappensBefore(trace.steps)
+        hb = HappensBefore(fresh.steps)
         built = time.perf_counter()
-        analysis = find_races(trace, hb, DEFAULT_FILTERS)
+        analysis = find_races(fresh, hb, DEFAULT_FILTERS)
+        detected = time.perf_counter()
+        listed = len(analysis.races)
         done = time.perf_counter()
         best["hb_s"] = min(best["hb_s"], built - started)
-        best["races_s"] = min(best["races_s"], done - built)
-    return {**best, "total_s": best["hb_s"] + best["races_s"], "races": len(analysis.races),
-            "uncovered": len(analysis.uncovered)}
+        best["races_s"] = min(best["races_s"], detected - built)
+        best["list_s"] = min(best["list_s"], done - detected)
+    return {**best, "detect_s": best["hb_s"] + best["races_s"],
+            "total_s": best["hb_s"] + best["races_s"] + best["list_s"],
+            "races": listed, "uncovered": len(analysis.uncovered)}
 
 
 def run(sites: list[Path]) -> Section:
@@ -98,9 +109,10 @@ def run(sites: list[Path]) -> Section:
     figures = measure(trace)
     figures.update(events=len(trace.steps), accesses=accesses)
     table = "\n".join([
-        "| events | accesses | happens-before (s) | races + coverage + filters (s) | total (s) | races | uncovered |",
-        "|---:|---:|---:|---:|---:|---:|---:|",
-        f"| {len(trace.steps)} | {accesses} | {figures['hb_s']:.2f} | {figures['races_s']:.2f} | "
-        f"{figures['total_s']:.2f} | {figures['races']} | {figures['uncovered']} |",
+        ("| events | accesses | happens-before (s) | races + filters + coverage (s) | detection (s) "
+         "| listing every race (s) | races | uncovered |"),
+        "|---:|---:|---:|---:|---:|---:|---:|---:|",
+        (f"| {len(trace.steps)} | {accesses} | {figures['hb_s']:.2f} | {figures['races_s']:.2f} | "
+         f"{figures['detect_s']:.2f} | {figures['list_s']:.2f} | {figures['races']} | {figures['uncovered']} |"),
     ])
-    return Section("Race detection on a synthetic trace (target: total ≤ 2 s)", table, figures)
+    return Section("Race detection on a synthetic trace (target: detection ≤ 2 s)", table, figures)

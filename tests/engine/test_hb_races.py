@@ -53,6 +53,7 @@ def test_happens_before_is_the_transitive_closure(trace: Trace) -> None:
     closure = naive_closure(trace.steps)
     n = len(trace.steps)
     assert {(i, j) for i in range(n) for j in range(n) if hb.happens_before(i, j)} == closure
+    assert {(i, j) for i in range(n) for j in range(n) if hb.descendants(i) >> j & 1} == closure
 
 
 def naive_races(trace: Trace) -> set[tuple[int, int, str]]:

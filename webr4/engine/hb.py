@@ -75,15 +75,10 @@ class HappensBefore:
                 bits |= ancestors[i] | (1 << i)
                 successors[i].append(j)
             ancestors[j] = bits
-        descendants = [0] * n
-        for i in range(n - 1, -1, -1):
-            bits = 0
-            for j in successors[i]:
-                bits |= descendants[j] | (1 << j)
-            descendants[i] = bits
         self._predecessors = predecessors
         self._ancestors = ancestors
-        self._descendants = descendants
+        self._successors = successors
+        self._descendants: list[int] | None = None
 
     def __len__(self) -> int:
         return len(self._ancestors)
@@ -101,7 +96,16 @@ class HappensBefore:
         return self._ancestors[j]
 
     def descendants(self, i: int) -> int:
-        """Bitset of the steps that step ``i`` strictly happens before."""
+        """Bitset of the steps that step ``i`` strictly happens before (all of them are computed
+        on the first call; race detection and R4 never ask)."""
+        if self._descendants is None:
+            descendants = [0] * len(self._ancestors)
+            for k in range(len(descendants) - 1, -1, -1):
+                bits = 0
+                for j in self._successors[k]:
+                    bits |= descendants[j] | (1 << j)
+                descendants[k] = bits
+            self._descendants = descendants
         return self._descendants[i]
 
     def direct_predecessors(self, j: int) -> tuple[int, ...]:

@@ -229,13 +229,10 @@ class Controller:
     def _add_step(self, event_id: EventId, enabled: dict[EventId, _Candidate], planned: bool, record: dict[str, Any]) -> None:
         index = len(self.state.steps)
         event = self.state.events.get(event_id)
-        preds: set[int] = set()
         sources = list(self.state.preds.get(event_id, ()))
         if event is not None and event.creator:
             sources.append(event.creator)
-        for source in sources:
-            if source in self.state.step_of:
-                preds.add(self.state.step_of[source])
+        preds = self._steps_before(sources)
         if event is not None and event.category is Category.USER:
             if self.state.last_user_step is not None:
                 preds.add(self.state.last_user_step)
@@ -252,6 +249,23 @@ class Controller:
         ))
         self.state.step_of[event_id] = index
         self.state.pending.pop(event_id, None)
+
+    def _steps_before(self, sources: list[EventId]) -> set[int]:
+        """The steps of the events in ``sources``; for one that has not run (a timer cleared
+        before it fired), the steps of the events that had to run before it, and so on: the
+        runtime lists only direct edges, so the order must not be lost through a missing link."""
+        steps: set[int] = set()
+        seen: set[EventId] = set()
+        while sources:
+            source = sources.pop()
+            if source in seen:
+                continue
+            seen.add(source)
+            if source in self.state.step_of:
+                steps.add(self.state.step_of[source])
+            else:
+                sources.extend(self.state.preds.get(source, ()))
+        return steps
 
     def _absorb(self, record: dict[str, Any], step: int | None) -> None:
         fix = self.gate.original_site

@@ -9,11 +9,9 @@
 //                          Events that Python must actuate (parse chunks, held scripts, user
 //                          actions) resolve at once with {actuate: …}; Python acts, then calls
 //                          __webr4.finish(id), which settles and resolves to the step record.
-//   __webr4.snapshot() -> the pending set and what happened since the last record, without
-//                          running anything (used once at the start).
-// A step record is {created: [descriptor], pending: JSON of [[id, due, prio, seq]], errors: [error],
-// accesses: JSON of [access], actuate?: {...}, uncontrolled: [text]}. Descriptors carry the
-// event's stable identity.
+// A step record is {created: [descriptor], gone: [id], errors: [error], accesses: JSON of [access],
+// actuate?: {...}, uncontrolled: [text]}: the pending set gains `created` and loses `gone`.
+// Descriptors carry the event's stable identity and its due time, priority and sequence number.
 (function installWebr4Runtime() {
   "use strict";
   const CONFIG = typeof __WEBR4_CONFIG__ === "object" ? __WEBR4_CONFIG__ : {};
@@ -61,6 +59,7 @@
   let seqCounter = 0;
   const pending = new Map(); // id -> event (executable)
   const created = []; // descriptors created since the last record
+  const gone = []; // ids that left the pending set since the last record (ran or cancelled)
   const errors = [];
   const accesses = [];
   const uncontrolled = [];
@@ -153,6 +152,7 @@
   function cancelEvent(ev, site) {
     if (!ev || !pending.has(ev.id)) return;
     pending.delete(ev.id);
+    gone.push(ev.id);
     accesses.push(["w", `event:${ev.id}`, site || null, null]);
   }
 
@@ -815,15 +815,16 @@
   function record(extra) {
     orderArrivals();
     const out = Object.assign({
+      // The pending set changes by `created` (each with its due, prio and seq) and `gone`: a
+      // page with 10^3 pending timers would otherwise send them all at every step.
       created: created.map(describe),
-      // [[id, due, prio, seq]] as one string: a page with 10^3 pending timers sends it every step
-      pending: N.stringify([...pending.values()].map((ev) => [ev.id, ev.due, ev.prio, ev.seq])),
+      gone: gone.slice(),
       errors: errors.slice(),
       accesses: N.stringify(accesses), // one string: far cheaper to hand to Python than 10^5 small arrays
       uncontrolled: uncontrolled.slice(),
       now: virtualNow,
     }, extra || {});
-    created.length = 0; errors.length = 0; accesses.length = 0; uncontrolled.length = 0;
+    created.length = 0; gone.length = 0; errors.length = 0; accesses.length = 0; uncontrolled.length = 0;
     return out;
   }
 
@@ -836,6 +837,7 @@
     const ev = pending.get(id);
     if (!ev) return Promise.resolve(record({ missing: id }));
     pending.delete(id);
+    gone.push(id);
     virtualNow = Math.max(virtualNow, ev.due);
     current = id;
     accesses.push(["r", `event:${id}`, null, null]);
@@ -900,6 +902,7 @@
     category: "parse", type: "parse", label: "parse head", creator: null, params: { index: -1 },
   });
   pending.delete(headEvent.id);
+  gone.push(headEvent.id);
   current = headEvent.id;
   parse.lastChunk = headEvent.id;
 

@@ -283,10 +283,10 @@ class Controller:
         for raw in record.get("errors", ()):
             self.state.errors.append(ErrorRecord(raw["kind"], raw["message"], fix(raw.get("site")), step))
         self.state.uncontrolled.extend(record.get("uncontrolled", ()))
-        if "pending" in record:
-            self.state.pending = {
-                event: _Candidate(event, due, prio, seq or 0) for event, due, prio, seq in json.loads(record["pending"])
-            }
+        for raw in record.get("created", ()):
+            self.state.pending[raw["id"]] = _Candidate(raw["id"], raw["due"], raw["prio"], raw["seq"] or 0)
+        for event in record.get("gone", ()):
+            self.state.pending.pop(event, None)
         self.state.now = max(self.state.now, record.get("now", 0.0))
 
     def _trace(self, enabled_at_end: dict[EventId, _Candidate]) -> Trace:

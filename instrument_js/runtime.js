@@ -9,6 +9,10 @@
 //                          Events that Python must actuate (parse chunks, held scripts, user
 //                          actions) resolve at once with {actuate: …}; Python acts, then calls
 //                          __webr4.finish(id), which settles and resolves to the step record.
+//   __webr4.runStretch(plan, horizon, max, sliceMs) -> chooses and runs events by itself, as
+//                          the harness would, until one needs the harness; resolves to the JSON
+//                          of {steps: [[id, planned, record]], skipped, consumed, stop, id?, planned?}.
+//   __webr4.drainStretch() -> stops a stretch whose event hung; what it finished, and `running`.
 // A step record is {created: [descriptor], gone: [id], errors: [error], accesses: JSON of [access],
 // actuate?: {...}, uncontrolled: [text]}: the pending set gains `created` and loses `gone`.
 // Descriptors carry the event's stable identity and its due time, priority and sequence number.
@@ -887,6 +891,69 @@
     });
   }
 
+  // ------------------------------------------------------------------ running a stretch by itself
+  // One Playwright round trip costs more than most events, so once no user action is left the
+  // harness lets the page choose and run events itself, exactly as the harness would: the plan's
+  // next pending id (ids that are not pending are skipped), else the default policy (least
+  // [due, prio, seq]; none past the horizon). It stops at an event Python must actuate (without
+  // starting it), when nothing is left, at the horizon, after `max` steps or `sliceMs` of wall
+  // time. Steps that finished are kept in `stretch` so the harness can drain them when an event
+  // hangs and it has to terminate the script.
+  let stretch = null;
+
+  function defaultChoice() {
+    let best = null;
+    for (const ev of pending.values()) {
+      if (best === null || ev.due < best.due || (ev.due === best.due && (ev.prio < best.prio
+          || (ev.prio === best.prio && (ev.seq || 0) < (best.seq || 0))))) best = ev;
+    }
+    return best;
+  }
+
+  function runStretch(plan, horizon, max, sliceMs) {
+    const started = N.perfNow();
+    stretch = { steps: [], skipped: [], consumed: 0, running: null, halted: false };
+    const mine = stretch;
+    // One JSON string: a stretch of a thousand steps is far cheaper to hand over that way.
+    const stop = (why, extra) => N.stringify(Object.assign(
+      { steps: mine.steps, skipped: mine.skipped, consumed: mine.consumed, stop: why }, extra || {}));
+    return new Promise((resolve) => {
+      const next = () => {
+        if (mine.halted) return resolve(stop("halted"));
+        if (mine.steps.length >= max || N.perfNow() - started > sliceMs) return resolve(stop("slice"));
+        let chosen = null;
+        let planned = false;
+        while (mine.consumed < plan.length && chosen === null) {
+          const id = plan[mine.consumed++];
+          if (pending.has(id)) { chosen = pending.get(id); planned = true; } else mine.skipped.push(id);
+        }
+        if (chosen === null) {
+          chosen = defaultChoice();
+          if (chosen === null) return resolve(stop("done"));
+          if (chosen.due > horizon) return resolve(stop("horizon"));
+        }
+        if (chosen.actuate) return resolve(stop("actuate", { id: chosen.id, planned }));
+        mine.running = [chosen.id, planned];
+        begin(chosen.id).then((out) => {
+          mine.running = null;
+          mine.steps.push([chosen.id, planned, out]);
+          next();
+        });
+      };
+      next();
+    });
+  }
+
+  /** Stops the current stretch and hands over (as JSON) what it finished and the event it was
+   *  running. */
+  function drainStretch() {
+    if (stretch === null) return N.stringify({ steps: [], skipped: [], consumed: 0, running: null });
+    stretch.halted = true;
+    const out = { steps: stretch.steps, skipped: stretch.skipped, consumed: stretch.consumed, running: stretch.running };
+    stretch = null;
+    return N.stringify(out);
+  }
+
   // Called by the inline marker at the end of the head (index -1) and of each parse chunk.
   function chunkEnd(index, total) {
     const script = document.currentScript;
@@ -927,6 +994,8 @@
     start,
     begin,
     finish,
+    runStretch,
+    drainStretch,
     chunkEnd,
     /** Marks the start of a user action performed by the harness at virtual time `due`. */
     userBegin(id, due) {

@@ -11,12 +11,19 @@ from webr4.browser.controller import Limits
 from webr4.browser.network import NetworkError
 from webr4.cli import main
 from webr4.serve import serve
+from webr4.trace import Category
 
 PAGES = {
     "throws.html": "<!DOCTYPE html><body><p id=a>before</p><script>undefinedFunction();</script><p id=b>after</p></body>",
     "loops.html": (
         "<!DOCTYPE html><body><p id=a>x</p><script>"
         "setTimeout(function spin(){ for(;;){} }, 10); setTimeout(function(){}, 20);"
+        "</script></body>"
+    ),
+    "loops-in-microtask.html": (
+        "<!DOCTYPE html><body><p id=a>x</p><script>"
+        "setTimeout(function(){ Promise.resolve().then(function spin(){ for(;;){} }); }, 10);"
+        "setTimeout(function(){}, 20);"
         "</script></body>"
     ),
     "navigates.html": "<!DOCTYPE html><body><p>bye</p><script>setTimeout(function(){ location.href = 'throws.html'; }, 5);</script></body>",
@@ -52,10 +59,15 @@ def test_top_level_throw_is_recorded_and_parsing_goes_on(driver, bad_site):
     assert 'id="b"' in execution.dom
 
 
-def test_endless_handler_is_cut_with_a_clear_error(driver, bad_site):
-    execution = driver.execute(bad_site + "loops.html", limits=Limits(event_timeout_s=2))
-    assert execution.trace.truncated == "event-timeout"
-    assert any("did not finish within 2 s" in e.message for e in execution.trace.errors)
+@pytest.mark.parametrize("page", ["loops.html", "loops-in-microtask.html"])
+def test_endless_handler_is_cut_with_a_clear_error(driver, bad_site, page):
+    trace = driver.execute(bad_site + page, limits=Limits(event_timeout_s=2)).trace
+    assert trace.truncated == "event-timeout"
+    assert any("did not finish within 2 s" in e.message for e in trace.errors)
+    # the run ends with the spinning timer: the other timer never ran and is left pending
+    timers = [step.event for step in trace.steps if trace.events[step.event].category is Category.TIMER]
+    assert timers == [trace.steps[-1].event]
+    assert any(trace.events[e].category is Category.TIMER for e in trace.enabled_at_end)
     # the browser is still usable afterwards
     assert driver.execute(bad_site + "throws.html").trace.steps
 

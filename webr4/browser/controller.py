@@ -1,11 +1,14 @@
 """One controlled execution: the loop that decides, step by step, which pending event runs.
 
-The page runtime (``instrument_js/runtime.js``) holds every asynchronous event; this loop asks
-it for the pending set, picks the next event — the next enabled event of the plan, else the
-default policy — and has it run: JavaScript callbacks inside the page, parse chunks and held
-scripts by releasing their response at the network, user actions through Playwright. Each
-step's record (events created, accesses, errors, the new pending set) becomes a
-:class:`~webr4.trace.Step`.
+The page runtime (``instrument_js/runtime.js``) holds every asynchronous event; this loop keeps
+the pending set, picks the next event — the next enabled event of the plan, else the default
+policy — and has it run: JavaScript callbacks inside the page, parse chunks and held scripts by
+releasing their response at the network, user actions through Playwright. Each step's record
+(events created, events gone, accesses, errors) becomes a :class:`~webr4.trace.Step`.
+
+Once no user action is left, the page makes the same choices itself for a stretch of steps
+(``runStretch``) and hands the records over together, because one Playwright round trip costs
+more than most events; it stops at anything only Python can do (releasing a held response).
 
 Approximate replay (R4 §2.3): each planned event runs when enabled and is skipped (and
 recorded as skipped) otherwise; once the plan is used up, the default policy — earliest virtual
@@ -29,6 +32,7 @@ from webr4.browser.network import NetworkError, NetworkGate
 from webr4.trace import Access, AccessKind, Category, ErrorRecord, Event, EventId, Step, Trace
 
 _USER_PRIORITY = 2
+_STRETCH_MS = 200  # wall time the page may run events by itself before reporting back
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,10 @@ class _Candidate:
     @property
     def order(self) -> tuple[float, int, int]:
         return (self.due, self.prio, self.seq)
+
+
+_Actuation = tuple[EventId, dict[EventId, _Candidate], bool]
+"""An event for the harness to execute: its id, the enabled set before it, whether planned."""
 
 
 @dataclass
@@ -89,13 +97,20 @@ class Controller:
         started = time.monotonic()
         head = await self._open(url)
         cursor = 1 if plan and plan[0] == head else 0
-        while True:
+        going = True
+        while going:
             if len(self.state.steps) >= self.limits.max_events:
                 self.state.truncated = "max-events"
                 break
             if time.monotonic() - started > self.limits.run_timeout_s:
                 self.state.truncated = "run-timeout"
                 break
+            if self.state.next_user >= len(self.actions):
+                # No user action is left to interleave: the page chooses and runs events itself.
+                consumed, stop = await self._run_stretch(plan[cursor:])
+                cursor += consumed
+                going = await self._execute(*stop) if isinstance(stop, tuple) else stop is None
+                continue
             enabled = await self._enabled()
             chosen: EventId | None = None
             planned = False
@@ -107,10 +122,7 @@ class Controller:
                 cursor += 1
             if chosen is None:
                 chosen = self._default_choice(enabled)
-            if chosen is None:
-                break
-            if not await self._execute(chosen, enabled, planned):
-                break
+            going = chosen is not None and await self._execute(chosen, enabled, planned)
         return self._trace(await self._enabled_safely())
 
     # ------------------------------------------------------------------ opening the page
@@ -175,20 +187,62 @@ class Controller:
             record = await asyncio.wait_for(self._dispatch(event_id, enabled[event_id]), self.limits.event_timeout_s)
         except asyncio.TimeoutError:
             await self._terminate_script()
-            label = self.state.events[event_id].label if event_id in self.state.events else event_id
-            self.state.errors.append(ErrorRecord(
-                "harness", f"{label} did not finish within {self.limits.event_timeout_s:g} s (an endless loop?)",
-                None, index))
-            self.state.truncated = "event-timeout"
-            self._add_step(event_id, enabled, planned, {"accesses": []})
+            self._timed_out(event_id, enabled, planned)
             return False
         except PlaywrightError as error:
-            self.state.errors.append(ErrorRecord("harness", f"the page stopped responding: {str(error).splitlines()[0]}", None, index))
-            self.state.truncated = "page-lost"
+            self._lost(error)
             return False
         self._add_step(event_id, enabled, planned, record)
         self._absorb(record, step=index)
         return True
+
+    async def _run_stretch(self, plan: Sequence[EventId]) -> tuple[int, _Actuation | str | None]:
+        """Let the page choose and run events by itself (no user action is left to interleave).
+
+        Returns how many ids of ``plan`` it used up, and why it stopped: ``None`` to go on, the
+        event to execute from Python (it must be actuated), or a reason the run is over.
+        """
+        budget = self.limits.max_events - len(self.state.steps)
+        run = self.page.evaluate("([p, h, m, s]) => window.__webr4.runStretch(p, h, m, s)",
+                                 [list(plan), self.limits.horizon_ms, budget, _STRETCH_MS])
+        try:
+            stretch = json.loads(await asyncio.wait_for(run, self.limits.event_timeout_s + _STRETCH_MS / 1000))
+        except asyncio.TimeoutError:
+            await self._terminate_script()
+            drained = await self._drain()
+            steps = list(drained.get("steps", ()))
+            # The event that hung is still running, or (its script terminated) it has just
+            # finished: then it is the last step, and nothing ran after it (the slice was over).
+            hung = drained.get("running") or (steps.pop()[:2] if steps else None)
+            self._absorb_stretch({**drained, "steps": steps})
+            if hung:
+                self._timed_out(hung[0], dict(self.state.pending), hung[1])
+            else:
+                self.state.truncated = "event-timeout"
+            return drained.get("consumed", 0), "event-timeout"
+        except PlaywrightError as error:
+            self._lost(error)
+            return 0, "page-lost"
+        self._absorb_stretch(stretch)
+        why = stretch["stop"]
+        if why == "actuate":
+            return stretch["consumed"], (stretch["id"], dict(self.state.pending), stretch["planned"])
+        if why == "horizon":
+            self.state.truncated = "horizon"
+        return stretch["consumed"], None if why == "slice" else why
+
+    async def _drain(self) -> dict[str, Any]:
+        try:
+            return json.loads(await asyncio.wait_for(self.page.evaluate("() => window.__webr4.drainStretch()"), 5))
+        except (PlaywrightError, asyncio.TimeoutError):
+            return {}
+
+    def _absorb_stretch(self, stretch: dict[str, Any]) -> None:
+        self.state.skipped.extend(stretch.get("skipped", ()))
+        for event_id, planned, record in stretch.get("steps", ()):
+            index = len(self.state.steps)
+            self._add_step(event_id, dict(self.state.pending), planned, record)
+            self._absorb(record, step=index)
 
     async def _dispatch(self, event_id: EventId, candidate: _Candidate) -> dict[str, Any]:
         timeout = self.limits.event_timeout_s
@@ -218,6 +272,20 @@ class Controller:
         self.state.next_user += 1
         self.state.last_user_time = record.get("now", candidate.due)
         return record
+
+    def _timed_out(self, event_id: EventId, enabled: dict[EventId, _Candidate], planned: bool) -> None:
+        """Record that ``event_id`` hung (its script was terminated): its step, an error, the end."""
+        label = self.state.events[event_id].label if event_id in self.state.events else event_id
+        self.state.errors.append(ErrorRecord(
+            "harness", f"{label} did not finish within {self.limits.event_timeout_s:g} s (an endless loop?)",
+            None, len(self.state.steps)))
+        self.state.truncated = "event-timeout"
+        self._add_step(event_id, enabled, planned, {"accesses": []})
+
+    def _lost(self, error: PlaywrightError) -> None:
+        self.state.errors.append(ErrorRecord(
+            "harness", f"the page stopped responding: {str(error).splitlines()[0]}", None, len(self.state.steps)))
+        self.state.truncated = "page-lost"
 
     async def _terminate_script(self) -> None:
         try:

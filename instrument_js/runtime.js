@@ -592,8 +592,11 @@
   // element only: the runtime listens on the element itself from the moment a source is set.
   const detachedImages = new Set(); // detached images whose load has not arrived yet
   const hookedImages = new WeakSet();
+  const sourceOrder = new WeakMap(); // detached image -> when its source was last set
+  let sourcesSet = 0;
   function hookDetachedImage(img) {
     if (img.isConnected) return;
+    sourceOrder.set(img, ++sourcesSet);
     if (!hookedImages.has(img)) {
       hookedImages.add(img);
       N.addEventListener.call(img, "load", onElementEvent, true);
@@ -631,7 +634,7 @@
     const ev = createEvent({
       category: "network", type: `${type}`, creator,
       label: `${type} of ${elementText(el)}`,
-      params: elementKey(el), origin: [1, documentOrder(el)],
+      params: elementKey(el), origin: [1, documentOrder(el), sourceOrder.get(el) || 0],
       run: () => redispatch(el, new Event(type)),
     });
     loadPreds.push(ev.id);
@@ -772,8 +775,10 @@
   // ------------------------------------------------------------------ running events
   function orderArrivals() {
     // Native arrivals within one settle get sequence numbers in a deterministic order
-    // (request send order, then document order), not in network arrival order.
-    arrived.sort((a, b) => a.origin[0] - b.origin[0] || a.origin[1] - b.origin[1]);
+    // (request send order, then document order, then detached images in the order their source
+    // was set), not in network arrival order.
+    arrived.sort((a, b) => a.origin[0] - b.origin[0] || a.origin[1] - b.origin[1]
+      || (a.origin[2] || 0) - (b.origin[2] || 0));
     for (const ev of arrived) ev.seq = ++seqCounter;
     arrived.length = 0;
   }

@@ -13,9 +13,10 @@ import json
 import platform
 from pathlib import Path
 
-from benchmarks import controlled_execution, evaluation, parallel, rewrite_speed, scaling, sweep_cost
-from benchmarks import planning_cost
-from benchmarks import cpu_heavy, race_detection
+from benchmarks import (
+    controlled_execution, cpu_heavy, evaluation, parallel, planning_cost, race_detection, rewrite_speed, scaling,
+    sweep_cost,
+)
 from benchmarks.section import Section, find_sites
 from webr4.resources import resource_dir
 

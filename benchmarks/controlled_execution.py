@@ -13,11 +13,12 @@ import asyncio
 import json
 import statistics
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from benchmarks.section import Section, served
-from webr4.browser.actions import parse_actions
+from webr4.browser.actions import UserAction, parse_actions
 from webr4.browser.controller import Limits
 from webr4.browser.driver import VIEWPORT, Driver
 from webr4.browser.responses import ResponseStore
@@ -39,13 +40,34 @@ class SiteCost:
         return self.instrumented_s / self.plain_s
 
 
-async def plain_load(driver: Driver, url: str) -> float:
+async def plain_load(driver: Driver, url: str, until: str | None = None) -> float:
+    """Seconds for a fresh context to load ``url`` (and, with ``until``, for that JavaScript
+    expression to become true) and close."""
     started = time.perf_counter()
     context = await driver.browser.new_context(viewport=VIEWPORT)
     page = await context.new_page()
     await page.goto(url, wait_until="load")
+    if until is not None:
+        await page.wait_for_function(until)
     await context.close()
     return time.perf_counter() - started
+
+
+async def median_costs(driver: Driver, url: str, store: ResponseStore, repeats: int,
+                       actions: Sequence[UserAction] = (), until: str | None = None) -> tuple[float, float, float]:
+    """Median seconds of a plain load, a controlled execution replayed from ``store`` and one with
+    access logging, the three interleaved ``repeats`` times so that machine noise hits them alike."""
+    plain: list[float] = []
+    controlled: list[float] = []
+    instrumented: list[float] = []
+    for _ in range(repeats):
+        plain.append(await plain_load(driver, url, until))
+        for instrument, bucket in ((False, controlled), (True, instrumented)):
+            started = time.perf_counter()
+            await driver.execute(url, actions=actions, store=store, record=False, limits=LIMITS,
+                                 instrument=instrument)
+            bucket.append(time.perf_counter() - started)
+    return statistics.median(plain), statistics.median(controlled), statistics.median(instrumented)
 
 
 async def measure(sites: list[Path]) -> list[SiteCost]:
@@ -57,16 +79,8 @@ async def measure(sites: list[Path]) -> list[SiteCost]:
                 actions = parse_actions(json.loads((site / "expected.json").read_text())["session"])
                 store = ResponseStore()
                 seed = await driver.execute(url, actions=actions, store=store, record=True, limits=LIMITS)
-                plain, controlled, instrumented = [], [], []
-                for _ in range(REPEATS):
-                    plain.append(await plain_load(driver, url))
-                    for instrument, bucket in ((False, controlled), (True, instrumented)):
-                        started = time.perf_counter()
-                        await driver.execute(url, actions=actions, store=store, record=False, limits=LIMITS,
-                                             instrument=instrument)
-                        bucket.append(time.perf_counter() - started)
-                costs.append(SiteCost(site.name, len(seed.trace.steps), statistics.median(plain),
-                                      statistics.median(controlled), statistics.median(instrumented)))
+                costs.append(SiteCost(site.name, len(seed.trace.steps),
+                                      *await median_costs(driver, url, store, REPEATS, actions)))
     return costs
 
 

@@ -11,19 +11,16 @@ instrumented / controlled of at most 5.
 from __future__ import annotations
 
 import asyncio
-import statistics
-import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from benchmarks.controlled_execution import LIMITS, median_costs
 from benchmarks.section import Section, served
-from webr4.browser.controller import Limits
-from webr4.browser.driver import VIEWPORT, Driver
+from webr4.browser.driver import Driver
 from webr4.browser.responses import ResponseStore
 
 PAGE = Path(__file__).resolve().parent / "pages" / "cpu-heavy"
 REPEATS = 3
-LIMITS = Limits(horizon_ms=5_000)
 
 
 @dataclass(frozen=True)
@@ -40,31 +37,14 @@ class Cost:
         return self.instrumented_s / self.controlled_s
 
 
-async def plain_load(driver: Driver, url: str) -> float:
-    started = time.perf_counter()
-    context = await driver.browser.new_context(viewport=VIEWPORT)
-    page = await context.new_page()
-    await page.goto(url, wait_until="load")
-    await page.wait_for_function("document.title === 'done'")
-    await context.close()
-    return time.perf_counter() - started
-
-
 async def measure() -> Cost:
     with served([PAGE]) as urls:
         url = urls[PAGE]
         async with Driver() as driver:
             store = ResponseStore()
             seed = await driver.execute(url, store=store, record=True, limits=LIMITS)
-            plain, controlled, instrumented = [], [], []
-            for _ in range(REPEATS):
-                plain.append(await plain_load(driver, url))
-                for instrument, bucket in ((False, controlled), (True, instrumented)):
-                    started = time.perf_counter()
-                    await driver.execute(url, store=store, record=False, limits=LIMITS, instrument=instrument)
-                    bucket.append(time.perf_counter() - started)
-    return Cost(len(seed.trace.steps), sum(len(s.accesses) for s in seed.trace.steps),
-                statistics.median(plain), statistics.median(controlled), statistics.median(instrumented))
+            costs = await median_costs(driver, url, store, REPEATS, until="document.title === 'done'")
+    return Cost(len(seed.trace.steps), sum(len(s.accesses) for s in seed.trace.steps), *costs)
 
 
 def run(sites: list[Path]) -> Section:

@@ -915,13 +915,16 @@
     return best;
   }
 
+  function stretchReport(s, extra) {
+    // One JSON string: a stretch of a thousand steps is far cheaper to hand over that way.
+    return N.stringify(Object.assign({ steps: s.steps, skipped: s.skipped, consumed: s.consumed }, extra));
+  }
+
   function runStretch(plan, horizon, max, sliceMs) {
     const started = N.perfNow();
     stretch = { steps: [], skipped: [], consumed: 0, running: null, halted: false };
     const mine = stretch;
-    // One JSON string: a stretch of a thousand steps is far cheaper to hand over that way.
-    const stop = (why, extra) => N.stringify(Object.assign(
-      { steps: mine.steps, skipped: mine.skipped, consumed: mine.consumed, stop: why }, extra || {}));
+    const stop = (why, extra) => stretchReport(mine, Object.assign({ stop: why }, extra));
     return new Promise((resolve) => {
       const next = () => {
         if (mine.halted) return resolve(stop("halted"));
@@ -952,11 +955,10 @@
   /** Stops the current stretch and hands over (as JSON) what it finished and the event it was
    *  running. */
   function drainStretch() {
-    if (stretch === null) return N.stringify({ steps: [], skipped: [], consumed: 0, running: null });
-    stretch.halted = true;
-    const out = { steps: stretch.steps, skipped: stretch.skipped, consumed: stretch.consumed, running: stretch.running };
+    const drained = stretch || { steps: [], skipped: [], consumed: 0, running: null };
+    drained.halted = true;
     stretch = null;
-    return N.stringify(out);
+    return stretchReport(drained, { running: drained.running });
   }
 
   // Called by the inline marker at the end of the head (index -1) and of each parse chunk.

@@ -171,6 +171,8 @@ class Controller:
             return False
 
     def _default_choice(self, enabled: dict[EventId, _Candidate]) -> EventId | None:
+        """The least (due, prio, seq), first in creation order on ties; ``None`` past the horizon.
+        ``defaultChoice`` in the runtime makes the same choice during a stretch."""
         if not enabled:
             return None
         best = min(enabled.values(), key=lambda c: c.order)
@@ -241,7 +243,7 @@ class Controller:
         self.state.skipped.extend(stretch.get("skipped", ()))
         for event_id, planned, record in stretch.get("steps", ()):
             index = len(self.state.steps)
-            self._add_step(event_id, dict(self.state.pending), planned, record)
+            self._add_step(event_id, self.state.pending, planned, record)  # read before it changes
             self._absorb(record, step=index)
 
     async def _dispatch(self, event_id: EventId, candidate: _Candidate) -> dict[str, Any]:

@@ -176,7 +176,7 @@ async def explore(runner: Driver | Backend, session: Session, out: Path, *, boun
     backend = InProcess(runner, session) if isinstance(runner, Driver) else runner
     out.mkdir(parents=True, exist_ok=True)
     settings = SweepSettings(str(session.directory.resolve()), bound, strategy, max_sequences, time_limit,
-                        mask.to_json(), list(rules) if rules is not None else None, [f.name for f in filters])
+                             mask.to_json(), list(rules) if rules is not None else None, [f.name for f in filters])
     if resume:
         store = RunStore.open(out)
         settings = SweepSettings.stored(store, session)

@@ -51,6 +51,22 @@ class SyncDriver:
     def execute(self, url: str, plan: list[str] | tuple[str, ...] = (), **options: Any):
         return self._runner.run(self._driver.execute(url, plan, **options))
 
+    def plain(self, url: str, expression: str, settle_ms: int = 500) -> Any:
+        """Load ``url`` in plain Chromium (a fresh context of the same browser, without webr4)
+        and evaluate ``expression`` once the page has loaded and ``settle_ms`` have passed."""
+
+        async def load() -> Any:
+            context = await self._driver.browser.new_context()
+            try:
+                page = await context.new_page()
+                await page.goto(url, wait_until="load")
+                await page.wait_for_timeout(settle_ms)
+                return await page.evaluate(expression)
+            finally:
+                await context.close()
+
+        return self._runner.run(load())
+
     def close(self) -> None:
         self._runner.run(self._driver.__aexit__(None, None, None))
         self._runner.close()

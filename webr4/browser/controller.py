@@ -29,6 +29,7 @@ from playwright.async_api import CDPSession, Page
 
 from webr4.browser.actions import UserAction
 from webr4.browser.network import NetworkError, NetworkGate
+from webr4.instrument.chunks import ChunkModel
 from webr4.trace import Access, AccessKind, Category, ErrorRecord, Event, EventId, Step, Trace
 
 _USER_PRIORITY = 2
@@ -37,13 +38,24 @@ _STRETCH_MS = 200  # wall time the page may run events by itself before reportin
 
 @dataclass(frozen=True)
 class Limits:
-    """Bounds that end a run early; the trace then names the one that did (``truncated``)."""
+    """Bounds that end a run early (the trace then names the one that did, ``truncated``), and
+    the parse-chunk model the document is split by: a session keeps them, so that every replay
+    runs under the same ones."""
 
     horizon_ms: float = 60_000.0  # virtual time beyond which the default policy stops
     max_events: int = 5_000
     event_timeout_s: float = 10.0  # wall time one event may take (endless loops)
     run_timeout_s: float = 120.0
     settle_ms: int = 5_000  # wall time to wait for native completions after an event
+    parse_chunks: str = "yield"  # the kind of :class:`ChunkModel`
+    chunk_kb: int = 16  # its data-arrival interval
+
+    def __post_init__(self) -> None:
+        self.chunking  # validates the model
+
+    @property
+    def chunking(self) -> ChunkModel:
+        return ChunkModel(self.parse_chunks, self.chunk_kb)
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from playwright.async_api import Request, Route
 
 from webr4.browser.responses import ResponseStore, StoredResponse
 from webr4.instrument.cache import CachedRewriter
-from webr4.instrument.chunks import MARKER_ORIGIN, MARKER_PATH
+from webr4.instrument.chunks import MARKER_ORIGIN, MARKER_PATH, ChunkModel
 from webr4.instrument.modules import imported_urls
 from webr4.instrument.page import DocumentCache, PreparedDocument
 
@@ -55,14 +55,14 @@ class NetworkGate:
     """
 
     def __init__(self, store: ResponseStore, *, record: bool, rewriter: CachedRewriter | None = None,
-                 documents: DocumentCache | None = None, max_chunks: int = 64) -> None:
+                 documents: DocumentCache | None = None, chunking: ChunkModel = ChunkModel()) -> None:
         self.store = store
         self.record = record
         self.rewriter = rewriter  # None: scripts are served as they are (no access log)
         self.sites: dict[str, str] = {}  # site id of rewritten code -> url:line:col
         self.uncontrolled: list[str] = []
 
-        self.max_chunks = max_chunks
+        self.chunking = chunking
         self.documents = documents if documents is not None else DocumentCache()
         self.document: PreparedDocument | None = None
         self.document_error: str | None = None
@@ -150,7 +150,7 @@ class NetworkGate:
             if "html" not in content_type:
                 raise NetworkError(f"{request.url} is not an HTML page (content-type {content_type or 'missing'})")
             html = _decode(response.body, content_type)
-            self.document = self.documents.prepare(html, request.url, self.rewriter, self.max_chunks)
+            self.document = self.documents.prepare(html, request.url, self.rewriter, self.chunking)
             self.sites.update(self.document.sites)
             self.uncontrolled.extend(self.document.uncontrolled)
             self._blocking = Counter(self.document.chunked.blocking_scripts)

@@ -45,8 +45,10 @@ def test_yield_model_splits_only_before_a_parser_blocking_script():
 
 
 def test_yield_model_never_separates_an_element_from_the_inline_script_after_it():
-    page = '<html><body><input id="name"><script>document.getElementById("name").focus()</script></body></html>'
-    assert split_into_chunks(page, "http://site/", "tok").chunks == 0
+    page = '<html><body><input id="name">\n<script>document.getElementById("name").focus()</script></body></html>'
+    doc = split_into_chunks(page, "http://site/", "tok")
+    assert (doc.chunks, doc.html) == (0, page)
+    assert doc.positions.original_offset(page.index("<script>")) == page.index("<script>")
     assert split_into_chunks(page, "http://site/", "tok", ELEMENT).chunks == 2  # the input, the script
 
 

@@ -209,6 +209,11 @@ def _yield_boundaries(tags: list[tuple[Tag, int, bool]], arrival: int) -> list[t
     return found
 
 
+def _unsplit(html: str, soup: BeautifulSoup, base_url: str) -> ChunkedDocument:
+    """The document served as it is: one parse event."""
+    return ChunkedDocument(html, 0, *_script_urls(soup, base_url), PositionMap.from_replacements(html, [], align=False))
+
+
 def split_into_chunks(html: str, base_url: str, token: str, model: ChunkModel = ChunkModel()) -> ChunkedDocument:
     """Insert parse-chunk markers into ``html`` where ``model`` puts chunk boundaries.
 
@@ -223,7 +228,7 @@ def split_into_chunks(html: str, base_url: str, token: str, model: ChunkModel = 
     elements = _element_boundaries(tags)
     first = _first_chunk_point(html, soup, offsets, [o for o, _ in elements])
     if first is None:
-        return ChunkedDocument(html, 0, *_script_urls(soup, base_url))
+        return _unsplit(html, soup, base_url)
     if model.kind == "element":
         candidates = [(o, s) for o, s in elements if o >= first]
     else:
@@ -238,7 +243,7 @@ def split_into_chunks(html: str, base_url: str, token: str, model: ChunkModel = 
     points = sorted(starts | {_insertion_point(html, o) for o, _ in candidates})
     points = [p for p in points if p >= first]
     if not points:
-        return ChunkedDocument(html, 0, *_script_urls(soup, base_url))
+        return _unsplit(html, soup, base_url)
 
     end = len(html.rstrip("\n"))  # the last chunk ends before a trailing newline
     total = len(points)

@@ -320,7 +320,7 @@ def describe_differences(difference: StateDiff) -> dict[str, str]:
         words["heap"] = f"{difference.heap.total} change(s)"
     if difference.screenshot:
         words["screenshot"] = f"{difference.screenshot.changed_pixels} pixels"
-    for name in ("exceptions", "console", "network", "pending"):
+    for name in ("exceptions", "console", "network", "pending", "navigation"):
         part = getattr(difference, name)
         if part:
             words[name] = f"{len(part.new)} new, {len(part.lost)} gone"

@@ -132,7 +132,10 @@ def run(url: str, out_dir: Path, sequence: Path | None, actions: Path | None, ne
                           limits=_limits(horizon, max_events, event_timeout, parse_chunks, chunk_kb))
     _write_execution(out_dir, execution, store)
     trace = execution.trace
-    ended = f"cut by {trace.truncated}" if trace.truncated else "nothing left pending"
+    if trace.navigation is not None:
+        ended = f"left the page for {trace.navigation.target}"
+    else:
+        ended = f"cut by {trace.truncated}" if trace.truncated else "nothing left pending"
     click.echo(f"{len(trace.steps)} events, {len(trace.skipped)} skipped, {len(trace.errors)} errors, {ended}")
     click.echo(f"wrote {out_dir / 'trace.json'}")
 

@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from playwright.async_api import Page
+from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from webr4.browser.actions import parse_actions
 from webr4.browser.driver import Driver
@@ -27,6 +28,9 @@ PAGES = {
     # The handler that cancels the link's navigation comes from a parser-blocking script.
     "/late": ("<!DOCTYPE html><html><body><p><a id=go href='/target'>Go</a></p>"
               "<script src='/slow.js'></script><p id=after>after</p></body></html>"),
+    # The same, with a script slow enough for plain Chromium to be clicked early for sure.
+    "/late-long": ("<!DOCTYPE html><html><body><p><a id=go href='/target'>Go</a></p>"
+                   "<script src='/slow.js?long'></script><p id=after>after</p></body></html>"),
     "/timer": ("<!DOCTYPE html><html><body><p id=x>x</p><script>"
                "setTimeout(function () { location.assign('/target?from=timer'); }, 10);"
                "setTimeout(function () { document.getElementById('x').textContent = 'late'; }, 50);"
@@ -45,7 +49,7 @@ def pages_url() -> Iterator[str]:
         def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
             path = self.path.split("?")[0]
             if path == "/slow.js":
-                time.sleep(0.5)
+                time.sleep(3 if self.path.endswith("?long") else 0.5)
                 kind, body = "text/javascript", SLOW_JS.encode()
             else:
                 kind, body = "text/html", PAGES.get(path, "").encode()
@@ -66,13 +70,16 @@ def pages_url() -> Iterator[str]:
 
 def test_a_click_before_the_late_handler_follows_the_link_in_chromium(driver, pages_url):
     async def click(page: Page, early: bool) -> str:
-        await page.goto(pages_url + "/late", wait_until="commit" if early else "load")
+        await page.goto(pages_url + "/late-long", wait_until="commit" if early else "load")
         await page.wait_for_selector("#go", state="attached")  # while slow.js is on its way, when early
         await page.evaluate("document.getElementById('go').click()")
-        await page.wait_for_timeout(1000)
+        try:
+            await page.wait_for_url("**/target", timeout=2000)
+        except PlaywrightTimeout:
+            pass
         return urlsplit(page.url).path
 
-    assert driver.in_plain_chromium(lambda page: click(page, early=False)) == "/late"  # the handler stops it
+    assert driver.in_plain_chromium(lambda page: click(page, early=False)) == "/late-long"  # the handler stops it
     assert driver.in_plain_chromium(lambda page: click(page, early=True)) == "/target"
 
 

@@ -12,7 +12,8 @@ more than most events; it stops at anything only Python can do (releasing a held
 
 A page that tries to leave (a followed link, a submitted form, a ``location`` change,
 ``window.open``) ends the run after that event: the network gate refuses the navigation, so the
-page stays as it was, and the trace records where it tried to go and which event did it.
+page stays as it was, and the trace records where it tried to go and which event did it. Nothing
+is enabled after it: leaving disabled every event still pending.
 
 Approximate replay (R4 §2.3): each planned event runs when enabled and is skipped (and
 recorded as skipped) otherwise; once the plan is used up, the default policy — earliest virtual
@@ -56,7 +57,7 @@ class Limits:
     chunk_kb: int = 16  # its data-arrival interval
 
     def __post_init__(self) -> None:
-        self.chunking  # validates the model
+        ChunkModel(self.parse_chunks, self.chunk_kb)  # raises ValueError for a model that does not exist
 
     @property
     def chunking(self) -> ChunkModel:
@@ -147,7 +148,9 @@ class Controller:
             going = chosen is not None and await self._execute(chosen, enabled, planned)
         if self.state.navigation is None:
             await self._left_page()  # the run's last event may have left the page
-        return self._trace(await self._enabled_safely())
+        # Leaving is a final state: the document is gone with whatever it still had pending, so
+        # the event that left disabled them all (and R4 tries each of them before it).
+        return self._trace({} if self.state.navigation else await self._enabled_safely())
 
     async def _left_page(self) -> bool:
         """Whether the page has navigated away; the run then ends, and leaving is its outcome.

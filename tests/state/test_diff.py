@@ -134,3 +134,11 @@ def test_leaving_the_page_is_a_category_of_its_own() -> None:
     elsewhere = StateSnapshot(DOM, navigation="new window http://h/nutrition.html")
     assert diff_states(leaves, elsewhere).categories == {"navigation"}
     assert StateSnapshot.from_json(json.loads(json.dumps(leaves.to_json()))) == leaves
+
+
+def test_a_summary_says_which_side_leaves_and_for_where() -> None:
+    from webr4.sweep.explore import describe_differences
+
+    stays, leaves = StateSnapshot(DOM), StateSnapshot(DOM, navigation="http://h/nutrition.html")
+    assert describe_differences(diff_states(stays, leaves)) == {"navigation": "only the reversal leaves, for http://h/nutrition.html"}
+    assert describe_differences(diff_states(leaves, stays)) == {"navigation": "only the parent leaves, for http://h/nutrition.html"}

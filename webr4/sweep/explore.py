@@ -320,10 +320,15 @@ def describe_differences(difference: StateDiff) -> dict[str, str]:
         words["heap"] = f"{difference.heap.total} change(s)"
     if difference.screenshot:
         words["screenshot"] = f"{difference.screenshot.changed_pixels} pixels"
-    for name in ("exceptions", "console", "network", "pending", "navigation"):
+    for name in ("exceptions", "console", "network", "pending"):
         part = getattr(difference, name)
         if part:
             words[name] = f"{len(part.new)} new, {len(part.lost)} gone"
+    left = difference.navigation
+    if left.new and left.lost:
+        words["navigation"] = f"leaves for {left.new[0]} instead of {left.lost[0]}"
+    elif left:
+        words["navigation"] = f"only the {'reversal' if left.new else 'parent'} leaves, for {(left.new or left.lost)[0]}"
     return words
 
 

@@ -18,11 +18,12 @@ Where the markers go is the *chunk model* (:class:`ChunkModel`):
     Only where Chromium's parser can let other tasks run. The HTML Living Standard's tree builder
     "spins the event loop" at the end tag of a script while the document has a pending
     parsing-blocking script or a style sheet that is blocking scripts (§13.2.6.4.8, the "text"
-    insertion mode), and the parser otherwise runs from tasks that deliver the document's bytes
-    (§13.2.2): so a chunk ends before each parser-blocking external script, before the first
-    script after a style sheet, and where the next bytes of a long document may not have arrived
-    yet, modelled as every ``arrival_kb`` kilobytes of source. Between an element and an inline
-    script in the same stretch nothing else can run, in Chromium as in the standard.
+    insertion mode), and the parser otherwise runs from the networking tasks that deliver the
+    document's bytes as they arrive. So a chunk ends before each parser-blocking external
+    script, before the first script after a style sheet, and where the next bytes of a long
+    document may not have arrived yet, modelled as every ``arrival_kb`` kilobytes of source.
+    Between an element and an inline script in the same stretch nothing else can run, in
+    Chromium as in the standard.
 ``element``
     R4's adversarial model: before scripts, resources (images, frames, stylesheets) and elements
     that scripts or users target (an ``id``, an inline ``on…`` handler, form controls, links),

@@ -211,10 +211,19 @@
     const site = e.filename ? `${e.filename.replace(/[?#].*$/, "")}:${e.lineno}:${e.colno}` : null;
     errors.push({ kind: "exception", message: String(e.message || e.error), site, event: current });
   });
-  N.addEventListener.call(window, "beforeunload", () => {
-    // An execution covers one document: the harness refuses the navigation that follows.
-    errors.push({ kind: "harness", message: "the page tried to navigate away; the navigation was not followed", site: null, event: current });
-  });
+  // Leaving the page ends an execution: the event that tried is reported once (`navigating` in
+  // its record) and a stretch stops after it. The harness refuses the navigation itself at the
+  // network, so the page stays as it was for the state capture. beforeunload fires, before the
+  // navigation starts, for link activation, form submission and location changes (HTML
+  // "navigate": prompt to unload); a new window never unloads this page, hence window.open.
+  let navigating; // the event that tried (undefined: none)
+  const noteNavigation = () => { if (navigating === undefined) navigating = current; };
+  N.addEventListener.call(window, "beforeunload", noteNavigation);
+  const nativeOpen = window.open;
+  window.open = function open(...args) {
+    noteNavigation();
+    return nativeOpen.apply(this, args);
+  };
   N.addEventListener.call(window, "unhandledrejection", (e) => {
     const r = e.reason;
     errors.push({ kind: "unhandledrejection", message: String(r && r.stack ? r.message : r), site: null, event: current });
@@ -834,6 +843,7 @@
       now: virtualNow,
     }, extra || {});
     created.length = 0; gone.length = 0; errors.length = 0; accesses.length = 0; uncontrolled.length = 0;
+    if (navigating !== undefined) { out.navigating = navigating; navigating = undefined; }
     return out;
   }
 
@@ -945,6 +955,7 @@
         begin(chosen.id).then((out) => {
           mine.running = null;
           mine.steps.push([chosen.id, planned, out]);
+          if (out.navigating !== undefined) return resolve(stop("navigated"));
           next();
         });
       };

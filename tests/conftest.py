@@ -7,12 +7,15 @@ import json
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterator
 
 import pytest
 
 from webr4.resources import resource_dir
 from webr4.serve import serve
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page
 
 SITES = resource_dir("sites")
 
@@ -50,6 +53,29 @@ class SyncDriver:
 
     def execute(self, url: str, plan: list[str] | tuple[str, ...] = (), **options: Any):
         return self._runner.run(self._driver.execute(url, plan, **options))
+
+    def in_plain_chromium(self, work: Callable[[Page], Awaitable[Any]]) -> Any:
+        """What ``work`` returns for a page in a fresh context of the same browser, without webr4."""
+
+        async def run() -> Any:
+            context = await self._driver.browser.new_context()
+            try:
+                return await work(await context.new_page())
+            finally:
+                await context.close()
+
+        return self._runner.run(run())
+
+    def plain(self, url: str, expression: str, settle_ms: int = 500) -> Any:
+        """Load ``url`` in plain Chromium and evaluate ``expression`` once the page has loaded
+        and ``settle_ms`` have passed."""
+
+        async def load(page: Page) -> Any:
+            await page.goto(url, wait_until="load")
+            await page.wait_for_timeout(settle_ms)
+            return await page.evaluate(expression)
+
+        return self.in_plain_chromium(load)
 
     def close(self) -> None:
         self._runner.run(self._driver.__aexit__(None, None, None))

@@ -1,8 +1,9 @@
-"""Parse-chunk markers keep the page's source locations and stay out of the head."""
+"""Parse-chunk markers keep the page's source locations, stay out of the head, and go only where
+the chosen model puts a boundary."""
 
 from __future__ import annotations
 
-from webr4.instrument.chunks import MARKER_PATH, split_into_chunks
+from webr4.instrument.chunks import MARKER_PATH, ChunkModel, split_into_chunks
 
 PAGE = """<!DOCTYPE html>
 <html><head><script src="head.js"></script><script async src="a.js"></script></head>
@@ -13,10 +14,18 @@ PAGE = """<!DOCTYPE html>
   <script defer src="d.js"></script>
 </body></html>
 """
+ELEMENT = ChunkModel("element")
 
 
-def test_markers_start_in_body_and_preserve_line_numbers():
-    doc = split_into_chunks(PAGE, "http://site/dir/page.html", "tok")
+def _chunks_before(html: str, model: ChunkModel) -> list[str]:
+    """The text that starts each chunk after the head (up to its first line end)."""
+    doc = split_into_chunks(html, "http://site/", "tok", model)
+    pieces = doc.html.split(MARKER_PATH)[1:]
+    return [piece.split("</script>", 1)[1].strip().split("\n")[0] for piece in pieces]
+
+
+def test_element_markers_start_in_body_and_preserve_line_numbers():
+    doc = split_into_chunks(PAGE, "http://site/dir/page.html", "tok", ELEMENT)
     head, _, body = doc.html.partition("<body>")
     assert MARKER_PATH not in head
     assert doc.chunks == body.count(MARKER_PATH) == 4  # h1 (at body start), button, two scripts
@@ -28,14 +37,45 @@ def test_markers_start_in_body_and_preserve_line_numbers():
                 assert after.index(token) == before.index(token)
 
 
+def test_yield_model_splits_only_before_a_parser_blocking_script():
+    doc = split_into_chunks(PAGE, "http://site/dir/page.html", "tok")
+    assert doc.chunks == 1
+    assert _chunks_before(PAGE, ChunkModel()) == ['<script src="late.js"></script>']
+    assert len(doc.html.splitlines()) == len(PAGE.splitlines())
+
+
+def test_yield_model_never_separates_an_element_from_the_inline_script_after_it():
+    page = '<html><body><input id="name">\n<script>document.getElementById("name").focus()</script></body></html>'
+    doc = split_into_chunks(page, "http://site/", "tok")
+    assert (doc.chunks, doc.html) == (0, page)
+    assert doc.positions.original_offset(page.index("<script>")) == page.index("<script>")
+    assert split_into_chunks(page, "http://site/", "tok", ELEMENT).chunks == 2  # the input, the script
+
+
+def test_yield_model_splits_before_the_first_script_after_a_stylesheet():
+    page = ('<html><head></head><body><p id="a">a</p>\n<link rel="stylesheet" href="s.css">\n<p id="b">b</p>\n'
+            '<script>one()</script>\n<script>two()</script></body></html>')
+    assert _chunks_before(page, ChunkModel()) == ["<script>one()</script>"]
+
+
+def test_yield_model_splits_long_documents_where_more_bytes_may_arrive():
+    rows = "".join(f'<p id="r{i}">{"x" * 200}</p>\n' for i in range(100))  # about 21 KB
+    page = f"<html><body>\n{rows}</body></html>"
+    doc = split_into_chunks(page, "http://site/", "tok", ChunkModel(arrival_kb=8))
+    assert doc.chunks == 2  # the first tags after 8 KB and after 16 KB
+    assert split_into_chunks(page, "http://site/", "tok").chunks == 1  # after 16 KB
+    assert split_into_chunks(page, "http://site/", "tok", ChunkModel(arrival_kb=64)).chunks == 0
+
+
 def test_only_parser_blocking_scripts_are_served_at_once():
     doc = split_into_chunks(PAGE, "http://site/dir/page.html", "tok")
     assert doc.blocking_scripts == ["http://site/dir/head.js", "http://site/dir/late.js"]
 
 
 def test_a_page_without_body_content_is_not_split():
-    doc = split_into_chunks("<p>plain text", "http://site/", "tok")
-    assert (doc.chunks, doc.html) == (0, "<p>plain text")
+    for model in (ChunkModel(), ELEMENT):
+        doc = split_into_chunks("<p>plain text", "http://site/", "tok", model)
+        assert (doc.chunks, doc.html) == (0, "<p>plain text")
 
 
 def test_module_roots_and_their_static_imports_are_known():

@@ -48,3 +48,15 @@ def test_the_command_line_shows_and_overrides_file_defaults(tmp_path, monkeypatc
     (tmp_path / "webr4.toml").write_text('[explore]\nstrategy = "nonsense"\n')
     result = CliRunner().invoke(main, ["explore", str(tmp_path), "--out", str(tmp_path / "r")])
     assert result.exit_code == 2 and "nonsense" in result.output
+
+
+def test_the_parse_chunk_model_is_a_recording_setting(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from webr4.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "webr4.toml").write_text('[record]\nparse-chunks = "element"\nchunk-kb = 8\n')
+    for command in ("record", "check", "run"):
+        shown = CliRunner().invoke(main, [command, "--help"]).output
+        assert "[default: element]" in shown and "[default: 8;" in shown, command

@@ -33,6 +33,7 @@ from webr4.resources import resource_dir
 from webr4.serve import serve
 from webr4.classify import RULES
 from webr4.config import ConfigError, load_settings
+from webr4.instrument.chunks import CHUNK_MODELS
 from webr4.report import ci
 from webr4.report.write import write_report
 from webr4.state.noise import NoiseMask
@@ -64,8 +65,9 @@ def _read_json(path: Path, what: str) -> Any:
         raise click.UsageError(f"{what} {path} is not valid JSON ({error})") from None
 
 
-def _limits(horizon: float, max_events: int, event_timeout: float) -> Limits:
-    return Limits(horizon_ms=horizon, max_events=max_events, event_timeout_s=event_timeout)
+def _limits(horizon: float, max_events: int, event_timeout: float, parse_chunks: str, chunk_kb: int) -> Limits:
+    return Limits(horizon_ms=horizon, max_events=max_events, event_timeout_s=event_timeout,
+                  parse_chunks=parse_chunks, chunk_kb=chunk_kb)
 
 
 def limit_options(command: Any) -> Any:
@@ -75,6 +77,13 @@ def limit_options(command: Any) -> Any:
                            help="Most events one execution runs.")(command)
     command = click.option("--event-timeout", default=10.0, show_default=True,
                            help="Wall seconds one event may take before the run is cut (endless loops).")(command)
+    command = click.option("--parse-chunks", type=click.Choice(CHUNK_MODELS), default="yield", show_default=True,
+                           help="Where parsing is split into events: yield, only where Chromium's parser can "
+                                "let other tasks run; element, before every script, resource and targeted "
+                                "element (R4's adversarial model).")(command)
+    command = click.option("--chunk-kb", type=click.IntRange(min=1), default=16, show_default=True,
+                           help="With --parse-chunks yield: the document's bytes are modelled as arriving "
+                                "every this many KB, and parsing may pause between arrivals.")(command)
     return command
 
 
@@ -113,16 +122,20 @@ def main(ctx: click.Context, browser: Path | None) -> None:
 @click.option("--screenshot/--no-screenshot", default=True, show_default=True)
 @limit_options
 def run(url: str, out_dir: Path, sequence: Path | None, actions: Path | None, network: Path | None, seed: int,
-        screenshot: bool, horizon: float, max_events: int, event_timeout: float) -> None:
+        screenshot: bool, horizon: float, max_events: int, event_timeout: float,
+        parse_chunks: str, chunk_kb: int) -> None:
     """Execute URL once under control and write its trace and final state to --out."""
     plan = _load_plan(sequence) if sequence else []
     steps = _load_actions(actions) if actions else []
     store = _load_store(network) if network else ResponseStore()
     execution = _run_once(url, plan, steps, store, record=network is None, seed=seed, screenshot=screenshot,
-                          limits=_limits(horizon, max_events, event_timeout))
+                          limits=_limits(horizon, max_events, event_timeout, parse_chunks, chunk_kb))
     _write_execution(out_dir, execution, store)
     trace = execution.trace
-    ended = f"cut by {trace.truncated}" if trace.truncated else "nothing left pending"
+    if trace.navigation is not None:
+        ended = f"left the page for {trace.navigation.target}"
+    else:
+        ended = f"cut by {trace.truncated}" if trace.truncated else "nothing left pending"
     click.echo(f"{len(trace.steps)} events, {len(trace.skipped)} skipped, {len(trace.errors)} errors, {ended}")
     click.echo(f"wrote {out_dir / 'trace.json'}")
 
@@ -229,11 +242,12 @@ def explore_options(command: Any) -> Any:
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), required=True, help="New session directory.")
 @record_options
 def record_command(url: str, out_dir: Path, actions: Path | None, script: Path | None, auto: int | None, seed: int,
-                   horizon: float, max_events: int, event_timeout: float) -> None:
+                   horizon: float, max_events: int, event_timeout: float,
+                   parse_chunks: str, chunk_kb: int) -> None:
     """Record a session of URL: the seed every exploration replays."""
     steps = _session_steps(url, actions, script, auto, seed)
-    session = _with_driver(lambda driver: record(driver, url, out_dir, steps, seed=seed,
-                                                 limits=_limits(horizon, max_events, event_timeout)))
+    limits = _limits(horizon, max_events, event_timeout, parse_chunks, chunk_kb)
+    session = _with_driver(lambda driver: record(driver, url, out_dir, steps, seed=seed, limits=limits))
     trace = session.seed_trace()
     click.echo(f"recorded {len(trace.steps)} events of {url} into {out_dir}")
 
@@ -258,7 +272,8 @@ def explore_command(session_dir: Path, out_dir: Path, **sweep: Any) -> None:
 @record_options
 @explore_options
 def check_command(url: str, out_dir: Path, actions: Path | None, script: Path | None, auto: int | None, seed: int,
-                  horizon: float, max_events: int, event_timeout: float, **sweep: Any) -> None:
+                  horizon: float, max_events: int, event_timeout: float,
+                  parse_chunks: str, chunk_kb: int, **sweep: Any) -> None:
     """Record URL, explore it and write the report, in one command.
 
     Exits with status 1 when a reversal is judged harmful. With --resume, the session recorded
@@ -269,8 +284,8 @@ def check_command(url: str, out_dir: Path, actions: Path | None, script: Path | 
         session = _load_session(session_dir)
     else:
         steps = _session_steps(url, actions, script, auto, seed)
-        session = _with_driver(lambda driver: record(driver, url, session_dir, steps, seed=seed,
-                                                     limits=_limits(horizon, max_events, event_timeout)))
+        limits = _limits(horizon, max_events, event_timeout, parse_chunks, chunk_kb)
+        session = _with_driver(lambda driver: record(driver, url, session_dir, steps, seed=seed, limits=limits))
     _explore_and_report(session, out_dir, **sweep)
 
 

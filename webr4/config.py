@@ -22,6 +22,8 @@ working directory.
     horizon = 60000
     max-events = 5000
     event-timeout = 10
+    parse-chunks = "yield"             # or "element": R4's adversarial parse chunks
+    chunk-kb = 16                      # data-arrival interval of the "yield" model
 
 Every setting is also a command-line option, which wins over the file. Command-line
 ``--mask``/``--mask-heap`` add to the file's masks; ``--rules`` replaces its rules.
@@ -40,7 +42,7 @@ class ConfigError(Exception):
 
 
 EXPLORE_KEYS = frozenset({"bound", "strategy", "workers", "max-sequences", "time-limit", "progress", "cluster"})
-RECORD_KEYS = frozenset({"seed", "horizon", "max-events", "event-timeout"})
+RECORD_KEYS = frozenset({"seed", "horizon", "max-events", "event-timeout", "parse-chunks", "chunk-kb"})
 _TOP_KEYS = frozenset({"browser", "rules", "mask", "explore", "record"})
 
 

@@ -160,6 +160,23 @@ class Step:
         )
 
 
+@dataclass(frozen=True)
+class Navigation:
+    """The page tried to leave: ``url`` is where to, ``event`` the event that caused it (``None``
+    when unknown), ``window`` whether it opened a new window (``window.open``, ``target=_blank``)
+    instead of replacing the page. The harness refuses the navigation, so an execution covers one
+    document, and ends the execution there: leaving is its outcome."""
+
+    url: str
+    event: EventId | None = None
+    window: bool = False
+
+    @property
+    def target(self) -> str:
+        """Where the user is taken, in words: the URL, or ``new window <URL>``."""
+        return f"new window {self.url}" if self.window else self.url
+
+
 @dataclass
 class Trace:
     """The record of one execution.
@@ -168,7 +185,8 @@ class Trace:
     ``skipped`` lists planned ids that were not enabled when their turn came (approximate replay).
     ``truncated`` names the bound that ended the run early (``None`` when it reached a final
     state). ``uncontrolled`` lists what ran outside the harness's control (eval'd code, workers,
-    frames it could not enter), so nobody mistakes silence for absence.
+    frames it could not enter), so nobody mistakes silence for absence. ``navigation`` is set
+    when the execution ended because the page navigated away.
     """
 
     steps: list[Step]
@@ -178,6 +196,7 @@ class Trace:
     truncated: str | None = None
     errors: list[ErrorRecord] = field(default_factory=list)
     uncontrolled: list[str] = field(default_factory=list)
+    navigation: Navigation | None = None
 
     @property
     def sequence(self) -> list[EventId]:
@@ -199,6 +218,7 @@ class Trace:
             "truncated": self.truncated,
             "errors": [asdict(e) for e in self.errors],
             "uncontrolled": list(self.uncontrolled),
+            "navigation": asdict(self.navigation) if self.navigation else None,
         }
 
     @classmethod
@@ -211,6 +231,7 @@ class Trace:
             truncated=raw.get("truncated"),
             errors=[ErrorRecord(**e) for e in raw.get("errors", ())],
             uncontrolled=list(raw.get("uncontrolled", ())),
+            navigation=Navigation(**raw["navigation"]) if raw.get("navigation") else None,
         )
 
     def dumps(self) -> str:

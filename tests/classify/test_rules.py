@@ -174,6 +174,16 @@ def test_late_handler_attach_not_with_exceptions() -> None:
     assert verdict(trace(PARSE, CLICK), trace(CLICK, PARSE), diff, (PARSE, CLICK)).kind == "harmful"
 
 
+def test_a_click_that_follows_a_link_before_its_handler_is_attached_is_harmful() -> None:
+    # The late handler would have cancelled the navigation: the click did not "do nothing".
+    parent = trace(PARSE, CLICK, writes={CLICK.id: []})
+    child = trace(CLICK)
+    left = MultisetDiff([], ["http://h/nutrition.html"])
+    assert verdict(parent, child, StateDiff(navigation=left), (PARSE, CLICK)) == Verdict("harmful", ["navigation-diff"])
+    assert verdict(parent, child, StateDiff(navigation=left), (PARSE, CLICK),
+                   rules=without("navigation-diff")).kind != "harmful"
+
+
 def test_unload_race() -> None:
     diff = StateDiff(dom=DOM, screenshot=SHOT, network=MultisetDiff(["POST /beacon"], []))
     assert verdict(trace(XHR_A, UNLOAD), trace(UNLOAD, XHR_A), diff, (XHR_A, UNLOAD)) == \

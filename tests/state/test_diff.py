@@ -123,3 +123,22 @@ def test_diff_save_writes_image(tmp_path: Path) -> None:
     diff = diff_states(StateSnapshot(DOM, screenshot=png()), StateSnapshot(DOM, screenshot=png(block=(0, 0, 30, 30))))
     saved = json.loads(diff.save(tmp_path).read_text())
     assert saved["categories"] == ["screenshot"] and (tmp_path / saved["screenshot"]["image"]).is_file()
+
+
+def test_leaving_the_page_is_a_category_of_its_own() -> None:
+    stays = StateSnapshot(DOM)
+    leaves = StateSnapshot(DOM, navigation="http://h/nutrition.html")
+    assert diff_states(stays, leaves).categories == {"navigation"}
+    assert diff_states(stays, leaves).navigation.new == ["http://h/nutrition.html"]
+    assert diff_states(leaves, leaves).categories == set()
+    elsewhere = StateSnapshot(DOM, navigation="new window http://h/nutrition.html")
+    assert diff_states(leaves, elsewhere).categories == {"navigation"}
+    assert StateSnapshot.from_json(json.loads(json.dumps(leaves.to_json()))) == leaves
+
+
+def test_a_summary_says_which_side_leaves_and_for_where() -> None:
+    from webr4.sweep.explore import describe_differences
+
+    stays, leaves = StateSnapshot(DOM), StateSnapshot(DOM, navigation="http://h/nutrition.html")
+    assert describe_differences(diff_states(stays, leaves)) == {"navigation": "only the reversal leaves, for http://h/nutrition.html"}
+    assert describe_differences(diff_states(leaves, stays)) == {"navigation": "only the parent leaves, for http://h/nutrition.html"}

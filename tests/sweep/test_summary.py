@@ -16,7 +16,7 @@ from webr4.sweep.session import Session, SessionError, record
 
 from ..conftest import expected
 
-TOP_LEVEL = {"site", "bound", "strategy", "seed_events", "races_uncovered", "sequences_explored", "truncated",
+TOP_LEVEL = {"site", "bound", "strategy", "parse_chunks", "seed_events", "races_uncovered", "sequences_explored", "truncated",
              "reversals"}
 PER_REVERSAL = {"id", "parent", "sequence", "depth", "events", "location", "verdict", "reasons", "differences",
                 "witness"}
@@ -42,9 +42,10 @@ def test_summary_has_the_documented_keys_and_a_complete_witness(click_race):
     directory, *_ = click_race
     summary = json.loads((directory / "run1" / "summary.json").read_text())
     assert TOP_LEVEL <= set(summary)
+    assert summary["parse_chunks"].startswith("yield")
     [reversal] = summary["reversals"]
     assert PER_REVERSAL <= set(reversal)
-    assert [e["label"] for e in reversal["events"]] == ["parse chunk 6/6", "click on #add"]
+    assert [e["label"] for e in reversal["events"]] == ["parse chunk 1/1", "click on #add"]
     assert reversal["events"][0]["site"].endswith("cart.js:4:10")
     witness = directory / "run1" / reversal["witness"]
     for name in ("parent/state.png", "child/state.png", "parent/trace.json", "child/trace.json", "diff.png"):

@@ -10,6 +10,11 @@ Once no user action is left, the page makes the same choices itself for a stretc
 (``runStretch``) and hands the records over together, because one Playwright round trip costs
 more than most events; it stops at anything only Python can do (releasing a held response).
 
+A page that tries to leave (a followed link, a submitted form, a ``location`` change,
+``window.open``) ends the run after that event: the network gate refuses the navigation, so the
+page stays as it was, and the trace records where it tried to go and which event did it. Nothing
+is enabled after it: leaving disabled every event still pending.
+
 Approximate replay (R4 §2.3): each planned event runs when enabled and is skipped (and
 recorded as skipped) otherwise; once the plan is used up, the default policy — earliest virtual
 due time, then user actions after page work due at the same time, then creation order —
@@ -21,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
 from playwright.async_api import Error as PlaywrightError
@@ -29,21 +34,34 @@ from playwright.async_api import CDPSession, Page
 
 from webr4.browser.actions import UserAction
 from webr4.browser.network import NetworkError, NetworkGate
-from webr4.trace import Access, AccessKind, Category, ErrorRecord, Event, EventId, Step, Trace
+from webr4.instrument.chunks import ChunkModel
+from webr4.trace import Access, AccessKind, Category, ErrorRecord, Event, EventId, Navigation, Step, Trace
 
 _USER_PRIORITY = 2
 _STRETCH_MS = 200  # wall time the page may run events by itself before reporting back
+_NAVIGATION_WAIT_S = 2.0  # how long a navigation the page began may take to reach the network
 
 
 @dataclass(frozen=True)
 class Limits:
-    """Bounds that end a run early; the trace then names the one that did (``truncated``)."""
+    """Bounds that end a run early (the trace then names the one that did, ``truncated``), and
+    the parse-chunk model the document is split by: a session keeps them, so that every replay
+    runs under the same ones."""
 
     horizon_ms: float = 60_000.0  # virtual time beyond which the default policy stops
     max_events: int = 5_000
     event_timeout_s: float = 10.0  # wall time one event may take (endless loops)
     run_timeout_s: float = 120.0
     settle_ms: int = 5_000  # wall time to wait for native completions after an event
+    parse_chunks: str = "yield"  # the kind of :class:`ChunkModel`
+    chunk_kb: int = 16  # its data-arrival interval
+
+    def __post_init__(self) -> None:
+        ChunkModel(self.parse_chunks, self.chunk_kb)  # raises ValueError for a model that does not exist
+
+    @property
+    def chunking(self) -> ChunkModel:
+        return ChunkModel(self.parse_chunks, self.chunk_kb)
 
 
 @dataclass(frozen=True)
@@ -77,6 +95,9 @@ class _RunState:
     last_user_time: float = 0.0
     last_user_step: int | None = None
     truncated: str | None = None
+    leaving: bool = False  # the page began to navigate away (beforeunload, window.open)
+    leaving_event: EventId | None = None
+    navigation: Navigation | None = None
 
 
 class Controller:
@@ -99,6 +120,8 @@ class Controller:
         cursor = 1 if plan and plan[0] == head else 0
         going = True
         while going:
+            if await self._left_page():
+                break
             if len(self.state.steps) >= self.limits.max_events:
                 self.state.truncated = "max-events"
                 break
@@ -123,7 +146,34 @@ class Controller:
             if chosen is None:
                 chosen = self._default_choice(enabled)
             going = chosen is not None and await self._execute(chosen, enabled, planned)
-        return self._trace(await self._enabled_safely())
+        if self.state.navigation is None:
+            await self._left_page()  # the run's last event may have left the page
+        # Leaving is a final state: the document is gone with whatever it still had pending, so
+        # the event that left disabled them all (and R4 tries each of them before it).
+        return self._trace({} if self.state.navigation else await self._enabled_safely())
+
+    async def _left_page(self) -> bool:
+        """Whether the page has navigated away; the run then ends, and leaving is its outcome.
+
+        The runtime says which event began a navigation, the gate where it went. One the runtime
+        saw begin is waited for at the network; one that never arrives there (cancelled in
+        ``beforeunload``, an empty ``window.open``) is forgotten. One only the gate saw (a
+        ``target=_blank`` link) is put down to the last event.
+        """
+        if self.gate.navigation is None:
+            if not self.state.leaving:
+                return False
+            try:
+                await asyncio.wait_for(self.gate.navigated.wait(), _NAVIGATION_WAIT_S)
+            except asyncio.TimeoutError:
+                self.state.leaving, self.state.leaving_event = False, None
+                return False
+        assert self.gate.navigation is not None
+        event = self.state.leaving_event if self.state.leaving else None
+        if event is None and self.state.steps:
+            event = self.state.steps[-1].event
+        self.state.navigation = replace(self.gate.navigation, event=event)
+        return True
 
     # ------------------------------------------------------------------ opening the page
     async def _open(self, url: str) -> EventId:
@@ -231,7 +281,7 @@ class Controller:
             return stretch["consumed"], (stretch["id"], dict(self.state.pending), stretch["planned"])
         if why == "horizon":
             self.state.truncated = "horizon"
-        return stretch["consumed"], None if why == "slice" else why
+        return stretch["consumed"], None if why in ("slice", "navigated") else why
 
     async def _drain(self) -> dict[str, Any]:
         try:
@@ -304,8 +354,12 @@ class Controller:
             sources.append(event.creator)
         preds = self._steps_before(sources)
         if event is not None and event.category is Category.USER:
+            # User events are totally ordered, and the first one follows the head: every
+            # execution starts with it, so no user event can ever come before it.
             if self.state.last_user_step is not None:
                 preds.add(self.state.last_user_step)
+            elif index > 0:
+                preds.add(0)
             self.state.last_user_step = index
         fix = self.gate.original_site
         accesses = tuple(
@@ -358,6 +412,8 @@ class Controller:
         for event in record.get("gone", ()):
             self.state.pending.pop(event, None)
         self.state.now = max(self.state.now, record.get("now", 0.0))
+        if "navigating" in record and not self.state.leaving:
+            self.state.leaving, self.state.leaving_event = True, record["navigating"]
 
     def _trace(self, enabled_at_end: dict[EventId, _Candidate]) -> Trace:
         for action in self.actions[self.state.next_user:]:
@@ -372,4 +428,5 @@ class Controller:
             truncated=self.state.truncated,
             errors=errors,
             uncontrolled=sorted(set(self.state.uncontrolled) | set(self.gate.uncontrolled)),
+            navigation=self.state.navigation,
         )

@@ -108,7 +108,7 @@ class Driver:
         try:
             await context.add_init_script(runtime_script(seed, limits.settle_ms, int(limits.event_timeout_s * 1000)))
             gate = NetworkGate(store, record=record, rewriter=self._rewriter if instrument else None,
-                               documents=self._documents)
+                               documents=self._documents, chunking=limits.chunking)
             await context.route("**/*", gate.handle)
             page = await context.new_page()
             try:

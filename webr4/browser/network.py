@@ -8,7 +8,9 @@ One :class:`NetworkGate` per execution sits behind ``page.route("**/*")``:
   them: that is how parse chunks and script executions become events;
 * every other request is answered at once, from the store when replaying, from the live site
   when recording (the response is then added to the store);
-* a later main-frame navigation is refused and noted: an execution covers one document.
+* a later top-level navigation (of the page, or of a window it opens) is refused, and its
+  target kept in :attr:`NetworkGate.navigation`: an execution covers one document, and leaving
+  it is the execution's outcome.
 """
 
 from __future__ import annotations
@@ -20,13 +22,14 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Request, Route
+from playwright.async_api import Frame, Request, Route
 
 from webr4.browser.responses import ResponseStore, StoredResponse
 from webr4.instrument.cache import CachedRewriter
-from webr4.instrument.chunks import MARKER_ORIGIN, MARKER_PATH
+from webr4.instrument.chunks import MARKER_ORIGIN, MARKER_PATH, ChunkModel
 from webr4.instrument.modules import imported_urls
 from webr4.instrument.page import DocumentCache, PreparedDocument
+from webr4.trace import Navigation
 
 _MARKER_BODY = "document.currentScript&&document.currentScript.remove()"
 _DROP_HEADERS = frozenset({"content-length", "content-encoding", "transfer-encoding", "content-security-policy",
@@ -50,23 +53,27 @@ class NetworkGate:
     """Answers or holds every request of one execution.
 
     ``store`` is the recorded network to replay; with ``record=True`` live responses are fetched
-    and added to it instead. ``notes`` collects what the trace should mention (navigations
-    refused, requests missing from a recording).
+    and added to it instead. ``notes`` collects what the trace should mention (requests missing
+    from a recording). ``navigation`` is the first top-level navigation the page attempted after
+    its document (refused); ``navigated`` is set when it arrives.
     """
 
     def __init__(self, store: ResponseStore, *, record: bool, rewriter: CachedRewriter | None = None,
-                 documents: DocumentCache | None = None, max_chunks: int = 64) -> None:
+                 documents: DocumentCache | None = None, chunking: ChunkModel = ChunkModel()) -> None:
         self.store = store
         self.record = record
         self.rewriter = rewriter  # None: scripts are served as they are (no access log)
         self.sites: dict[str, str] = {}  # site id of rewritten code -> url:line:col
         self.uncontrolled: list[str] = []
 
-        self.max_chunks = max_chunks
+        self.chunking = chunking
         self.documents = documents if documents is not None else DocumentCache()
         self.document: PreparedDocument | None = None
         self.document_error: str | None = None
         self.document_ready = asyncio.Event()
+        self.navigation: Navigation | None = None
+        self.navigated = asyncio.Event()
+        self._page_frame: Frame | None = None
         self.notes: list[str] = []
         self._blocking: Counter[str] = Counter()
         self._modules: set[str] = set()  # module graph URLs: served at once, grown as modules are served
@@ -83,8 +90,8 @@ class NetworkGate:
         path = urlsplit(url).path
         if url.startswith(MARKER_ORIGIN + MARKER_PATH):
             self._hold(f"chunk:{path.rsplit('/', 1)[-1]}", route)
-        elif request.is_navigation_request() and request.frame.parent_frame is None:
-            await self._serve_document(route, request)
+        elif request.is_navigation_request() and _is_top_level(frame := _frame_of(request)):
+            await self._serve_document(route, request, frame)
         elif request.resource_type == "script" and url not in self._modules and not self._take_blocking(url):
             self._hold(f"script:{url}", route)
         else:
@@ -135,11 +142,14 @@ class NetworkGate:
                     pass
             held.routes.clear()
 
-    async def _serve_document(self, route: Route, request: Request) -> None:
+    async def _serve_document(self, route: Route, request: Request, frame: Frame | None) -> None:
         if self.document is not None or self.document_error is not None:
-            self.notes.append(f"navigation to {request.url} was not followed (an execution covers one document)")
-            await route.abort("aborted")
+            if self.navigation is None:
+                self.navigation = Navigation(request.url, window=frame is None or frame is not self._page_frame)
+                self.navigated.set()
+            await route.abort("aborted")  # ERR_ABORTED: no error page, the document stays
             return
+        self._page_frame = frame
         try:
             response = await self._response_for(route, request)
             if response is None:
@@ -150,7 +160,7 @@ class NetworkGate:
             if "html" not in content_type:
                 raise NetworkError(f"{request.url} is not an HTML page (content-type {content_type or 'missing'})")
             html = _decode(response.body, content_type)
-            self.document = self.documents.prepare(html, request.url, self.rewriter, self.max_chunks)
+            self.document = self.documents.prepare(html, request.url, self.rewriter, self.chunking)
             self.sites.update(self.document.sites)
             self.uncontrolled.extend(self.document.uncontrolled)
             self._blocking = Counter(self.document.chunked.blocking_scripts)
@@ -206,6 +216,19 @@ class NetworkGate:
         stored = StoredResponse(live.status, {k.lower(): v for k, v in live.headers.items()}, await live.body())
         self.store.add(request.method, request.url, body, stored)
         return stored
+
+
+def _frame_of(request: Request) -> Frame | None:
+    """The frame of ``request``; ``None`` for the first navigation of a window that is still
+    being created (a popup), which has none yet."""
+    try:
+        return request.frame
+    except PlaywrightError:
+        return None
+
+
+def _is_top_level(frame: Frame | None) -> bool:
+    return frame is None or frame.parent_frame is None
 
 
 def _clean_headers(headers: dict[str, str]) -> dict[str, str]:

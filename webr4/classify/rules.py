@@ -13,12 +13,15 @@ Rules are tried in groups, in this order; the first group with a match decides:
 4. **harmless**, race-pattern filters from EventRacer that R4 applies whatever the states:
    ``unload-race``: one of the racing events is ``unload``, ``beforeunload`` or ``pagehide``;
    ``late-handler-attach``: a user event raced with the parse, script or load event that attaches
-   its handler, and the only effect is the user event doing nothing (see :func:`late_handler_attach`).
+   its handler, and the only effect is the user event doing nothing (see :func:`late_handler_attach`);
+   a user event that navigates instead (a link followed because the handler that cancels the
+   navigation did not exist yet) is not "nothing", and is judged by ``navigation-diff``.
 5. **harmful**, every matching one reported: ``initialization-race`` (see
    :func:`initialization_race`), ``exception-diff`` (the uncaught exceptions differ),
    ``dom-and-render-diff`` (the DOM differs and so does the screenshot — or the screenshots
    could not be compared, in which case a DOM difference is taken to be visible),
-   ``network-diff`` (a request was skipped or is new).
+   ``network-diff`` (a request was skipped or is new), ``navigation-diff`` (one execution
+   takes the user off the page and the other does not, or elsewhere).
 6. **heap-only** — ``heap-only``: the heap differs and nothing else does (pending events aside).
 7. Otherwise **harmless** — ``other-diff``: the states differ, but only in ways no enabled rule
    calls harmful (console messages, pending events, a DOM change that renders identically).
@@ -119,7 +122,7 @@ def late_handler_attach(case: Case) -> bool:
     other = case.events[1] if case.events[0] is user else case.events[0]
     if not (_is_script_run(other) or other.category is Category.LIFECYCLE):
         return False
-    if case.diff.exceptions:
+    if case.diff.exceptions or case.diff.navigation:
         return False
     if any(marker in line for hunk in case.diff.dom.hunks for line in hunk.before + hunk.after for marker in FORM_STATE):
         return False
@@ -174,6 +177,12 @@ def network_diff(case: Case) -> bool:
     return bool(case.diff.network)
 
 
+def navigation_diff(case: Case) -> bool:
+    """One execution navigates away (or opens a window) and the other does not, or they go to
+    different places: the user is taken off the page by one order only."""
+    return bool(case.diff.navigation)
+
+
 def _is_polling_timer(event: Event, traces: tuple[Trace, Trace]) -> bool:
     """An interval (any firing), a repeated firing, or a retry: a one-shot timer created by an event
     that ran in both executions but scheduled it in only one (it found what it waited for missing)."""
@@ -219,6 +228,7 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
     Rule("exception-diff", "harmful", exception_diff),
     Rule("dom-and-render-diff", "harmful", dom_and_render_diff),
     Rule("network-diff", "harmful", network_diff),
+    Rule("navigation-diff", "harmful", navigation_diff),
     Rule("heap-only", "heap-only", heap_only),
 )}
 """Every rule by reason code, in the order they are tried."""
@@ -228,7 +238,7 @@ GROUPS: tuple[tuple[str, ...], ...] = (
     ("polling-timer",),
     ("commute",),
     ("unload-race", "late-handler-attach"),
-    ("initialization-race", "exception-diff", "dom-and-render-diff", "network-diff"),
+    ("initialization-race", "exception-diff", "dom-and-render-diff", "network-diff", "navigation-diff"),
     ("heap-only",),
 )
 """Rules in one group are all evaluated; the first group with a match decides the verdict."""

@@ -8,12 +8,26 @@ chunk is done. Both markers remove themselves from the DOM when they run.
 
 The head is parsed as one first event (nothing else can run before it in any browser); markers
 start inside ``<body>``, because while a parser-blocking script is pending in the head Chromium
-holds back low-priority requests such as async scripts. Markers are inserted where a page's
-behaviour can change: before scripts, resources (images,
-frames, stylesheets) and elements that scripts or users target (an ``id``, an inline ``on…``
-handler, form controls, links). Where the tag starts a line, the marker goes at the end of the
-previous line, so every original line keeps its number and every column after the tag's line
-keeps its place: source locations in the page stay those of the original file.
+holds back low-priority requests such as async scripts. Where the tag starts a line, the marker
+goes at the end of the previous line, so every original line keeps its number and every column
+after the tag's line keeps its place: source locations in the page stay those of the original file.
+
+Where the markers go is the *chunk model* (:class:`ChunkModel`):
+
+``yield`` (the default)
+    Only where Chromium's parser can let other tasks run. The HTML Living Standard's tree builder
+    "spins the event loop" at the end tag of a script while the document has a pending
+    parsing-blocking script or a style sheet that is blocking scripts (§13.2.6.4.8, the "text"
+    insertion mode), and the parser otherwise runs from the networking tasks that deliver the
+    document's bytes as they arrive. So a chunk ends before each parser-blocking external
+    script, before the first script after a style sheet, and where the next bytes of a long
+    document may not have arrived yet, modelled as every ``arrival_kb`` kilobytes of source.
+    Between an element and an inline script in the same stretch nothing else can run, in
+    Chromium as in the standard.
+``element``
+    R4's adversarial model: before scripts, resources (images, frames, stylesheets) and elements
+    that scripts or users target (an ``id``, an inline ``on…`` handler, form controls, links),
+    whether or not a browser could stop there.
 """
 
 from __future__ import annotations
@@ -43,8 +57,36 @@ _NO_BOUNDARY_INSIDE = frozenset(
 )
 _JS_TYPES = frozenset(
     {"", "text/javascript", "application/javascript", "text/ecmascript", "application/ecmascript",
-     "application/x-javascript", "text/jscript", "module"}
+     "application/x-javascript", "text/jscript"}
 )
+
+
+CHUNK_MODELS = ("yield", "element")
+
+
+@dataclass(frozen=True)
+class ChunkModel:
+    """Where a document is split into parse chunks (see the module docstring).
+
+    ``kind`` is ``yield`` or ``element``; ``arrival_kb`` is the data-arrival interval of the
+    ``yield`` model; ``max_chunks`` bounds the number of parse events in either model.
+    """
+
+    kind: str = "yield"
+    arrival_kb: int = 16
+    max_chunks: int = 64
+
+    def __post_init__(self) -> None:
+        if self.kind not in CHUNK_MODELS:
+            raise ValueError(f"unknown parse-chunk model {self.kind!r}; known: {', '.join(CHUNK_MODELS)}")
+        if self.arrival_kb < 1:
+            raise ValueError("the data-arrival interval must be at least 1 KB")
+
+    def describe(self) -> str:
+        """The model in words, as summaries and reports name it."""
+        if self.kind == "element":
+            return "element (a chunk before every script, resource and targeted element)"
+        return f"yield (chunks only where Chromium can yield; data arriving every {self.arrival_kb} KB)"
 
 
 @dataclass(frozen=True)
@@ -71,6 +113,28 @@ def _is_boundary(tag: Tag) -> bool:
     if tag.name in _BOUNDARY_TAGS:
         return True
     return "id" in tag.attrs or any(name.startswith("on") for name in tag.attrs)
+
+
+def _script_kind(tag: Tag) -> str | None:
+    """``classic`` or ``module`` for a script element that runs, else ``None``."""
+    if tag.name != "script":
+        return None
+    kind = str(tag.get("type", "")).strip().lower()
+    if kind == "module":
+        return "module"
+    return "classic" if kind in _JS_TYPES else None
+
+
+def _is_parser_blocking(tag: Tag) -> bool:
+    """An external classic script without ``async`` or ``defer``: the parser waits for it."""
+    return (_script_kind(tag) == "classic" and tag.has_attr("src")
+            and not (tag.has_attr("async") or tag.has_attr("defer")))
+
+
+def _is_stylesheet(tag: Tag) -> bool:
+    rel = tag.get("rel", "")  # Beautiful Soup splits rel into a list of tokens
+    tokens = rel if isinstance(rel, list) else str(rel).split()
+    return tag.name == "link" and tag.has_attr("href") and "stylesheet" in (t.lower() for t in tokens)
 
 
 def _inside_forbidden(tag: Tag) -> bool:
@@ -105,44 +169,82 @@ def _script_urls(soup: BeautifulSoup, base_url: str) -> tuple[list[str], list[st
     blocking: list[str] = []
     modules: list[str] = []
     for script in soup.find_all("script"):
-        kind = str(script.get("type", "")).strip().lower()
-        if kind == "module":
+        if _script_kind(script) == "module":
             if script.has_attr("src"):
                 modules.append(urljoin(base, str(script["src"])))
             else:
                 modules.extend(imported_urls(script.get_text(), base))
-        elif kind in _JS_TYPES and script.has_attr("src") \
-                and not (script.has_attr("async") or script.has_attr("defer")):
+        elif _is_parser_blocking(script):
             blocking.append(urljoin(base, str(script["src"])))
     return blocking, modules
 
 
-def split_into_chunks(html: str, base_url: str, token: str, max_chunks: int = 64) -> ChunkedDocument:
-    """Insert parse-chunk markers into ``html``.
+def _element_boundaries(tags: list[tuple[Tag, int, bool]]) -> list[tuple[int, bool]]:
+    """(offset, is a script) before every tag where a page's behaviour can change."""
+    return [(offset, tag.name == "script") for tag, offset, allowed in tags if allowed and _is_boundary(tag)]
+
+
+def _yield_boundaries(tags: list[tuple[Tag, int, bool]], arrival: int) -> list[tuple[int, bool]]:
+    """(offset, is a script) where Chromium's parser can yield: before a parser-blocking external
+    script, before the first script after a style sheet (it waits for the sheet), and at the first
+    tag at or after every ``arrival`` characters of the document (the next bytes may not be there)."""
+    found: list[tuple[int, bool]] = []
+    sheet_pending = False
+    next_arrival = arrival
+    for tag, offset, allowed in tags:
+        kind = _script_kind(tag)
+        if _is_stylesheet(tag):
+            sheet_pending = True
+        if not allowed:
+            if kind == "classic":
+                sheet_pending = False  # it waited inside the head, which is one event
+            continue
+        if _is_parser_blocking(tag) or (kind == "classic" and sheet_pending):
+            found.append((offset, True))
+            sheet_pending = False
+        elif offset >= next_arrival:
+            found.append((offset, False))
+        else:
+            continue
+        next_arrival = (offset // arrival + 1) * arrival
+    return found
+
+
+def _unsplit(html: str, soup: BeautifulSoup, base_url: str) -> ChunkedDocument:
+    """The document served as it is: one parse event."""
+    return ChunkedDocument(html, 0, *_script_urls(soup, base_url), PositionMap.from_replacements(html, [], align=False))
+
+
+def split_into_chunks(html: str, base_url: str, token: str, model: ChunkModel = ChunkModel()) -> ChunkedDocument:
+    """Insert parse-chunk markers into ``html`` where ``model`` puts chunk boundaries.
 
     ``token`` goes into the marker URLs (so that documents split differently never share them).
-    ``max_chunks`` bounds the number of parse events: script boundaries are kept first, then
-    the others in document order.
+    ``model.max_chunks`` bounds the number of parse events: script boundaries are kept first,
+    then the others in document order.
     """
     soup = BeautifulSoup(html, "html.parser")
     offsets = line_starts(html)
-    candidates: list[tuple[int, bool]] = []
-    for tag in soup.find_all(True):
-        if tag.sourceline is None or not _is_boundary(tag) or _inside_forbidden(tag):
-            continue
-        offset = offsets[tag.sourceline - 1] + tag.sourcepos
-        candidates.append((offset, tag.name == "script"))
-    first = _first_chunk_point(html, soup, offsets, [o for o, _ in candidates])
+    tags = [(tag, offsets[tag.sourceline - 1] + tag.sourcepos, not _inside_forbidden(tag))
+            for tag in soup.find_all(True) if tag.sourceline is not None]
+    elements = _element_boundaries(tags)
+    first = _first_chunk_point(html, soup, offsets, [o for o, _ in elements])
     if first is None:
-        return ChunkedDocument(html, 0, *_script_urls(soup, base_url))
-    candidates = [(o, s) for o, s in candidates if o >= first]
+        return _unsplit(html, soup, base_url)
+    if model.kind == "element":
+        candidates = [(o, s) for o, s in elements if o >= first]
+    else:
+        candidates = [(o, s) for o, s in _yield_boundaries(tags, model.arrival_kb * 1024) if o >= first]
+    max_chunks = model.max_chunks
     if len(candidates) > max_chunks - 1:
         scripts = [c for c in candidates if c[1]]
         others = [c for c in candidates if not c[1]]
         room = max(0, max_chunks - 1 - len(scripts))
         candidates = sorted(scripts[: max_chunks - 1] + others[:room])
-    points = sorted({first, *(_insertion_point(html, o) for o, _ in candidates)})
+    starts = {first} if model.kind == "element" else set()  # R4 always splits at <body>
+    points = sorted(starts | {_insertion_point(html, o) for o, _ in candidates})
     points = [p for p in points if p >= first]
+    if not points:
+        return _unsplit(html, soup, base_url)
 
     end = len(html.rstrip("\n"))  # the last chunk ends before a trailing newline
     total = len(points)

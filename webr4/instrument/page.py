@@ -11,7 +11,7 @@ import hashlib
 from dataclasses import dataclass, field
 
 from webr4.instrument.cache import CachedRewriter
-from webr4.instrument.chunks import ChunkedDocument, split_into_chunks
+from webr4.instrument.chunks import ChunkedDocument, ChunkModel, split_into_chunks
 from webr4.instrument.document import instrument_document
 from webr4.instrument.positions import PositionMap, line_starts, to_offset, to_position
 
@@ -44,8 +44,9 @@ class PreparedDocument:
         return f"{url}:{line_no}:{column}"
 
 
-def prepare_document(html: str, url: str, rewriter: CachedRewriter | None, max_chunks: int) -> PreparedDocument:
-    """Instrument (when ``rewriter`` is given) and split ``html``, served from ``url``."""
+def prepare_document(html: str, url: str, rewriter: CachedRewriter | None, model: ChunkModel) -> PreparedDocument:
+    """Instrument (when ``rewriter`` is given) and split ``html``, served from ``url``, into the
+    parse chunks of ``model``."""
     original_lines = line_starts(html)
     maps: list[PositionMap] = []
     sites: dict[str, str] = {}
@@ -54,7 +55,7 @@ def prepare_document(html: str, url: str, rewriter: CachedRewriter | None, max_c
         instrumented = instrument_document(html, url, rewriter, "d")
         html, sites, uncontrolled = instrumented.html, instrumented.sites, instrumented.uncontrolled
         maps.append(instrumented.positions)
-    chunked = split_into_chunks(html, url, _MARKER_TOKEN, max_chunks)
+    chunked = split_into_chunks(html, url, _MARKER_TOKEN, model)
     maps.insert(0, chunked.positions)
     return PreparedDocument(url.split("#")[0].split("?")[0], chunked, sites, uncontrolled, tuple(maps),
                             line_starts(chunked.html), original_lines)
@@ -66,8 +67,8 @@ class DocumentCache:
 
     _entries: dict[str, PreparedDocument] = field(default_factory=dict)
 
-    def prepare(self, html: str, url: str, rewriter: CachedRewriter | None, max_chunks: int) -> PreparedDocument:
-        key = hashlib.sha256(f"{url}\0{rewriter is not None}\0{max_chunks}\0{html}".encode()).hexdigest()
+    def prepare(self, html: str, url: str, rewriter: CachedRewriter | None, model: ChunkModel) -> PreparedDocument:
+        key = hashlib.sha256(f"{url}\0{rewriter is not None}\0{model!r}\0{html}".encode()).hexdigest()
         if key not in self._entries:
-            self._entries[key] = prepare_document(html, url, rewriter, max_chunks)
+            self._entries[key] = prepare_document(html, url, rewriter, model)
         return self._entries[key]

@@ -121,7 +121,8 @@ def junit_tree(run_dir: Path, summary: dict[str, Any]) -> ET.ElementTree:
     root = ET.Element("testsuites", {"name": "webr4", **counts})
     suite = ET.SubElement(root, "testsuite", {"name": f"webr4 {site}".strip(), **counts})
     properties = ET.SubElement(suite, "properties")
-    for key in ("site", "bound", "strategy", "seed_events", "races_uncovered", "sequences_explored", "truncated"):
+    for key in ("site", "bound", "strategy", "parse_chunks", "seed_events", "races_uncovered", "sequences_explored",
+                "truncated"):
         value = summary.get(key)
         ET.SubElement(properties, "property", {"name": key, "value": "" if value is None else _xml_text(str(value))})
     for reversal in reversals:
@@ -217,7 +218,8 @@ def sarif_log(run_dir: Path, summary: dict[str, Any]) -> dict[str, Any]:
             "tool": {"driver": {"name": "webr4", "version": __version__, "rules": [_rule(c, verdicts[c]) for c in codes]}},
             "columnKind": "unicodeCodePoints",
             "results": [_result(run_dir, r, rule_index) for r in reported],
-            "properties": {key: summary.get(key) for key in ("site", "bound", "strategy", "counts", "truncated")},
+            "properties": {key: summary.get(key) for key in ("site", "bound", "strategy", "parse_chunks", "counts",
+                                                             "truncated")},
         }],
     }
 

@@ -11,7 +11,9 @@ Categories, each present in :attr:`StateDiff.categories` only when that part of 
 * ``exceptions`` — uncaught exceptions as a set of ``(message, site)``;
 * ``console`` — ``console.error`` messages as a set;
 * ``network`` — requests as a multiset: ``lost`` ones the child skipped, ``new`` ones it added;
-* ``pending`` — labels of the events left pending, as a multiset.
+* ``pending`` — labels of the events left pending, as a multiset;
+* ``navigation`` — where the page tried to take the user (``lost``: only the parent left the
+  page that way, ``new``: only the child did).
 
 To ignore known noise, apply a :class:`~webr4.state.noise.NoiseMask` to both snapshots first.
 """
@@ -117,8 +119,10 @@ class StateDiff:
     console: MultisetDiff = field(default_factory=MultisetDiff)
     network: MultisetDiff = field(default_factory=MultisetDiff)
     pending: MultisetDiff = field(default_factory=MultisetDiff)
+    navigation: MultisetDiff = field(default_factory=MultisetDiff)
 
-    CATEGORIES: ClassVar[tuple[str, ...]] = ("dom", "heap", "screenshot", "exceptions", "console", "network", "pending")
+    CATEGORIES: ClassVar[tuple[str, ...]] = ("dom", "heap", "screenshot", "exceptions", "console", "network", "pending",
+                                             "navigation")
 
     @property
     def categories(self) -> set[str]:
@@ -138,6 +142,7 @@ class StateDiff:
             "console": vars(self.console),
             "network": vars(self.network),
             "pending": vars(self.pending),
+            "navigation": vars(self.navigation),
         }
 
     def save(self, directory: Path, name: str = "diff") -> Path:
@@ -213,4 +218,9 @@ def diff_states(parent: StateSnapshot, child: StateSnapshot,
         console=diff_multiset(set(parent.console), set(child.console)),
         network=diff_multiset(parent.requests, child.requests),
         pending=diff_multiset(parent.pending, child.pending),
+        navigation=diff_multiset(_left(parent), _left(child)),
     )
+
+
+def _left(state: StateSnapshot) -> list[str]:
+    return [state.navigation] if state.navigation is not None else []

@@ -23,8 +23,9 @@ class StateSnapshot:
     ``capture_heap.js`` (``None`` when not captured); ``exceptions`` the uncaught exceptions and
     unhandled rejections as ``(message, site)``; ``console`` the ``console.error`` messages;
     ``requests`` the sorted ``"METHOD url"`` of every request whose response the execution saw;
-    ``pending`` the sorted labels of the events still pending at the end; ``screenshot`` PNG
-    bytes, a path to a PNG file, or ``None``.
+    ``pending`` the sorted labels of the events still pending at the end; ``navigation`` where
+    the page tried to take the user (:attr:`~webr4.trace.Navigation.target`), ``None`` when it
+    stayed; ``screenshot`` PNG bytes, a path to a PNG file, or ``None``.
     """
 
     dom: str
@@ -33,6 +34,7 @@ class StateSnapshot:
     console: list[str] = field(default_factory=list)
     requests: list[str] = field(default_factory=list)
     pending: list[str] = field(default_factory=list)
+    navigation: str | None = None
     screenshot: bytes | Path | None = None
 
     @classmethod
@@ -47,6 +49,7 @@ class StateSnapshot:
             console=[e.message for e in trace.errors if e.kind == "console"],
             requests=requests_of(trace),
             pending=sorted(trace.events[i].label if i in trace.events else i for i in trace.enabled_at_end),
+            navigation=trace.navigation.target if trace.navigation else None,
             screenshot=execution.screenshot,
         )
 
@@ -65,6 +68,7 @@ class StateSnapshot:
             "console": list(self.console),
             "requests": list(self.requests),
             "pending": list(self.pending),
+            "navigation": self.navigation,
             "screenshot": str(self.screenshot) if isinstance(self.screenshot, Path) else None,
         }
 
@@ -80,6 +84,7 @@ class StateSnapshot:
             console=list(raw.get("console", ())),
             requests=list(raw.get("requests", ())),
             pending=list(raw.get("pending", ())),
+            navigation=raw.get("navigation"),
             screenshot=path,
         )
 

@@ -19,7 +19,7 @@
    ``summary.json``.
 
 ``summary.json`` (rewritten after every reversal) has these top-level keys: ``site`` (the URL),
-``bound``, ``strategy``, ``seed_events``, ``races_uncovered`` (in the seed, after filters),
+``bound``, ``strategy``, ``parse_chunks`` (the parse-chunk model, in words), ``seed_events``, ``races_uncovered`` (in the seed, after filters),
 ``sequences_explored``, ``truncated`` (the budget that stopped the run, or null), ``counts``
 (reversals per verdict), ``session`` (the session directory), ``noise`` (categories masked after
 the seed replays), ``pruning`` (R4 only: the enabled events of the explored states, those
@@ -100,6 +100,7 @@ class Summary:
     bound: int | None
     strategy: str = "r4"
     session: str = ""  # the session directory explored (absolute)
+    parse_chunks: str = ""  # the parse-chunk model of the session, in words
     seed_events: int = 0
     races_uncovered: int = 0
     sequences: int = 1
@@ -222,7 +223,8 @@ async def _sweep(pipeline: Pipeline, store: RunStore, session: Session, out: Pat
             f"repeating the recording failed ({_first_divergence(first.trace, second.trace)}); "
             "record the session again, or mask what varies")
     noise = NoiseMask.from_baselines(first.state, second.state)
-    summary = Summary(session.url, settings.bound, settings.strategy, settings.session, len(first.trace.steps),
+    summary = Summary(session.url, settings.bound, settings.strategy, settings.session,
+                      session.run_limits.chunking.describe(), len(first.trace.steps),
                       len(find_races(first.trace, filters=filters).uncovered),
                       noise=[name for name, part in _MASK_FIELD.items() if getattr(noise, part)])
     (out / "noise.json").write_text(json.dumps(noise.to_json()))
@@ -322,6 +324,11 @@ def describe_differences(difference: StateDiff) -> dict[str, str]:
         part = getattr(difference, name)
         if part:
             words[name] = f"{len(part.new)} new, {len(part.lost)} gone"
+    left = difference.navigation
+    if left.new and left.lost:
+        words["navigation"] = f"leaves for {left.new[0]} instead of {left.lost[0]}"
+    elif left:
+        words["navigation"] = f"only the {'reversal' if left.new else 'parent'} leaves, for {(left.new or left.lost)[0]}"
     return words
 
 

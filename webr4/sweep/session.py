@@ -85,6 +85,10 @@ def _check_actions_ran(trace: Trace, actions: list[UserAction]) -> None:
     ran = {trace.events[e].params.get("index") for e in trace.sequence
            if e in trace.events and trace.events[e].category is Category.USER}
     for action in actions:
+        if action.index not in ran and trace.navigation is not None:
+            raise SessionError(
+                f"step {action.index + 1} ({action.kind} on {action.selector}) never happened: the page had "
+                f"navigated away to {trace.navigation.target}; webr4 explores one page, so end the steps there")
         if action.index not in ran:
             raise SessionError(
                 f"step {action.index + 1} ({action.kind} on {action.selector}) never happened: "

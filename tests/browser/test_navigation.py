@@ -1,0 +1,124 @@
+"""Leaving the page is an execution's outcome: the run ends at the event that navigated, the
+trace says where to and why, and the state is the page as it was when it tried to leave."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Iterator
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.async_api import Page
+from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+from webr4.browser.actions import parse_actions
+from webr4.browser.driver import Driver
+from webr4.browser.responses import ResponseStore
+from webr4.sweep.explore import explore
+from webr4.sweep.session import record
+from webr4.trace import Category
+
+pytestmark = pytest.mark.browser
+
+PAGES = {
+    # The handler that cancels the link's navigation comes from a parser-blocking script.
+    "/late": ("<!DOCTYPE html><html><body><p><a id=go href='/target'>Go</a></p>"
+              "<script src='/slow.js'></script><p id=after>after</p></body></html>"),
+    # The same, with a script slow enough for plain Chromium to be clicked early for sure.
+    "/late-long": ("<!DOCTYPE html><html><body><p><a id=go href='/target'>Go</a></p>"
+                   "<script src='/slow.js?long'></script><p id=after>after</p></body></html>"),
+    "/timer": ("<!DOCTYPE html><html><body><p id=x>x</p><script>"
+               "setTimeout(function () { location.assign('/target?from=timer'); }, 10);"
+               "setTimeout(function () { document.getElementById('x').textContent = 'late'; }, 50);"
+               "</script></body></html>"),
+    "/popup": ("<!DOCTYPE html><html><body><script>"
+               "setTimeout(function () { window.open('/target?from=popup'); }, 10);</script></body></html>"),
+    "/target": "<!DOCTYPE html><html><body><p>elsewhere</p></body></html>",
+}
+SLOW_JS = ("document.getElementById('go').addEventListener('click', function (e) { e.preventDefault(); "
+           "document.getElementById('go').textContent = 'stayed'; });")
+
+
+@pytest.fixture(scope="module")
+def pages_url() -> Iterator[str]:
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
+            path = self.path.split("?")[0]
+            if path == "/slow.js":
+                time.sleep(3 if self.path.endswith("?long") else 0.5)
+                kind, body = "text/javascript", SLOW_JS.encode()
+            else:
+                kind, body = "text/html", PAGES.get(path, "").encode()
+            self.send_response(200 if body else 404)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+def test_a_click_before_the_late_handler_follows_the_link_in_chromium(driver, pages_url):
+    async def click(page: Page, early: bool) -> str:
+        await page.goto(pages_url + "/late-long", wait_until="commit" if early else "load")
+        await page.wait_for_selector("#go", state="attached")  # while slow.js is on its way, when early
+        await page.evaluate("document.getElementById('go').click()")
+        try:
+            await page.wait_for_url("**/target", timeout=2000)
+        except PlaywrightTimeout:
+            pass
+        return urlsplit(page.url).path
+
+    assert driver.in_plain_chromium(lambda page: click(page, early=False)) == "/late-long"  # the handler stops it
+    assert driver.in_plain_chromium(lambda page: click(page, early=True)) == "/target"
+
+
+def test_a_click_that_leaves_ends_the_run_with_the_page_as_it_was(driver, pages_url):
+    actions = parse_actions([{"click": "#go"}])
+    store = ResponseStore()
+    seed = driver.execute(pages_url + "/late", actions=actions, store=store, record=True)
+    assert seed.trace.navigation is None and "stayed" in seed.dom
+    head, click = seed.trace.sequence[0], actions[0].event_id
+    started = time.monotonic()
+    early = driver.execute(pages_url + "/late", [head, click], actions=actions, store=store, record=False)
+    assert time.monotonic() - started < 5  # not a parse chunk waiting out its timeout
+    assert early.trace.sequence == [head, click]
+    assert (early.trace.navigation.url, early.trace.navigation.event) == (pages_url + "/target", click)
+    assert early.trace.truncated is None and not early.trace.errors
+    assert 'id="go"' in early.dom and 'id="after"' not in early.dom  # captured before any unload
+
+
+def test_a_script_navigation_stops_the_page_running_events_by_itself(driver, pages_url):
+    run = driver.execute(pages_url + "/timer", store=ResponseStore(), record=True)
+    navigation = run.trace.navigation
+    assert navigation is not None and navigation.url.endswith("/target?from=timer") and not navigation.window
+    assert run.trace.events[navigation.event].category is Category.TIMER
+    assert run.trace.sequence[-1] == navigation.event  # the 50 ms timer never ran
+    lines = [line.strip() for line in run.dom.splitlines()]
+    assert lines[lines.index('<p id="x">') + 1] == "x"
+
+
+def test_window_open_is_leaving_too(driver, pages_url):
+    run = driver.execute(pages_url + "/popup", store=ResponseStore(), record=True)
+    assert run.trace.navigation is not None and run.trace.navigation.window
+    assert run.trace.navigation.target == f"new window {pages_url}/target?from=popup"
+
+
+def test_a_page_that_navigates_while_recorded_is_explored(pages_url, tmp_path: Path):
+    async def check() -> object:
+        async with Driver() as d:
+            session = await record(d, pages_url + "/timer", tmp_path / "session", [])
+            return await explore(d, session, tmp_path / "run", bound=1, max_sequences=5)
+    summary = asyncio.run(check())
+    assert summary.seed_events >= 2
+    assert not [r for r in summary.reversals if r.verdict == "error"]

@@ -1,0 +1,95 @@
+"""Parse chunks end only where Chromium's parser can let other tasks run, checked against
+Chromium itself: each page logs whether a 0 ms timer set by an early inline script fires before
+a later script, first in plain Chromium, then under webr4 with the default parse-chunk model."""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Iterator
+
+import pytest
+
+from webr4.browser.responses import ResponseStore
+from webr4.trace import Category, Trace
+
+pytestmark = pytest.mark.browser
+
+_EARLY = ("<script>function note(w) { var h = document.documentElement;"
+          " h.dataset.log = (h.dataset.log ? h.dataset.log + ',' : '') + w; }"
+          " setTimeout(function () { note('timer'); }, 0);</script>")
+PAGES = {
+    # Arrives at once and has nothing to wait for: parsed in one go.
+    "/small": f"<!DOCTYPE html><html><head>{_EARLY}</head><body><input id=a><script>note('B')</script></body></html>",
+    # The parser waits for slow.js (a parser-blocking external script).
+    "/blocking": (f"<!DOCTYPE html><html><head>{_EARLY}</head><body><p id=a>a</p>"
+                  "<script src='slow.js'></script><script>note('B')</script></body></html>"),
+    # The inline script waits for the style sheet before it runs.
+    "/sheet": (f"<!DOCTYPE html><html><head>{_EARLY}</head><body><p id=a>a</p>"
+               "<link rel=stylesheet href='slow.css'><script>note('B')</script></body></html>"),
+}
+
+
+@pytest.fixture(scope="module")
+def pages_url() -> Iterator[str]:
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
+            if self.path.startswith("/slow."):
+                time.sleep(0.3)
+                kind = "text/javascript" if self.path.endswith(".js") else "text/css"
+                body = b"note('slow')" if self.path.endswith(".js") else b"p { color: teal }"
+            elif self.path in PAGES:
+                kind, body = "text/html", PAGES[self.path].encode()
+            else:
+                kind, body = "text/plain", b""
+            self.send_response(200)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+def _log(dom: str) -> list[str]:
+    found = re.search(r'data-log="([^"]*)"', dom.splitlines()[0])
+    return found.group(1).split(",") if found else []
+
+
+def _parse_chunks(trace: Trace) -> list[str]:
+    return [e for e in trace.sequence if trace.events[e].category is Category.PARSE][1:]  # after the head
+
+
+def _timer(trace: Trace) -> str:
+    return next(e for e in trace.sequence if trace.events[e].category is Category.TIMER)
+
+
+def test_nothing_runs_between_an_element_and_the_inline_script_after_it(driver, pages_url):
+    chromium = driver.plain(pages_url + "/small", "document.documentElement.dataset.log").split(",")
+    assert chromium == ["B", "timer"]
+    run = driver.execute(pages_url + "/small", store=ResponseStore(), record=True)
+    assert _parse_chunks(run.trace) == []  # no order can put the timer before B
+    assert _log(run.dom) == chromium
+
+
+@pytest.mark.parametrize("path", ["/blocking", "/sheet"])
+def test_a_timer_can_fire_while_the_parser_waits(driver, pages_url, path):
+    chromium = driver.plain(pages_url + path, "document.documentElement.dataset.log").split(",")
+    assert chromium.index("timer") < chromium.index("B")
+    store = ResponseStore()
+    seed = driver.execute(pages_url + path, store=store, record=True)
+    [chunk] = _parse_chunks(seed.trace)
+    timer = _timer(seed.trace)
+    before = seed.trace.sequence.index(min(chunk, timer, key=seed.trace.sequence.index))
+    assert {chunk, timer} <= seed.trace.steps[before].enabled  # both orders are possible
+    head = seed.trace.sequence[0]
+    like_chromium = driver.execute(pages_url + path, [head, timer, chunk], store=store, record=False)
+    assert _log(like_chromium.dom) == chromium

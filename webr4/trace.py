@@ -168,7 +168,9 @@ class Trace:
     ``skipped`` lists planned ids that were not enabled when their turn came (approximate replay).
     ``truncated`` names the bound that ended the run early (``None`` when it reached a final
     state). ``uncontrolled`` lists what ran outside the harness's control (eval'd code, workers,
-    frames it could not enter), so nobody mistakes silence for absence.
+    frames it could not enter), so nobody mistakes silence for absence. ``names`` names, for
+    people, the objects and closure scopes behind ``prop:<id>`` and ``scope:<id>`` locations
+    (keys ``prop:<id>`` and ``scope:<id>``; see :mod:`webr4.browser.naming`).
     """
 
     steps: list[Step]
@@ -178,6 +180,7 @@ class Trace:
     truncated: str | None = None
     errors: list[ErrorRecord] = field(default_factory=list)
     uncontrolled: list[str] = field(default_factory=list)
+    names: dict[str, str] = field(default_factory=dict)
 
     @property
     def sequence(self) -> list[EventId]:
@@ -199,6 +202,7 @@ class Trace:
             "truncated": self.truncated,
             "errors": [asdict(e) for e in self.errors],
             "uncontrolled": list(self.uncontrolled),
+            "names": dict(self.names),
         }
 
     @classmethod
@@ -211,6 +215,7 @@ class Trace:
             truncated=raw.get("truncated"),
             errors=[ErrorRecord(**e) for e in raw.get("errors", ())],
             uncontrolled=list(raw.get("uncontrolled", ())),
+            names=dict(raw.get("names") or {}),
         )
 
     def dumps(self) -> str:

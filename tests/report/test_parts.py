@@ -51,4 +51,3 @@ def test_a_run_without_reversals_still_gets_a_report(tmp_path: Path) -> None:
     index = write_report(tmp_path)
     assert "No reversal was explored" in index.read_text()
     assert (tmp_path / "report" / "timeline.html").is_file()
-    assert json.loads((tmp_path / "report" / "actions.json").read_text()) == []

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shlex
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -11,6 +10,7 @@ from typing import Any
 
 from webr4.report.align import Row, align
 from webr4.report.source import Excerpt, SourceStore
+from webr4.sweep.session import session_of_run
 from webr4.trace import Trace
 
 VERDICTS = ("harmful", "error", "heap-only", "harmless")
@@ -40,14 +40,13 @@ class Run:
         self._traces: dict[int, Trace] = {}
 
     @cached_property
-    def session(self) -> dict[str, Any]:
-        """The recorded session manifest (URL, actions, …); empty when missing."""
-        path = self.directory / "session" / "session.json"
-        return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    def session_directory(self) -> Path:
+        """The session the run explored (``summary.json``'s ``session``, relative to the run)."""
+        return session_of_run(self.directory, self.summary.get("session"))
 
     @cached_property
     def sources(self) -> SourceStore:
-        return SourceStore.from_har(self.directory / "session" / "network.har")
+        return SourceStore.from_har(self.session_directory / "network.har")
 
     @property
     def reversals(self) -> list[dict[str, Any]]:
@@ -97,13 +96,3 @@ class Run:
         if trace is None:
             return []
         return [trace.events[e].label if e in trace.events else e for e in trace.skipped]
-
-    def replay_command(self, index: int, actions: Path) -> str:
-        """The shell command that replays sequence ``index`` from the recorded network."""
-        base = self.directory.resolve()
-        parts = ["webr4", "run", self.summary.get("url", ""),
-                 "--sequence", str(base / "sequences" / str(index) / "trace.json"),
-                 "--network", str(base / "session" / "network.har"),
-                 "--actions", str(actions.resolve()),
-                 "--out", str(base / "replays" / str(index))]
-        return shlex.join(parts)

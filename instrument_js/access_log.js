@@ -314,20 +314,26 @@
   /** The value digest of entries, for other logs that record into the same buffer. */
   log.digest = digest;
 
-  /* How people can find each object id of `ids`: {id: {base, keys, node, site, ctor}}.
-     Following first origins from the object outwards, `keys` are the property names from `base`
+  /* How people can find the objects `ids`: {objects: {id: {base, keys, node, site, ctor}},
+     scopes: {scopeId: siteId or null}}. Following first origins from the object outwards, `keys` are the property names from `base`
      down to it and `base` is where the chain starts: "global:<name>", "scope:<id>:<name>", or
      null when an object on the way was never stored anywhere logged. `node` is the element key
      (dom_log.js) when the chain starts at a DOM node that is still alive. `site` (a site id) is
      where the object at the start of the chain was first seen and `ctor` its constructor's
-     name; `scopes` gives the site id where each closure scope of `scopeIds` was first seen. */
+     name; `scopes` gives the site id where each closure scope was first seen, for `scopeIds`
+     and the scopes the objects' chains start in. */
   log.names = function (ids, scopeIds) {
     var objects = {};
-    for (var i = 0; i < ids.length; i++) objects[ids[i]] = nameOf(ids[i]);
+    var wanted = (scopeIds || []).slice();
+    for (var i = 0; i < ids.length; i++) {
+      var name = objects[ids[i]] = nameOf(ids[i]);
+      var scoped = name.base === null ? null : /^scope:([^:]+):/.exec(name.base);
+      if (scoped !== null) wanted.push(scoped[1]);
+    }
     var scopes = {};
-    for (var j = 0; j < (scopeIds || []).length; j++) {
-      var scope = /^\d+$/.test(scopeIds[j]) ? Number(scopeIds[j]) : scopeIds[j];
-      scopes[scopeIds[j]] = scopeSites.has(scope) ? scopeSites.get(scope) : null;
+    for (var j = 0; j < wanted.length; j++) {
+      var scope = /^\d+$/.test(wanted[j]) ? Number(wanted[j]) : wanted[j];
+      scopes[wanted[j]] = scopeSites.has(scope) ? scopeSites.get(scope) : null;
     }
     return { objects: objects, scopes: scopes };
   };

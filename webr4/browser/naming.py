@@ -21,9 +21,8 @@ they can race.
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
 from playwright.async_api import Page
 
@@ -31,7 +30,6 @@ from webr4.engine.describe import member_path, short_site, short_url
 from webr4.trace import AccessKind, Trace
 
 SiteResolver = Callable[[str | None], str | None]
-_SITE = re.compile(r"^(?P<url>.*):(?P<line>\d+):(?P<col>\d+)$")
 
 
 def racing_ids(trace: Trace) -> tuple[list[int], list[str]]:
@@ -108,9 +106,7 @@ async def collect_names(page: Page, trace: Trace, resolve: SiteResolver, sites: 
         [objects, scopes])
     if not answer:
         return {}
-    scripts = {}
-    for site_id, where in sites.items():
-        found = _SITE.match(where)
-        if found:
-            scripts.setdefault(site_id.rsplit(":", 1)[0], found.group("url"))
+    scripts: dict[str, str] = {}
+    for site_id, where in sites.items():  # "<script_id>:<n>" -> "<url>:<line>:<col>"
+        scripts.setdefault(site_id.rsplit(":", 1)[0], where.rsplit(":", 2)[0])
     return format_names(answer, resolve, scripts)

@@ -26,7 +26,6 @@ _INDEX = re.compile(r"^(0|[1-9]\d*)$")
 _SITE = re.compile(r"^(?P<url>.*):(?P<line>\d+):(?P<col>\d+)$")
 
 
-
 def member_path(keys: Iterable[str]) -> str:
     """Property keys as JavaScript accessors: ``["items", "2", "qty"]`` → ``.items[2].qty``."""
     out = ""

@@ -32,19 +32,17 @@
   var log = { enabled: true, k: undefined };
 
   /* For naming objects: where each object id was first stored or reached ("global:app",
-     "scope:<id>:store", "prop:<id>.items"), the site that first saw it, the object itself
-     (weakly), and the site of each closure scope's first logged access. */
+     "scope:<id>:store", "prop:<id>.items"), the site that first saw it, the DOM nodes (weakly:
+     a weak reference per object would triple the cost of a new object), the class of class
+     instances, and the site of each closure scope's first logged access. */
   var origins = new Map();
   var firstSites = new Map();
-  var held = new Map();
+  var nodes = new Map();
+  var classes = new Map();
   var scopeSites = new Map();
   var pendingValue;
   var pendingLocation;
   var currentSite = null;
-
-  function identity(value) {
-    return value;
-  }
 
   function isObject(value) {
     return (typeof value === "object" && value !== null) || typeof value === "function";
@@ -57,9 +55,23 @@
       objectIds.set(value, id);
       if (currentSite !== null) firstSites.set(id, currentSite);
       if (value === pendingValue) origins.set(id, pendingLocation);
-      held.set(id, new WeakRef(value));
+      if (typeof Node === "function" && value instanceof Node) nodes.set(id, new WeakRef(value));
+      else noteClass(id, value);
     }
     return id;
+  }
+
+  /* The name of the class that made `value`, for plain objects, arrays and functions nothing. */
+  function noteClass(id, value) {
+    try {
+      if (typeof value === "function" || Array.isArray(value)) return;
+      var proto = Object.getPrototypeOf(value);
+      if (proto === null || proto === Object.prototype) return;
+      var own = Object.getOwnPropertyDescriptor(proto, "constructor");
+      if (own && typeof own.value === "function" && own.value.name) classes.set(id, own.value.name);
+    } catch (error) {
+      // a proxy that refuses inspection: no class name
+    }
   }
 
   /* `value` was stored at or read from `location`: its first such place names it. */
@@ -219,12 +231,16 @@
   var sloppyWriters = makePropertyWriters(sloppyAssign, sloppyDelete);
 
   /* Variables. */
+  /* `log.r(...)(x)`: the function log.r returns receives the value read; one shared function
+     and the location of the latest read, rather than a closure per read. */
+  var readLocation = null;
+  function readValue(value) {
+    return reached(value, readLocation);
+  }
   log.r = function (site, name, scopeId) {
-    var location = scopedVariable(site, name, scopeId);
-    record("r", location, site, null);
-    return function (value) {
-      return reached(value, location);
-    };
+    readLocation = scopedVariable(site, name, scopeId);
+    record("r", readLocation, site, null);
+    return readValue;
   };
   log.w = function (site, name, scopeId, value) {
     var location = scopedVariable(site, name, scopeId);
@@ -315,13 +331,13 @@
   log.digest = digest;
 
   /* How people can find the objects `ids`: {objects: {id: {base, keys, node, site, ctor}},
-     scopes: {scopeId: siteId or null}}. Following first origins from the object outwards, `keys` are the property names from `base`
-     down to it and `base` is where the chain starts: "global:<name>", "scope:<id>:<name>", or
-     null when an object on the way was never stored anywhere logged. `node` is the element key
-     (dom_log.js) when the chain starts at a DOM node that is still alive. `site` (a site id) is
-     where the object at the start of the chain was first seen and `ctor` its constructor's
-     name; `scopes` gives the site id where each closure scope was first seen, for `scopeIds`
-     and the scopes the objects' chains start in. */
+     scopes: {scopeId: siteId or null}}. Following first origins from the object outwards,
+     `keys` are the property names from `base` down to it and `base` is where the chain starts:
+     "global:<name>", "scope:<id>:<name>", or null when an object on the way was never stored
+     anywhere logged. `node` is the element key (dom_log.js) when the chain starts at a DOM
+     node that is still alive. `site` (a site id) is where the object at the start of the chain
+     was first seen and `ctor` the name of its class; `scopes` gives the site id where each
+     closure scope was first seen, for `scopeIds` and the scopes the chains start in. */
   log.names = function (ids, scopeIds) {
     var objects = {};
     var wanted = (scopeIds || []).slice();
@@ -342,33 +358,21 @@
     var keys = [];
     var seen = new Set();
     for (var current = id; ; ) {
-      var object = held.has(current) ? held.get(current).deref() : undefined;
-      if (object !== undefined && typeof Node === "function" && object instanceof Node && log.nodeKey) {
-        var key = log.nodeKey(object);
+      var node = nodes.has(current) ? nodes.get(current).deref() : undefined;
+      if (node !== undefined && log.nodeKey) {
+        var key = log.nodeKey(node);
         if (key) return { base: null, keys: keys, node: key, site: null, ctor: null };
       }
       var origin = origins.get(current);
       var parent = origin === undefined ? null : /^prop:(\d+)\.([\s\S]*)$/.exec(origin);
       if (parent === null || seen.has(current) || keys.length >= 12) {
         return { base: origin === undefined || parent !== null ? null : origin, keys: keys, node: null,
-          site: firstSites.has(current) ? firstSites.get(current) : null, ctor: constructorName(object) };
+          site: firstSites.has(current) ? firstSites.get(current) : null,
+          ctor: classes.has(current) ? classes.get(current) : null };
       }
       seen.add(current);
       keys.unshift(parent[2]);
       current = Number(parent[1]);
-    }
-  }
-
-  /* The name of the class an object was made by; null for plain objects, arrays and functions. */
-  function constructorName(object) {
-    try {
-      if (!isObject(object) || typeof object === "function" || Array.isArray(object)) return null;
-      var proto = Object.getPrototypeOf(object);
-      var own = proto && Object.getOwnPropertyDescriptor(proto, "constructor");
-      var name = own && typeof own.value === "function" ? own.value.name : "";
-      return name && proto !== Object.prototype ? name : null;
-    } catch (error) {
-      return null;
     }
   }
 

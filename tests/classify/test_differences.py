@@ -31,7 +31,8 @@ def test_each_category_becomes_concrete_items() -> None:
     assert describe_differences(diff) == {
         "exceptions": ["new Uncaught TypeError: Cannot set properties of null (setting 'value') at app.js:12:5",
                        "gone ReferenceError: x is not defined"],
-        "dom": ['#log: "a & b" → "b"', '#c1: checked "false" → "true"', "body > ul > li:nth-of-type(2): added <li> two </li>"],
+        "dom": ['#log: "a & b" → "b"', '#c1: checked "false" → "true"',
+                "body > ul > li:nth-of-type(2): added <li> two </li>"],
         "screenshot": ["963 pixels changed in 119×67 at (8, 19)"],
         "console": ["new: Failed to load cart"],
         "network": ["new POST /b", "missing GET /a.json?v=1"],

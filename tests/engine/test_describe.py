@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from webr4.engine.describe import conflict_locations, describe_location, describe_race
@@ -109,6 +109,7 @@ accesses = st.lists(st.tuples(st.sampled_from([AccessKind.READ, AccessKind.WRITE
                     max_size=8)
 
 
+@settings(deadline=None)
 @given(steps=st.lists(st.tuples(st.sampled_from(["a", "b", "c"]), accesses), max_size=6))
 def test_conflict_locations_are_the_shared_locations_one_side_writes_most_visible_first(steps) -> None:
     trace = Trace(steps=[Step(event, frozenset({event}), (), tuple(Access(kind, loc) for kind, loc in touched))

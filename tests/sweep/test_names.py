@@ -44,7 +44,8 @@ LOCATIONS = [
 ]
 DIFFERENCES = {
     "exceptions": ["new Uncaught TypeError: Cannot set properties of null (setting 'value') at app.js:45:3"],
-    "dom": ['body > p > span: "B" → "A"', '#log: "b loaded" → "a loaded"', '#email: value "ada@example.com" → ""'],
+    "dom": ['body > p > span: "B" → "A"', '#log: "b loaded" → "a loaded"',
+            '#email: value "ada@example.com" → ""'],
     "screenshot": ["963 pixels changed in 119×67 at (8, 19)"],
     "heap": ["window.app.cart.items[0].qty: 2 → 1"],
 }
@@ -101,7 +102,8 @@ def test_junit_and_sarif_carry_the_names_and_the_items(moved: Path, reversal: di
     assert result["properties"]["differences"] == DIFFERENCES
 
 
-def test_the_report_of_the_moved_run_shows_names_items_sources_and_replay(moved: Path, reversal: dict[str, Any]) -> None:
+def test_the_report_of_the_moved_run_shows_names_items_sources_and_replay(moved: Path,
+                                                                          reversal: dict[str, Any]) -> None:
     index = write_report(moved)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium_path(playwright), args=list(CHROMIUM_ARGS))
@@ -112,7 +114,8 @@ def test_the_report_of_the_moved_run_shows_names_items_sources_and_replay(moved:
         assert DIFFERENCES["exceptions"][0] in row.locator("td.differences").inner_text()
         page.goto((index.parent / f"reversal-{reversal['id']}.html").as_uri())
         assert page.locator("#locations li").all_inner_texts() == LOCATIONS
-        assert page.locator("#differences dd").all_inner_texts() == [item for items in DIFFERENCES.values() for item in items]
+        items = [item for category in DIFFERENCES.values() for item in category]
+        assert page.locator("#differences dd").all_inner_texts() == items
         assert page.locator(".source .line.hit").count() >= 2  # sources come from the session next to the run
         assert page.locator("#command").inner_text() == f"webr4 replay {moved} {reversal['id']}"
         browser.close()

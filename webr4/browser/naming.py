@@ -30,6 +30,7 @@ from webr4.engine.describe import member_path, short_site, short_url
 from webr4.trace import AccessKind, Trace
 
 SiteResolver = Callable[[str | None], str | None]
+_ASK = "([o, s]) => { const log = window.__webr4 && window.__webr4.log; return log && log.names ? log.names(o, s) : null; }"
 
 
 def racing_ids(trace: Trace) -> tuple[list[int], list[str]]:
@@ -101,9 +102,7 @@ async def collect_names(page: Page, trace: Trace, resolve: SiteResolver, sites: 
     objects, scopes = racing_ids(trace)
     if not objects and not scopes:
         return {}
-    answer = await page.evaluate(
-        "([o, s]) => window.__webr4 && window.__webr4.log && window.__webr4.log.names ? window.__webr4.log.names(o, s) : null",
-        [objects, scopes])
+    answer = await page.evaluate(_ASK, [objects, scopes])
     if not answer:
         return {}
     scripts: dict[str, str] = {}

@@ -195,7 +195,7 @@ def _location(event: dict[str, Any], number: int, role: str, logical: list[dict[
 
 def _result(run_dir: Path, reversal: Reversal, rule_index: dict[str, int]) -> dict[str, Any]:
     reasons = list(reversal.get("reasons") or [reversal["verdict"]])
-    logical = [{"name": name, "kind": "variable"} for name in _locations(reversal)] or [{"name": "", "kind": "variable"}]
+    logical = [{"name": name, "kind": "variable"} for name in _locations(reversal) or [""]]
     logical[0]["fullyQualifiedName"] = str(reversal.get("location_key") or "")
     events = _events(reversal)
     located = [loc for number, (event, role) in enumerate(zip(events, ROLES))

@@ -21,7 +21,7 @@
 ``summary.json`` (rewritten after every reversal) has these top-level keys: ``site`` (the URL),
 ``bound``, ``strategy``, ``seed_events``, ``races_uncovered`` (in the seed, after filters),
 ``sequences_explored``, ``truncated`` (the budget that stopped the run, or null), ``counts``
-(reversals per verdict), ``session`` (the session directory, relative to the run), ``noise`` (categories masked after
+(reversals per verdict), ``session`` (its directory, relative to the run), ``noise`` (categories masked after
 the seed replays), ``pruning`` (R4 only: the enabled events of the explored states, those
 explored, and the fraction partial-order reduction pruned), ``seconds`` and ``reversals``. Each reversal has ``id``, ``parent``, ``sequence`` (the event ids it executed),
 ``depth``, ``events`` (the two racing events, each ``{"id", "label", "site"}``, in parent order),
@@ -59,7 +59,7 @@ from webr4.sweep.backends import Backend, InProcess
 from webr4.sweep.execution import FAILED_RUN, Outcome
 from webr4.sweep.pipeline import Pipeline
 from webr4.sweep.progress import Progress, Quiet
-from webr4.sweep.session import Session, relative_to_run, session_of_run
+from webr4.sweep.session import MANIFEST, Session, relative_to_run, session_of_run
 from webr4.sweep.speculate import predict, upcoming
 from webr4.sweep.store import RunStore, StoreError, execution_key
 from webr4.trace import Event, Trace
@@ -217,7 +217,7 @@ class SweepSettings:
         settings = cls(**store.get("settings"))
         run = store.path.parent
         explored = session_of_run(run, settings.session)
-        if (explored / "session.json").is_file() and explored.resolve() != session.directory.resolve():
+        if (explored / MANIFEST).is_file() and explored.resolve() != session.directory.resolve():
             raise StoreError(f"the sweep in {run} explored {explored}, not {session.directory}; "
                              "resume it with that session")
         return replace(settings, session=relative_to_run(session.directory, run))

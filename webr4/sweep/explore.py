@@ -309,7 +309,8 @@ def _judge(out: Path, planned: PlannedSequence, parent_trace: Trace, parent_stat
     difference.save(out / "sequences" / str(planned.index), "diff")
     witness = _witness(out, planned.index, planned.parent)
     named = describe_locations(parent_trace, pair[0].id, pair[1].id, location)
-    location = named[0][1] if named else location
+    keys = [key for _words, key in named] or [location]
+    location = keys[0]
     return ReversalReport(
         id=planned.index, index=planned.index, parent=planned.parent, depth=planned.depth,
         first=pair[0].label, second=pair[1].label, first_id=pair[0].id, second_id=pair[1].id,
@@ -317,16 +318,21 @@ def _judge(out: Path, planned: PlannedSequence, parent_trace: Trace, parent_stat
         location_key=location,
         verdict=verdict.kind, reasons=list(verdict.reasons), differences=describe_differences(difference),
         skipped=len(child_trace.skipped), sequence=child_trace.sequence,
-        events=[{"id": e.id, "label": e.label, "site": _access_site(parent_trace, e.id, location)} for e in pair],
+        events=[{"id": e.id, "label": e.label, "site": _access_site(parent_trace, e.id, keys)} for e in pair],
         witness=str(witness.relative_to(out)),
     )
 
 
-def _access_site(trace: Trace, event_id: str, location: str) -> str | None:
-    """Where ``event_id`` touched ``location`` in ``trace`` (its first such access with a site)."""
+def _access_site(trace: Trace, event_id: str, locations: list[str]) -> str | None:
+    """Where ``event_id`` touched the racing locations in ``trace``: its first access with a
+    site to the first of ``locations`` that has one (accesses through browser APIs have none)."""
     for step in trace.steps:
         if step.event == event_id:
-            return next((a.site for a in step.accesses if a.location == location and a.site), None)
+            sites: dict[str, str] = {}
+            for access in step.accesses:
+                if access.site and access.location in locations:
+                    sites.setdefault(access.location, access.site)
+            return next((sites[location] for location in locations if location in sites), None)
     return None
 
 

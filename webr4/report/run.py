@@ -75,12 +75,13 @@ class Run:
         event_id, label = reversal[f"{which}_id"], reversal[which]
         parent = self.trace(reversal["parent"])
         event = parent.events.get(event_id) if parent else None
-        sites: dict[tuple[str, str], None] = {}
-        for step in parent.steps if parent else ():
-            if step.event == event_id:
-                for access in step.accesses:
-                    if access.location == reversal["location_key"] and access.site:
-                        sites[(access.kind.value, access.site)] = None
+        accesses = [a for step in (parent.steps if parent else ()) if step.event == event_id
+                    for a in step.accesses if a.site]
+        reported = next((e.get("site") for e in reversal.get("events") or () if e.get("id") == event_id), None)
+        # its accesses to the racing location, else the access summary.json located the event by
+        racing = [a for a in accesses if a.location == reversal["location_key"]] or \
+            [a for a in accesses if a.site == reported]
+        sites = dict.fromkeys((a.kind.value, a.site) for a in racing)
         excerpts = [e for kind, site in sites if (e := self.sources.excerpt(kind, site)) is not None]
         return RacingEvent(event_id, label, event.category.value if event else "other", excerpts)
 

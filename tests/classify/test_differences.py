@@ -61,3 +61,9 @@ def test_element_paths_start_at_the_nearest_id() -> None:
     assert short_path("html > body > form#signup > input") == "form#signup > input"
     assert short_path("html > body > form#signup > input#email") == "#email"
     assert short_path("html > body > p > span") == "body > p > span"
+
+
+def test_a_category_without_a_formatter_is_still_listed(monkeypatch) -> None:
+    monkeypatch.setattr(StateDiff, "CATEGORIES", (*StateDiff.CATEGORIES, "extra"))
+    monkeypatch.setattr(StateDiff, "extra", MultisetDiff(new=["/checkout"]), raising=False)
+    assert describe_differences(StateDiff())["extra"] == ["new /checkout"]

@@ -21,7 +21,8 @@ category       items
 =============  =========================================================================
 
 Texts are cut to :data:`MAX_TEXT` characters. A new state category needs one function from its
-part of the diff to items, and one entry in :data:`FORMATTERS`.
+part of the diff to items, and one entry in :data:`FORMATTERS`; until it has them, its items
+are the plain words of :func:`_plain`.
 """
 
 from __future__ import annotations
@@ -163,6 +164,14 @@ FORMATTERS: Mapping[str, Callable[[Any], list[str]]] = {
 """Category → items of that part of a :class:`StateDiff`, in the order people read them."""
 
 
+def _plain(part: Any) -> list[str]:
+    """Items of a category without a formatter of its own: what it has more and has less of,
+    or the part itself in words."""
+    if isinstance(part, MultisetDiff):
+        return _both_ways(part, "new ", "gone ", clip)
+    return [clip(str(part))]
+
+
 _MORE = re.compile(r"^… (\d+) more in diff\.json$")
 
 
@@ -180,10 +189,11 @@ def describe_differences(difference: StateDiff) -> dict[str, list[str]]:
     """Category → at most :data:`MAX_ITEMS` items (and one saying how many more), for every
     category that differs, in the order of :data:`FORMATTERS`."""
     described: dict[str, list[str]] = {}
-    for category, items_of in FORMATTERS.items():
+    unformatted = [name for name in difference.CATEGORIES if name not in FORMATTERS]
+    for category in [*FORMATTERS, *unformatted]:
         part = getattr(difference, category, None)
         if part:
-            items = items_of(part)
+            items = FORMATTERS.get(category, _plain)(part)
             unlisted = max(0, getattr(part, "total", len(items)) - len(items))  # a heap diff lists the first changes
             described[category] = items[:MAX_ITEMS] + _more(max(0, len(items) - MAX_ITEMS) + unlisted)
     return described

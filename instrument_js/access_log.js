@@ -13,6 +13,7 @@
  *   digest    for writes: "n:3", "s:<first 32 chars>", "b:true", "u", "null", "i:<bigint>", "y"
  *             (symbol), "o:<objectId>"; null when unknown (reads, destructuring writes)
  * `flush()` returns the entries recorded since the last flush and starts a new buffer.
+ * `names(ids)` names objects for people, by where the page keeps them (see its comment below).
  * While `enabled === false` nothing is recorded. Property accesses on primitives are not shared
  * memory and are not recorded.
  *
@@ -30,9 +31,18 @@
   var buffer = [];
   var log = { enabled: true, k: undefined };
 
-  function identity(value) {
-    return value;
-  }
+  /* For naming objects: where each object id was first stored or reached ("global:app",
+     "scope:<id>:store", "prop:<id>.items"), the site that first saw it, the DOM nodes (weakly:
+     a weak reference per object would triple the cost of a new object), the class of class
+     instances, and the site of each closure scope's first logged access. */
+  var origins = new Map();
+  var firstSites = new Map();
+  var nodes = new Map();
+  var classes = new Map();
+  var scopeSites = new Map();
+  var pendingValue;
+  var pendingLocation;
+  var currentSite = null;
 
   function isObject(value) {
     return (typeof value === "object" && value !== null) || typeof value === "function";
@@ -43,8 +53,43 @@
     if (id === undefined) {
       id = nextObjectId++;
       objectIds.set(value, id);
+      if (currentSite !== null) firstSites.set(id, currentSite);
+      if (value === pendingValue) origins.set(id, pendingLocation);
+      if (typeof Node === "function" && value instanceof Node) nodes.set(id, new WeakRef(value));
+      else noteClass(id, value);
     }
     return id;
+  }
+
+  /* The name of the class that made `value`, for plain objects, arrays and functions nothing. */
+  function noteClass(id, value) {
+    try {
+      if (typeof value === "function" || Array.isArray(value)) return;
+      var proto = Object.getPrototypeOf(value);
+      if (proto === null || proto === Object.prototype) return;
+      var own = Object.getOwnPropertyDescriptor(proto, "constructor");
+      if (own && typeof own.value === "function" && own.value.name) classes.set(id, own.value.name);
+    } catch (error) {
+      // a proxy that refuses inspection: no class name
+    }
+  }
+
+  /* `value` was stored at or read from `location`: its first such place names it. */
+  function reached(value, location) {
+    if (!isObject(value)) return value;
+    var id = objectIds.get(value);
+    if (id === undefined) {
+      pendingValue = value;
+      pendingLocation = location;
+    } else if (!origins.has(id)) {
+      origins.set(id, location);
+    }
+    return value;
+  }
+
+  function stored(value, location) {
+    reached(value, location);
+    return digest(value);
   }
 
   function digest(value) {
@@ -65,6 +110,13 @@
 
   function variable(name, scopeId) {
     return scopeId === 0 ? "global:" + name : "scope:" + scopeId + ":" + name;
+  }
+
+  /* The location of a variable access, noting the site where its scope was first seen. */
+  function scopedVariable(site, name, scopeId) {
+    if (scopeId !== 0 && !scopeSites.has(scopeId)) scopeSites.set(scopeId, site);
+    currentSite = site;
+    return variable(name, scopeId);
   }
 
   function property(object, key) {
@@ -117,6 +169,7 @@
     function readKey(site, object, key) {
       if (!isObject(object)) return key;
       key = propertyKey(key);
+      currentSite = site;
       record("r", property(object, key), site, null);
       return key;
     }
@@ -124,7 +177,9 @@
       pw: function (site, object, key, value) {
         if (isObject(object)) {
           key = propertyKey(key);
-          record("w", property(object, key), site, digest(value));
+          currentSite = site;
+          var location = property(object, key);
+          record("w", location, site, stored(value, location));
         }
         assign(object, key, value);
         return value;
@@ -176,19 +231,27 @@
   var sloppyWriters = makePropertyWriters(sloppyAssign, sloppyDelete);
 
   /* Variables. */
+  /* `log.r(...)(x)`: the function log.r returns receives the value read; one shared function
+     and the location of the latest read, rather than a closure per read. */
+  var readLocation = null;
+  function readValue(value) {
+    return reached(value, readLocation);
+  }
   log.r = function (site, name, scopeId) {
-    record("r", variable(name, scopeId), site, null);
-    return identity;
+    readLocation = scopedVariable(site, name, scopeId);
+    record("r", readLocation, site, null);
+    return readValue;
   };
   log.w = function (site, name, scopeId, value) {
-    record("w", variable(name, scopeId), site, digest(value));
+    var location = scopedVariable(site, name, scopeId);
+    record("w", location, site, stored(value, location));
     return value;
   };
   log.wn = function (site, name, scopeId, value) {
     return log.w(site, name, scopeId, nameAnonymous(value, name));
   };
   log.rw = function (site, name, scopeId, delta) {
-    var location = variable(name, scopeId);
+    var location = scopedVariable(site, name, scopeId);
     record("r", location, site, null);
     return function (result) {
       record("w", location, site, digest(delta === 0 ? result : plusDelta(result, delta)));
@@ -196,12 +259,12 @@
     };
   };
   log.dl = function (site, name, scopeId, result) {
-    record("w", variable(name, scopeId), site, "u");
+    record("w", scopedVariable(site, name, scopeId), site, "u");
     return result;
   };
   log.wm = function (site, value) {
     for (var i = 2; i < arguments.length; i += 2) {
-      record("w", variable(arguments[i], arguments[i + 1]), site, null);
+      record("w", scopedVariable(site, arguments[i], arguments[i + 1]), site, null);
     }
     return value;
   };
@@ -226,11 +289,14 @@
   log.p = function (site, object, key) {
     if (!isObject(object)) return object[key];
     key = propertyKey(key);
-    record("r", property(object, key), site, null);
-    return object[key];
+    currentSite = site;
+    var location = property(object, key);
+    record("r", location, site, null);
+    return reached(object[key], location);
   };
   log.m = function (site, object, key) {
     if (isObject(object)) {
+      currentSite = site;
       record("r", property(object, key), site, null);
       arrayCall(site, object, key);
     }
@@ -239,6 +305,7 @@
   log.mk = function (site, object, key) {
     if (isObject(object)) {
       key = propertyKey(key);
+      currentSite = site;
       record("r", property(object, key), site, null);
       arrayCall(site, object, key);
     }
@@ -262,6 +329,52 @@
 
   /** The value digest of entries, for other logs that record into the same buffer. */
   log.digest = digest;
+
+  /* How people can find the objects `ids`: {objects: {id: {base, keys, node, site, ctor}},
+     scopes: {scopeId: siteId or null}}. Following first origins from the object outwards,
+     `keys` are the property names from `base` down to it and `base` is where the chain starts:
+     "global:<name>", "scope:<id>:<name>", or null when an object on the way was never stored
+     anywhere logged. `node` is the element key (dom_log.js) when the chain starts at a DOM
+     node that is still alive. `site` (a site id) is where the object at the start of the chain
+     was first seen and `ctor` the name of its class; `scopes` gives the site id where each
+     closure scope was first seen, for `scopeIds` and the scopes the chains start in. */
+  log.names = function (ids, scopeIds) {
+    var objects = {};
+    var wanted = (scopeIds || []).slice();
+    for (var i = 0; i < ids.length; i++) {
+      var name = objects[ids[i]] = nameOf(ids[i]);
+      var scoped = name.base === null ? null : /^scope:([^:]+):/.exec(name.base);
+      if (scoped !== null) wanted.push(scoped[1]);
+    }
+    var scopes = {};
+    for (var j = 0; j < wanted.length; j++) {
+      var scope = /^\d+$/.test(wanted[j]) ? Number(wanted[j]) : wanted[j];
+      scopes[wanted[j]] = scopeSites.has(scope) ? scopeSites.get(scope) : null;
+    }
+    return { objects: objects, scopes: scopes };
+  };
+
+  function nameOf(id) {
+    var keys = [];
+    var seen = new Set();
+    for (var current = id; ; ) {
+      var node = nodes.has(current) ? nodes.get(current).deref() : undefined;
+      if (node !== undefined && log.nodeKey) {
+        var key = log.nodeKey(node);
+        if (key) return { base: null, keys: keys, node: key, site: null, ctor: null };
+      }
+      var origin = origins.get(current);
+      var parent = origin === undefined ? null : /^prop:(\d+)\.([\s\S]*)$/.exec(origin);
+      if (parent === null || seen.has(current) || keys.length >= 12) {
+        return { base: origin === undefined || parent !== null ? null : origin, keys: keys, node: null,
+          site: firstSites.has(current) ? firstSites.get(current) : null,
+          ctor: classes.has(current) ? classes.get(current) : null };
+      }
+      seen.add(current);
+      keys.unshift(parent[2]);
+      current = Number(parent[1]);
+    }
+  }
 
   root.__webr4.log = log;
 })(

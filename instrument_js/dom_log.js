@@ -156,6 +156,11 @@
     }
   }
 
+  /** The key of a node for naming the objects that access_log.js sees (null when it has none). */
+  log.nodeKey = function (node) {
+    return observe(keyOf, node);
+  };
+
   function parentKey(node) {
     var parent = call(parentNode, node);
     return parent ? keyOf(parent) : null;

@@ -107,13 +107,30 @@
 
   function creationSite() {
     // url:line:col of the first stack frame outside the runtime, query string removed.
-    const stack = new Error().stack || "";
+    return firstPageFrame(new Error().stack || "");
+  }
+
+  function firstPageFrame(stack) {
+    // The first frame of `stack` in the page's own code (not webr4's injected scripts).
     for (const line of stack.split("\n").slice(1)) {
-      if (line.includes(RUNTIME_URL)) continue;
+      if (line.includes(RUNTIME_URL) || line.includes("__webr4_")) continue;
       const m = line.match(/\(?((?:https?|file):[^\s()]+):(\d+):(\d+)\)?\s*$/);
       if (m) return `${m[1].replace(/[?#][^:]*$/, "")}:${m[2]}:${m[3]}`;
     }
     return null;
+  }
+
+  function errorSite(e) {
+    // Where an uncaught exception was thrown in the page's code: its own position, or, when
+    // that is inside a DOM API webr4 wraps, the first page frame of its stack.
+    if (e.filename && !e.filename.includes("__webr4_")) return `${e.filename.replace(/[?#].*$/, "")}:${e.lineno}:${e.colno}`;
+    let stack = "";
+    try {
+      stack = e.error instanceof Error ? String(e.error.stack) : "";
+    } catch (error) {
+      stack = "";
+    }
+    return firstPageFrame(stack);
   }
 
   function shortSite(site) {
@@ -208,8 +225,7 @@
   // ------------------------------------------------------------------ errors
   N.addEventListener.call(window, "error", (e) => {
     if (e.target !== window) return; // resource errors are element events, handled below
-    const site = e.filename ? `${e.filename.replace(/[?#].*$/, "")}:${e.lineno}:${e.colno}` : null;
-    errors.push({ kind: "exception", message: String(e.message || e.error), site, event: current });
+    errors.push({ kind: "exception", message: String(e.message || e.error), site: errorSite(e), event: current });
   });
   // Leaving the page ends an execution: the event that tried is reported once (`navigating` in
   // its record) and a stretch stops after it. The harness refuses the navigation itself at the

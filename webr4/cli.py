@@ -32,6 +32,7 @@ from webr4.browser.responses import ResponseStore
 from webr4.resources import resource_dir
 from webr4.serve import serve
 from webr4.classify import RULES
+from webr4.classify.differences import MAX_ITEMS, differences_line
 from webr4.config import ConfigError, load_settings
 from webr4.instrument.chunks import CHUNK_MODELS
 from webr4.report import ci
@@ -305,8 +306,8 @@ def replay_command(run_dir: Path, reversal_id: int) -> None:
         raise SystemExit(1)
 
 
-def _differences_in_words(differences: dict[str, str]) -> str:
-    return "; ".join(f"{category}: {what}" for category, what in sorted(differences.items())) or "no difference"
+def _differences_in_words(differences: dict[str, list[str]]) -> str:
+    return differences_line(differences, per_category=MAX_ITEMS) if differences else "no difference"
 
 
 @main.command("report")

@@ -186,7 +186,9 @@ class Trace:
     ``truncated`` names the bound that ended the run early (``None`` when it reached a final
     state). ``uncontrolled`` lists what ran outside the harness's control (eval'd code, workers,
     frames it could not enter), so nobody mistakes silence for absence. ``navigation`` is set
-    when the execution ended because the page navigated away.
+    when the execution ended because the page navigated away. ``names`` names, for
+    people, the objects and closure scopes behind ``prop:<id>`` and ``scope:<id>`` locations
+    (keys ``prop:<id>`` and ``scope:<id>``; see :mod:`webr4.browser.naming`).
     """
 
     steps: list[Step]
@@ -197,6 +199,7 @@ class Trace:
     errors: list[ErrorRecord] = field(default_factory=list)
     uncontrolled: list[str] = field(default_factory=list)
     navigation: Navigation | None = None
+    names: dict[str, str] = field(default_factory=dict)
 
     @property
     def sequence(self) -> list[EventId]:
@@ -219,6 +222,7 @@ class Trace:
             "errors": [asdict(e) for e in self.errors],
             "uncontrolled": list(self.uncontrolled),
             "navigation": asdict(self.navigation) if self.navigation else None,
+            "names": dict(self.names),
         }
 
     @classmethod
@@ -232,6 +236,7 @@ class Trace:
             errors=[ErrorRecord(**e) for e in raw.get("errors", ())],
             uncontrolled=list(raw.get("uncontrolled", ())),
             navigation=Navigation(**raw["navigation"]) if raw.get("navigation") else None,
+            names=dict(raw.get("names") or {}),
         )
 
     def dumps(self) -> str:

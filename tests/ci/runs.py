@@ -14,7 +14,8 @@ def reversal(id: int, verdict: str, reasons: list[str], *, sites: tuple[str | No
     return {
         "id": id, "index": id, "parent": 0, "depth": 1, "first": labels[0], "second": labels[1],
         "first_id": f"e{id}a", "second_id": f"e{id}b", "location": location, "location_key": f"key:{location}",
-        "verdict": verdict, "reasons": reasons, "differences": {"dom": "1 changed region(s)"} if reasons else {},
+        "verdict": verdict, "reasons": reasons, "locations": [location],
+        "differences": {"dom": ['#price: "$39.00" → "$49.00"']} if reasons else {},
         "skipped": 0, "sequence": [],
         "events": [{"id": f"e{id}a", "label": labels[0], "site": sites[0]},
                    {"id": f"e{id}b", "label": labels[1], "site": sites[1]}],

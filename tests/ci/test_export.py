@@ -38,10 +38,10 @@ def test_junit_has_one_testcase_per_reversal_and_fails_the_harmful_one(mixed_run
     assert [c.get("name", "").split(":")[0] for c in cases] == ["reversal 1", "reversal 2", "reversal 3", "reversal 4"]
     failure = cases[0].find("failure")
     assert failure is not None and failure.get("type") == "harmful"
-    assert failure.get("message") == "harmful: initialization-race, exception-diff"
+    assert failure.get("message") == 'harmful: initialization-race, exception-diff; dom: #price: "$39.00" → "$49.00"'
     text = failure.text or ""
     assert "XHR GET /a.json load" in text and "cart.js:4:10" in text and "#price.textContent" in text
-    assert "dom: 1 changed region(s)" in text
+    assert '  dom: #price: "$39.00" → "$49.00"\n' in text
     assert f"webr4 replay {mixed_run} 1" in text and str(mixed_run / "report" / "reversal-1.html") in text
     error = cases[3].find("error")
     assert error is not None and error.get("message") == "error: child-failed"

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from webr4.engine.describe import describe_location, describe_race
+from webr4.engine.describe import conflict_locations, describe_location, describe_race
 from webr4.engine.races import find_races
 from webr4.trace import Access, AccessKind, Category, Event, Step, Trace
 
@@ -76,3 +78,48 @@ def test_describe_race_without_sites_or_known_events() -> None:
     described = describe_race(race, trace)
     assert (described["first"]["label"], described["second"]["site"]) == ("a", None)
     assert described["summary"] == "a writes #x.value; b writes it"
+
+
+NAMED = Trace(steps=[], events={}, names={
+    "prop:3": "#log", "prop:5": "window.app.cart.items[0]", "prop:7": "module store.js › store",
+    "scope:2": "closure at app.js:14:7", "prop:8": "(Tally object first seen at app.js:7:10)",
+})
+
+
+@pytest.mark.parametrize(
+    ("location", "words"),
+    [
+        ("prop:3.textContent", "#log.textContent"),
+        ("prop:5.qty", "window.app.cart.items[0].qty"),
+        ("prop:5.2", "window.app.cart.items[0][2]"),
+        ("prop:5.odd key", 'window.app.cart.items[0]["odd key"]'),
+        ("prop:7.count", "module store.js › store.count"),
+        ("prop:8.n", "(Tally object first seen at app.js:7:10).n"),
+        ("scope:2:hits", "closure at app.js:14:7 › hits"),
+        ("prop:9.n", "property n of object 9"),
+    ],
+)
+def test_named_objects_and_scopes_are_described_by_their_names(location: str, words: str) -> None:
+    assert describe_location(location, NAMED) == words
+
+
+LOCATION_KEYS = ["dom:#a.value", "handler:#b.click", "storage:local.k", "cookie:sid", "global:x", "scope:1:y",
+                 "prop:3.textContent", "prop:4.n", "event:t1"]
+accesses = st.lists(st.tuples(st.sampled_from([AccessKind.READ, AccessKind.WRITE]), st.sampled_from(LOCATION_KEYS)),
+                    max_size=8)
+
+
+@settings(deadline=None)
+@given(steps=st.lists(st.tuples(st.sampled_from(["a", "b", "c"]), accesses), max_size=6))
+def test_conflict_locations_are_the_shared_locations_one_side_writes_most_visible_first(steps) -> None:
+    trace = Trace(steps=[Step(event, frozenset({event}), (), tuple(Access(kind, loc) for kind, loc in touched))
+                         for event, touched in steps], events={}, names={"prop:3": "#log", "prop:4": "window.o"})
+    found = conflict_locations(trace, "a", "b")
+    by_event = {e: [(x.kind, x.location) for s in trace.steps if s.event == e for x in s.accesses] for e in ("a", "b")}
+    brute = {la for ka, la in by_event["a"] for kb, lb in by_event["b"]
+             if la == lb and AccessKind.WRITE in (ka, kb)}
+    assert sorted(found) == sorted(brute)
+    rank = {"dom": 0, "handler": 0, "prop:3": 0, "storage": 1, "cookie": 1, "global": 2, "scope": 2, "prop:4": 2,
+            "event": 3}
+    ranks = [rank.get(loc.split(".")[0], rank.get(loc.split(":")[0])) for loc in found]
+    assert ranks == sorted(ranks)

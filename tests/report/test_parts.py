@@ -9,7 +9,7 @@ from pathlib import Path
 from webr4.report.align import align
 from webr4.report.source import SourceStore, split_site
 from webr4.report.write import write_report
-from webr4.trace import Category, Event, Step, Trace
+from webr4.trace import Access, AccessKind, Category, Event, Step, Trace
 
 
 def _trace(*ids: str) -> Trace:
@@ -51,4 +51,34 @@ def test_a_run_without_reversals_still_gets_a_report(tmp_path: Path) -> None:
     index = write_report(tmp_path)
     assert "No reversal was explored" in index.read_text()
     assert (tmp_path / "report" / "timeline.html").is_file()
-    assert json.loads((tmp_path / "report" / "actions.json").read_text()) == []
+
+
+def test_a_race_first_located_by_a_browser_api_still_shows_the_source_of_its_access(tmp_path: Path) -> None:
+    """The first racing location has no source site (a DOM write seen by the DOM log); the
+    excerpt is the event's access summary.json located it by, read from the session next to
+    the run."""
+    session = tmp_path / "session-elsewhere"
+    session.mkdir()
+    har = {"log": {"entries": [{"request": {"url": "http://h/app.js"}, "response": {"content": {
+        "text": "let x;\nlog.textContent = 'a';\n"}}}]}}
+    (session / "network.har").write_text(json.dumps(har))
+    (session / "session.json").write_text("{}")
+    run = tmp_path / "run"
+    (run / "sequences" / "0").mkdir(parents=True)
+    writes = (Access(AccessKind.WRITE, "dom:#log.textContent"),
+              Access(AccessKind.WRITE, "prop:4.textContent", "http://h/app.js:2:1"))
+    trace = Trace(steps=[Step("a", frozenset({"a"}), (), writes), Step("b", frozenset({"b"}))],
+                  events={e: Event(e, Category.NETWORK, "load", f"event {e}") for e in "ab"})
+    (run / "sequences" / "0" / "trace.json").write_text(trace.dumps())
+    reversal = {"id": 1, "index": 1, "parent": 0, "depth": 1, "first": "event a", "second": "event b",
+                "first_id": "a", "second_id": "b", "location": "#log.textContent",
+                "location_key": "dom:#log.textContent", "verdict": "harmful", "reasons": [], "differences": {},
+                "skipped": 0, "sequence": [], "witness": "reversals/1",
+                "events": [{"id": "a", "label": "event a", "site": "http://h/app.js:2:1"},
+                           {"id": "b", "label": "event b", "site": None}]}
+    summary = {"url": "http://h/", "bound": 1, "sequences": 2, "stop_reason": "exhausted", "seconds": 1.0,
+               "noise": [], "counts": {"harmful": 1}, "session": "../session-elsewhere", "reversals": [reversal]}
+    (run / "summary.json").write_text(json.dumps(summary))
+    write_report(run)
+    page = (run / "report" / "reversal-1.html").read_text()
+    assert '<span class="line hit"><span class="no">2</span>log.textContent = &#39;a&#39;;</span>' in page

@@ -77,8 +77,7 @@ def test_reversal_page_shows_screenshots_diff_source_and_command(index: Path, pa
     assert page.locator(".source .line.hit").count() >= 2  # the write in cart.js and the read in the HTML
     assert "addToCart" in page.locator(".source").first.inner_text()
     command = page.locator("#command").inner_text()
-    assert command.startswith("webr4 run ") and f"sequences/{reversal['index']}/trace.json" in command
-    assert (index.parent / "actions.json").is_file()
+    assert command == f"webr4 replay {index.parent.parent} {reversal['index']}"
     assert page.locator("#first-difference").count() == 1
     page.screenshot(path=str(output_dir / "report-reversal.png"), full_page=True)
     assert page.console_errors == []  # type: ignore[attr-defined]

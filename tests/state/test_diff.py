@@ -137,8 +137,11 @@ def test_leaving_the_page_is_a_category_of_its_own() -> None:
 
 
 def test_a_summary_says_which_side_leaves_and_for_where() -> None:
-    from webr4.sweep.explore import describe_differences
+    from webr4.classify.differences import describe_differences
 
     stays, leaves = StateSnapshot(DOM), StateSnapshot(DOM, navigation="http://h/nutrition.html")
-    assert describe_differences(diff_states(stays, leaves)) == {"navigation": "only the reversal leaves, for http://h/nutrition.html"}
-    assert describe_differences(diff_states(leaves, stays)) == {"navigation": "only the parent leaves, for http://h/nutrition.html"}
+    elsewhere = StateSnapshot(DOM, navigation="http://h/print.html")
+    assert describe_differences(diff_states(stays, leaves)) == {"navigation": ["leaves for /nutrition.html"]}
+    assert describe_differences(diff_states(leaves, stays)) == {"navigation": ["stays instead of leaving for /nutrition.html"]}
+    assert describe_differences(diff_states(leaves, elsewhere)) == {
+        "navigation": ["leaves for /print.html instead of /nutrition.html"]}

@@ -10,7 +10,9 @@ from rich.console import Console
 from webr4.sweep.progress import Bar, JsonLines
 
 FINISHED = {"sequences_explored": 3, "counts": {"harmful": 1, "harmless": 1}, "truncated": None, "seconds": 4.2}
-LATEST = {"id": 2, "verdict": "harmful", "reasons": ["exception-diff"], "location": "global cart"}
+LATEST = {"id": 2, "verdict": "harmful", "reasons": ["exception-diff"], "location": "global cart",
+          "locations": ["global cart", "window.app.total"],
+          "differences": {"exceptions": ["new TypeError: cart is undefined at app.js:3:5"]}}
 
 
 def test_the_bar_shows_done_of_planned_and_the_verdicts_so_far():
@@ -31,6 +33,5 @@ def test_json_lines_are_one_parseable_record_per_step():
     lines.finish(FINISHED)
     records = [json.loads(line) for line in stream.getvalue().splitlines()]
     assert [r["event"] for r in records] == ["start", "sequence", "finish"]
-    assert records[1] == {"event": "sequence", "done": 1, "planned": 4, "counts": {"harmful": 1}, "id": 2,
-                          "verdict": "harmful", "reasons": ["exception-diff"], "location": "global cart"}
+    assert records[1] == {"event": "sequence", "done": 1, "planned": 4, "counts": {"harmful": 1}, **LATEST}
     assert records[2]["counts"] == {"harmful": 1, "harmless": 1}

@@ -17,6 +17,7 @@ from playwright.async_api import Error as PlaywrightError
 from webr4.browser.actions import UserAction
 from webr4.browser.controller import Controller, Limits
 from webr4.browser.launch import launch
+from webr4.browser.naming import collect_names
 from webr4.browser.network import NetworkGate
 from webr4.browser.responses import ResponseStore
 from webr4.instrument.cache import CachedRewriter
@@ -114,7 +115,7 @@ class Driver:
             try:
                 cdp = await context.new_cdp_session(page)
                 trace = await Controller(page, cdp, gate, actions, limits).run(url, plan)
-                dom, shot, globals_ = await _final_state(page, trace, screenshot=screenshot, heap=heap)
+                dom, shot, globals_ = await _final_state(page, trace, gate, screenshot=screenshot, heap=heap)
             finally:
                 await gate.abandon()
             return Execution(trace, dom, shot, globals_)
@@ -122,13 +123,15 @@ class Driver:
             await context.close()
 
 
-async def _final_state(page: Page, trace: Trace, *, screenshot: bool, heap: bool) -> tuple[str, bytes | None, Any]:
+async def _final_state(page: Page, trace: Trace, gate: NetworkGate, *, screenshot: bool,
+                       heap: bool) -> tuple[str, bytes | None, Any]:
     """DOM, screenshot and heap at the end of a run; empty when the page hung or went away (the
-    trace already says so)."""
+    trace already says so). Names the trace's racing objects (``trace.names``) on the way."""
     if trace.truncated in ("event-timeout", "page-lost"):
         return "", None, None
     try:
         await page.evaluate("() => { if (window.__webr4.log) window.__webr4.log.enabled = false; }")
+        trace.names = await asyncio.wait_for(collect_names(page, trace, gate.original_site, gate.sites), 10)
         dom = await asyncio.wait_for(page.evaluate(javascript("capture_dom.js")), 10)
         shot = await page.screenshot(full_page=True, timeout=10_000) if screenshot else None
         globals_ = await asyncio.wait_for(page.evaluate(javascript("capture_heap.js")), 10) if heap else None

@@ -30,6 +30,7 @@ from webr4.instrument.chunks import MARKER_ORIGIN, MARKER_PATH, ChunkModel
 from webr4.instrument.modules import imported_urls
 from webr4.instrument.page import DocumentCache, PreparedDocument
 from webr4.trace import Navigation
+from webr4.instrument.positions import original_column
 
 _MARKER_BODY = "document.currentScript&&document.currentScript.remove()"
 _DROP_HEADERS = frozenset({"content-length", "content-encoding", "transfer-encoding", "content-security-policy",
@@ -64,6 +65,7 @@ class NetworkGate:
         self.record = record
         self.rewriter = rewriter  # None: scripts are served as they are (no access log)
         self.sites: dict[str, str] = {}  # site id of rewritten code -> url:line:col
+        self._rewritten: dict[str, tuple[list[str], list[str]]] = {}  # script URL -> original, served lines
         self.uncontrolled: list[str] = []
 
         self.chunking = chunking
@@ -124,11 +126,18 @@ class NetworkGate:
         return held.routes.pop(0)
 
     def original_site(self, site: str | None) -> str | None:
-        """A site id of rewritten code, or ``url:line:col`` in the served document, as a location
-        in the original source."""
+        """A site id of rewritten code, or ``url:line:col`` in the served document or in a
+        rewritten script, as a location in the original source."""
         if site in self.sites:
             return self.sites[site]
-        if not site or self.document is None:
+        if not site:
+            return site
+        url, line, column = _split_site(site)
+        if url in self._rewritten and line is not None and column is not None:
+            original, served = self._rewritten[url]
+            if 0 < line <= min(len(original), len(served)):
+                return f"{url}:{line}:{original_column(original[line - 1], served[line - 1], column)}"
+        if self.document is None:
             return site
         return self.document.original_site(site)
 
@@ -198,6 +207,8 @@ class NetworkGate:
         script_id = "x" + hashlib.sha1(url.encode()).hexdigest()[:8]  # stable: the rewrite cache hits
         result = self.rewriter.rewrite(source, plain_url, script_id=script_id, module=module)
         self.sites.update(result.sites)
+        if result.code != source:
+            self._rewritten[plain_url] = (source.split("\n"), result.code.split("\n"))
         self.uncontrolled.extend(f"{u.kind} at {u.site}" for u in result.uncontrolled)
         return result.code.encode("utf-8")
 
@@ -245,3 +256,12 @@ def _decode(body: bytes, content_type: str) -> str:
         return body.decode(charset, errors="replace")
     except LookupError:  # an unknown charset name
         return body.decode("utf-8", errors="replace")
+
+
+def _split_site(site: str) -> tuple[str, int | None, int | None]:
+    """``url:line:col`` split; line and column are None when ``site`` does not end with them."""
+    rest, _, column = site.rpartition(":")
+    url, _, line = rest.rpartition(":")
+    if not (url and line.isdigit() and column.isdigit()):
+        return site, None, None
+    return url, int(line), int(column)

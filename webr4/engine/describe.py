@@ -3,20 +3,57 @@
 Locations come from the JS access log (``global:``, ``scope:``, ``prop:``), the DOM API log
 (``dom:``, ``handler:``, ``storage:``, ``cookie:``) and the shadow locations of events
 (``event:``); see the headers of ``instrument_js/access_log.js`` and ``instrument_js/dom_log.js``.
-A location of any other shape is returned unchanged, so describing never fails.
+``prop:<id>`` and ``scope:<id>`` locations are named through ``Trace.names`` (how the page
+reaches the object or closure: ``#log.textContent``, ``window.app.cart.items[2].qty``,
+``module store.js › store.count``); without a name they fall back to the ids. A location of any
+other shape is returned unchanged, so describing never fails.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, Iterable
+from urllib.parse import urlsplit
 
 from webr4.engine.races import Race
 from webr4.trace import AccessKind, Trace
 
 _TAGGED_ID = re.compile(r"[a-z][a-z0-9-]*(#[^\s>]+)", re.IGNORECASE)
 _STORAGE = {"local": "localStorage", "session": "sessionStorage"}
+_IDENTIFIER = re.compile(r"^[A-Za-z_$][\w$]*$")
+_INDEX = re.compile(r"^(0|[1-9]\d*)$")
+_SITE = re.compile(r"^(?P<url>.*):(?P<line>\d+):(?P<col>\d+)$")
+
+
+def member_path(keys: Iterable[str]) -> str:
+    """Property keys as JavaScript accessors: ``["items", "2", "qty"]`` → ``.items[2].qty``."""
+    out = ""
+    for key in keys:
+        if _INDEX.match(key):
+            out += f"[{key}]"
+        elif _IDENTIFIER.match(key):
+            out += f".{key}"
+        else:
+            out += f"[{json.dumps(key, ensure_ascii=False)}]"
+    return out
+
+
+def short_site(site: str | None) -> str:
+    """``http://host/js/cart.js:40:15`` → ``cart.js:40:15``; a page's own URL keeps its path
+    (``/shop/:12:5``); None → ``an unknown site``."""
+    if not site:
+        return "an unknown site"
+    found = _SITE.match(site)
+    url, suffix = (found.group("url"), f":{found.group('line')}:{found.group('col')}") if found else (site, "")
+    return short_url(url) + suffix
+
+
+def short_url(url: str) -> str:
+    """The last segment of a URL's path, or the whole path when it ends with ``/``."""
+    path = urlsplit(url).path or url
+    last = path.rstrip("/").rsplit("/", 1)[-1]
+    return last if last and not path.endswith("/") else path
 
 
 def _quote(text: str) -> str:
@@ -49,13 +86,19 @@ def _handler(rest: str) -> str:
     return f"{member[1]} handler of {_element(member[0])}" if member else f"handlers of {_element(rest)}"
 
 
-def _scope(rest: str) -> str:
+def _scope(rest: str, names: dict[str, str]) -> str:
     scope, colon, name = rest.partition(":")
-    return f"variable {name} (closure {scope})" if colon else f"variable {rest}"
+    if not colon:
+        return f"variable {rest}"
+    owner = names.get(f"scope:{scope}")
+    return f"{owner} › {name}" if owner else f"variable {name} (closure {scope})"
 
 
-def _prop(rest: str) -> str:
+def _prop(rest: str, names: dict[str, str]) -> str:
     obj, dot, key = rest.partition(".")
+    owner = names.get(f"prop:{obj}")
+    if owner:
+        return owner + member_path([key]) if dot else owner
     return f"property {key} of object {obj}" if dot else f"object {rest}"
 
 
@@ -78,7 +121,9 @@ def describe_location(location: str, trace: Trace) -> str:
 
     ``global:queue`` → ``global queue``; ``dom:#price.textContent`` → ``#price.textContent``;
     ``handler:img#banner.load`` → ``load handler of #banner``; ``prop:9.textContent`` →
-    ``property textContent of object 9``; ``scope:4:count`` → ``variable count (closure 4)``;
+    ``#log.textContent`` when ``trace.names`` calls object 9 ``#log`` (``property textContent of
+    object 9`` when it has no name); ``scope:4:count`` → ``closure at app.js:3:7 › count``
+    (``variable count (closure 4)``);
     ``storage:local.cart`` → ``localStorage "cart"``; ``cookie:sid`` → ``cookie "sid"``;
     ``event:<id>`` → ``scheduling of <the event's label>`` (the id when ``trace`` does not
     know the event). Unknown shapes are returned as given.
@@ -90,15 +135,57 @@ def describe_location(location: str, trace: Trace) -> str:
         return f"global {rest}"
     if prefix == "event":
         return _event(rest, trace)
+    if prefix in ("scope", "prop"):
+        return (_scope if prefix == "scope" else _prop)(rest, trace.names)
     describe = {
         "dom": _dom,
         "handler": _handler,
-        "scope": _scope,
-        "prop": _prop,
         "storage": _storage,
         "cookie": _cookie,
     }.get(prefix)
     return describe(rest) if describe is not None else location
+
+
+def _visibility(location: str, trace: Trace) -> int:
+    """0 for the DOM (and objects named as DOM nodes), 1 for storage and cookies, 2 for the
+    JS heap, 3 for event scheduling."""
+    if location.startswith(("dom:", "handler:")):
+        return 0
+    if location.startswith(("storage:", "cookie:")):
+        return 1
+    if location.startswith("event:"):
+        return 3
+    if location.startswith("prop:"):
+        owner = trace.names.get(location.partition(".")[0], "")
+        return 0 if owner[:1] in ("#", "~") or owner.startswith(("html", "body", "head", "document")) else 2
+    return 2
+
+
+def conflict_locations(trace: Trace, first: str, second: str) -> list[str]:
+    """The locations that events ``first`` and ``second`` both access in ``trace``, one of them
+    writing, most visible to the user first (DOM, then storage and cookies, then the JS heap,
+    then event scheduling), in order of first access within each group."""
+    touched: dict[str, dict[str, set[AccessKind]]] = {first: {}, second: {}}
+    for step in trace.steps:
+        if step.event in touched:
+            for access in step.accesses:
+                touched[step.event].setdefault(access.location, set()).add(access.kind)
+    a, b = touched[first], touched[second]
+    shared = [loc for loc in a if loc in b and AccessKind.WRITE in (a[loc] | b[loc])]
+    return sorted(shared, key=lambda loc: _visibility(loc, trace))
+
+
+def describe_locations(trace: Trace, first: str, second: str, key: str) -> list[tuple[str, str]]:
+    """``(words, key)`` for every location the pair conflicts on (see :func:`conflict_locations`),
+    once per wording; ``key`` (the location the pair was reversed for) is included even when
+    the trace does not show the conflict."""
+    keys = conflict_locations(trace, first, second)
+    if key and key not in keys:
+        keys = sorted([key, *keys], key=lambda loc: _visibility(loc, trace))
+    described: dict[str, str] = {}
+    for location in keys:
+        described.setdefault(describe_location(location, trace), location)
+    return list(described.items())
 
 
 def _side(step: int, kind: AccessKind, site: str | None, trace: Trace) -> dict[str, Any]:

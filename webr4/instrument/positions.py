@@ -64,3 +64,12 @@ def to_offset(starts: list[int], line: int, column: int) -> int:
 def to_position(starts: list[int], offset: int) -> tuple[int, int]:
     line = bisect.bisect_right(starts, offset)
     return line, offset - starts[line - 1] + 1
+
+
+def original_column(original_line: str, rewritten_line: str, column: int) -> int:
+    """The 1-based ``column`` of ``rewritten_line`` as a column of ``original_line``, the line
+    it was rewritten from (aligned on demand: for the rare position that must be mapped)."""
+    if original_line == rewritten_line:
+        return column
+    positions = PositionMap.from_replacements(original_line, [(0, len(original_line), rewritten_line)], align=True)
+    return positions.original_offset(column - 1) + 1

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from webr4 import __version__
+from webr4.classify.differences import differences_line, differences_lines
 from webr4.report.source import split_site
 
 Reversal = dict[str, Any]
@@ -80,8 +81,15 @@ def _events(reversal: Reversal) -> list[dict[str, Any]]:
 
 
 def _differences(reversal: Reversal) -> str:
-    differences = reversal.get("differences") or {}
-    return "; ".join(f"{category}: {what}" for category, what in sorted(differences.items())) or "none"
+    return differences_line(reversal.get("differences") or {})
+
+
+def _locations(reversal: Reversal) -> list[str]:
+    """Every location the two events race on, most visible first (``location`` in older runs)."""
+    locations = reversal.get("locations")
+    if isinstance(locations, list) and locations:
+        return [str(location) for location in locations]
+    return [str(reversal["location"])] if reversal.get("location") else []
 
 
 def title(reversal: Reversal) -> str:
@@ -96,7 +104,9 @@ def in_words(run_dir: Path, reversal: Reversal) -> str:
     lines = [f"{title(reversal)} [{reversal['verdict']}: {', '.join(reversal.get('reasons') or []) or 'no reason'}]"]
     for role, event in zip(ROLES, _events(reversal)):
         lines.append(f"  {event.get('label')} ({role}) at {event.get('site') or 'an unknown site'}")
-    lines.append(f"  differences: {_differences(reversal)}")
+    if len(_locations(reversal)) > 1:
+        lines.append(f"  both touch: {', '.join(_locations(reversal))}")
+    lines.extend(f"  {line}" for line in differences_lines(reversal.get("differences") or {}) or ["no difference"])
     lines.append(f"  report: {run_dir / report_page(reversal)}")
     lines.append(f"  replay: {replay_command(run_dir, reversal)}")
     return "\n".join(lines)
@@ -131,7 +141,10 @@ def junit_tree(run_dir: Path, summary: dict[str, Any]) -> ET.ElementTree:
         words = _xml_text(in_words(run_dir, reversal))
         if verdict in ("harmful", "error"):
             tag = "failure" if verdict == "harmful" else "error"
-            outcome = ET.SubElement(case, tag, {"type": verdict, "message": _xml_text(f"{verdict}: {reasons}")})
+            message = f"{verdict}: {reasons}"
+            if verdict == "harmful" and reversal.get("differences"):
+                message += f"; {differences_line(reversal['differences'], per_category=1)}"
+            outcome = ET.SubElement(case, tag, {"type": verdict, "message": _xml_text(message)})
             outcome.text = words
         else:
             ET.SubElement(case, "system-out").text = words
@@ -183,8 +196,8 @@ def _location(event: dict[str, Any], number: int, role: str, logical: list[dict[
 
 def _result(run_dir: Path, reversal: Reversal, rule_index: dict[str, int]) -> dict[str, Any]:
     reasons = list(reversal.get("reasons") or [reversal["verdict"]])
-    logical = [{"name": str(reversal.get("location") or ""), "fullyQualifiedName": str(reversal.get("location_key") or ""),
-                "kind": "variable"}]
+    logical = [{"name": name, "kind": "variable"} for name in _locations(reversal) or [""]]
+    logical[0]["fullyQualifiedName"] = str(reversal.get("location_key") or "")
     events = _events(reversal)
     located = [loc for number, (event, role) in enumerate(zip(events, ROLES))
                if (loc := _location(event, number, role, logical)) is not None]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shlex
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -11,6 +10,7 @@ from typing import Any
 
 from webr4.report.align import Row, align
 from webr4.report.source import Excerpt, SourceStore
+from webr4.sweep.session import session_of_run
 from webr4.trace import Trace
 
 VERDICTS = ("harmful", "error", "heap-only", "harmless")
@@ -40,14 +40,13 @@ class Run:
         self._traces: dict[int, Trace] = {}
 
     @cached_property
-    def session(self) -> dict[str, Any]:
-        """The recorded session manifest (URL, actions, …); empty when missing."""
-        path = self.directory / "session" / "session.json"
-        return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    def session_directory(self) -> Path:
+        """The session the run explored (``summary.json``'s ``session``, relative to the run)."""
+        return session_of_run(self.directory, self.summary.get("session"))
 
     @cached_property
     def sources(self) -> SourceStore:
-        return SourceStore.from_har(self.directory / "session" / "network.har")
+        return SourceStore.from_har(self.session_directory / "network.har")
 
     @property
     def reversals(self) -> list[dict[str, Any]]:
@@ -76,12 +75,13 @@ class Run:
         event_id, label = reversal[f"{which}_id"], reversal[which]
         parent = self.trace(reversal["parent"])
         event = parent.events.get(event_id) if parent else None
-        sites: dict[tuple[str, str], None] = {}
-        for step in parent.steps if parent else ():
-            if step.event == event_id:
-                for access in step.accesses:
-                    if access.location == reversal["location_key"] and access.site:
-                        sites[(access.kind.value, access.site)] = None
+        accesses = [a for step in (parent.steps if parent else ()) if step.event == event_id
+                    for a in step.accesses if a.site]
+        reported = next((e.get("site") for e in reversal.get("events") or () if e.get("id") == event_id), None)
+        # its accesses to the racing location, else the access summary.json located the event by
+        racing = [a for a in accesses if a.location == reversal["location_key"]] or \
+            [a for a in accesses if a.site == reported]
+        sites = dict.fromkeys((a.kind.value, a.site) for a in racing)
         excerpts = [e for kind, site in sites if (e := self.sources.excerpt(kind, site)) is not None]
         return RacingEvent(event_id, label, event.category.value if event else "other", excerpts)
 
@@ -97,13 +97,3 @@ class Run:
         if trace is None:
             return []
         return [trace.events[e].label if e in trace.events else e for e in trace.skipped]
-
-    def replay_command(self, index: int, actions: Path) -> str:
-        """The shell command that replays sequence ``index`` from the recorded network."""
-        base = self.directory.resolve()
-        parts = ["webr4", "run", self.summary.get("url", ""),
-                 "--sequence", str(base / "sequences" / str(index) / "trace.json"),
-                 "--network", str(base / "session" / "network.har"),
-                 "--actions", str(actions.resolve()),
-                 "--out", str(base / "replays" / str(index))]
-        return shlex.join(parts)

@@ -15,6 +15,8 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from webr4.classify.differences import differences_line
+from webr4.report.ci import replay_command
 from webr4.report.run import VERDICTS, Run
 from webr4.report.timeline import layout
 from webr4.resources import resource_dir
@@ -33,6 +35,7 @@ def _environment() -> Environment:
     env = Environment(loader=FileSystemLoader(resource_dir("reports")), autoescape=True,
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["value"] = _value
+    env.filters["differences"] = differences_line
     return env
 
 
@@ -43,8 +46,6 @@ def write_report(run_dir: Path) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     for asset in ASSETS:
         shutil.copyfile(resource_dir("reports") / asset, out / asset)
-    actions = out / "actions.json"
-    actions.write_text(json.dumps(run.session.get("actions", []), indent=1), encoding="utf-8")
     env = _environment()
     reversals = run.reversals
     counts = run.summary.get("counts", {})
@@ -66,7 +67,7 @@ def write_report(run_dir: Path) -> Path:
             events=[run.racing_event(r, "first"), run.racing_event(r, "second")],
             rows=run.alignment(r), skipped=run.skipped(index), diff=run.diff(index),
             shots=shots[index], diff_image=run.has_file(index, "diff.png"),
-            command=run.replay_command(index, actions)))
+            command=replay_command(run_dir, r)))
     return out / "index.html"
 
 

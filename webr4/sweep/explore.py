@@ -21,13 +21,15 @@
 ``summary.json`` (rewritten after every reversal) has these top-level keys: ``site`` (the URL),
 ``bound``, ``strategy``, ``parse_chunks`` (the parse-chunk model, in words), ``seed_events``, ``races_uncovered`` (in the seed, after filters),
 ``sequences_explored``, ``truncated`` (the budget that stopped the run, or null), ``counts``
-(reversals per verdict), ``session`` (the session directory), ``noise`` (categories masked after
+(reversals per verdict), ``session`` (its directory, relative to the run), ``noise`` (categories masked after
 the seed replays), ``pruning`` (R4 only: the enabled events of the explored states, those
 explored, and the fraction partial-order reduction pruned), ``seconds`` and ``reversals``. Each reversal has ``id``, ``parent``, ``sequence`` (the event ids it executed),
 ``depth``, ``events`` (the two racing events, each ``{"id", "label", "site"}``, in parent order),
-``location`` (in words) and ``location_key``, ``verdict`` (``harmful``, ``harmless``,
-``heap-only`` or ``error``), ``reasons`` (reason codes), ``differences`` (category → what
-differs) and ``witness`` (its directory, relative to the run). The keys ``index``, ``first``,
+``locations`` (every location the two events conflict on, in words, most visible to the user
+first: see :func:`~webr4.engine.describe.describe_locations`), ``location`` (the first of them)
+and ``location_key``, ``verdict`` (``harmful``, ``harmless``, ``heap-only`` or ``error``),
+``reasons`` (reason codes), ``differences`` (category → short items, see
+:mod:`webr4.classify.differences`) and ``witness`` (its directory, relative to the run). The keys ``index``, ``first``,
 ``second``, ``first_id``, ``second_id`` and ``skipped`` repeat those facts for the report.
 """
 
@@ -45,19 +47,19 @@ from typing import Iterable
 
 from webr4.browser.driver import Driver
 from webr4.classify import classify
+from webr4.classify.differences import describe_differences
 from webr4.engine import Explorer, PlannedSequence, Strategy, find_races
-from webr4.engine.describe import describe_location
+from webr4.engine.describe import describe_locations
 from webr4.engine.filters import DEFAULT_FILTERS, NamedFilter, filters_by_name
 from webr4.engine.stats import por_pruning
 from webr4.engine.strategies import DelayBoundedSampler, WaveSampler
-from webr4.state.diff import StateDiff
 from webr4.state.noise import NoiseMask
 from webr4.state.snapshot import StateSnapshot
 from webr4.sweep.backends import Backend, InProcess
 from webr4.sweep.execution import FAILED_RUN, Outcome
 from webr4.sweep.pipeline import Pipeline
 from webr4.sweep.progress import Progress, Quiet
-from webr4.sweep.session import Session
+from webr4.sweep.session import MANIFEST, Session, relative_to_run, session_of_run
 from webr4.sweep.speculate import predict, upcoming
 from webr4.sweep.store import RunStore, StoreError, execution_key
 from webr4.trace import Event, Trace
@@ -83,15 +85,16 @@ class ReversalReport:
     second: str  # label of the event the child runs first
     first_id: str
     second_id: str
-    location: str  # in words
+    location: str  # in words: the first of ``locations``
     location_key: str
     verdict: str
     reasons: list[str]
-    differences: dict[str, str]
+    differences: dict[str, list[str]]
     skipped: int
     sequence: list[str]
     events: list[dict[str, str | None]]
     witness: str
+    locations: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -99,7 +102,7 @@ class Summary:
     url: str
     bound: int | None
     strategy: str = "r4"
-    session: str = ""  # the session directory explored (absolute)
+    session: str = ""  # the session directory explored, relative to the run directory
     parse_chunks: str = ""  # the parse-chunk model of the session, in words
     seed_events: int = 0
     races_uncovered: int = 0
@@ -176,7 +179,7 @@ async def explore(runner: Driver | Backend, session: Session, out: Path, *, boun
     started = time.monotonic()
     backend = InProcess(runner, session) if isinstance(runner, Driver) else runner
     out.mkdir(parents=True, exist_ok=True)
-    settings = SweepSettings(str(session.directory.resolve()), bound, strategy, max_sequences, time_limit,
+    settings = SweepSettings(relative_to_run(session.directory, out), bound, strategy, max_sequences, time_limit,
                              mask.to_json(), list(rules) if rules is not None else None, [f.name for f in filters])
     if resume:
         store = RunStore.open(out)
@@ -206,11 +209,19 @@ class SweepSettings:
 
     @classmethod
     def stored(cls, store: RunStore, session: Session) -> SweepSettings:
+        """The settings of the sweep in ``store``, for resuming it with ``session``.
+
+        ``session`` must be the directory the sweep explored (``settings.session``, relative
+        to the run) unless nothing is there any more: a run moved or copied elsewhere is resumed
+        with the session given.
+        """
         settings = cls(**store.get("settings"))
-        if settings.session != str(session.directory.resolve()):
-            raise StoreError(f"the sweep in {store.path.parent} explored {settings.session}, not "
-                             f"{session.directory}; resume it with that session")
-        return settings
+        run = store.path.parent
+        explored = session_of_run(run, settings.session)
+        if (explored / MANIFEST).is_file() and explored.resolve() != session.directory.resolve():
+            raise StoreError(f"the sweep in {run} explored {explored}, not {session.directory}; "
+                             "resume it with that session")
+        return replace(settings, session=relative_to_run(session.directory, run))
 
 
 async def _sweep(pipeline: Pipeline, store: RunStore, session: Session, out: Path, settings: SweepSettings,
@@ -299,44 +310,31 @@ def _judge(out: Path, planned: PlannedSequence, parent_trace: Trace, parent_stat
                        child_failed=child_trace.truncated in FAILED_RUN, rules=rules)
     difference.save(out / "sequences" / str(planned.index), "diff")
     witness = _witness(out, planned.index, planned.parent)
+    named = describe_locations(parent_trace, pair[0].id, pair[1].id, location)
+    keys = [key for _words, key in named] or [location]
+    location = keys[0]
     return ReversalReport(
         id=planned.index, index=planned.index, parent=planned.parent, depth=planned.depth,
         first=pair[0].label, second=pair[1].label, first_id=pair[0].id, second_id=pair[1].id,
-        location=describe_location(location, parent_trace) if location else "order of events",
+        location=named[0][0] if named else "order of events", locations=[words for words, _key in named],
         location_key=location,
         verdict=verdict.kind, reasons=list(verdict.reasons), differences=describe_differences(difference),
         skipped=len(child_trace.skipped), sequence=child_trace.sequence,
-        events=[{"id": e.id, "label": e.label, "site": _access_site(parent_trace, e.id, location)} for e in pair],
+        events=[{"id": e.id, "label": e.label, "site": _access_site(parent_trace, e.id, keys)} for e in pair],
         witness=str(witness.relative_to(out)),
     )
 
 
-def describe_differences(difference: StateDiff) -> dict[str, str]:
-    """Category → a few words on what differs, for every category that does."""
-    words: dict[str, str] = {}
-    if difference.dom:
-        words["dom"] = f"{len(difference.dom.hunks)} changed region(s)"
-    if difference.heap:
-        words["heap"] = f"{difference.heap.total} change(s)"
-    if difference.screenshot:
-        words["screenshot"] = f"{difference.screenshot.changed_pixels} pixels"
-    for name in ("exceptions", "console", "network", "pending"):
-        part = getattr(difference, name)
-        if part:
-            words[name] = f"{len(part.new)} new, {len(part.lost)} gone"
-    left = difference.navigation
-    if left.new and left.lost:
-        words["navigation"] = f"leaves for {left.new[0]} instead of {left.lost[0]}"
-    elif left:
-        words["navigation"] = f"only the {'reversal' if left.new else 'parent'} leaves, for {(left.new or left.lost)[0]}"
-    return words
-
-
-def _access_site(trace: Trace, event_id: str, location: str) -> str | None:
-    """Where ``event_id`` touched ``location`` in ``trace`` (its first such access with a site)."""
+def _access_site(trace: Trace, event_id: str, locations: list[str]) -> str | None:
+    """Where ``event_id`` touched the racing locations in ``trace``: its first access with a
+    site to the first of ``locations`` that has one (accesses through browser APIs have none)."""
     for step in trace.steps:
         if step.event == event_id:
-            return next((a.site for a in step.accesses if a.location == location and a.site), None)
+            sites: dict[str, str] = {}
+            for access in step.accesses:
+                if access.site and access.location in locations:
+                    sites.setdefault(access.location, access.site)
+            return next((sites[location] for location in locations if location in sites), None)
     return None
 
 

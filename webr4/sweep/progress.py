@@ -40,7 +40,9 @@ class Quiet:
 
 
 class JsonLines:
-    """One JSON object per line: ``{"event": "start" | "sequence" | "finish", ...}``."""
+    """One JSON object per line: ``{"event": "start" | "sequence" | "finish", ...}``; a
+    ``sequence`` line carries the judged reversal's ``id``, ``verdict``, ``reasons``,
+    ``location``, ``locations`` and ``differences`` as ``summary.json`` has them."""
 
     def __init__(self, stream: TextIO | None = None) -> None:
         self._stream = stream or sys.stdout
@@ -56,7 +58,8 @@ class JsonLines:
         record: dict[str, Any] = {"event": "sequence", "done": done, "planned": planned, "counts": dict(counts)}
         if latest is not None:
             record |= {"id": latest["id"], "verdict": latest["verdict"], "reasons": latest["reasons"],
-                       "location": latest["location"]}
+                       "location": latest["location"], "locations": latest.get("locations") or [],
+                       "differences": latest.get("differences") or {}}
         self._emit(record)
 
     def finish(self, summary: Mapping[str, Any]) -> None:

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from webr4.browser.driver import Driver
+from webr4.classify.differences import describe_differences
 from webr4.state.noise import NoiseMask
 from webr4.state.snapshot import StateSnapshot
 from webr4.sweep.execution import run_plan
-from webr4.sweep.explore import describe_differences
-from webr4.sweep.session import Session
+from webr4.sweep.session import Session, session_of_run
 from webr4.trace import Trace
 
 
@@ -26,8 +26,8 @@ class ReplayError(Exception):
 
 @dataclass(frozen=True)
 class Reproduction:
-    reported: dict[str, str]  # category -> what differed when the run was explored
-    now: dict[str, str]  # the same, in this replay
+    reported: dict[str, list[str]]  # category -> what differed when the run was explored
+    now: dict[str, list[str]]  # the same, in this replay
 
     @property
     def reproduced(self) -> bool:
@@ -43,7 +43,7 @@ async def replay_reversal(driver: Driver, run: Path, reversal_id: int) -> Reprod
     if reversal is None:
         known = ", ".join(str(r["id"]) for r in summary["reversals"]) or "none"
         raise ReplayError(f"the run has no reversal {reversal_id} (reversals: {known})")
-    session = Session.load(Path(summary["session"]) if summary.get("session") else run / "session")
+    session = Session.load(session_of_run(run, summary.get("session")))
     mask = NoiseMask.from_json(json.loads((run / "noise.json").read_text())) \
         if (run / "noise.json").is_file() else NoiseMask()
     states = []

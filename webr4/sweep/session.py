@@ -10,6 +10,7 @@ session.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import tempfile
 from dataclasses import asdict, dataclass, field
@@ -73,6 +74,22 @@ class Session:
             if not (directory / needed).is_file():
                 raise SessionError(f"{directory} is incomplete ({needed} is missing); record the session again")
         return session
+
+
+def session_of_run(run: Path, recorded: str | None) -> Path:
+    """The session directory of the run directory ``run``, from ``recorded`` (``summary.json``'s
+    ``session``: relative to the run, absolute in older runs). When that path holds no session
+    any more (the run was moved or copied without it), ``RUN/session``."""
+    if recorded:
+        path = Path(recorded) if Path(recorded).is_absolute() else run / recorded
+        if (path / MANIFEST).is_file():
+            return path
+    return run / "session"
+
+
+def relative_to_run(directory: Path, run: Path) -> str:
+    """``directory`` as a path relative to the run directory ``run`` (``session``, ``../s1``)."""
+    return os.path.relpath(directory.resolve(), run.resolve())
 
 
 def compatible(version: str) -> bool:

@@ -622,7 +622,10 @@
   function onElementEvent(e) {
     const el = e.target;
     if (passThrough.has(e) || !(el instanceof Element) || el instanceof HTMLStyleElement) return;
-    if (el instanceof HTMLScriptElement) { scriptSettled(el, e.type); return; }
+    if (el instanceof HTMLScriptElement) {
+      if (!heldScripts.has(el)) scriptSettled(el, e.type); // held ones: see onHeldScriptEvent
+      return;
+    }
     loadSeen.add(el);
     detachedImages.delete(el);
     if (el instanceof HTMLIFrameElement || el instanceof HTMLFrameElement) {
@@ -705,6 +708,10 @@
     const deferred = !dynamic && !el.async && el.defer;
     if (!deferred && !dynamic && !el.async) return;
     heldScripts.add(el);
+    // A script the page detaches while it loads (JSONP: container.innerHTML = … over it) still
+    // runs and fires load at the element, out of the document's sight: listen on the element.
+    N.addEventListener.call(el, "load", onHeldScriptEvent);
+    N.addEventListener.call(el, "error", onHeldScriptEvent);
     const kind = deferred ? "defer" : "async";
     const record = { el, eventId: null, spec: null };
     const spec = {
@@ -718,6 +725,10 @@
     record.spec = spec;
     deferScripts.push(record);
     if (parse.done) releaseDeferredScripts();
+  }
+
+  function onHeldScriptEvent(e) {
+    if (!passThrough.has(e) && e.target === this) scriptSettled(this, e.type);
   }
 
   function createScriptEvent(spec, el) {

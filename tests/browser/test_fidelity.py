@@ -1,0 +1,61 @@
+"""Pages nobody wrote for webr4 end as they do in plain Chromium: same final DOM.
+
+Each page runs once in plain Chromium through Playwright (the oracle) and once under webr4's
+control, and the normalised DOMs (``capture_dom.js``) must be equal.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from webr4.browser.launch import CHROMIUM_ARGS, chromium_path
+from webr4.browser.responses import ResponseStore
+from webr4.resources import javascript
+from webr4.serve import serve
+
+pytestmark = pytest.mark.browser
+
+PAGES = Path(__file__).resolve().parent / "pages" / "fidelity"
+
+
+@pytest.fixture(scope="module")
+def pages_url() -> Iterator[str]:
+    with serve(PAGES) as base:
+        yield base
+
+
+def plain_dom(url: str, settled: str) -> str:
+    """The page's DOM in plain Chromium once the JS expression ``settled`` holds."""
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path(p), args=list(CHROMIUM_ARGS))
+        try:
+            page = browser.new_page()
+            page.goto(url)
+            page.wait_for_function(settled, timeout=10_000)
+            return page.evaluate(javascript("capture_dom.js"))
+        finally:
+            browser.close()
+
+
+def webr4_dom(driver, url: str) -> tuple[str, list]:
+    execution = driver.execute(url, store=ResponseStore(), record=True)
+    return execution.dom, [e for e in execution.trace.errors if e.kind == "harness"]
+
+
+def test_attributes_that_look_like_handlers_are_left_alone(driver, pages_url):
+    url = pages_url + "attributes.html"
+    dom, harness = webr4_dom(driver, url)
+    assert not harness
+    assert dom == plain_dom(url, "document.getElementById('out').textContent !== ''")
+    assert "e.g. online=yes | set onerror=x | yes | press onclick=go to start | 3 | 3" in dom
+
+
+def test_a_script_detached_while_it_loads_still_runs(driver, pages_url):
+    url = pages_url + "jsonp.html"
+    dom, harness = webr4_dom(driver, url)
+    assert not harness  # the recording used to wait for a load event that never came
+    assert dom == plain_dom(url, "document.getElementById('out').title === 'loaded'")

@@ -393,6 +393,87 @@
     return { port1, port2 };
   };
 
+  // ------------------------------------------------------------------ workers
+  // A dedicated worker's own code runs natively (init scripts never reach workers), so the trace
+  // lists it as uncontrolled; what the page sees of it is controlled. Its script (http or https)
+  // is held at the network until its event runs, and each message or error it sends the page is
+  // an event, after the worker's previous one. settle() waits a little for a worker to answer
+  // once it was started or sent a message, so that its answer is usually pending at the same
+  // step in every run.
+  const WORKER_ANSWER_MS = 250;
+  const workerWaits = new Set(); // {worker, eventId: its held script event or null, since}
+  function workersAnswering() {
+    const now = N.perfNow();
+    for (const wait of workerWaits) {
+      if (wait.eventId !== null) {
+        if (pending.has(wait.eventId)) continue;
+        wait.eventId = null;
+        wait.since = now;
+      }
+      if (now - wait.since < WORKER_ANSWER_MS) return true;
+      workerWaits.delete(wait);
+    }
+    return false;
+  }
+  function answered(worker) {
+    for (const wait of workerWaits) if (wait.worker === worker) workerWaits.delete(wait);
+  }
+  if (typeof window.Worker === "function") {
+    const NativeWorker = window.Worker;
+    const workerPost = NativeWorker.prototype.postMessage;
+    const workerTerminate = NativeWorker.prototype.terminate;
+    const pendingOf = new WeakMap(); // worker -> ids of its messages not yet dispatched
+    const Worker = function Worker(url, options) {
+      const worker = Reflect.construct(NativeWorker, arguments, new.target || NativeWorker);
+      const href = new URL(String(url), document.baseURI).href;
+      const site = creationSite();
+      const creator = current;
+      const ids = [];
+      pendingOf.set(worker, ids);
+      uncontrolled.push(`worker ${shortUrl(href)}`);
+      const hold = (e) => {
+        if (passThrough.has(e) || e.target !== worker) return;
+        e.stopImmediatePropagation();
+        answered(worker);
+        const copy = e.type === "message"
+          ? new MessageEvent("message", { data: e.data, ports: [...e.ports] })
+          : new ErrorEvent("error", { message: e.message, filename: e.filename, lineno: e.lineno, colno: e.colno, error: e.error, cancelable: true });
+        const previous = ids.length ? [ids[ids.length - 1]] : [];
+        const ev = createEvent({
+          category: "message", type: "worker", creator, label: `${e.type} from worker ${shortUrl(href)}`,
+          params: { url: normalizeUrl(href), kind: e.type, site }, preds: previous, origin: [2, seqCounter],
+          run: () => { ids.splice(ids.indexOf(ev.id), 1); redispatch(worker, copy); },
+        });
+        ids.push(ev.id);
+      };
+      N.addEventListener.call(worker, "message", hold, true);
+      N.addEventListener.call(worker, "error", hold, true);
+      let eventId = null;
+      if (/^https?:/.test(href)) {
+        eventId = createEvent({
+          category: "network", type: "script", label: `worker script ${shortUrl(href)}`,
+          params: { src: normalizeUrl(href), kind: "worker" }, site, actuate: { kind: "script", url: href, worker: true },
+        }).id;
+      }
+      workerWaits.add({ worker, eventId, since: N.perfNow() });
+      return worker;
+    };
+    Worker.prototype = NativeWorker.prototype;
+    N.defineProperty(Worker.prototype, "constructor", { value: Worker, writable: true, configurable: true });
+    NativeWorker.prototype.postMessage = function postMessage() {
+      const result = workerPost.apply(this, arguments);
+      if (pendingOf.has(this)) workerWaits.add({ worker: this, eventId: null, since: N.perfNow() });
+      return result;
+    };
+    NativeWorker.prototype.terminate = function terminate() {
+      // Messages the worker sent that the page has not seen are never dispatched.
+      for (const id of (pendingOf.get(this) || []).splice(0)) cancelEvent(pending.get(id), creationSite());
+      answered(this);
+      return workerTerminate.apply(this, arguments);
+    };
+    window.Worker = Worker;
+  }
+
   // ------------------------------------------------------------------ XMLHttpRequest
   let requestCounter = 0;
   const XHR_EVENTS = ["readystatechange", "loadstart", "progress", "abort", "error", "load", "timeout", "loadend"];
@@ -819,7 +900,7 @@
     return new Promise((resolve) => {
       let quiet = 0;
       const check = () => {
-        const busy = inflight > 0 || imagesInFlight() || documentFinishing();
+        const busy = inflight > 0 || imagesInFlight() || documentFinishing() || workersAnswering();
         quiet = busy ? 0 : quiet + 1;
         if (quiet >= 3) return resolve();
         if (N.perfNow() - started > budget) {

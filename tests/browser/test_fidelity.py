@@ -59,3 +59,32 @@ def test_a_script_detached_while_it_loads_still_runs(driver, pages_url):
     dom, harness = webr4_dom(driver, url)
     assert not harness  # the recording used to wait for a load event that never came
     assert dom == plain_dom(url, "document.getElementById('out').title === 'loaded'")
+
+
+def test_worker_messages_are_delivered_and_marked_uncontrolled(driver, pages_url):
+    url = pages_url + "worker.html"
+    execution = driver.execute(url, store=ResponseStore(), record=True)
+    assert execution.dom == plain_dom(url, "document.getElementById('out').textContent === 'sum 42, done'")
+    trace = execution.trace
+    messages = [e for e in trace.sequence if trace.events[e].type == "worker"]
+    assert [trace.events[e].label for e in messages] == ["message from worker /worker.js"] * 2
+    assert trace.uncontrolled == ["worker /worker.js"]
+
+
+def _out(dom: str) -> str:
+    lines = dom.splitlines()
+    return lines[next(i for i, line in enumerate(lines) if 'id="out"' in line) + 1].strip()
+
+
+def test_a_worker_message_is_an_event_whose_order_is_explored(driver, pages_url):
+    url = pages_url + "worker-race.html"
+    store = ResponseStore()
+    seed = driver.execute(url, store=store, record=True)
+    order = seed.trace.sequence
+    message = next(e for e in order if seed.trace.events[e].type == "worker")
+    timer = next(e for e in order if seed.trace.events[e].type == "setTimeout")
+    assert order.index(message) < order.index(timer) and _out(seed.dom) == "timer"
+    flipped_plan = order[: order.index(message)] + [timer, message]
+    flipped = driver.execute(url, flipped_plan, store=store, record=False)
+    assert flipped.trace.sequence[: len(flipped_plan)] == flipped_plan
+    assert _out(flipped.dom) == "worker"

@@ -257,7 +257,7 @@ class Controller:
         if actuation["kind"] == "chunk":
             await self.gate.release_chunk(actuation["index"], timeout)
         else:
-            await self.gate.release_script(actuation["url"], timeout)
+            await self.gate.release_script(actuation["url"], timeout, instrument=not actuation.get("worker"))
         return await self.page.evaluate("([id, a]) => window.__webr4.finish(id, a)", [event_id, actuation])
 
     async def _user_action(self, action: UserAction, candidate: _Candidate) -> dict[str, Any]:

@@ -393,30 +393,59 @@
     return { port1, port2 };
   };
 
-  // ------------------------------------------------------------------ workers
-  // A dedicated worker's own code runs natively (init scripts never reach workers), so the trace
-  // lists it as uncontrolled; what the page sees of it is controlled. Its script (http or https)
-  // is held at the network until its event runs, and each message or error it sends the page is
-  // an event, after the worker's previous one. settle() waits a little for a worker to answer
-  // once it was started or sent a message, so that its answer is usually pending at the same
-  // step in every run.
-  const WORKER_ANSWER_MS = 250;
-  const workerWaits = new Set(); // {worker, eventId: its held script event or null, since}
-  function workersAnswering() {
+  // ------------------------------------------------------------------ workers and sockets
+  // A dedicated worker's own code runs natively (init scripts never reach workers), and a
+  // WebSocket talks to a live server, so the trace lists both as uncontrolled; what the page
+  // sees of them is controlled: each message (or open, error, close) they deliver is an event,
+  // after their previous one, so its order against the page's events is explored. settle()
+  // waits a little for such a peer to answer once it was started or sent something, so that
+  // its answer is usually pending at the same step in every run.
+  const PEER_ANSWER_MS = 250;
+  const peerWaits = new Set(); // {peer, eventId: an event that must run first, or null; since}
+  function peersAnswering() {
     const now = N.perfNow();
-    for (const wait of workerWaits) {
+    for (const wait of peerWaits) {
       if (wait.eventId !== null) {
         if (pending.has(wait.eventId)) continue;
         wait.eventId = null;
         wait.since = now;
       }
-      if (now - wait.since < WORKER_ANSWER_MS) return true;
-      workerWaits.delete(wait);
+      if (now - wait.since < PEER_ANSWER_MS) return true;
+      peerWaits.delete(wait);
     }
     return false;
   }
-  function answered(worker) {
-    for (const wait of workerWaits) if (wait.worker === worker) workerWaits.delete(wait);
+  function answered(peer) {
+    for (const wait of peerWaits) if (wait.peer === peer) peerWaits.delete(wait);
+  }
+  function awaitAnswer(peer, eventId) {
+    peerWaits.add({ peer, eventId: eventId || null, since: N.perfNow() });
+  }
+
+  /* Holds the native events `types` of `peer` (listening first, in the capture phase) and turns
+     each into an event that dispatches a copy; returns the ids of those not yet run. */
+  function holdPeerEvents(peer, types, describePeer, copyOf) {
+    const ids = [];
+    const creator = current;
+    const site = creationSite();
+    const hold = (e) => {
+      if (passThrough.has(e) || e.target !== peer) return;
+      e.stopImmediatePropagation();
+      answered(peer);
+      const copy = copyOf(e);
+      const ev = createEvent({
+        category: "message", type: describePeer.type, creator, label: `${e.type} from ${describePeer.label}`,
+        params: { url: describePeer.url, kind: e.type, site }, preds: ids.length ? [ids[ids.length - 1]] : [],
+        origin: [2, seqCounter],
+        run: () => { ids.splice(ids.indexOf(ev.id), 1); redispatch(peer, copy); },
+      });
+      ids.push(ev.id);
+    };
+    for (const type of types) N.addEventListener.call(peer, type, hold, true);
+    return ids;
+  }
+  function copyMessage(e) {
+    return new MessageEvent("message", { data: e.data, origin: e.origin, ports: [...e.ports] });
   }
   if (typeof window.Worker === "function") {
     const NativeWorker = window.Worker;
@@ -426,43 +455,28 @@
     const Worker = function Worker(url, options) {
       const worker = Reflect.construct(NativeWorker, arguments, new.target || NativeWorker);
       const href = new URL(String(url), document.baseURI).href;
-      const site = creationSite();
-      const creator = current;
-      const ids = [];
-      pendingOf.set(worker, ids);
       uncontrolled.push(`worker ${shortUrl(href)}`);
-      const hold = (e) => {
-        if (passThrough.has(e) || e.target !== worker) return;
-        e.stopImmediatePropagation();
-        answered(worker);
-        const copy = e.type === "message"
-          ? new MessageEvent("message", { data: e.data, ports: [...e.ports] })
-          : new ErrorEvent("error", { message: e.message, filename: e.filename, lineno: e.lineno, colno: e.colno, error: e.error, cancelable: true });
-        const previous = ids.length ? [ids[ids.length - 1]] : [];
-        const ev = createEvent({
-          category: "message", type: "worker", creator, label: `${e.type} from worker ${shortUrl(href)}`,
-          params: { url: normalizeUrl(href), kind: e.type, site }, preds: previous, origin: [2, seqCounter],
-          run: () => { ids.splice(ids.indexOf(ev.id), 1); redispatch(worker, copy); },
-        });
-        ids.push(ev.id);
-      };
-      N.addEventListener.call(worker, "message", hold, true);
-      N.addEventListener.call(worker, "error", hold, true);
+      pendingOf.set(worker, holdPeerEvents(worker, ["message", "error"],
+        { type: "worker", label: `worker ${shortUrl(href)}`, url: normalizeUrl(href) },
+        (e) => e.type === "message" ? copyMessage(e) : new ErrorEvent("error", {
+          message: e.message, filename: e.filename, lineno: e.lineno, colno: e.colno, error: e.error, cancelable: true })));
       let eventId = null;
       if (/^https?:/.test(href)) {
+        // The script is held at the network like an async script, and served uninstrumented.
         eventId = createEvent({
           category: "network", type: "script", label: `worker script ${shortUrl(href)}`,
-          params: { src: normalizeUrl(href), kind: "worker" }, site, actuate: { kind: "script", url: href, worker: true },
+          params: { src: normalizeUrl(href), kind: "worker" }, site: creationSite(),
+          actuate: { kind: "script", url: href, worker: true },
         }).id;
       }
-      workerWaits.add({ worker, eventId, since: N.perfNow() });
+      awaitAnswer(worker, eventId);
       return worker;
     };
     Worker.prototype = NativeWorker.prototype;
     N.defineProperty(Worker.prototype, "constructor", { value: Worker, writable: true, configurable: true });
     NativeWorker.prototype.postMessage = function postMessage() {
       const result = workerPost.apply(this, arguments);
-      if (pendingOf.has(this)) workerWaits.add({ worker: this, eventId: null, since: N.perfNow() });
+      if (pendingOf.has(this)) awaitAnswer(this);
       return result;
     };
     NativeWorker.prototype.terminate = function terminate() {
@@ -472,6 +486,38 @@
       return workerTerminate.apply(this, arguments);
     };
     window.Worker = Worker;
+  }
+  if (typeof window.WebSocket === "function") {
+    const NativeWebSocket = window.WebSocket;
+    const socketSend = NativeWebSocket.prototype.send;
+    const socketClose = NativeWebSocket.prototype.close;
+    const sockets = new WeakSet();
+    const WebSocket = function WebSocket(url, protocols) {
+      const socket = Reflect.construct(NativeWebSocket, arguments, new.target || NativeWebSocket);
+      sockets.add(socket);
+      uncontrolled.push(`websocket ${socket.url}`);
+      holdPeerEvents(socket, ["open", "message", "error", "close"],
+        { type: "websocket", label: `websocket ${socket.url}`, url: normalizeUrl(socket.url) },
+        (e) => e.type === "message" ? copyMessage(e)
+          : e.type === "close" ? new CloseEvent("close", { code: e.code, reason: e.reason, wasClean: e.wasClean })
+            : new Event(e.type));
+      awaitAnswer(socket);
+      return socket;
+    };
+    WebSocket.prototype = NativeWebSocket.prototype;
+    for (const [k, v] of Object.entries({ CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 })) WebSocket[k] = v;
+    N.defineProperty(WebSocket.prototype, "constructor", { value: WebSocket, writable: true, configurable: true });
+    NativeWebSocket.prototype.send = function send() {
+      const result = socketSend.apply(this, arguments);
+      if (sockets.has(this)) awaitAnswer(this);
+      return result;
+    };
+    NativeWebSocket.prototype.close = function close() {
+      const result = socketClose.apply(this, arguments);
+      if (sockets.has(this)) awaitAnswer(this); // the server's closing handshake
+      return result;
+    };
+    window.WebSocket = WebSocket;
   }
 
   // ------------------------------------------------------------------ XMLHttpRequest
@@ -900,7 +946,7 @@
     return new Promise((resolve) => {
       let quiet = 0;
       const check = () => {
-        const busy = inflight > 0 || imagesInFlight() || documentFinishing() || workersAnswering();
+        const busy = inflight > 0 || imagesInFlight() || documentFinishing() || peersAnswering();
         quiet = busy ? 0 : quiet + 1;
         if (quiet >= 3) return resolve();
         if (N.perfNow() - started > budget) {
@@ -1009,7 +1055,20 @@
 
   function stretchReport(s, extra) {
     // One JSON string: a stretch of a thousand steps is far cheaper to hand over that way.
-    return N.stringify(Object.assign({ steps: s.steps, skipped: s.skipped, consumed: s.consumed }, extra));
+    return N.stringify(Object.assign({ steps: s.steps, skipped: s.skipped, consumed: s.consumed, before: s.before || null }, extra));
+  }
+
+  /* Native arrivals between two steps of a stretch (a worker's or a socket's message) are
+     reported before the next choice, as the harness would learn of them: with the step that ran
+     last, or in the stretch's `before` record when none has. */
+  function reportArrivals(s) {
+    if (!created.length) return;
+    const late = record();
+    const last = s.steps.length ? s.steps[s.steps.length - 1][2] : null;
+    if (last === null) { s.before = late; return; }
+    for (const key of ["created", "gone", "errors", "uncontrolled"]) last[key] = last[key].concat(late[key]);
+    last.accesses = N.stringify(JSON.parse(last.accesses).concat(JSON.parse(late.accesses)));
+    last.now = Math.max(last.now, late.now);
   }
 
   function runStretch(plan, horizon, max, sliceMs) {
@@ -1021,6 +1080,7 @@
       const next = () => {
         if (mine.halted) return resolve(stop("halted"));
         if (mine.steps.length >= max || N.perfNow() - started > sliceMs) return resolve(stop("slice"));
+        reportArrivals(mine);
         let chosen = null;
         let planned = false;
         while (mine.consumed < plan.length && chosen === null) {

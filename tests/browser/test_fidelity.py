@@ -17,6 +17,8 @@ from webr4.browser.responses import ResponseStore
 from webr4.resources import javascript
 from webr4.serve import serve
 
+from .websocket_server import websocket_server
+
 pytestmark = pytest.mark.browser
 
 PAGES = Path(__file__).resolve().parent / "pages" / "fidelity"
@@ -88,3 +90,16 @@ def test_a_worker_message_is_an_event_whose_order_is_explored(driver, pages_url)
     flipped = driver.execute(url, flipped_plan, store=store, record=False)
     assert flipped.trace.sequence[: len(flipped_plan)] == flipped_plan
     assert _out(flipped.dom) == "worker"
+
+
+def test_websocket_events_are_controlled_and_the_socket_marked_uncontrolled(driver, pages_url):
+    with websocket_server() as port:
+        url = f"{pages_url}websocket.html?port={port}"
+        execution = driver.execute(url, store=ResponseStore(), record=True)
+        assert execution.dom == plain_dom(url, "document.getElementById('out').textContent.endsWith('close')")
+    assert _out(execution.dom) == "open, hello, echo:ping, close"
+    trace = execution.trace
+    labels = [trace.events[e].label for e in trace.sequence if trace.events[e].type == "websocket"]
+    where = f"websocket ws://127.0.0.1:{port}/"
+    assert labels == [f"{kind} from {where}" for kind in ("open", "message", "message", "close")]
+    assert trace.uncontrolled == [where]

@@ -240,6 +240,8 @@ class Controller:
             return {}
 
     def _absorb_stretch(self, stretch: dict[str, Any]) -> None:
+        if stretch.get("before"):  # arrivals reported before the stretch's first step
+            self._absorb(stretch["before"], step=None)
         self.state.skipped.extend(stretch.get("skipped", ()))
         for event_id, planned, record in stretch.get("steps", ()):
             index = len(self.state.steps)

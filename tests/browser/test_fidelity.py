@@ -6,16 +6,21 @@ control, and the normalised DOMs (``capture_dom.js``) must be equal.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Iterator
 
 import pytest
 from playwright.sync_api import sync_playwright
 
+from webr4.browser.controller import Limits
+from webr4.browser.driver import Driver
 from webr4.browser.launch import CHROMIUM_ARGS, chromium_path
 from webr4.browser.responses import ResponseStore
 from webr4.resources import javascript
 from webr4.serve import serve
+from webr4.sweep.explore import explore
+from webr4.sweep.session import record
 
 from .websocket_server import websocket_server
 
@@ -103,3 +108,21 @@ def test_websocket_events_are_controlled_and_the_socket_marked_uncontrolled(driv
     where = f"websocket ws://127.0.0.1:{port}/"
     assert labels == [f"{kind} from {where}" for kind in ("open", "message", "message", "close")]
     assert trace.uncontrolled == [where]
+
+
+def test_an_endless_loop_ends_the_run_at_its_event_and_the_recording_repeats(pages_url, tmp_path):
+    limits = Limits(event_timeout_s=2.0)
+
+    async def record_and_explore():
+        async with Driver() as driver:
+            session = await record(driver, pages_url + "loop.html", tmp_path / "session", [], limits=limits)
+            return session, await explore(driver, session, tmp_path / "run", bound=1, max_sequences=3)
+
+    session, summary = asyncio.run(record_and_explore())  # no "repeating the recording failed"
+    seed = session.seed_trace()
+    assert seed.truncated == "endless-loop"
+    last = seed.events[seed.sequence[-1]]
+    assert last.type == "setTimeout" and "100ms" in last.label
+    assert [e.message for e in seed.errors if e.kind == "harness"] == [
+        f"endless loop in {last.label}: its script ran for 2 s and was stopped"]
+    assert summary.seed_events == len(seed.steps)

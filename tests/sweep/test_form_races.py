@@ -2,19 +2,25 @@
 
 Each page has a timer that changes a control (or focus) while the user acts on it; the seed
 execution's conflicts (after the default filters) must pair the user's event with that timer on
-the control's location. Look-alikes that touch other state must not.
+the control's location. Look-alikes that touch other state must not. Two pages are also
+explored: reversing a toggle with the script that checks the box changes the page; a field filled
+only while untouched ends the same either way.
 """
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Iterator
 
 import pytest
 
 from webr4.browser.actions import parse_actions
+from webr4.browser.driver import Driver
 from webr4.browser.responses import ResponseStore
 from webr4.serve import serve
+from webr4.sweep.explore import explore
+from webr4.sweep.session import record
 
 from .test_site_races import conflicts
 
@@ -72,3 +78,24 @@ def test_a_timer_stealing_focus_races_with_a_click_into_a_field(driver, pages_ur
 def test_typing_races_with_nothing_that_touches_other_state(driver, pages_url):
     found = located(driver, pages_url + "untouched.html", [{"fill": "#name", "value": " Ada "}])
     assert not [pair for pairs in found.values() for pair in pairs if "fill on #name (' Ada ')" in pair], found
+
+
+def _verdicts(url: str, steps: list[dict], out: Path) -> list:
+    async def run():
+        async with Driver() as driver:
+            session = await record(driver, url, out / "session", steps)
+            return await explore(driver, session, out / "run", bound=1, max_sequences=10)
+
+    return asyncio.run(run()).reversals
+
+
+def test_a_toggle_reversed_with_the_script_checking_the_box_is_harmful(pages_url, tmp_path):
+    reversals = _verdicts(pages_url + "checkbox.html", [{"click": "#agree"}], tmp_path)
+    on_box = [r for r in reversals if r.location == "#agree.checked"]
+    assert on_box and all(r.verdict == "harmful" for r in on_box), reversals
+
+
+def test_a_field_filled_only_when_untouched_is_harmless(pages_url, tmp_path):
+    reversals = _verdicts(pages_url + "untouched-draft.html", [{"fill": "#field", "value": "Ada"}], tmp_path)
+    assert any(r.location == "#field.value" for r in reversals)
+    assert not [r for r in reversals if r.verdict in ("harmful", "error")], reversals

@@ -121,3 +121,13 @@ FORM_SUITE = """() => {
 def test_the_form_apis_behave_as_in_plain_chromium(open_page):
     results = [open_page(PAGE, logged=flag).evaluate(FORM_SUITE) for flag in (False, True)]
     assert results[0] == results[1]
+
+
+def test_autofocus_writes_the_focused_element(open_page):
+    html = '<!doctype html><html><body><input id="first"><input id="search" autofocus></body></html>'
+    plain = open_page(html, logged=False)
+    plain.wait_for_function("document.activeElement.id === 'search'")
+    page = open_page(html)
+    page.wait_for_function("document.activeElement.id === 'search'")
+    entries = page.evaluate("__webr4.log.flush()")
+    assert ["w", "dom:document.activeElement", None, "s:#search"] in entries

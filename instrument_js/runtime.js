@@ -453,7 +453,8 @@
     const workerTerminate = NativeWorker.prototype.terminate;
     const pendingOf = new WeakMap(); // worker -> ids of its messages not yet dispatched
     const Worker = function Worker(url, options) {
-      const worker = Reflect.construct(NativeWorker, arguments, new.target || NativeWorker);
+      if (!new.target) return NativeWorker.apply(this, arguments); // throws the native TypeError
+      const worker = Reflect.construct(NativeWorker, arguments, new.target);
       const href = new URL(String(url), document.baseURI).href;
       uncontrolled.push(`worker ${shortUrl(href)}`);
       pendingOf.set(worker, holdPeerEvents(worker, ["message", "error"],
@@ -493,7 +494,9 @@
     const socketClose = NativeWebSocket.prototype.close;
     const sockets = new WeakSet();
     const WebSocket = function WebSocket(url, protocols) {
-      const socket = Reflect.construct(NativeWebSocket, arguments, new.target || NativeWebSocket);
+      if (!new.target) return NativeWebSocket.apply(this, arguments); // throws the native TypeError
+      // readyState stays native: it reads OPEN once connected, even while `open` is pending.
+      const socket = Reflect.construct(NativeWebSocket, arguments, new.target);
       sockets.add(socket);
       uncontrolled.push(`websocket ${socket.url}`);
       holdPeerEvents(socket, ["open", "message", "error", "close"],

@@ -161,6 +161,14 @@ def test_late_handler_attach_not_when_the_user_event_did_something() -> None:
     assert verdict(parent, child, StateDiff(dom=DOM, screenshot=SHOT), (LOAD, CLICK)).kind == "harmful"
 
 
+def test_late_handler_attach_when_the_click_only_moved_focus() -> None:
+    # Clicking a button focuses it, handler or not: that write is not the click doing something.
+    parent = trace(LOAD, CLICK)
+    child = trace(CLICK, LOAD, writes={CLICK.id: ["dom:document.activeElement"]})
+    diff = StateDiff(dom=DOM, screenshot=SHOT)
+    assert verdict(parent, child, diff, (LOAD, CLICK)) == Verdict("harmless", ["late-handler-attach"])
+
+
 def test_late_handler_attach_not_for_lost_form_input() -> None:
     diff = StateDiff(dom=FORM_DOM, screenshot=SHOT)
     assert verdict(trace(PARSE, FILL), trace(FILL, PARSE), diff, (PARSE, FILL)) == \

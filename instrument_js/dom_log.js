@@ -766,17 +766,16 @@
           record("r", where, null);
           record("w", where, checkedState(target));
           return;
-        } else {
-          where = "dom:" + elementKey(target) + ".value";
-          value = call(inputValue, target);
         }
+        where = "dom:" + elementKey(target) + ".value";
+        value = call(inputValue, target);
       } else if (target instanceof HTMLTextAreaElement) {
         where = "dom:" + elementKey(target) + ".value";
         value = call(textAreaValue, target);
       } else if (target instanceof HTMLSelectElement) {
+        if (event.type === "change") return; // the input event before it logged the choice
         where = selectLocation(target);
         value = call(selectValue, target);
-        if (event.type === "change") return; // the input event before it logged the choice
       } else {
         return;
       }

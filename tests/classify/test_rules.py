@@ -75,6 +75,16 @@ def test_child_failed_flag_and_switch_off() -> None:
     assert verdict(*args, child_failed=True, rules=without("child-failed")).reasons == ["commute"]
 
 
+def test_an_order_that_loops_forever_is_harmful_even_with_equal_states() -> None:
+    parent = trace(XHR_A, XHR_B)
+    assert verdict(parent, trace(XHR_B, XHR_A, truncated="endless-loop"), StateDiff(), (XHR_A, XHR_B)) == \
+        Verdict("harmful", ["endless-loop"])
+    # both orders loop: the loop is not the reversal's doing
+    looping = trace(XHR_A, XHR_B, truncated="endless-loop")
+    assert verdict(looping, trace(XHR_B, XHR_A, truncated="endless-loop"), StateDiff(), (XHR_A, XHR_B)) == \
+        Verdict("harmless", ["commute"])
+
+
 def test_parent_failed() -> None:
     v = verdict(trace(XHR_A, truncated="page-lost"), trace(XHR_B, XHR_A), StateDiff(), (XHR_A, XHR_B))
     assert v == Verdict("error", ["parent-failed"])

@@ -5,6 +5,8 @@ Rules are tried in groups, in this order; the first group with a match decides:
 1. **error** — ``child-failed``: the child execution did not finish (``truncated`` is
    ``event-timeout``, ``page-lost`` or ``run-timeout``, or the caller says it failed);
    ``parent-failed``: the same for the parent. Nothing else can be trusted.
+1b. **harmful** — ``endless-loop``: the child ended in an endless loop (``truncated`` is
+   ``endless-loop``) and the parent did not: this order hangs the page, whatever its state shows.
 2. **harmless** — ``polling-timer``: ad-hoc synchronisation; only pending events differ in the
    state (or nothing does), and every event that ran in one execution but not the other, or is
    pending in one but not the other, is a polling timer (see :func:`polling_timer`). Tried before
@@ -204,6 +206,11 @@ def polling_timer(case: Case) -> bool:
     return True
 
 
+def endless_loop(case: Case) -> bool:
+    """The child's run ended in an endless loop, the parent's did not."""
+    return case.child.truncated == "endless-loop" and case.parent.truncated != "endless-loop"
+
+
 def heap_only(case: Case) -> bool:
     """The heap differs, and nothing else does apart from pending events."""
     categories = case.diff.categories
@@ -213,6 +220,7 @@ def heap_only(case: Case) -> bool:
 RULES: dict[str, Rule] = {rule.name: rule for rule in (
     Rule("child-failed", "error", child_failed),
     Rule("parent-failed", "error", parent_failed),
+    Rule("endless-loop", "harmful", endless_loop),
     Rule("polling-timer", "harmless", polling_timer),
     Rule("commute", "harmless", commute),
     Rule("unload-race", "harmless", unload_race),
@@ -227,6 +235,7 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
 
 GROUPS: tuple[tuple[str, ...], ...] = (
     ("child-failed", "parent-failed"),
+    ("endless-loop",),
     ("polling-timer",),
     ("commute",),
     ("unload-race", "late-handler-attach"),

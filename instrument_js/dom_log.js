@@ -21,8 +21,18 @@
  *                             className    className, classList.*, the class attribute
  *                             style        style.*, style = ..., the style attribute
  *                             data-foo-bar dataset.fooBar and the attribute
- *                             value, checked, selected, src, href, and any other attribute name
- *                           The user typing writes value (checked for checkboxes and radios).
+ *                             value       an input's or textarea's value; a select's choice
+ *                                         (value, selectedIndex, its options' selected)
+ *                             checked     a checkbox's checkedness
+ *                             radio:<n>   the checked radio of group <n>, on the key of its form
+ *                                         owner (or "document"); checking one radio unchecks
+ *                                         the others
+ *                             src, href, and any other attribute name
+ *                           The user typing writes value; a click on a checkbox or radio reads
+ *                           and writes its checkedness (or its group).
+ *   dom:document.activeElement  the focused element: written whenever focus moves (a click
+ *                           into a control, focus(), blur(), autofocus), read by
+ *                           document.activeElement and by the user typing
  *   handler:<key>.<type>    event handlers of an element, "window" or "document": written by
  *                           add/removeEventListener, on<type> = ..., on<type> attributes; read
  *                           when an event of that type is dispatched through the target
@@ -337,10 +347,116 @@
   function formState(prop) {
     return { key: keyOf, reads: [prop], writes: [prop] };
   }
-  wrapAccessors([HTMLInputElement.prototype, HTMLTextAreaElement.prototype, HTMLSelectElement.prototype,
+  wrapAccessors([HTMLInputElement.prototype, HTMLTextAreaElement.prototype,
     HTMLOptionElement.prototype, HTMLButtonElement.prototype, HTMLOutputElement.prototype], "value", formState("value"));
-  wrapAccessor(HTMLInputElement.prototype, "checked", formState("checked"));
-  wrapAccessor(HTMLOptionElement.prototype, "selected", formState("selected"));
+
+  // The state a user changes and a script may change too is one location per control, whatever
+  // API names it: a select's choice (value, selectedIndex, option.selected), a checkbox's
+  // checkedness, and the checked radio button of a group.
+  var inputForm = getterOf(HTMLInputElement.prototype, "form");
+  var inputName = getterOf(HTMLInputElement.prototype, "name");
+  var optionSelect = (function () {
+    var parentElement = getterOf(Node.prototype, "parentElement");
+    return function (option) {
+      var parent = call(parentElement, option);
+      if (parent && call(localName, parent) === "optgroup") parent = call(parentElement, parent);
+      return parent && call(localName, parent) === "select" ? parent : null;
+    };
+  })();
+
+  /* Where the checkedness of an input lives. HTML's radio button group
+     (https://html.spec.whatwg.org/multipage/input.html#radio-button-group): radios with the same
+     form owner, in the same tree, with the same non-empty name; checking one unchecks the
+     others, so the group is one location: "<form owner key, or the tree's root key>.radio:<name>".
+     Any other input (a checkbox, a radio without a name) is "<key>.checked". */
+  function checkedLocation(input) {
+    var name = call(inputType, input) === "radio" ? call(inputName, input) : "";
+    if (!name) return "dom:" + elementKey(input) + ".checked";
+    var owner = call(inputForm, input);
+    var scope;
+    if (owner) {
+      scope = elementKey(owner);
+    } else {
+      var top = input;
+      for (var up = call(parentNode, top); up; up = call(parentNode, top)) top = up;
+      scope = top === document ? "document" : treeLabel(top);
+    }
+    return "dom:" + scope + ".radio:" + name;
+  }
+  function selectLocation(select) {
+    return "dom:" + elementKey(select) + ".value";
+  }
+  function optionLocation(option) {
+    var select = optionSelect(option);
+    return select ? selectLocation(select) : "dom:" + elementKey(option) + ".selected";
+  }
+
+  /* The digest of the state at checkedLocation(input): its checkedness, or for a radio group the
+     key of the radio checked ("null": none). */
+  function checkedState(input) {
+    var checked = call(inputChecked, input);
+    if (call(inputType, input) !== "radio" || !call(inputName, input)) return digest(checked);
+    return checked ? digest(elementKey(input)) : "null";
+  }
+  /* The digest of a select's choice: its value. */
+  function selectState(select) {
+    return digest(call(selectValue, select));
+  }
+  function optionState(option) {
+    var select = optionSelect(option);
+    return select ? selectState(select) : null;
+  }
+
+  /* Wraps a native accessor whose reads and writes are one location, locate(self) (null: none);
+     a write stores state(self), read once the native setter has run, or the value set when
+     `state` is absent, so that every API writing the location names its value alike. */
+  function wrapState(proto, name, locate, state) {
+    var descriptor = describe(proto, name);
+    if (!descriptor || !descriptor.get) return;
+    var get = descriptor.get;
+    var set = descriptor.set;
+    var wrapped = describe({
+      get [name]() {
+        var value = call(get, this);
+        var where = active() ? observe(locate, this) : null;
+        if (where !== null) record("r", where, null);
+        return value;
+      },
+      set [name](value) {
+        var where = active() ? observe(locate, this) : null;
+        call(set, this, value);
+        if (where !== null) record("w", where, state ? observe(state, this) : digest(value));
+      },
+    }, name);
+    descriptor.get = wrapped.get;
+    if (set) descriptor.set = wrapped.set;
+    define(proto, name, descriptor);
+  }
+  wrapState(HTMLInputElement.prototype, "checked", checkedLocation, checkedState);
+  wrapState(HTMLSelectElement.prototype, "value", selectLocation, selectState);
+  wrapState(HTMLSelectElement.prototype, "selectedIndex", selectLocation, selectState);
+  wrapState(HTMLOptionElement.prototype, "selected", optionLocation, optionState);
+
+  /* Focus is document state: "document.activeElement", read through document.activeElement and
+     by the user typing, written whenever focus moves. Focus moves fire focusin and focusout
+     (https://html.spec.whatwg.org/multipage/interaction.html#focus-update-steps) whatever moved
+     it: a click or tap into a control, el.focus(), el.blur(), autofocus. The written value is the
+     key of the element focused ("body" once focus leaves an element for none). */
+  var FOCUS = "dom:document.activeElement";
+  wrapState(Document.prototype, "activeElement", function (self) { return self === document ? FOCUS : null; });
+  function onFocusMove(event) {
+    if (!active()) return;
+    busy = true;
+    try {
+      var into = event.type === "focusin" ? event.target : event.relatedTarget;
+      record("w", FOCUS, digest(into instanceof Element ? elementKey(into) : "body"));
+    } finally {
+      busy = false;
+    }
+  }
+  function onTyping(event) {
+    if (event.isTrusted && active()) record("r", FOCUS, null);
+  }
   // Only writes: the runtime reads src and href itself when resources load.
   wrapAccessors([HTMLImageElement.prototype, HTMLScriptElement.prototype, HTMLIFrameElement.prototype,
     HTMLMediaElement.prototype, HTMLSourceElement.prototype, HTMLEmbedElement.prototype,
@@ -636,32 +752,56 @@
   });
   call(addEventListener, root, "message", onDispatch);
 
-  // The user typing or choosing writes the form control (user events are trusted).
+  // The user typing or choosing writes the form control (user events are trusted). The browser
+  // fires no input event at a control the user cannot change (disabled, readonly), so those
+  // produce no write. A click toggles a checkbox or radio: it reads the checkedness it flips, so
+  // the write is never taken for a blind store of the same value.
+  var chosenByUser = null; // the select a user action is choosing in (see log.userChooses)
   function onUserInput(event) {
     var target = event.target;
-    if (!event.isTrusted || !active()) return;
+    if (!(event.isTrusted || target === chosenByUser) || !active()) return;
     busy = true;
     try {
-      var prop = "value";
+      var where;
       var value;
       if (target instanceof HTMLInputElement) {
-        var toggles = /^(checkbox|radio)$/.test(call(inputType, target));
-        prop = toggles ? "checked" : "value";
-        value = call(toggles ? inputChecked : inputValue, target);
+        if (/^(checkbox|radio)$/.test(call(inputType, target))) {
+          if (event.type === "change") return; // the input event before it logged the toggle
+          where = checkedLocation(target);
+          record("r", where, null);
+          record("w", where, checkedState(target));
+          return;
+        }
+        where = "dom:" + elementKey(target) + ".value";
+        value = call(inputValue, target);
       } else if (target instanceof HTMLTextAreaElement) {
+        where = "dom:" + elementKey(target) + ".value";
         value = call(textAreaValue, target);
       } else if (target instanceof HTMLSelectElement) {
+        if (event.type === "change") return; // the input event before it logged the choice
+        where = selectLocation(target);
         value = call(selectValue, target);
       } else {
         return;
       }
-      record("w", "dom:" + elementKey(target) + "." + prop, digest(value));
+      record("w", where, digest(value));
     } finally {
       busy = false;
     }
   }
   call(addEventListener, document, "input", onUserInput, true);
   call(addEventListener, document, "change", onUserInput, true);
+  /* The harness chooses options the way Playwright does, from script, so the input and change
+     events of the choice are not trusted: it names the select before choosing (null after). */
+  log.userChooses = function userChooses(select) {
+    chosenByUser = select instanceof HTMLSelectElement ? select : null;
+  };
+  call(addEventListener, root, "focusin", onFocusMove, true);
+  call(addEventListener, root, "focusout", function (event) {
+    if (!event.relatedTarget) onFocusMove(event); // else the focusin that follows writes it
+  }, true);
+  call(addEventListener, root, "keydown", onTyping, true);
+  call(addEventListener, root, "beforeinput", onTyping, true);
 
   // ------------------------------------------------------------------ storage and cookies
   var areas = new Map();

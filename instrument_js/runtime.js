@@ -418,6 +418,136 @@
     return { port1, port2 };
   };
 
+  // ------------------------------------------------------------------ workers and sockets
+  // A dedicated worker's own code runs natively (init scripts never reach workers), and a
+  // WebSocket talks to a live server, so the trace lists both as uncontrolled; what the page
+  // sees of them is controlled: each message (or open, error, close) they deliver is an event,
+  // after their previous one, so its order against the page's events is explored. settle()
+  // waits a little for such a peer to answer once it was started or sent something, so that
+  // its answer is usually pending at the same step in every run.
+  const PEER_ANSWER_MS = 250;
+  const peerWaits = new Set(); // {peer, eventId: an event that must run first, or null; since}
+  function peersAnswering() {
+    const now = N.perfNow();
+    for (const wait of peerWaits) {
+      if (wait.eventId !== null) {
+        if (pending.has(wait.eventId)) continue;
+        wait.eventId = null;
+        wait.since = now;
+      }
+      if (now - wait.since < PEER_ANSWER_MS) return true;
+      peerWaits.delete(wait);
+    }
+    return false;
+  }
+  function answered(peer) {
+    for (const wait of peerWaits) if (wait.peer === peer) peerWaits.delete(wait);
+  }
+  function awaitAnswer(peer, eventId) {
+    peerWaits.add({ peer, eventId: eventId || null, since: N.perfNow() });
+  }
+
+  /* Holds the native events `types` of `peer` (listening first, in the capture phase) and turns
+     each into an event that dispatches a copy; returns the ids of those not yet run. */
+  function holdPeerEvents(peer, types, describePeer, copyOf) {
+    const ids = [];
+    const creator = current;
+    const site = creationSite();
+    const hold = (e) => {
+      if (passThrough.has(e) || e.target !== peer) return;
+      e.stopImmediatePropagation();
+      answered(peer);
+      const copy = copyOf(e);
+      const ev = createEvent({
+        category: "message", type: describePeer.type, creator, label: `${e.type} from ${describePeer.label}`,
+        params: { url: describePeer.url, kind: e.type, site }, preds: ids.length ? [ids[ids.length - 1]] : [],
+        origin: [2, seqCounter],
+        run: () => { ids.splice(ids.indexOf(ev.id), 1); redispatch(peer, copy); },
+      });
+      ids.push(ev.id);
+    };
+    for (const type of types) N.addEventListener.call(peer, type, hold, true);
+    return ids;
+  }
+  function copyMessage(e) {
+    return new MessageEvent("message", { data: e.data, origin: e.origin, ports: [...e.ports] });
+  }
+  if (typeof window.Worker === "function") {
+    const NativeWorker = window.Worker;
+    const workerPost = NativeWorker.prototype.postMessage;
+    const workerTerminate = NativeWorker.prototype.terminate;
+    const pendingOf = new WeakMap(); // worker -> ids of its messages not yet dispatched
+    const Worker = function Worker(url, options) {
+      if (!new.target) return NativeWorker.apply(this, arguments); // throws the native TypeError
+      const worker = Reflect.construct(NativeWorker, arguments, new.target);
+      const href = new URL(String(url), document.baseURI).href;
+      uncontrolled.push(`worker ${shortUrl(href)}`);
+      pendingOf.set(worker, holdPeerEvents(worker, ["message", "error"],
+        { type: "worker", label: `worker ${shortUrl(href)}`, url: normalizeUrl(href) },
+        (e) => e.type === "message" ? copyMessage(e) : new ErrorEvent("error", {
+          message: e.message, filename: e.filename, lineno: e.lineno, colno: e.colno, error: e.error, cancelable: true })));
+      let eventId = null;
+      if (/^https?:/.test(href)) {
+        // The script is held at the network like an async script, and served uninstrumented.
+        eventId = createEvent({
+          category: "network", type: "script", label: `worker script ${shortUrl(href)}`,
+          params: { src: normalizeUrl(href), kind: "worker" }, site: creationSite(),
+          actuate: { kind: "script", url: href, worker: true },
+        }).id;
+      }
+      awaitAnswer(worker, eventId);
+      return worker;
+    };
+    Worker.prototype = NativeWorker.prototype;
+    N.defineProperty(Worker.prototype, "constructor", { value: Worker, writable: true, configurable: true });
+    NativeWorker.prototype.postMessage = function postMessage() {
+      const result = workerPost.apply(this, arguments);
+      if (pendingOf.has(this)) awaitAnswer(this);
+      return result;
+    };
+    NativeWorker.prototype.terminate = function terminate() {
+      // Messages the worker sent that the page has not seen are never dispatched.
+      for (const id of (pendingOf.get(this) || []).splice(0)) cancelEvent(pending.get(id), creationSite());
+      answered(this);
+      return workerTerminate.apply(this, arguments);
+    };
+    window.Worker = Worker;
+  }
+  if (typeof window.WebSocket === "function") {
+    const NativeWebSocket = window.WebSocket;
+    const socketSend = NativeWebSocket.prototype.send;
+    const socketClose = NativeWebSocket.prototype.close;
+    const sockets = new WeakSet();
+    const WebSocket = function WebSocket(url, protocols) {
+      if (!new.target) return NativeWebSocket.apply(this, arguments); // throws the native TypeError
+      // readyState stays native: it reads OPEN once connected, even while `open` is pending.
+      const socket = Reflect.construct(NativeWebSocket, arguments, new.target);
+      sockets.add(socket);
+      uncontrolled.push(`websocket ${socket.url}`);
+      holdPeerEvents(socket, ["open", "message", "error", "close"],
+        { type: "websocket", label: `websocket ${socket.url}`, url: normalizeUrl(socket.url) },
+        (e) => e.type === "message" ? copyMessage(e)
+          : e.type === "close" ? new CloseEvent("close", { code: e.code, reason: e.reason, wasClean: e.wasClean })
+            : new Event(e.type));
+      awaitAnswer(socket);
+      return socket;
+    };
+    WebSocket.prototype = NativeWebSocket.prototype;
+    for (const [k, v] of Object.entries({ CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 })) WebSocket[k] = v;
+    N.defineProperty(WebSocket.prototype, "constructor", { value: WebSocket, writable: true, configurable: true });
+    NativeWebSocket.prototype.send = function send() {
+      const result = socketSend.apply(this, arguments);
+      if (sockets.has(this)) awaitAnswer(this);
+      return result;
+    };
+    NativeWebSocket.prototype.close = function close() {
+      const result = socketClose.apply(this, arguments);
+      if (sockets.has(this)) awaitAnswer(this); // the server's closing handshake
+      return result;
+    };
+    window.WebSocket = WebSocket;
+  }
+
   // ------------------------------------------------------------------ XMLHttpRequest
   let requestCounter = 0;
   const XHR_EVENTS = ["readystatechange", "loadstart", "progress", "abort", "error", "load", "timeout", "loadend"];
@@ -647,7 +777,10 @@
   function onElementEvent(e) {
     const el = e.target;
     if (passThrough.has(e) || !(el instanceof Element) || el instanceof HTMLStyleElement) return;
-    if (el instanceof HTMLScriptElement) { scriptSettled(el, e.type); return; }
+    if (el instanceof HTMLScriptElement) {
+      if (!heldScripts.has(el)) scriptSettled(el, e.type); // held ones: see onHeldScriptEvent
+      return;
+    }
     loadSeen.add(el);
     detachedImages.delete(el);
     if (el instanceof HTMLIFrameElement || el instanceof HTMLFrameElement) {
@@ -730,6 +863,10 @@
     const deferred = !dynamic && !el.async && el.defer;
     if (!deferred && !dynamic && !el.async) return;
     heldScripts.add(el);
+    // A script the page detaches while it loads (JSONP: container.innerHTML = … over it) still
+    // runs and fires load at the element, out of the document's sight: listen on the element.
+    N.addEventListener.call(el, "load", onHeldScriptEvent);
+    N.addEventListener.call(el, "error", onHeldScriptEvent);
     const kind = deferred ? "defer" : "async";
     const record = { el, eventId: null, spec: null };
     const spec = {
@@ -743,6 +880,10 @@
     record.spec = spec;
     deferScripts.push(record);
     if (parse.done) releaseDeferredScripts();
+  }
+
+  function onHeldScriptEvent(e) {
+    if (!passThrough.has(e) && e.target === this) scriptSettled(this, e.type);
   }
 
   function createScriptEvent(spec, el) {
@@ -833,7 +974,7 @@
     return new Promise((resolve) => {
       let quiet = 0;
       const check = () => {
-        const busy = inflight > 0 || imagesInFlight() || documentFinishing();
+        const busy = inflight > 0 || imagesInFlight() || documentFinishing() || peersAnswering();
         quiet = busy ? 0 : quiet + 1;
         if (quiet >= 3) return resolve();
         if (N.perfNow() - started > budget) {
@@ -943,7 +1084,20 @@
 
   function stretchReport(s, extra) {
     // One JSON string: a stretch of a thousand steps is far cheaper to hand over that way.
-    return N.stringify(Object.assign({ steps: s.steps, skipped: s.skipped, consumed: s.consumed }, extra));
+    return N.stringify(Object.assign({ steps: s.steps, skipped: s.skipped, consumed: s.consumed, before: s.before || null }, extra));
+  }
+
+  /* Native arrivals between two steps of a stretch (a worker's or a socket's message) are
+     reported before the next choice, as the harness would learn of them: with the step that ran
+     last, or in the stretch's `before` record when none has. */
+  function reportArrivals(s) {
+    if (!created.length) return;
+    const late = record();
+    const last = s.steps.length ? s.steps[s.steps.length - 1][2] : null;
+    if (last === null) { s.before = late; return; }
+    for (const key of ["created", "gone", "errors", "uncontrolled"]) last[key] = last[key].concat(late[key]);
+    last.accesses = N.stringify(JSON.parse(last.accesses).concat(JSON.parse(late.accesses)));
+    last.now = Math.max(last.now, late.now);
   }
 
   function runStretch(plan, horizon, max, sliceMs) {
@@ -955,6 +1109,7 @@
       const next = () => {
         if (mine.halted) return resolve(stop("halted"));
         if (mine.steps.length >= max || N.perfNow() - started > sliceMs) return resolve(stop("slice"));
+        reportArrivals(mine);
         let chosen = null;
         let planned = false;
         while (mine.consumed < plan.length && chosen === null) {

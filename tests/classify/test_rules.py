@@ -75,6 +75,16 @@ def test_child_failed_flag_and_switch_off() -> None:
     assert verdict(*args, child_failed=True, rules=without("child-failed")).reasons == ["commute"]
 
 
+def test_an_order_that_loops_forever_is_harmful_even_with_equal_states() -> None:
+    parent = trace(XHR_A, XHR_B)
+    assert verdict(parent, trace(XHR_B, XHR_A, truncated="endless-loop"), StateDiff(), (XHR_A, XHR_B)) == \
+        Verdict("harmful", ["endless-loop"])
+    # both orders loop: the loop is not the reversal's doing
+    looping = trace(XHR_A, XHR_B, truncated="endless-loop")
+    assert verdict(looping, trace(XHR_B, XHR_A, truncated="endless-loop"), StateDiff(), (XHR_A, XHR_B)) == \
+        Verdict("harmless", ["commute"])
+
+
 def test_parent_failed() -> None:
     v = verdict(trace(XHR_A, truncated="page-lost"), trace(XHR_B, XHR_A), StateDiff(), (XHR_A, XHR_B))
     assert v == Verdict("error", ["parent-failed"])
@@ -159,6 +169,14 @@ def test_late_handler_attach_not_when_the_user_event_did_something() -> None:
     parent = trace(LOAD, CLICK)
     child = trace(CLICK, LOAD, writes={CLICK.id: ["global:clicks"]})
     assert verdict(parent, child, StateDiff(dom=DOM, screenshot=SHOT), (LOAD, CLICK)).kind == "harmful"
+
+
+def test_late_handler_attach_when_the_click_only_moved_focus() -> None:
+    # Clicking a button focuses it, handler or not: that write is not the click doing something.
+    parent = trace(LOAD, CLICK)
+    child = trace(CLICK, LOAD, writes={CLICK.id: ["dom:document.activeElement"]})
+    diff = StateDiff(dom=DOM, screenshot=SHOT)
+    assert verdict(parent, child, diff, (LOAD, CLICK)) == Verdict("harmless", ["late-handler-attach"])
 
 
 def test_late_handler_attach_not_for_lost_form_input() -> None:

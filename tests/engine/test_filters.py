@@ -82,6 +82,15 @@ def test_same_value_keeps_unknown_digests_and_read_before_write() -> None:
     assert not dropped_by(SAME_VALUE, reading, "global:x")
 
 
+def test_same_value_keeps_a_user_toggle_racing_with_a_script_setting_the_same_value() -> None:
+    # A click on a checkbox flips what it reads (instrument_js/dom_log.js logs a read, then the
+    # write): storing true is not a blind write of true, its value depends on the order.
+    toggle = ("click", (), [r("dom:#agree.checked"), w("dom:#agree.checked", "b:true")])
+    script = ("timer", (), [w("dom:#agree.checked", "b:true")])
+    trace = trace_of(toggle, script, events={"click": (Category.USER, "click")})
+    assert not dropped_by(SAME_VALUE, trace, "dom:#agree.checked")
+
+
 def test_same_value_drops_a_write_of_the_value_already_stored() -> None:
     trace = trace_of(
         ("init", (), [w("dom:#status.textContent", "s:idle")]),

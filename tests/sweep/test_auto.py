@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from webr4.sweep.auto import auto_actions, perform
+from webr4.sweep.auto import auto_actions, candidates, perform
 from webr4.sweep.scripted import plain_page
 
 
@@ -33,3 +33,11 @@ def test_auto_skips_links_and_submits_and_drops_actions_that_navigate(tmp_path):
 <img id="pic" src="data:," onload="void 0">
 <script>document.getElementById('stay').addEventListener('click', () => { document.title = 'stayed'; });</script>""")
     assert auto_actions(page.as_uri(), 5, seed=0) == [{"click": "#stay"}]
+
+
+def test_auto_types_only_into_fields_the_user_can_change(tmp_path):
+    page = tmp_path / "page.html"
+    page.write_text("""<input id="code" value="A-1" readonly onkeydown="void 0">
+<input id="off" disabled onkeydown="void 0"><input id="name" onkeydown="void 0">""")
+    with plain_page(page.as_uri()) as shown:
+        assert [(c.phase, c.selector) for c in candidates(shown)] == [("key", "#name")]

@@ -15,6 +15,8 @@ from playwright.async_api import Page
 
 from webr4.trace import Category, Event
 
+_USER_CHOOSES = "el => { const log = window.__webr4 && window.__webr4.log; if (log && log.userChooses) log.userChooses(el); }"
+_USER_CHOOSES_NONE = "() => { const log = window.__webr4 && window.__webr4.log; if (log && log.userChooses) log.userChooses(null); }"
 _KINDS = {"click": (), "fill": ("value",), "press": ("key",), "select": ("value",), "hover": ()}
 
 
@@ -48,7 +50,13 @@ class UserAction:
         elif self.kind == "press":
             await target.press(self.argument or "", timeout=timeout_ms)
         elif self.kind == "select":
-            await target.select_option(self.argument, timeout=timeout_ms)
+            # Playwright's choice fires untrusted input/change events: the DOM log is told that
+            # this select's next ones are the user's (see instrument_js/dom_log.js).
+            await target.evaluate(_USER_CHOOSES, timeout=timeout_ms)
+            try:
+                await target.select_option(self.argument, timeout=timeout_ms)
+            finally:
+                await page.evaluate(_USER_CHOOSES_NONE)
         elif self.kind == "hover":
             await target.hover(timeout=timeout_ms)
 

@@ -40,6 +40,7 @@ from webr4.trace import Access, AccessKind, Category, ErrorRecord, Event, EventI
 _USER_PRIORITY = 2
 _STRETCH_MS = 200  # wall time the page may run events by itself before reporting back
 _NAVIGATION_WAIT_S = 2.0  # how long a navigation the page began may take to reach the network
+_BUSY_PROBE_S = 1.0  # how long a page busy in a script takes to answer before it counts as looping
 
 
 @dataclass(frozen=True)
@@ -238,8 +239,9 @@ class Controller:
         try:
             record = await asyncio.wait_for(self._dispatch(event_id, enabled[event_id]), self.limits.event_timeout_s)
         except asyncio.TimeoutError:
+            looping = await self._script_busy()
             await self._terminate_script()
-            self._timed_out(event_id, enabled, planned)
+            self._timed_out(event_id, enabled, planned, looping)
             return False
         except PlaywrightError as error:
             self._lost(error)
@@ -260,6 +262,7 @@ class Controller:
         try:
             stretch = json.loads(await asyncio.wait_for(run, self.limits.event_timeout_s + _STRETCH_MS / 1000))
         except asyncio.TimeoutError:
+            looping = await self._script_busy()
             await self._terminate_script()
             drained = await self._drain()
             steps = list(drained.get("steps", ()))
@@ -268,10 +271,10 @@ class Controller:
             hung = drained.get("running") or (steps.pop()[:2] if steps else None)
             self._absorb_stretch({**drained, "steps": steps})
             if hung:
-                self._timed_out(hung[0], dict(self.state.pending), hung[1])
+                self._timed_out(hung[0], dict(self.state.pending), hung[1], looping)
             else:
                 self.state.truncated = "event-timeout"
-            return drained.get("consumed", 0), "event-timeout"
+            return drained.get("consumed", 0), self.state.truncated
         except PlaywrightError as error:
             self._lost(error)
             return 0, "page-lost"
@@ -290,6 +293,8 @@ class Controller:
             return {}
 
     def _absorb_stretch(self, stretch: dict[str, Any]) -> None:
+        if stretch.get("before"):  # arrivals reported before the stretch's first step
+            self._absorb(stretch["before"], step=None)
         self.state.skipped.extend(stretch.get("skipped", ()))
         for event_id, planned, record in stretch.get("steps", ()):
             index = len(self.state.steps)
@@ -307,7 +312,7 @@ class Controller:
         if actuation["kind"] == "chunk":
             await self.gate.release_chunk(actuation["index"], timeout)
         else:
-            await self.gate.release_script(actuation["url"], timeout)
+            await self.gate.release_script(actuation["url"], timeout, instrument=not actuation.get("worker"))
         return await self.page.evaluate("([id, a]) => window.__webr4.finish(id, a)", [event_id, actuation])
 
     async def _user_action(self, action: UserAction, candidate: _Candidate) -> dict[str, Any]:
@@ -325,19 +330,36 @@ class Controller:
         self.state.last_user_time = record.get("now", candidate.due)
         return record
 
-    def _timed_out(self, event_id: EventId, enabled: dict[EventId, _Candidate], planned: bool) -> None:
-        """Record that ``event_id`` hung (its script was terminated): its step, an error, the end."""
+    def _timed_out(self, event_id: EventId, enabled: dict[EventId, _Candidate], planned: bool,
+                   looping: bool) -> None:
+        """Record that ``event_id`` hung (its script was terminated): its step, an error, the end.
+
+        ``looping``: the page's script was still running when the time was up, so the event is
+        an endless loop — an outcome of the page that every run of this order repeats
+        (``truncated`` is ``endless-loop``); otherwise it waited for something that never came
+        (``event-timeout``, a failed run)."""
         label = self.state.events[event_id].label if event_id in self.state.events else event_id
-        self.state.errors.append(ErrorRecord(
-            "harness", f"{label} did not finish within {self.limits.event_timeout_s:g} s (an endless loop?)",
-            None, len(self.state.steps)))
-        self.state.truncated = "event-timeout"
+        limit = f"{self.limits.event_timeout_s:g} s"
+        message = (f"endless loop in {label}: its script ran for {limit} and was stopped" if looping
+                   else f"{label} did not finish within {limit}")
+        self.state.errors.append(ErrorRecord("harness", message, None, len(self.state.steps)))
+        self.state.truncated = "endless-loop" if looping else "event-timeout"
         self._add_step(event_id, enabled, planned, {"accesses": []})
 
     def _lost(self, error: PlaywrightError) -> None:
         self.state.errors.append(ErrorRecord(
             "harness", f"the page stopped responding: {str(error).splitlines()[0]}", None, len(self.state.steps)))
         self.state.truncated = "page-lost"
+
+    async def _script_busy(self) -> bool:
+        """Whether the page's main thread is running a script: it cannot answer an evaluation."""
+        try:
+            await asyncio.wait_for(self.page.evaluate("0"), _BUSY_PROBE_S)
+        except asyncio.TimeoutError:
+            return True
+        except PlaywrightError:
+            return False
+        return False
 
     async def _terminate_script(self) -> None:
         try:

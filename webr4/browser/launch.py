@@ -20,6 +20,10 @@ CHROMIUM_ARGS = (
     "--disable-sync",
     "--no-first-run",
     "--disable-quic",
+    # The harness serves each document itself (route.fulfill), so Chromium cannot tell it came
+    # from loopback and its Local Network Access checks refuse the page's WebSocket connections
+    # to loopback, which the same page loaded natively may open.
+    "--disable-features=LocalNetworkAccessChecks",
 )
 _SYSTEM_CHROMIUM = Path("/usr/bin/chromium")
 

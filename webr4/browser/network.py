@@ -114,9 +114,11 @@ class NetworkGate:
         route = await self._next_held(f"chunk:{index}", timeout)
         await route.fulfill(status=200, content_type="text/javascript", body=_MARKER_BODY)
 
-    async def release_script(self, url: str, timeout: float) -> None:
+    async def release_script(self, url: str, timeout: float, *, instrument: bool = True) -> None:
+        """Serve the held script ``url``; ``instrument=False`` serves it as recorded (a worker's
+        script: the access log it would call does not exist in a worker)."""
         route = await self._next_held(f"script:{url}", timeout)
-        await self._serve(route, route.request)
+        await self._serve(route, route.request, instrument=instrument)
 
     async def _next_held(self, key: str, timeout: float) -> Route:
         held = self._held[key]
@@ -183,7 +185,7 @@ class NetworkGate:
         finally:
             self.document_ready.set()
 
-    async def _serve(self, route: Route, request: Request) -> None:
+    async def _serve(self, route: Route, request: Request, *, instrument: bool = True) -> None:
         response = await self._response_for(route, request)
         if response is None:
             self.notes.append(f"{request.method} {request.url} is not in the recorded session; answered 404")
@@ -191,7 +193,7 @@ class NetworkGate:
             return
         body = response.body
         if request.resource_type == "script" and response.status < 300:
-            if self.rewriter is not None:
+            if self.rewriter is not None and instrument:
                 body = self._instrument_script(body, request.url, response.headers.get("content-type", ""))
             elif request.url in self._modules:
                 self._modules.update(imported_urls(_decode(body, response.headers.get("content-type", "")), request.url))

@@ -5,6 +5,8 @@ Rules are tried in groups, in this order; the first group with a match decides:
 1. **error** — ``child-failed``: the child execution did not finish (``truncated`` is
    ``event-timeout``, ``page-lost`` or ``run-timeout``, or the caller says it failed);
    ``parent-failed``: the same for the parent. Nothing else can be trusted.
+1b. **harmful** — ``endless-loop``: the child ended in an endless loop (``truncated`` is
+   ``endless-loop``) and the parent did not: this order hangs the page, whatever its state shows.
 2. **harmless** — ``polling-timer``: ad-hoc synchronisation; only pending events differ in the
    state (or nothing does), and every event that ran in one execution but not the other, or is
    pending in one but not the other, is a polling timer (see :func:`polling_timer`). Tried before
@@ -41,6 +43,7 @@ FAILED = frozenset({"event-timeout", "page-lost", "run-timeout"})
 UNLOAD_TYPES = frozenset({"unload", "beforeunload", "pagehide"})
 INPUT_ACTIONS = frozenset({"fill", "select"})  # user events with a native effect of their own
 POLLING_TIMER_TYPES = frozenset({"setInterval"})
+FOCUS_LOCATION = "dom:document.activeElement"  # the focused element (instrument_js/dom_log.js)
 _UNINITIALISED = re.compile(
     r"ReferenceError|is not defined|is not a function|is not a constructor"
     r"|Cannot read propert(?:y|ies) of (?:undefined|null)|undefined is not an object")
@@ -113,7 +116,8 @@ def late_handler_attach(case: Case) -> bool:
     can attach handlers: a parse chunk, a script, ``load`` or ``DOMContentLoaded``. The effect
     must be the user event doing nothing: no exception differs, no form state
     (``(value)``, ``(checked)``, ``(selected)``) appears in the DOM difference, and in the
-    execution where the user event ran first it wrote nothing (when accesses were logged).
+    execution where the user event ran first it wrote nothing (when accesses were logged) but
+    the focus its own click or key moved, which it moves with or without a handler.
     """
     users = [e for e in case.events if e.category is Category.USER]
     if len(users) != 1 or users[0].type in INPUT_ACTIONS:
@@ -128,7 +132,7 @@ def late_handler_attach(case: Case) -> bool:
         return False
     early = case.child if _ran_before(case.child, user.id, other.id) else case.parent
     writes = _step_writes(early, user.id)
-    return not writes
+    return not [location for location in writes or () if location != FOCUS_LOCATION]
 
 
 def _initialised_name(message: str) -> str | None:
@@ -211,6 +215,11 @@ def polling_timer(case: Case) -> bool:
     return True
 
 
+def endless_loop(case: Case) -> bool:
+    """The child's run ended in an endless loop, the parent's did not."""
+    return case.child.truncated == "endless-loop" and case.parent.truncated != "endless-loop"
+
+
 def heap_only(case: Case) -> bool:
     """The heap differs, and nothing else does apart from pending events."""
     categories = case.diff.categories
@@ -220,6 +229,7 @@ def heap_only(case: Case) -> bool:
 RULES: dict[str, Rule] = {rule.name: rule for rule in (
     Rule("child-failed", "error", child_failed),
     Rule("parent-failed", "error", parent_failed),
+    Rule("endless-loop", "harmful", endless_loop),
     Rule("polling-timer", "harmless", polling_timer),
     Rule("commute", "harmless", commute),
     Rule("unload-race", "harmless", unload_race),
@@ -235,6 +245,7 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
 
 GROUPS: tuple[tuple[str, ...], ...] = (
     ("child-failed", "parent-failed"),
+    ("endless-loop",),
     ("polling-timer",),
     ("commute",),
     ("unload-race", "late-handler-attach"),

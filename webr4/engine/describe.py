@@ -75,6 +75,9 @@ def _split_member(rest: str) -> tuple[str, str] | None:
 def _dom(rest: str) -> str:
     if rest.startswith("sel:"):
         return f"elements matching {rest[4:]}"
+    owner, group, name = rest.partition(".radio:")
+    if group and owner and name:  # a radio button group's name may contain dots
+        return f"radio group {_quote(name)} of {_element(owner)}"
     member = _split_member(rest)
     if rest.startswith("#") and member is None:
         return f"existence of element {rest}"
@@ -120,6 +123,7 @@ def describe_location(location: str, trace: Trace) -> str:
     """A location key in words.
 
     ``global:queue`` → ``global queue``; ``dom:#price.textContent`` → ``#price.textContent``;
+    ``dom:#order.radio:plan`` → ``radio group "plan" of #order``;
     ``handler:img#banner.load`` → ``load handler of #banner``; ``prop:9.textContent`` →
     ``#log.textContent`` when ``trace.names`` calls object 9 ``#log`` (``property textContent of
     object 9`` when it has no name); ``scope:4:count`` → ``closure at app.js:3:7 › count``

@@ -1,6 +1,7 @@
 """Instrument the JavaScript inside an HTML document: inline scripts and handler attributes.
 
-Each inline classic or module ``<script>`` body and each ``on…="…"`` attribute is rewritten with
+Each inline classic or module ``<script>`` body and each event handler attribute (``onclick="…"``,
+read as the HTML tokenizer reads attributes: see :mod:`webr4.instrument.tags`) is rewritten with
 :mod:`webr4.instrument.rewrite`; the rest of the document stays byte-identical. The rewriter
 never inserts a newline, so every line keeps its number. Site locations of the rewritten code
 are shifted to their place in the document (``page.html:LINE:COL``).
@@ -9,19 +10,54 @@ are shifted to their place in the document (``page.html:LINE:COL``).
 from __future__ import annotations
 
 import html as html_entities
-import re
 from dataclasses import dataclass, field
 
 from bs4 import BeautifulSoup, Tag
 
 from webr4.instrument.cache import CachedRewriter
 from webr4.instrument.positions import PositionMap, line_starts, to_position
+from webr4.instrument.tags import read_start_tag
 
 _JS_TYPES = frozenset(
     {"", "text/javascript", "application/javascript", "text/ecmascript", "application/ecmascript",
      "application/x-javascript", "text/jscript"}
 )
-_HANDLER_ATTRIBUTE = re.compile(r"""\s(on[a-z]+)\s*=\s*("[^"]*"|'[^']*'|[^\s"'=<>`]+)""", re.IGNORECASE)
+# Event handler content attributes (HTML Living Standard §8.1.8.2, GlobalEventHandlers, plus the
+# pointer, touch, animation and transition handlers Chromium also has); any other on… attribute
+# is plain data.
+_GLOBAL_HANDLERS = frozenset(
+    ("on" + name) for name in """
+    abort auxclick beforeinput beforematch beforetoggle blur cancel canplay canplaythrough change
+    click close command contextlost contextmenu contextrestored copy cuechange cut dblclick drag
+    dragend dragenter dragleave dragover dragstart drop durationchange emptied ended error focus
+    formdata input invalid keydown keypress keyup load loadeddata loadedmetadata loadstart
+    mousedown mouseenter mouseleave mousemove mouseout mouseover mouseup paste pause play playing
+    progress ratechange reset resize scroll scrollend securitypolicyviolation seeked seeking select
+    slotchange stalled submit suspend timeupdate toggle volumechange waiting wheel
+    webkitanimationend webkitanimationiteration webkitanimationstart webkittransitionend
+    animationstart animationend animationiteration animationcancel
+    transitionrun transitionstart transitionend transitioncancel
+    pointerdown pointerup pointermove pointerover pointerout pointerenter pointerleave
+    pointercancel pointerrawupdate gotpointercapture lostpointercapture
+    touchstart touchend touchmove touchcancel selectstart selectionchange
+    """.split()
+)
+# WindowEventHandlers: handlers of the window, set from <body> and <frameset> (§8.1.8.2).
+_WINDOW_HANDLERS = frozenset(
+    ("on" + name) for name in """
+    afterprint beforeprint beforeunload hashchange languagechange message messageerror offline
+    online pagehide pagereveal pageshow pageswap popstate rejectionhandled storage
+    unhandledrejection unload
+    """.split()
+)
+# Elements whose content the tokenizer reads as text (RCDATA, RAWTEXT, or noscript with scripting
+# on): a "tag" html.parser finds inside them is not an element.
+_TEXT_ONLY = frozenset({"title", "textarea", "style", "xmp", "iframe", "noembed", "noframes", "noscript", "plaintext"})
+
+
+def is_event_handler_attribute(tag_name: str, attribute: str) -> bool:
+    """Whether ``attribute`` (lowercased) on a ``tag_name`` element is an event handler."""
+    return attribute in _GLOBAL_HANDLERS or (tag_name in ("body", "frameset") and attribute in _WINDOW_HANDLERS)
 
 
 @dataclass(frozen=True)
@@ -48,21 +84,6 @@ def _shift_sites(sites: dict[str, str], url: str, line: int, column: int) -> dic
     return shifted
 
 
-def _start_tag_end(text: str, start: int) -> int:
-    """Offset just past the '>' closing the start tag at ``start`` (quotes respected)."""
-    quote = ""
-    for i in range(start, len(text)):
-        ch = text[i]
-        if quote:
-            if ch == quote:
-                quote = ""
-        elif ch in "\"'":
-            quote = ch
-        elif ch == ">":
-            return i + 1
-    return len(text)
-
-
 def instrument_document(text: str, url: str, rewriter: CachedRewriter, id_prefix: str) -> InstrumentedDocument:
     """Rewrite the inline JavaScript of ``text`` (the document at ``url``).
 
@@ -77,21 +98,24 @@ def instrument_document(text: str, url: str, rewriter: CachedRewriter, id_prefix
     for tag in soup.find_all(True):
         if not isinstance(tag, Tag) or tag.sourceline is None:
             continue
-        tag_start = starts[tag.sourceline - 1] + tag.sourcepos
-        tag_end = _start_tag_end(text, tag_start)
-        for match in _HANDLER_ATTRIBUTE.finditer(text, tag_start, tag_end):
-            raw = match.group(2)
-            quoted = raw[0] in "\"'"
-            body = html_entities.unescape(raw[1:-1] if quoted else raw)
-            value_start = match.start(2) + (1 if quoted else 0)
-            line, column = to_position(starts, value_start)
+        if any(parent.name in _TEXT_ONLY for parent in tag.parents):
+            continue
+        start_tag = read_start_tag(text, starts[tag.sourceline - 1] + tag.sourcepos)
+        tag_end = start_tag.end
+        for attribute in start_tag.attributes:
+            if not is_event_handler_attribute(start_tag.name, attribute.name):
+                continue
+            body = html_entities.unescape(text[attribute.value_start : attribute.value_end])
+            line, column = to_position(starts, attribute.value_start)
             count += 1
             result = rewriter.rewrite(body, url, script_id=f"{id_prefix}h{count}", handler=True)
             if result.code == body:
                 continue
             sites.update(_shift_sites(result.sites, url, line, column))
             uncontrolled.extend(f"{u.kind} at {u.site}" for u in result.uncontrolled)
-            edits.append((match.start(2), match.end(2), '"' + html_entities.escape(result.code, quote=True) + '"'))
+            # Written back inside the quotes it had; an unquoted value gets double quotes.
+            escaped = html_entities.escape(result.code, quote=True)
+            edits.append((attribute.value_start, attribute.value_end, escaped if attribute.quote else f'"{escaped}"'))
         if tag.name != "script" or tag.has_attr("src"):
             continue
         kind = str(tag.get("type", "")).strip().lower()

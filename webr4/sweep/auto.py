@@ -89,8 +89,9 @@ _CANDIDATES = """
     return parts.join(' > ');
   }
   function typable(el) {
-    return el.isContentEditable || el.tagName === 'TEXTAREA'
-      || (el.tagName === 'INPUT' && TYPABLE.test(el.type));
+    // A readonly field takes no typing: the user cannot change it.
+    return el.isContentEditable || (el.tagName === 'TEXTAREA' && !el.readOnly)
+      || (el.tagName === 'INPUT' && TYPABLE.test(el.type) && !el.readOnly);
   }
 
   const found = [];

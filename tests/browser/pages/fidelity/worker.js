@@ -1,0 +1,4 @@
+onmessage = function (event) {
+  postMessage('sum ' + (event.data + 22));
+  postMessage('done');
+};

@@ -1,0 +1,128 @@
+"""Pages nobody wrote for webr4 end as they do in plain Chromium: same final DOM.
+
+Each page runs once in plain Chromium through Playwright (the oracle) and once under webr4's
+control, and the normalised DOMs (``capture_dom.js``) must be equal.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from webr4.browser.controller import Limits
+from webr4.browser.driver import Driver
+from webr4.browser.launch import CHROMIUM_ARGS, chromium_path
+from webr4.browser.responses import ResponseStore
+from webr4.resources import javascript
+from webr4.serve import serve
+from webr4.sweep.explore import explore
+from webr4.sweep.session import record
+
+from .websocket_server import websocket_server
+
+pytestmark = pytest.mark.browser
+
+PAGES = Path(__file__).resolve().parent / "pages" / "fidelity"
+
+
+@pytest.fixture(scope="module")
+def pages_url() -> Iterator[str]:
+    with serve(PAGES) as base:
+        yield base
+
+
+def plain_dom(url: str, settled: str) -> str:
+    """The page's DOM in plain Chromium once the JS expression ``settled`` holds."""
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path(p), args=list(CHROMIUM_ARGS))
+        try:
+            page = browser.new_page()
+            page.goto(url)
+            page.wait_for_function(settled, timeout=10_000)
+            return page.evaluate(javascript("capture_dom.js"))
+        finally:
+            browser.close()
+
+
+def webr4_dom(driver, url: str) -> tuple[str, list]:
+    execution = driver.execute(url, store=ResponseStore(), record=True)
+    return execution.dom, [e for e in execution.trace.errors if e.kind == "harness"]
+
+
+def test_attributes_that_look_like_handlers_are_left_alone(driver, pages_url):
+    url = pages_url + "attributes.html"
+    dom, harness = webr4_dom(driver, url)
+    assert not harness
+    assert dom == plain_dom(url, "document.getElementById('out').textContent !== ''")
+    assert "e.g. online=yes | set onerror=x | yes | press onclick=go to start | 3 | 3" in dom
+
+
+def test_a_script_detached_while_it_loads_still_runs(driver, pages_url):
+    url = pages_url + "jsonp.html"
+    dom, harness = webr4_dom(driver, url)
+    assert not harness  # the recording used to wait for a load event that never came
+    assert dom == plain_dom(url, "document.getElementById('out').title === 'loaded'")
+
+
+def test_worker_messages_are_delivered_and_marked_uncontrolled(driver, pages_url):
+    url = pages_url + "worker.html"
+    execution = driver.execute(url, store=ResponseStore(), record=True)
+    assert execution.dom == plain_dom(url, "document.getElementById('out').textContent === 'sum 42, done'")
+    trace = execution.trace
+    messages = [e for e in trace.sequence if trace.events[e].type == "worker"]
+    assert [trace.events[e].label for e in messages] == ["message from worker /worker.js"] * 2
+    assert trace.uncontrolled == ["worker /worker.js"]
+
+
+def _out(dom: str) -> str:
+    lines = dom.splitlines()
+    return lines[next(i for i, line in enumerate(lines) if 'id="out"' in line) + 1].strip()
+
+
+def test_a_worker_message_is_an_event_whose_order_is_explored(driver, pages_url):
+    url = pages_url + "worker-race.html"
+    store = ResponseStore()
+    seed = driver.execute(url, store=store, record=True)
+    order = seed.trace.sequence
+    message = next(e for e in order if seed.trace.events[e].type == "worker")
+    timer = next(e for e in order if seed.trace.events[e].type == "setTimeout")
+    assert order.index(message) < order.index(timer) and _out(seed.dom) == "timer"
+    flipped_plan = order[: order.index(message)] + [timer, message]
+    flipped = driver.execute(url, flipped_plan, store=store, record=False)
+    assert flipped.trace.sequence[: len(flipped_plan)] == flipped_plan
+    assert _out(flipped.dom) == "worker"
+
+
+def test_websocket_events_are_controlled_and_the_socket_marked_uncontrolled(driver, pages_url):
+    with websocket_server() as port:
+        url = f"{pages_url}websocket.html?port={port}"
+        execution = driver.execute(url, store=ResponseStore(), record=True)
+        assert execution.dom == plain_dom(url, "document.getElementById('out').textContent.endsWith('close')")
+    assert _out(execution.dom) == "open, hello, echo:ping, close"
+    trace = execution.trace
+    labels = [trace.events[e].label for e in trace.sequence if trace.events[e].type == "websocket"]
+    where = f"websocket ws://127.0.0.1:{port}/"
+    assert labels == [f"{kind} from {where}" for kind in ("open", "message", "message", "close")]
+    assert trace.uncontrolled == [where]
+
+
+def test_an_endless_loop_ends_the_run_at_its_event_and_the_recording_repeats(pages_url, tmp_path):
+    limits = Limits(event_timeout_s=2.0)
+
+    async def record_and_explore():
+        async with Driver() as driver:
+            session = await record(driver, pages_url + "loop.html", tmp_path / "session", [], limits=limits)
+            return session, await explore(driver, session, tmp_path / "run", bound=1, max_sequences=3)
+
+    session, summary = asyncio.run(record_and_explore())  # no "repeating the recording failed"
+    seed = session.seed_trace()
+    assert seed.truncated == "endless-loop"
+    last = seed.events[seed.sequence[-1]]
+    assert last.type == "setTimeout" and "100ms" in last.label
+    assert [e.message for e in seed.errors if e.kind == "harness"] == [
+        f"endless loop in {last.label}: its script ran for 2 s and was stopped"]
+    assert summary.seed_events == len(seed.steps)

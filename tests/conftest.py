@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterator
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from webr4.resources import resource_dir
 from webr4.serve import serve
@@ -18,6 +19,11 @@ if TYPE_CHECKING:
     from playwright.async_api import Page
 
 SITES = resource_dir("sites")
+
+# Speed is measured by the benchmarks, never asserted by tests: machines running the suite are
+# shared, so Hypothesis gets no per-example deadline and no "too slow" health check.
+settings.register_profile("webr4", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("webr4")
 
 
 def site_names() -> list[str]:

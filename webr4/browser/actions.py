@@ -15,6 +15,10 @@ from playwright.async_api import Page
 
 from webr4.trace import Category, Event
 
+class InvalidSelector(ValueError):
+    """A step's selector is not valid selector syntax (it could never match anything)."""
+
+
 _KINDS = {"click": (), "fill": ("value",), "press": ("key",), "select": ("value",), "hover": ()}
 
 

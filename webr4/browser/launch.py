@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 from playwright.async_api import Browser, Playwright
+from playwright.async_api import Error as PlaywrightError
 
 CHROMIUM_ARGS = (
     "--no-sandbox",
@@ -46,5 +47,18 @@ def chromium_path(playwright: Playwright) -> str:
     )
 
 
+def not_startable(path: str, error: Exception) -> BrowserNotFound:
+    """The one-line error for a binary that Playwright could not start as Chromium."""
+    text = str(error).strip()
+    reason = text.splitlines()[0] if text else type(error).__name__
+    return BrowserNotFound(f"cannot start {path} as Chromium ({reason.removeprefix('BrowserType.launch: ')}); "
+                           "point --browser or WEBR4_CHROMIUM at a Chromium binary")
+
+
 async def launch(playwright: Playwright) -> Browser:
-    return await playwright.chromium.launch(executable_path=chromium_path(playwright), args=list(CHROMIUM_ARGS))
+    """A new Chromium; :class:`BrowserNotFound` when there is none or it does not start."""
+    path = chromium_path(playwright)
+    try:
+        return await playwright.chromium.launch(executable_path=path, args=list(CHROMIUM_ARGS))
+    except PlaywrightError as error:
+        raise not_startable(path, error) from None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -17,6 +18,7 @@ from typing import Any, Protocol
 
 from webr4.browser.driver import Driver
 from webr4.sweep.execution import Outcome, execute
+from webr4.sweep.lifeline import bind_to_parent
 from webr4.sweep.session import Session
 from webr4.sweep.workers import execute_packed, execute_plan, pack_session
 
@@ -71,7 +73,8 @@ class WorkerProcesses:
 
     def _new_pool(self) -> ProcessPoolExecutor:
         # spawn, not fork: the parent holds threads and a Playwright connection of its own
-        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=bind_to_parent, initargs=(os.getpid(),))
 
     async def execute(self, plan: Sequence[str]) -> Outcome:
         loop = asyncio.get_running_loop()

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Iterator
@@ -197,3 +199,17 @@ def test_a_full_disk_is_one_line_and_the_run_is_not_finished(racing_url, tmp_pat
     assert ("database or disk is full" in result.output or "No space left on device" in result.output), result.output
     if (run / "summary.json").is_file():
         assert summary(run)["status"] != "finished"
+
+
+def test_a_local_dask_cluster_leaves_nothing_in_the_temporary_directory(racing_url, tmp_path):
+    pytest.importorskip("distributed")
+    temporary = Path(tempfile.mkdtemp(prefix="w4-"))  # short: Chromium keeps a socket in its profile there
+    run = tmp_path / "run"
+    result = subprocess.run([sys.executable, "-m", "webr4", "check", racing_url, "--out", str(run), "--cluster",
+                             "local:2", "--max-sequences", "3", "--progress", "quiet"], capture_output=True, text=True,
+                            env={**os.environ, "PYTHONPATH": str(ROOT), "TMPDIR": str(temporary)}, timeout=300)
+    assert result.returncode in (0, 1), result.stderr
+    assert summary(run)["status"] == "finished"
+    left = sorted(p.name for p in temporary.iterdir())
+    shutil.rmtree(temporary)
+    assert left == []

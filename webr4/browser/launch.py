@@ -52,7 +52,7 @@ def not_startable(path: str, error: Exception) -> BrowserNotFound:
     text = str(error).strip()
     reason = text.splitlines()[0] if text else type(error).__name__
     return BrowserNotFound(f"cannot start {path} as Chromium ({reason.removeprefix('BrowserType.launch: ')}); "
-                           "point --browser or WEBR4_CHROMIUM at a Chromium binary")
+                           "check that it is a Chromium binary that runs here, or point --browser at one")
 
 
 async def launch(playwright: Playwright) -> Browser:

@@ -130,6 +130,23 @@ def test_workers_and_their_browsers_die_with_a_killed_sweep(racing_url, tmp_path
     assert export(run) == 2
 
 
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads the process tree from /proc")
+def test_sigterm_is_an_interrupt_and_takes_the_workers_along(racing_url, tmp_path):
+    run = tmp_path / "run"
+    process = start("check", racing_url, "--out", str(run), "--workers", "2", "--progress", "json")
+    wait_for_sequences(process, 1)
+    tree = _descendants(process.pid)
+    process.terminate()
+    _, stderr = process.communicate(timeout=120)
+    assert process.returncode == 130 and "Traceback" not in stderr
+    assert stderr.splitlines()[-1].startswith(f"interrupted; what was explored is kept in {run}, continue with: ")
+    assert summary(run)["status"] == "interrupted"
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and any(_alive(pid) for pid in tree):
+        time.sleep(0.2)
+    assert [tree[pid] for pid in tree if _alive(pid)] == []
+
+
 def test_check_resume_finishes_from_the_session_a_stopped_check_left(racing_url, tmp_path):
     run = tmp_path / "run"
     assert CliRunner().invoke(main, ["record", racing_url, "--out", str(run / "session")]).exit_code == 0

@@ -230,3 +230,21 @@ def test_a_local_dask_cluster_leaves_nothing_in_the_temporary_directory(racing_u
     left = sorted(p.name for p in temporary.iterdir())
     shutil.rmtree(temporary)
     assert left == []
+
+
+def test_a_response_above_the_size_limit_is_refused_when_recording(tmp_path):
+    from webr4.browser.network import MAX_BODY_BYTES
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "big.txt").write_bytes(b"a" * (MAX_BODY_BYTES + 1))
+    (site / "index.html").write_text('<!doctype html><p id=o>wait</p><script>var r = new XMLHttpRequest();'
+                                     'r.open("GET", "big.txt"); r.onload = function () {'
+                                     'document.getElementById("o").textContent = r.responseText.length; };'
+                                     'r.send();</script>')
+    with serve(site) as base:
+        result = CliRunner().invoke(main, ["record", base, "--out", str(tmp_path / "s")])
+    assert result.exit_code == 2
+    assert result.output == (f"Error: GET {base}big.txt failed: its response has 10.0 MB, more than the 10 MB "
+                             "webr4 records per response; check the request\n")
+    assert not (tmp_path / "s").exists()

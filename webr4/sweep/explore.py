@@ -244,6 +244,7 @@ async def _sweep(pipeline: Pipeline, store: RunStore, session: Session, out: Pat
             _write_summary(out, summary)
         except OSError:  # the failure may be the disk itself; the summary still says "running"
             pass
+        progress.finish(summary.to_json())  # a live bar must let go of the terminal
         raise
     return summary
 

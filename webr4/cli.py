@@ -161,10 +161,12 @@ def limit_options(command: Any) -> Any:
 @click.version_option(__version__, prog_name="webr4")
 @click.option("--browser", type=click.Path(path_type=Path, dir_okay=False), envvar="WEBR4_CHROMIUM",
               help="Chromium binary to drive (default: WEBR4_CHROMIUM, /usr/bin/chromium, then Playwright's).")
+@click.option("--no-sandbox", is_flag=True,
+              help="Run Chromium without its sandbox (also WEBR4_NO_SANDBOX=1); it is off anyway as root.")
 @click.option("--debug", is_flag=True, envvar="WEBR4_DEBUG",
               help="Print the traceback of an unexpected error (also WEBR4_DEBUG=1).")
 @click.pass_context
-def main(ctx: click.Context, browser: Path | None, debug: bool) -> None:
+def main(ctx: click.Context, browser: Path | None, no_sandbox: bool, debug: bool) -> None:
     """Find the event races in a web app that hurt its users.
 
     Option defaults are read from webr4.toml (or [tool.webr4] in pyproject.toml) in the working
@@ -179,6 +181,8 @@ def main(ctx: click.Context, browser: Path | None, debug: bool) -> None:
     browser = browser or settings.browser
     if browser is not None:
         os.environ["WEBR4_CHROMIUM"] = str(browser)  # read by the launcher, here and in worker processes
+    if no_sandbox:
+        os.environ["WEBR4_NO_SANDBOX"] = "1"
 
 
 def _check_temporary_directory() -> None:

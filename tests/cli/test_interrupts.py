@@ -69,6 +69,7 @@ def test_ctrl_c_stops_with_130_says_how_to_resume_and_resume_finishes(racing_url
     assert "Traceback" not in stderr
     stopped = summary(run)
     assert stopped["status"] == "interrupted" and stopped["stop_reason"] is None and stopped["truncated"] is None
+    assert stopped["sandbox"] == ("off (running as root)" if os.geteuid() == 0 else "on")
     assert export(run) == 2
 
     resumed = CliRunner().invoke(main, ["check", racing_url, "--out", str(run), "--resume", "--workers", "1",

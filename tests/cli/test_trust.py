@@ -179,3 +179,25 @@ def test_check_without_resume_keeps_a_recorded_session(tmp_path):
     code, output = invoke("check", "http://127.0.0.1:9/", "--out", str(run))
     assert code == 2 and "already holds a recorded session; add --resume" in error_line(output)
     assert (run / "session" / "session.json").read_text() == "{}"
+
+
+# -- 6. the sandbox ---------------------------------------------------------------------------------
+
+def test_the_sandbox_is_off_only_when_asked_or_impossible(monkeypatch):
+    from webr4.browser.launch import sandbox_off_reason, sandbox_state
+
+    monkeypatch.setenv("WEBR4_NO_SANDBOX", "1")
+    assert sandbox_state() == "off (asked (--no-sandbox or WEBR4_NO_SANDBOX))"
+    monkeypatch.delenv("WEBR4_NO_SANDBOX")
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    assert sandbox_off_reason() == "running as root"
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    monkeypatch.setattr("webr4.browser.launch._USERNS_SWITCHES", ())
+    assert sandbox_state() == "on"
+
+
+def test_no_sandbox_reaches_the_worker_processes_through_the_environment(tmp_path, monkeypatch):
+    monkeypatch.delenv("WEBR4_NO_SANDBOX", raising=False)
+    run = write_run(tmp_path / "run", [])
+    assert invoke("--no-sandbox", "report", str(run))[0] == 0
+    assert os.environ.pop("WEBR4_NO_SANDBOX") == "1"

@@ -26,7 +26,8 @@ leaves no chance to say otherwise —, ``interrupted`` when it stopped on an int
 ``bound``, ``strategy``, ``seed_events``, ``races_uncovered`` (in the seed, after filters),
 ``sequences_explored``, ``truncated`` (once finished, the budget that stopped the run, else null), ``counts``
 (reversals per verdict), ``session`` (the session directory), ``noise`` (categories masked after
-the seed replays), ``pruning`` (R4 only: the enabled events of the explored states, those
+the seed replays), ``sandbox`` (``on``, or ``off (why)``: whether Chromium ran sandboxed),
+``pruning`` (R4 only: the enabled events of the explored states, those
 explored, and the fraction partial-order reduction pruned), ``seconds`` and ``reversals``. Each reversal has ``id``, ``parent``, ``sequence`` (the event ids it executed),
 ``depth``, ``events`` (the two racing events, each ``{"id", "label", "site"}``, in parent order),
 ``location`` (in words) and ``location_key``, ``verdict`` (``harmful``, ``harmless``,
@@ -48,6 +49,7 @@ from pathlib import Path
 from typing import Iterable
 
 from webr4.browser.driver import Driver
+from webr4.browser.launch import sandbox_state
 from webr4.classify import classify
 from webr4.engine import Explorer, PlannedSequence, Strategy, find_races
 from webr4.engine.describe import describe_location
@@ -112,6 +114,7 @@ class Summary:
     stop_reason: str | None = None  # set when the sweep finishes
     seconds: float = 0.0
     noise: list[str] = field(default_factory=list)
+    sandbox: str = field(default_factory=sandbox_state)  # Chromium's sandbox in this sweep: on, or off (why)
     pruning: dict[str, float] | None = None  # R4 only: enabled, explored, ratio (see webr4.engine.stats)
     reversals: list[ReversalReport] = field(default_factory=list)
 

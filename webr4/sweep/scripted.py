@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterator
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, sync_playwright
 
-from webr4.browser.launch import CHROMIUM_ARGS, chromium_path
+from webr4.browser.launch import CHROMIUM_ARGS, chromium_path, not_startable, sandbox_off_reason
 
 Steps = list[dict[str, Any]]
 
@@ -38,7 +38,8 @@ def plain_page(url: str, init_script: str | None = None) -> Iterator[Page]:
     with sync_playwright() as playwright:
         path = chromium_path(playwright)
         try:
-            browser = playwright.chromium.launch(executable_path=path, args=list(CHROMIUM_ARGS))
+            browser = playwright.chromium.launch(executable_path=path, args=list(CHROMIUM_ARGS),
+                                                 chromium_sandbox=sandbox_off_reason() is None)
         except PlaywrightError as error:
             raise not_startable(path, error) from None
         try:

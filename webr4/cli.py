@@ -84,6 +84,22 @@ class _Guarded(click.Group):
     """The command group, with one guard around every command: whatever escapes a command ends
     in one of the documented exit statuses and one line on stderr, never a traceback."""
 
+    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, **extra: Any) -> Any:
+        """As click's, except that an interrupt before a command starts (click's "Aborted!",
+        status 1) is status 130 like one inside a command."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, False, **extra)
+        except click.Abort:
+            click.echo("interrupted", err=True)
+            sys.exit(Interrupted.exit_code)
+        except click.ClickException as error:
+            error.show()
+            sys.exit(error.exit_code)
+        sys.exit(code if isinstance(code, int) else 0)
+
     def invoke(self, ctx: click.Context) -> Any:
         previous = _terminate_as_interrupt()
         try:

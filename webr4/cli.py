@@ -522,9 +522,9 @@ def _load_session(directory: Path) -> Session:
         raise click.UsageError(str(error)) from None
 
 
-def _explore_and_report(session: Session, out_dir: Path, *, resume_command: str, bound: int, strategy: str, max_sequences: int | None,
-                        time_limit: float | None, mask: tuple[str, ...], mask_heap: tuple[str, ...],
-                        rules: str | None, workers: int, cluster: str | None, resume: bool,
+def _explore_and_report(session: Session, out_dir: Path, *, resume_command: str, bound: int, strategy: str,
+                        max_sequences: int | None, time_limit: float | None, mask: tuple[str, ...],
+                        mask_heap: tuple[str, ...], rules: str | None, workers: int, cluster: str | None, resume: bool,
                         progress: str | None, junit: Path | None, sarif: Path | None) -> None:
     try:
         settings = load_settings()

@@ -178,7 +178,8 @@ def test_a_script_that_exits_is_status_2_not_its_own(racing_url, tmp_path):
     result = CliRunner().invoke(main, ["check", racing_url, "--script", str(script), "--out", str(tmp_path / "run")])
     assert result.exit_code == 2
     assert "Traceback" not in result.output
-    assert result.output.splitlines()[-1] == f"Error: script {script} called sys.exit(3) in run(page); let run return instead"
+    assert result.output.splitlines()[-1] == \
+        f"Error: script {script} called sys.exit(3) in run(page); let run return instead"
     assert not (tmp_path / "run").exists()
 
 

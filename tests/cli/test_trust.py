@@ -110,7 +110,8 @@ def test_a_closed_standard_output_is_one_line_not_a_traceback():
 def test_an_unusable_tmpdir_is_named(tmp_path):
     result = webr4("run", "http://127.0.0.1:9/", "--out", str(tmp_path / "o"), env={"TMPDIR": str(tmp_path / "gone")})
     assert result.returncode == 2
-    assert result.stderr == f"Error: TMPDIR={tmp_path / 'gone'} is not a writable directory; point TMPDIR at one or unset it\n"
+    assert result.stderr == \
+        f"Error: TMPDIR={tmp_path / 'gone'} is not a writable directory; point TMPDIR at one or unset it\n"
     assert not (tmp_path / "o").exists()
 
 
@@ -166,7 +167,8 @@ def test_check_refuses_a_directory_that_is_not_a_run(tmp_path):
     (mine / "report" / "index.html").write_text("my own page")
     code, output = invoke("check", "http://127.0.0.1:9/", "--out", str(mine))
     assert code == 2
-    assert error_line(output) == f"Error: --out {mine} is not empty and is not a webr4 run; choose a new or empty directory"
+    assert error_line(output) == \
+        f"Error: --out {mine} is not empty and is not a webr4 run; choose a new or empty directory"
     assert (mine / "summary.json").read_text() == "my own numbers"
     assert (mine / "report" / "index.html").read_text() == "my own page"
     assert sorted(p.name for p in mine.rglob("*")) == ["index.html", "report", "summary.json"]

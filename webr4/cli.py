@@ -4,7 +4,9 @@ Every failure the user can fix (a bad file, an unreachable site, no browser) end
 on stderr naming the problem and what to do — never a traceback.
 
 Exit status: 0 when no harmful race was found, 1 when one was (``explore``, ``check``; ``replay``
-when the difference does not reproduce), 2 for bad input or a failure that stopped the command.
+when the difference does not reproduce), 2 for bad input or a failure that stopped the command,
+130 when interrupted (Ctrl-C, SIGTERM). Nothing else: the group's guard turns any unexpected
+exception into status 2 and one line (the traceback too with ``--debug`` or ``WEBR4_DEBUG=1``).
 
 Defaults for every option can come from ``webr4.toml`` (or ``[tool.webr4]`` in
 ``pyproject.toml``) in the working directory; see :mod:`webr4.config`.
@@ -15,15 +17,20 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shlex
+import signal
+import sqlite3
 import sys
+import tempfile
 import time
+import traceback
 from pathlib import Path
 from typing import Any, Awaitable, Callable, TypeVar
 
 import click
 
 from webr4 import __version__
-from webr4.browser.actions import UserAction, parse_actions
+from webr4.browser.actions import InvalidSelector, UserAction, parse_actions
 from webr4.browser.controller import Limits
 from webr4.browser.driver import Driver, Execution
 from webr4.browser.launch import BrowserNotFound
@@ -45,7 +52,8 @@ from webr4.sweep.progress import MODES, progress_for
 from webr4.sweep.scripted import actions_from_script
 from webr4.sweep.replay import ReplayError, replay_reversal
 from webr4.sweep.session import Session, SessionError, record
-from webr4.sweep.store import StoreError
+from webr4.sweep.store import FILENAME as STORE_FILENAME
+from webr4.sweep.store import RunStore, StoreError, is_run_directory
 from webr4.trace import plan_from_json
 
 T = TypeVar("T")
@@ -55,6 +63,89 @@ class Failure(click.ClickException):
     """A one-line error that stopped the command (exit status 2, like a usage error)."""
 
     exit_code = 2
+
+
+class Interrupted(click.ClickException):
+    """The command was interrupted (Ctrl-C, SIGTERM): exit status 130 and how to go on."""
+
+    exit_code = 130
+
+    def show(self, file: Any = None) -> None:
+        click.echo(self.message, err=True)
+
+
+_EXIT_STATUSES = (0, 1, 2, 130)
+
+
+def _one_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else ""
+
+
+class _Guarded(click.Group):
+    """The command group, with one guard around every command: whatever escapes a command ends
+    in one of the documented exit statuses and one line on stderr, never a traceback."""
+
+    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, **extra: Any) -> Any:
+        """As click's, except that an interrupt before a command starts (click's "Aborted!",
+        status 1) is status 130 like one inside a command."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, False, **extra)
+        except click.Abort:
+            click.echo("interrupted", err=True)
+            sys.exit(Interrupted.exit_code)
+        except click.ClickException as error:
+            error.show()
+            sys.exit(error.exit_code)
+        sys.exit(code if isinstance(code, int) else 0)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        previous = _terminate_as_interrupt()
+        try:
+            return super().invoke(ctx)
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except SystemExit as exiting:
+            if exiting.code is None or exiting.code in _EXIT_STATUSES:
+                raise
+            raise Failure(f"stopped with exit status {exiting.code!r}, which webr4 does not use") from None
+        except KeyboardInterrupt:
+            raise Interrupted("interrupted") from None
+        except BrokenPipeError:
+            _silence_stdout()
+            raise Failure("standard output was closed before webr4 finished writing") from None
+        except Exception as error:
+            if ctx.params.get("debug"):
+                traceback.print_exc()
+            hint = "" if ctx.params.get("debug") else "; run with --debug (or WEBR4_DEBUG=1) for the traceback"
+            raise Failure(f"unexpected {type(error).__name__}: {_one_line(error)}{hint}") from None
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGTERM, previous)
+
+
+def _terminate_as_interrupt() -> Any:
+    """SIGTERM stops the command as Ctrl-C does (the sweep records that it was interrupted); returns
+    the handler it replaced, or ``None`` off the main thread where signals cannot be handled."""
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        return signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:
+        return None
+
+
+def _silence_stdout() -> None:
+    """Point standard output at the null device so that flushing it at exit cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # not a real file (e.g. captured by a test runner)
+        pass
 
 
 def _read_json(path: Path, what: str) -> Any:
@@ -71,12 +162,16 @@ def _limits(horizon: float, max_events: int, event_timeout: float, parse_chunks:
                   parse_chunks=parse_chunks, chunk_kb=chunk_kb)
 
 
+POSITIVE = click.FloatRange(min=0, min_open=True)  # a duration or budget: more than zero
+AT_LEAST_ONE = click.IntRange(min=1)
+
+
 def limit_options(command: Any) -> Any:
-    command = click.option("--horizon", default=60_000.0, show_default=True,
+    command = click.option("--horizon", type=POSITIVE, default=60_000.0, show_default=True,
                            help="Virtual milliseconds after which the default schedule stops.")(command)
-    command = click.option("--max-events", default=5_000, show_default=True,
+    command = click.option("--max-events", type=AT_LEAST_ONE, default=5_000, show_default=True,
                            help="Most events one execution runs.")(command)
-    command = click.option("--event-timeout", default=10.0, show_default=True,
+    command = click.option("--event-timeout", type=POSITIVE, default=10.0, show_default=True,
                            help="Wall seconds one event may take before the run is cut (endless loops).")(command)
     command = click.option("--parse-chunks", type=click.Choice(CHUNK_MODELS), default="yield", show_default=True,
                            help="Where parsing is split into events: yield, only where Chromium's parser can "
@@ -88,12 +183,16 @@ def limit_options(command: Any) -> Any:
     return command
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Guarded, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="webr4")
 @click.option("--browser", type=click.Path(path_type=Path, dir_okay=False), envvar="WEBR4_CHROMIUM",
               help="Chromium binary to drive (default: WEBR4_CHROMIUM, /usr/bin/chromium, then Playwright's).")
+@click.option("--no-sandbox", is_flag=True,
+              help="Run Chromium without its sandbox (also WEBR4_NO_SANDBOX=1); it is off anyway as root.")
+@click.option("--debug", is_flag=True, envvar="WEBR4_DEBUG",
+              help="Print the traceback of an unexpected error (also WEBR4_DEBUG=1).")
 @click.pass_context
-def main(ctx: click.Context, browser: Path | None) -> None:
+def main(ctx: click.Context, browser: Path | None, no_sandbox: bool, debug: bool) -> None:
     """Find the event races in a web app that hurt its users.
 
     Option defaults are read from webr4.toml (or [tool.webr4] in pyproject.toml) in the working
@@ -103,10 +202,26 @@ def main(ctx: click.Context, browser: Path | None) -> None:
         settings = load_settings()
     except ConfigError as error:
         raise click.UsageError(str(error)) from None
+    _check_temporary_directory()
     ctx.default_map = settings.default_map()
     browser = browser or settings.browser
     if browser is not None:
         os.environ["WEBR4_CHROMIUM"] = str(browser)  # read by the launcher, here and in worker processes
+    if no_sandbox:
+        os.environ["WEBR4_NO_SANDBOX"] = "1"
+
+
+def _check_temporary_directory() -> None:
+    """Browsers and Playwright keep their profiles in the temporary directory: a ``TMPDIR`` that
+    cannot hold them is named up front rather than failing deep in a browser launch."""
+    chosen = os.environ.get("TMPDIR")
+    if chosen and not (os.path.isdir(chosen) and os.access(chosen, os.W_OK | os.X_OK)):
+        raise Failure(f"TMPDIR={chosen} is not a writable directory; point TMPDIR at one or unset it")
+    try:
+        with tempfile.TemporaryFile():
+            pass
+    except OSError as error:
+        raise Failure(f"cannot create a temporary file in {tempfile.gettempdir()}: {error.strerror}") from None
 
 
 @main.command()
@@ -206,13 +321,14 @@ def record_options(command: Any) -> Any:
 
 
 def explore_options(command: Any) -> Any:
-    command = click.option("--bound", default=1, show_default=True,
+    command = click.option("--bound", type=AT_LEAST_ONE, default=1, show_default=True,
                            help="Conflict-reversal bound k: reversals stacked on the recording.")(command)
     command = click.option("--strategy", type=click.Choice(STRATEGIES), default="r4", show_default=True,
                            help="r4: one conflict reversal per sequence; delay: delay-bounded random "
                                 "sampling (--bound delays); wave: random happens-before-respecting swaps.")(command)
-    command = click.option("--max-sequences", type=int, help="Stop after this many explored sequences.")(command)
-    command = click.option("--time-limit", type=float, help="Stop after this many seconds.")(command)
+    command = click.option("--max-sequences", type=AT_LEAST_ONE,
+                           help="Stop after this many explored sequences.")(command)
+    command = click.option("--time-limit", type=POSITIVE, help="Stop after this many seconds.")(command)
     command = click.option("--mask", multiple=True, metavar="SELECTOR",
                            help="Ignore this part of the DOM when comparing (#id, .class, tag); repeatable; adds "
                                 "to [mask] selectors of webr4.toml.")(command)
@@ -263,7 +379,18 @@ def explore_command(session_dir: Path, out_dir: Path, **sweep: Any) -> None:
     Exits with status 1 when a reversal is judged harmful.
     """
     session = _load_session(session_dir)
-    _explore_and_report(session, out_dir, **sweep)
+    _refuse_foreign(out_dir)
+    resume = f"webr4 explore {shlex.quote(str(session_dir))} --out {shlex.quote(str(out_dir))} --resume"
+    _explore_and_report(session, out_dir, resume_command=resume, **sweep)
+
+
+def _refuse_foreign(out_dir: Path) -> None:
+    """Refuse to write a run into a directory that holds something else (see
+    :func:`~webr4.sweep.store.is_run_directory`): webr4 never overwrites files it did not write."""
+    if out_dir.exists() and not out_dir.is_dir():
+        raise Failure(f"--out {out_dir} is a file; choose a directory")
+    if out_dir.is_dir() and any(out_dir.iterdir()) and not is_run_directory(out_dir):
+        raise Failure(f"--out {out_dir} is not empty and is not a webr4 run; choose a new or empty directory")
 
 
 @main.command("check")
@@ -280,14 +407,26 @@ def check_command(url: str, out_dir: Path, actions: Path | None, script: Path | 
     Exits with status 1 when a reversal is judged harmful. With --resume, the session recorded
     in RUN/session is reused instead of recording again.
     """
+    _refuse_foreign(out_dir)
     session_dir = out_dir / "session"
-    if sweep["resume"] and (session_dir / "session.json").is_file():
+    recorded = (session_dir / "session.json").is_file()
+    if recorded and not sweep["resume"]:
+        raise Failure(f"{out_dir} already holds a recorded session; add --resume to finish its sweep, "
+                      "or choose another --out")
+    if recorded:
         session = _load_session(session_dir)
+        if session.url != url:
+            click.echo(f"note: resuming the session recorded from {session.url}; the URL given ({url}) is ignored",
+                       err=True)
+        if not (out_dir / STORE_FILENAME).is_file():  # recorded, then stopped before exploring: start the sweep
+            sweep["resume"] = False
     else:
         steps = _session_steps(url, actions, script, auto, seed)
-        limits = _limits(horizon, max_events, event_timeout, parse_chunks, chunk_kb)
-        session = _with_driver(lambda driver: record(driver, url, session_dir, steps, seed=seed, limits=limits))
-    _explore_and_report(session, out_dir, **sweep)
+        session = _with_driver(lambda driver: record(
+            driver, url, session_dir, steps, seed=seed,
+            limits=_limits(horizon, max_events, event_timeout, parse_chunks, chunk_kb)))
+    resume = f"webr4 check {shlex.quote(url)} --out {shlex.quote(str(out_dir))} --resume"
+    _explore_and_report(session, out_dir, resume_command=resume, **sweep)
 
 
 @main.command("replay")
@@ -315,9 +454,13 @@ def _differences_in_words(differences: dict[str, list[str]]) -> str:
 @click.option("--open", "open_page", is_flag=True, help="Open the report in the default browser.")
 def report_command(run_dir: Path, open_page: bool) -> None:
     """Write the HTML report of the run directory RUN to RUN/report/index.html."""
-    if not (run_dir / "summary.json").is_file():
-        raise click.UsageError(f"{run_dir} holds no summary.json: not a run directory")
-    page = write_report(run_dir)
+    try:
+        ci.load_summary(run_dir)
+        page = write_report(run_dir)
+    except ci.SummaryError as error:
+        raise click.UsageError(str(error)) from None
+    except OSError as error:
+        raise Failure(f"cannot write the report in {run_dir}: {error.strerror}") from None
     click.echo(f"report: {page}")
     if open_page:
         click.launch(str(page.resolve()))
@@ -327,12 +470,22 @@ def report_command(run_dir: Path, open_page: bool) -> None:
 @click.argument("run_dir", metavar="RUN", type=click.Path(path_type=Path, file_okay=False, exists=True))
 @click.option("--junit", type=click.Path(path_type=Path, dir_okay=False), help="Write JUnit XML here.")
 @click.option("--sarif", type=click.Path(path_type=Path, dir_okay=False), help="Write SARIF 2.1.0 here.")
-def export_command(run_dir: Path, junit: Path | None, sarif: Path | None) -> None:
-    """Write the verdicts of RUN for CI; exit status 1 when RUN has a harmful race."""
+@click.option("--allow-unfinished", is_flag=True,
+              help="Export a sweep that is still running or was interrupted (its verdicts are partial).")
+def export_command(run_dir: Path, junit: Path | None, sarif: Path | None, allow_unfinished: bool) -> None:
+    """Write the verdicts of RUN for CI; exit status 1 when RUN has a harmful race.
+
+    A sweep that has not finished is refused (status 2) unless --allow-unfinished is given.
+    """
     try:
         summary = ci.load_summary(run_dir)
     except ci.SummaryError as error:
         raise click.UsageError(str(error)) from None
+    unfinished = ci.unfinished_reason(run_dir, summary)
+    if unfinished and not allow_unfinished:
+        raise Failure(f"{unfinished}, or pass --allow-unfinished")
+    if unfinished:
+        click.echo(f"warning: {unfinished}", err=True)
     for option, path, write in (("--junit", junit, ci.write_junit), ("--sarif", sarif, ci.write_sarif)):
         if path is not None:
             try:
@@ -386,9 +539,9 @@ def _load_session(directory: Path) -> Session:
         raise click.UsageError(str(error)) from None
 
 
-def _explore_and_report(session: Session, out_dir: Path, *, bound: int, strategy: str, max_sequences: int | None,
-                        time_limit: float | None, mask: tuple[str, ...], mask_heap: tuple[str, ...],
-                        rules: str | None, workers: int, cluster: str | None, resume: bool,
+def _explore_and_report(session: Session, out_dir: Path, *, resume_command: str, bound: int, strategy: str,
+                        max_sequences: int | None, time_limit: float | None, mask: tuple[str, ...],
+                        mask_heap: tuple[str, ...], rules: str | None, workers: int, cluster: str | None, resume: bool,
                         progress: str | None, junit: Path | None, sarif: Path | None) -> None:
     try:
         settings = load_settings()
@@ -400,6 +553,9 @@ def _explore_and_report(session: Session, out_dir: Path, *, bound: int, strategy
                 raise ValueError(f"unknown rule(s) {', '.join(unknown)}; known: {', '.join(RULES)}")
     except (ValueError, ConfigError) as error:
         raise click.UsageError(str(error)) from None
+    if resume:
+        _note_stored_settings(out_dir, bound=bound, strategy=strategy, max_sequences=max_sequences,
+                              time_limit=time_limit, rules=rule_names)
     reporter = progress_for(progress or ("bar" if sys.stderr.isatty() else "quiet"))
 
     async def sweep(backend: Backend) -> Summary:
@@ -410,12 +566,16 @@ def _explore_and_report(session: Session, out_dir: Path, *, bound: int, strategy
         finally:
             await backend.close()
 
-    if cluster:
-        summary = _run(lambda: _connect_then(cluster, session, sweep))
-    elif workers > 1:
-        summary = _run(lambda: sweep(WorkerProcesses(session, workers)))
-    else:
-        summary = _with_driver(lambda driver: sweep(InProcess(driver, session)))
+    try:
+        if cluster:
+            summary = _run(lambda: _connect_then(cluster, session, sweep))
+        elif workers > 1:
+            summary = _run(lambda: sweep(WorkerProcesses(session, workers)))
+        else:
+            summary = _with_driver(lambda driver: sweep(InProcess(driver, session)))
+    except KeyboardInterrupt:
+        raise Interrupted(f"interrupted; what was explored is kept in {out_dir}, continue with: "
+                          f"{resume_command}") from None
     page = write_report(out_dir)
     counts = ", ".join(f"{n} {verdict}" for verdict, n in sorted(summary.counts.items())) or "no reversals"
     click.echo(f"{summary.sequences} sequences in {summary.seconds:g} s: {counts} ({summary.stop_reason})",
@@ -429,6 +589,29 @@ def _explore_and_report(session: Session, out_dir: Path, *, bound: int, strategy
                 raise Failure(f"cannot write {path}: {error.strerror}; choose another path") from None
     if summary.counts.get("harmful"):
         raise SystemExit(1)
+
+
+def _note_stored_settings(out_dir: Path, **given: Any) -> None:
+    """Say on stderr which settings given for a resumed sweep differ from the stored ones: the
+    stored ones win, so that the sweep stays the one it was."""
+    if not (out_dir / STORE_FILENAME).is_file():
+        return  # RunStore.open says what is wrong
+    context = click.get_current_context()
+    store = RunStore.open(out_dir)
+    try:
+        stored = store.get("settings") or {}
+    finally:
+        store.close()
+    sources = (click.core.ParameterSource.COMMANDLINE, click.core.ParameterSource.DEFAULT_MAP)
+    ignored = [f"{name.replace('_', '-')} {stored.get(name)!r} (not {value!r})" for name, value in given.items()
+               if context.get_parameter_source(name) in sources and name in stored
+               and _comparable(value) != _comparable(stored.get(name))]
+    if ignored:
+        click.echo(f"note: resuming with the stored settings: {', '.join(ignored)}", err=True)
+
+
+def _comparable(value: Any) -> Any:
+    return list(value) if isinstance(value, (tuple, list)) else value
 
 
 async def _connect_then(address: str, session: Session, work: Callable[[Backend], Awaitable[T]]) -> T:
@@ -450,8 +633,10 @@ def _run(work: Callable[[], Awaitable[T]]) -> T:
         return asyncio.run(work())
     except NetworkError as error:
         raise Failure(f"{error}; check the URL and that the site is running") from None
-    except (BrowserNotFound, SessionError, SeedNotReproducible, StoreError, BackendError) as error:
+    except (BrowserNotFound, SessionError, SeedNotReproducible, StoreError, BackendError, InvalidSelector) as error:
         raise Failure(str(error)) from None
+    except sqlite3.Error as error:  # the run store: most often a full disk
+        raise Failure(f"the run store failed: {_one_line(error)}; free space or choose another --out") from None
     except OSError as error:  # the output directory: unwritable, a file in the way, a full disk
         raise Failure(f"cannot write {error.filename}: {error.strerror}; choose another --out") from None
 
@@ -471,7 +656,8 @@ def sites_list() -> None:
 
 
 @sites.command("serve")
-@click.option("--port", default=8765, show_default=True, help="Port on 127.0.0.1 (0: any free port).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
+              help="Port on 127.0.0.1 (0: any free port).")
 def sites_serve(port: int) -> None:
     """Serve the bundled sites on loopback until interrupted."""
     try:

@@ -44,6 +44,8 @@ class ConfigError(Exception):
 EXPLORE_KEYS = frozenset({"bound", "strategy", "workers", "max-sequences", "time-limit", "progress", "cluster"})
 RECORD_KEYS = frozenset({"seed", "horizon", "max-events", "event-timeout", "parse-chunks", "chunk-kb"})
 _TOP_KEYS = frozenset({"browser", "rules", "mask", "explore", "record"})
+_WHOLE_POSITIVE = frozenset({"bound", "workers", "max-sequences", "max-events"})  # counts: 1 or more
+_POSITIVE = frozenset({"time-limit", "horizon", "event-timeout"})  # amounts: more than 0
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,8 @@ def load_settings(directory: Path = Path(".")) -> Settings:
         explore, record = _table(table, "explore", path), _table(table, "record", path)
         _known(explore, EXPLORE_KEYS, f"{path} [explore]")
         _known(record, RECORD_KEYS, f"{path} [record]")
+        _positive(explore, f"{path} [explore]")
+        _positive(record, f"{path} [record]")
         return Settings(_strings(mask, "selectors", f"{path} [mask]"), _strings(mask, "heap", f"{path} [mask]"),
                         rules, Path(browser) if browser else None, explore, record, path)
     return Settings()
@@ -110,3 +114,14 @@ def _known(table: dict[str, Any], keys: frozenset[str], where: str) -> None:
     unknown = sorted(set(table) - keys)
     if unknown:
         raise ConfigError(f"{where}: unknown setting(s) {', '.join(unknown)}; known: {', '.join(sorted(keys))}")
+
+
+def _positive(table: dict[str, Any], where: str) -> None:
+    """Counts must be whole numbers of at least 1 and amounts numbers above 0: a zero or negative
+    budget or bound cannot describe a run."""
+    for key, value in table.items():
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if key in _WHOLE_POSITIVE and not (number and value == int(value) and value >= 1):
+            raise ConfigError(f"{where}: {key} must be a whole number of at least 1, not {value!r}")
+        if key in _POSITIVE and not (number and value > 0 and value != float("inf")):
+            raise ConfigError(f"{where}: {key} must be a number above 0, not {value!r}")

@@ -228,7 +228,7 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> Iterator[None]:
 
 
 def _sweep_and_judge(item: pytest.Function, check: Check, seed: SeedPage) -> None:
-    from webr4.report.ci import harmful, in_words
+    from webr4.report.ci import harmful, in_words, unfinished_reason
 
     if seed.seed_url is None:
         pytest.fail(f"{item.name} never opened a page: give @pytest.mark.webr4(url=...) or call page.goto",
@@ -239,6 +239,9 @@ def _sweep_and_judge(item: pytest.Function, check: Check, seed: SeedPage) -> Non
     except SweepFailed as error:
         pytest.fail(f"webr4 could not explore {item.name}: {error}", pytrace=False)
     item.user_properties.append(("webr4_report", str(report)))
+    unfinished = unfinished_reason(check.run_dir, summary)
+    if unfinished:  # partial verdicts must not pass a test
+        pytest.fail(f"webr4 could not explore {item.name}: {unfinished}", pytrace=False)
     found = harmful(summary)
     if found:
         lines = [f"webr4: {len(found)} harmful event race(s) in {seed.seed_url} with the actions of {item.name} "

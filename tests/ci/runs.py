@@ -23,15 +23,16 @@ def reversal(id: int, verdict: str, reasons: list[str], *, sites: tuple[str | No
     }
 
 
-def write_run(directory: Path, reversals: list[dict[str, Any]]) -> Path:
-    """A run directory holding only ``summary.json`` with ``reversals``."""
+def write_run(directory: Path, reversals: list[dict[str, Any]], status: str = "finished") -> Path:
+    """A run directory holding only ``summary.json`` with ``reversals``, its sweep in ``status``."""
     directory.mkdir(parents=True, exist_ok=True)
     counts: dict[str, int] = {}
     for r in reversals:
         counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
     summary = {"url": "http://127.0.0.1:8765/two-xhr/", "site": "http://127.0.0.1:8765/two-xhr/", "bound": 1,
                "strategy": "r4", "seed_events": 8, "races_uncovered": len(reversals), "sequences": len(reversals) + 1,
-               "sequences_explored": len(reversals) + 1, "stop_reason": "exhausted", "truncated": None,
+               "sequences_explored": len(reversals) + 1, "status": status,
+               "stop_reason": "exhausted" if status == "finished" else None, "truncated": None,
                "seconds": 3.5, "noise": [], "counts": counts, "session": str(directory / "session"),
                "reversals": reversals}
     (directory / "summary.json").write_text(json.dumps(summary), encoding="utf-8")

@@ -15,6 +15,11 @@ from playwright.async_api import Page
 
 from webr4.trace import Category, Event
 
+
+class InvalidSelector(ValueError):
+    """A step's selector is not valid selector syntax (it could never match anything)."""
+
+
 _USER_CHOOSES = "el => { const log = window.__webr4 && window.__webr4.log; if (log && log.userChooses) log.userChooses(el); }"
 _USER_CHOOSES_NONE = "() => { const log = window.__webr4 && window.__webr4.log; if (log && log.userChooses) log.userChooses(null); }"
 _KINDS = {"click": (), "fill": ("value",), "press": ("key",), "select": ("value",), "hover": ()}

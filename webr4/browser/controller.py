@@ -32,7 +32,7 @@ from typing import Any, Sequence
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import CDPSession, Page
 
-from webr4.browser.actions import UserAction
+from webr4.browser.actions import InvalidSelector, UserAction
 from webr4.browser.network import NetworkError, NetworkGate
 from webr4.instrument.chunks import ChunkModel
 from webr4.trace import Access, AccessKind, Category, ErrorRecord, Event, EventId, Navigation, Step, Trace
@@ -216,9 +216,15 @@ class Controller:
             return dict(self.state.pending)
 
     async def _target_exists(self, action: UserAction) -> bool:
+        """Whether the action's target is in the page; :class:`InvalidSelector` when its selector
+        cannot be parsed (waiting for it would only end in "never matched")."""
         try:
             return await self.page.locator(action.selector).count() > 0
-        except PlaywrightError:
+        except PlaywrightError as error:
+            message = str(error).strip().splitlines()[0] if str(error).strip() else ""
+            if "SyntaxError" in message or "while parsing" in message:
+                raise InvalidSelector(f"step {action.index + 1} ({action.kind}): {action.selector!r} is not a valid "
+                                      f"selector ({message.split(': ', 1)[-1]})") from None
             return False
 
     def _default_choice(self, enabled: dict[EventId, _Candidate]) -> EventId | None:

@@ -3,17 +3,22 @@
 The browser is, in order: ``WEBR4_CHROMIUM`` (a path to a Chromium or Chrome binary), Debian's
 ``/usr/bin/chromium``, then the Chromium that ``python -m playwright install chromium`` put in
 Playwright's cache.
+
+Chromium runs with its sandbox wherever the system lets it (:func:`sandbox_off_reason`): not as
+root (Chromium refuses), not where unprivileged user namespaces are disabled, and not when
+``WEBR4_NO_SANDBOX`` is set (``webr4 --no-sandbox``).
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 from playwright.async_api import Browser, Playwright
+from playwright.async_api import Error as PlaywrightError
 
 CHROMIUM_ARGS = (
-    "--no-sandbox",
     "--disable-gpu",
     "--disable-background-networking",
     "--disable-component-update",
@@ -26,6 +31,33 @@ CHROMIUM_ARGS = (
     "--disable-features=LocalNetworkAccessChecks",
 )
 _SYSTEM_CHROMIUM = Path("/usr/bin/chromium")
+_USERNS_SWITCHES = (  # kernel settings that keep Chromium's namespace sandbox from starting: (file, value)
+    ("/proc/sys/user/max_user_namespaces", "0"),
+    ("/proc/sys/kernel/unprivileged_userns_clone", "0"),
+    ("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", "1"),
+)
+
+
+def sandbox_off_reason() -> str | None:
+    """Why Chromium runs without its sandbox in this process, or ``None`` when it runs with it."""
+    if os.environ.get("WEBR4_NO_SANDBOX"):
+        return "asked (--no-sandbox or WEBR4_NO_SANDBOX)"
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        return "running as root"
+    if sys.platform.startswith("linux"):
+        for path, blocking in _USERNS_SWITCHES:
+            try:
+                if Path(path).read_text().strip() == blocking:
+                    return f"user namespaces are disabled ({path} is {blocking})"
+            except OSError:
+                continue
+    return None
+
+
+def sandbox_state() -> str:
+    """``on``, or ``off (reason)``: what a run's metadata records."""
+    reason = sandbox_off_reason()
+    return "on" if reason is None else f"off ({reason})"
 
 
 class BrowserNotFound(Exception):
@@ -50,5 +82,20 @@ def chromium_path(playwright: Playwright) -> str:
     )
 
 
+def not_startable(path: str, error: Exception) -> BrowserNotFound:
+    """The one-line error for a binary that Playwright could not start as Chromium."""
+    text = str(error).strip()
+    reason = text.splitlines()[0] if text else type(error).__name__
+    hint = ("if its sandbox cannot start here, run webr4 --no-sandbox" if "sandbox" in text.lower() else
+            "check that it is a Chromium binary that runs here, or point --browser at one")
+    return BrowserNotFound(f"cannot start {path} as Chromium ({reason.removeprefix('BrowserType.launch: ')}); {hint}")
+
+
 async def launch(playwright: Playwright) -> Browser:
-    return await playwright.chromium.launch(executable_path=chromium_path(playwright), args=list(CHROMIUM_ARGS))
+    """A new Chromium; :class:`BrowserNotFound` when there is none or it does not start."""
+    path = chromium_path(playwright)
+    try:
+        return await playwright.chromium.launch(executable_path=path, args=list(CHROMIUM_ARGS),
+                                                chromium_sandbox=sandbox_off_reason() is None)
+    except PlaywrightError as error:
+        raise not_startable(path, error) from None

@@ -33,6 +33,7 @@ from webr4.trace import Navigation
 from webr4.instrument.positions import original_column
 
 _MARKER_BODY = "document.currentScript&&document.currentScript.remove()"
+MAX_BODY_BYTES = 10 * 2**20  # larger responses are refused when recording: they cannot be replayed in time
 _DROP_HEADERS = frozenset({"content-length", "content-encoding", "transfer-encoding", "content-security-policy",
                            "content-security-policy-report-only", "etag", "last-modified", "cache-control",
                            "expires"})
@@ -226,7 +227,18 @@ class NetworkGate:
                 raise NetworkError(f"cannot reach {request.url}: {message}") from None
             self.notes.append(f"{request.method} {request.url} failed: {message}")
             return StoredResponse(status=502, headers={}, body=b"")
-        stored = StoredResponse(live.status, {k.lower(): v for k, v in live.headers.items()}, await live.body())
+        headers = {k.lower(): v for k, v in live.headers.items()}
+        declared = headers.get("content-length", "")
+        payload = b"" if declared.isdigit() and int(declared) > MAX_BODY_BYTES else await live.body()
+        size = int(declared) if not payload and declared.isdigit() else len(payload)
+        if size > MAX_BODY_BYTES:
+            too_big = (f"{request.method} {request.url} failed: its response has {size / 2**20:.1f} MB, more than "
+                       f"the {MAX_BODY_BYTES // 2**20} MB webr4 records per response")
+            if request.is_navigation_request():
+                raise NetworkError(too_big)
+            self.notes.append(too_big)
+            return StoredResponse(status=502, headers={}, body=b"")
+        stored = StoredResponse(live.status, headers, payload)
         self.store.add(request.method, request.url, body, stored)
         return stored
 

@@ -11,7 +11,8 @@ Both writers read only ``RUN/summary.json`` (its schema is documented in
   sites of the two racing accesses.
 
 A run "has a harmful race" exactly when :func:`harmful` is not empty; ``webr4 export`` and the
-pytest plugin fail on that.
+pytest plugin fail on that. A run that has not finished (:func:`status`) is refused by both
+unless asked for: its verdicts are partial.
 """
 
 from __future__ import annotations
@@ -55,6 +56,25 @@ def load_summary(run_dir: Path) -> dict[str, Any]:
                                                   for r in reversals):
         raise SummaryError(f"{path} is not a webr4 run summary (no list of reversals with id and verdict)")
     return summary
+
+
+def status(summary: dict[str, Any]) -> str:
+    """``running``, ``interrupted`` or ``finished``; a summary from before webr4 recorded its status
+    counts as finished."""
+    value = summary.get("status", "finished")
+    return value if isinstance(value, str) else "unknown"
+
+
+def unfinished_reason(run_dir: Path, summary: dict[str, Any]) -> str | None:
+    """Why the run in ``run_dir`` cannot be trusted as complete (one line), or ``None`` when it finished."""
+    state = status(summary)
+    if state == "finished":
+        return None
+    explored = summary.get("sequences_explored", "?")
+    how = {"running": "is still running, or its process was killed",
+           "interrupted": "was interrupted"}.get(state, f"has status {state!r}")
+    return (f"the sweep in {run_dir} {how} after {explored} sequence(s): its verdicts are partial; "
+            "finish it with --resume")
 
 
 def harmful(summary: dict[str, Any]) -> list[Reversal]:
@@ -131,8 +151,8 @@ def junit_tree(run_dir: Path, summary: dict[str, Any]) -> ET.ElementTree:
     root = ET.Element("testsuites", {"name": "webr4", **counts})
     suite = ET.SubElement(root, "testsuite", {"name": f"webr4 {site}".strip(), **counts})
     properties = ET.SubElement(suite, "properties")
-    for key in ("site", "bound", "strategy", "parse_chunks", "seed_events", "races_uncovered", "sequences_explored",
-                "truncated"):
+    for key in ("site", "bound", "strategy", "status", "parse_chunks", "seed_events", "races_uncovered",
+                "sequences_explored", "truncated"):
         value = summary.get(key)
         ET.SubElement(properties, "property", {"name": key, "value": "" if value is None else _xml_text(str(value))})
     for reversal in reversals:
@@ -231,8 +251,8 @@ def sarif_log(run_dir: Path, summary: dict[str, Any]) -> dict[str, Any]:
             "tool": {"driver": {"name": "webr4", "version": __version__, "rules": [_rule(c, verdicts[c]) for c in codes]}},
             "columnKind": "unicodeCodePoints",
             "results": [_result(run_dir, r, rule_index) for r in reported],
-            "properties": {key: summary.get(key) for key in ("site", "bound", "strategy", "parse_chunks", "counts",
-                                                             "truncated")},
+            "properties": {key: summary.get(key) for key in ("site", "bound", "strategy", "status", "parse_chunks",
+                                                             "counts", "truncated")},
         }],
     }
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from webr4.report.align import Row, align
+from webr4.report.ci import load_summary
 from webr4.report.source import Excerpt, SourceStore
 from webr4.sweep.session import session_of_run
 from webr4.trace import Trace
@@ -32,11 +33,14 @@ class RacingEvent:
 
 
 class Run:
-    """A run directory, loaded lazily: each trace is parsed once."""
+    """A run directory, loaded lazily: each trace is parsed once.
+
+    Raises :class:`~webr4.report.ci.SummaryError` when the directory holds no readable summary.
+    """
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
-        self.summary: dict[str, Any] = json.loads((directory / "summary.json").read_text(encoding="utf-8"))
+        self.summary: dict[str, Any] = load_summary(directory)
         self._traces: dict[int, Trace] = {}
 
     @cached_property

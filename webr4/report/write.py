@@ -16,7 +16,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from webr4.classify.differences import differences_line
-from webr4.report.ci import replay_command
+from webr4.report.ci import replay_command, unfinished_reason
 from webr4.report.run import VERDICTS, Run
 from webr4.report.timeline import layout
 from webr4.resources import resource_dir
@@ -50,7 +50,8 @@ def write_report(run_dir: Path) -> Path:
     reversals = run.reversals
     counts = run.summary.get("counts", {})
     verdicts = list(VERDICTS) + sorted(set(counts) - set(VERDICTS))
-    common = {"summary": run.summary, "verdicts": verdicts, "counts": counts}
+    common = {"summary": run.summary, "verdicts": verdicts, "counts": counts,
+              "unfinished": unfinished_reason(run_dir, run.summary)}
     shots = {r["index"]: (run.has_file(r["parent"], "state.png"), run.has_file(r["index"], "state.png"))
              for r in reversals}
     _write(out / "index.html", env.get_template("index.html.j2").render(

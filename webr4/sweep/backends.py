@@ -10,13 +10,18 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
-from collections.abc import Sequence
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 from typing import Any, Protocol
 
 from webr4.browser.driver import Driver
 from webr4.sweep.execution import Outcome, execute
+from webr4.sweep.lifeline import bind_to_parent
 from webr4.sweep.session import Session
 from webr4.sweep.workers import execute_packed, execute_plan, pack_session
 
@@ -71,7 +76,8 @@ class WorkerProcesses:
 
     def _new_pool(self) -> ProcessPoolExecutor:
         # spawn, not fork: the parent holds threads and a Playwright connection of its own
-        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=bind_to_parent, initargs=(os.getpid(),))
 
     async def execute(self, plan: Sequence[str]) -> Outcome:
         loop = asyncio.get_running_loop()
@@ -102,26 +108,34 @@ class DaskCluster:
     """Executions as tasks on a Dask ``distributed`` cluster; each worker process keeps a browser.
 
     ``address`` is ``tcp://HOST:PORT`` of a running scheduler, or ``local:N`` to start a local
-    cluster of ``N`` single-threaded worker processes for the duration of the sweep. The session
-    is shipped to the workers once, packed, so they need not share a file system with this one.
+    cluster of ``N`` single-threaded worker processes for the duration of the sweep. Workers of a
+    remote cluster get the session shipped once, packed, so they need not share a file system
+    with this one; local workers read it where it is. A local cluster keeps its scratch files in
+    a temporary directory of its own, removed by :meth:`close`.
     """
 
-    def __init__(self, client: Any, cluster: Any, packed: Any, workers: int) -> None:
-        self._client, self._cluster, self._packed = client, cluster, packed
+    def __init__(self, client: Any, cluster: Any, task: Callable[..., Outcome], session: Any, workers: int,
+                 scratch: Path | None = None) -> None:
+        self._client, self._cluster, self._task, self._session = client, cluster, task, session
+        self._scratch = scratch
         self.workers = workers
 
     @classmethod
     async def connect(cls, address: str, session: Session) -> DaskCluster:
         try:
+            import dask
             from distributed import Client, LocalCluster
         except ImportError:
             raise BackendError("--cluster needs Dask: pip install 'webr4[cluster]'") from None
-        cluster = None
+        cluster, scratch = None, None
         try:
             if address.startswith("local:"):
                 count = _local_workers(address)
-                cluster = await LocalCluster(n_workers=count, threads_per_worker=1, processes=True,
-                                             dashboard_address=None, asynchronous=True)
+                scratch = Path(tempfile.mkdtemp(prefix="webr4-dask-"))
+                with dask.config.set({"temporary-directory": str(scratch)}):
+                    cluster = await LocalCluster(n_workers=count, threads_per_worker=1, processes=True,
+                                                 dashboard_address=None, asynchronous=True,
+                                                 local_directory=str(scratch))
                 target: Any = cluster
             elif address.startswith(("tcp://", "tls://")):
                 target = address
@@ -132,26 +146,36 @@ class DaskCluster:
             if cluster is not None:
                 await cluster.close()
             raise BackendError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+        except BaseException:
+            if scratch is not None:
+                shutil.rmtree(scratch, ignore_errors=True)
+            raise
         await client.wait_for_workers(1, timeout="60s")
         workers = len((await client.scheduler.identity(n_workers=-1))["workers"])
+        if cluster is not None:  # local workers share this file system
+            return cls(client, cluster, execute_plan, str(session.directory.resolve()), workers, scratch)
         packed = await client.scatter(pack_session(session.directory), broadcast=True)
-        return cls(client, cluster, packed, workers)
+        return cls(client, cluster, execute_packed, packed, workers)
 
     async def execute(self, plan: Sequence[str]) -> Outcome:
         from distributed import KilledWorker
 
         for attempt in (1, 2):
             try:
-                return await self._client.submit(execute_packed, self._packed, tuple(plan), pure=False)
+                return await self._client.submit(self._task, self._session, tuple(plan), pure=False)
             except KilledWorker:
                 if attempt == 2:
                     return Outcome.failure("the Dask worker running this plan died twice")
         raise AssertionError("unreachable")
 
     async def close(self) -> None:
-        await self._client.close()
-        if self._cluster is not None:
-            await self._cluster.close()
+        try:
+            await self._client.close()
+            if self._cluster is not None:
+                await self._cluster.close()
+        finally:
+            if self._scratch is not None:
+                shutil.rmtree(self._scratch, ignore_errors=True)
 
 
 def _local_workers(address: str) -> int:

@@ -18,11 +18,16 @@
    traces, both states and screenshots, the pixel difference), ``noise.json`` and
    ``summary.json``.
 
-``summary.json`` (rewritten after every reversal) has these top-level keys: ``site`` (the URL),
+``summary.json`` (written when exploring starts and rewritten after every reversal) has these
+top-level keys: ``status`` (``running`` while the sweep goes on — and after a ``kill -9``, which
+leaves no chance to say otherwise —, ``interrupted`` when it stopped on an interrupt or an error,
+``finished`` when it ended by itself), ``stop_reason`` (once finished: ``exhausted``,
+``max-sequences`` or ``time-limit``; null before), ``site`` (the URL),
 ``bound``, ``strategy``, ``parse_chunks`` (the parse-chunk model, in words), ``seed_events``, ``races_uncovered`` (in the seed, after filters),
-``sequences_explored``, ``truncated`` (the budget that stopped the run, or null), ``counts``
+``sequences_explored``, ``truncated`` (once finished, the budget that stopped the run, else null), ``counts``
 (reversals per verdict), ``session`` (its directory, relative to the run), ``noise`` (categories masked after
-the seed replays), ``pruning`` (R4 only: the enabled events of the explored states, those
+the seed replays), ``sandbox`` (``on``, or ``off (why)``: whether Chromium ran sandboxed),
+``pruning`` (R4 only: the enabled events of the explored states, those
 explored, and the fraction partial-order reduction pruned), ``seconds`` and ``reversals``. Each reversal has ``id``, ``parent``, ``sequence`` (the event ids it executed),
 ``depth``, ``events`` (the two racing events, each ``{"id", "label", "site"}``, in parent order),
 ``locations`` (every location the two events conflict on, in words, most visible to the user
@@ -46,6 +51,7 @@ from pathlib import Path
 from typing import Iterable
 
 from webr4.browser.driver import Driver
+from webr4.browser.launch import sandbox_state
 from webr4.classify import classify
 from webr4.classify.differences import describe_differences
 from webr4.engine import Explorer, PlannedSequence, Strategy, find_races
@@ -66,6 +72,7 @@ from webr4.trace import Event, Trace
 
 _MASK_FIELD = {"dom": "dom_keys", "heap": "heap_paths", "screenshot": "boxes"}  # category -> NoiseMask field
 STRATEGIES = ("r4", "delay", "wave")
+RUNNING, INTERRUPTED, FINISHED = "running", "interrupted", "finished"  # a sweep's status in summary.json
 _SAMPLES = 20  # plans the sampling strategies draw when no --max-sequences is given
 
 
@@ -107,9 +114,11 @@ class Summary:
     seed_events: int = 0
     races_uncovered: int = 0
     sequences: int = 1
-    stop_reason: str = "exhausted"
+    status: str = RUNNING
+    stop_reason: str | None = None  # set when the sweep finishes
     seconds: float = 0.0
     noise: list[str] = field(default_factory=list)
+    sandbox: str = field(default_factory=sandbox_state)  # Chromium's sandbox in this sweep: on, or off (why)
     pruning: dict[str, float] | None = None  # R4 only: enabled, explored, ratio (see webr4.engine.stats)
     reversals: list[ReversalReport] = field(default_factory=list)
 
@@ -122,7 +131,7 @@ class Summary:
         raw["counts"] = self.counts
         raw["site"] = self.url
         raw["sequences_explored"] = self.sequences
-        raw["truncated"] = None if self.stop_reason == "exhausted" else self.stop_reason
+        raw["truncated"] = None if self.stop_reason in (None, "exhausted") else self.stop_reason
         return raw
 
 
@@ -240,25 +249,47 @@ async def _sweep(pipeline: Pipeline, store: RunStore, session: Session, out: Pat
                       noise=[name for name, part in _MASK_FIELD.items() if getattr(noise, part)])
     (out / "noise.json").write_text(json.dumps(noise.to_json()))
     mask = noise | NoiseMask.from_json(settings.mask)
-    explorer = _strategy(settings.strategy, first.trace, settings.bound, filters, settings.max_sequences)
-    traces: dict[int, Trace] = {0: first.trace}
-    states: dict[int, StateSnapshot] = {0: _save(out, 0, first.trace, first.state)}
+    _write_summary(out, summary)
+    try:
+        await _explore_all(pipeline, store, out, settings, started, progress, workers, summary,
+                           first.trace, first.state, mask, filters)
+    except BaseException:
+        summary.status = INTERRUPTED
+        summary.seconds = round(time.monotonic() - started, 2)
+        try:
+            _write_summary(out, summary)
+        except OSError:  # the failure may be the disk itself; the summary still says "running"
+            pass
+        progress.finish(summary.to_json())  # a live bar must let go of the terminal
+        raise
+    return summary
+
+
+async def _explore_all(pipeline: Pipeline, store: RunStore, out: Path, settings: SweepSettings,
+                       started: float, progress: Progress, workers: int, summary: Summary, seed: Trace,
+                       seed_state: StateSnapshot, mask: NoiseMask, filters: tuple[NamedFilter, ...]) -> None:
+    """Plan, execute and judge sequences until the strategy or a budget stops; ``summary`` is
+    filled in and rewritten as it goes, and marked finished at the end."""
+    explorer = _strategy(settings.strategy, seed, settings.bound, filters, settings.max_sequences)
+    traces: dict[int, Trace] = {0: seed}
+    states: dict[int, StateSnapshot] = {0: _save(out, 0, seed, seed_state)}
     progress.start(_planned(explorer))
+    stop_reason = "exhausted"
     while True:
         if settings.max_sequences is not None and len(explorer.explored) >= settings.max_sequences:
-            summary.stop_reason = "max-sequences"
+            stop_reason = "max-sequences"
             break
         if settings.time_limit is not None and time.monotonic() - started >= settings.time_limit:
-            summary.stop_reason = "time-limit"
+            stop_reason = "time-limit"
             break
         planned = explorer.next_plan()
         if planned is None:
             break
         ahead = upcoming(explorer, planned, lambda p: pipeline.trace(p.plan),
-                         lambda: (traces[planned.parent], first.trace), workers - 1) if workers > 1 else []
+                         lambda: (traces[planned.parent], seed), workers - 1) if workers > 1 else []
         pipeline.want([planned.plan, *(p.plan for p in ahead)])
         child = await pipeline.outcome(planned.plan)
-        explorer.record(planned, _as_planned(child, planned, traces[planned.parent], first.trace))
+        explorer.record(planned, _as_planned(child, planned, traces[planned.parent], seed))
         traces[planned.index] = child.trace
         states[planned.index] = _save(out, planned.index, child.trace, child.state)
         stored = store.report(planned.index)
@@ -278,9 +309,9 @@ async def _sweep(pipeline: Pipeline, store: RunStore, session: Session, out: Pat
     if isinstance(explorer, Explorer):
         pruned = por_pruning(explorer)
         summary.pruning = {"enabled": pruned.enabled, "explored": pruned.explored, "ratio": round(pruned.ratio, 4)}
+    summary.status, summary.stop_reason = FINISHED, stop_reason
     _write_summary(out, summary)
     progress.finish(summary.to_json())
-    return summary
 
 
 def _as_planned(outcome: Outcome, planned: PlannedSequence, *known: Trace) -> Trace:

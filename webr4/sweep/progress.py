@@ -2,7 +2,8 @@
 
 A sweep calls :meth:`Progress.advance` after every judged sequence with how many are done, how
 many it expects in all (done plus what the strategy still has pending, an estimate that can
-grow as R4 finds new races) and the verdict counts so far.
+grow as R4 finds new races) and the verdict counts so far, and :meth:`Progress.finish` once when
+the sweep ends, finished or not (the summary's ``status`` says which).
 """
 
 from __future__ import annotations
@@ -63,7 +64,8 @@ class JsonLines:
         self._emit(record)
 
     def finish(self, summary: Mapping[str, Any]) -> None:
-        self._emit({"event": "finish", "sequences": summary["sequences_explored"], "counts": summary["counts"],
+        self._emit({"event": "finish", "status": summary.get("status", "finished"),
+                    "sequences": summary["sequences_explored"], "counts": summary["counts"],
                     "truncated": summary["truncated"], "seconds": summary["seconds"]})
 
 

@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterator
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, sync_playwright
 
-from webr4.browser.launch import CHROMIUM_ARGS, chromium_path
+from webr4.browser.launch import CHROMIUM_ARGS, chromium_path, not_startable, sandbox_off_reason
 
 Steps = list[dict[str, Any]]
 
@@ -36,7 +36,12 @@ def first_line(error: BaseException) -> str:
 def plain_page(url: str, init_script: str | None = None) -> Iterator[Page]:
     """A Playwright page at ``url`` in a browser of its own, without any webr4 control."""
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_path(playwright), args=list(CHROMIUM_ARGS))
+        path = chromium_path(playwright)
+        try:
+            browser = playwright.chromium.launch(executable_path=path, args=list(CHROMIUM_ARGS),
+                                                 chromium_sandbox=sandbox_off_reason() is None)
+        except PlaywrightError as error:
+            raise not_startable(path, error) from None
         try:
             page = browser.new_page()
             if init_script:
@@ -193,6 +198,8 @@ def load_run(path: Path) -> Callable[[Any], Any]:
     module = importlib.util.module_from_spec(spec)
     try:
         spec.loader.exec_module(module)
+    except SystemExit as exiting:  # the script's own exit is not webr4's exit status
+        raise ValueError(f"script {path} called sys.exit({exiting.code!r}) while loading") from None
     except Exception as error:  # the script is user code: any failure is reported in one line
         raise ValueError(f"script {path} failed to load: {type(error).__name__}: {first_line(error)}") from None
     run = getattr(module, "run", None)
@@ -208,6 +215,9 @@ def actions_from_script(path: Path, url: str) -> Steps:
     with plain_page(url) as page:
         try:
             run(RecordingPage(page, log))
+        except SystemExit as exiting:  # the script's own exit is not webr4's exit status
+            raise ValueError(f"script {path} called sys.exit({exiting.code!r}) in run(page); "
+                             "let run return instead") from None
         except Exception as error:  # the script is user code: any failure is reported in one line
             raise ValueError(f"script {path} raised {type(error).__name__}: {first_line(error)}") from None
     return log

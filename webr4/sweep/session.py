@@ -112,7 +112,8 @@ def _check_actions_ran(trace: Trace, actions: list[UserAction]) -> None:
                 "its selector never matched, or the page stopped first; check the selector")
     failures = [e.message for e in trace.errors if e.kind == "harness" and " failed: " in e.message]
     if failures:
-        raise SessionError(f"{failures[0]}; check the action")
+        what = "action" if any(failures[0].startswith(f"{a.kind} on ") for a in actions) else "request"
+        raise SessionError(f"{failures[0]}; check the {what}")
 
 
 async def record(driver: Driver, url: str, out: Path, actions: list[dict[str, Any]], *, seed: int = 0,

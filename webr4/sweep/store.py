@@ -44,6 +44,13 @@ CREATE TABLE IF NOT EXISTS sequences (idx INTEGER PRIMARY KEY, key TEXT NOT NULL
 """
 
 
+def is_run_directory(directory: Path) -> bool:
+    """Whether ``directory`` is a webr4 run: it holds a run store (``webr4.sqlite``) or the session
+    that ``webr4 check`` records first (``session/session.json``). Only such directories are
+    written into; anything else that is not empty belongs to someone else."""
+    return (directory / FILENAME).is_file() or (directory / "session" / "session.json").is_file()
+
+
 class StoreError(Exception):
     """The run store cannot be used as asked (one line naming the problem and what to do)."""
 

@@ -13,6 +13,7 @@ import asyncio
 import atexit
 import hashlib
 import io
+import shutil
 import tarfile
 import tempfile
 import threading
@@ -102,13 +103,15 @@ _unpacked: dict[str, Path] = {}
 def execute_packed(packed: bytes, plan: Sequence[str]) -> Outcome:
     """Execute ``plan`` against a session shipped by :func:`pack_session` (the cluster task).
 
-    Each distinct session is unpacked once per process, into a temporary directory.
+    Each distinct session is unpacked once per process, into a temporary directory that goes
+    when the process exits.
     """
     digest = hashlib.sha256(packed).hexdigest()
     with _host_lock:
         directory = _unpacked.get(digest)
         if directory is None:
             target = Path(tempfile.mkdtemp(prefix="webr4-session-"))
+            atexit.register(shutil.rmtree, target, True)
             with tarfile.open(fileobj=io.BytesIO(packed), mode="r:gz") as archive:
                 archive.extractall(target, filter="data")
             directory = _unpacked[digest] = target / "session"

@@ -40,7 +40,7 @@ Only direct edges are listed: a candidate that happens before another candidate 
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -58,40 +58,44 @@ def timer_delay(event: Event | None) -> float | None:
 
 @dataclass
 class _Anchored:
-    """The timers anchored at one step, in the order they fired, with running bitset prefixes."""
+    """The timers anchored at one step, as bitsets of their steps by offset and creating step.
 
-    offsets: list[float] = field(default_factory=list)
-    steps: list[int] = field(default_factory=list)
-    creators: list[int] = field(default_factory=list)
-    prefix: list[int] = field(default_factory=lambda: [0])  # prefix[k]: bits of the first k timers
-    sorted: bool = True  # offsets non-decreasing (always, when timers fired in due order)
+    Timers of one anchor fire in offset order in a trace whose timers fired in due order, so
+    the offsets arrive sorted and ``below[k]`` (the timers with offset under ``offsets[k]``) is
+    kept as they come; in any other trace every level is looked at.
+    """
+
+    levels: dict[float, dict[int, int]] = field(default_factory=dict)  # offset -> creator -> bits
+    offsets: list[float] = field(default_factory=list)  # distinct, in the order they came
+    below: list[int] = field(default_factory=list)
+    total: int = 0
+    sorted: bool = True
 
     def add(self, offset: float, step: int, creator: int) -> None:
-        if self.offsets and offset < self.offsets[-1]:
+        if not self.offsets or offset > self.offsets[-1]:
+            self.offsets.append(offset)
+            self.below.append(self.total)
+        elif offset < self.offsets[-1]:
             self.sorted = False
-        self.offsets.append(offset)
-        self.steps.append(step)
-        self.creators.append(creator)
-        self.prefix.append(self.prefix[-1] | (1 << step))
+        by_creator = self.levels.setdefault(offset, {})
+        by_creator[creator] = by_creator.get(creator, 0) | (1 << step)
+        self.total |= 1 << step
 
     def before(self, offset: float, creator: int, ancestors: list[int]) -> int:
         """Bits of the timers here that must fire before one with ``offset`` created by step
-        ``creator``."""
-        def created_first(k: int) -> bool:
-            other = self.creators[k]
-            return other == creator or bool((ancestors[creator] >> other) & 1)
-
-        if not self.sorted:
+        ``creator``: those due earlier, and those due as early and created first."""
+        if self.sorted:
+            k = bisect_left(self.offsets, offset)
+            bits = self.below[k] if k < len(self.offsets) else self.total
+        else:
             bits = 0
-            for k, own in enumerate(self.offsets):
-                if own < offset or (own == offset and created_first(k)):
-                    bits |= 1 << self.steps[k]
-            return bits
-        low = bisect_left(self.offsets, offset)
-        bits = self.prefix[low]
-        for k in range(low, bisect_right(self.offsets, offset)):
-            if created_first(k):
-                bits |= 1 << self.steps[k]
+            for own, by_creator in self.levels.items():
+                if own < offset:
+                    for created in by_creator.values():
+                        bits |= created
+        for other, created in self.levels.get(offset, {}).items():
+            if other == creator or (ancestors[creator] >> other) & 1:
+                bits |= created
         return bits
 
 

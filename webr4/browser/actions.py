@@ -4,6 +4,11 @@ A session's actions come from JSON (``--actions FILE.json``): a list of steps, e
 ``{"click": sel}``, ``{"fill": sel, "value": s}``, ``{"press": sel, "key": k}``,
 ``{"select": sel, "value": v}``, ``{"hover": sel}`` or ``{"wait": ms}`` (virtual milliseconds
 before the next action). Selectors are Playwright selectors (CSS, ``text=…``, …).
+
+The virtual clock moves between actions as a person's real clock would: by the waits, and by at
+least :data:`MIN_STEP_GAP_MS` from one action to the next, since no one (and no Playwright
+script) acts twice within the same millisecond. Two steps therefore never see the same
+``Date.now()``.
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ from playwright.async_api import Page
 from webr4.trace import Category, Event
 
 _KINDS = {"click": (), "fill": ("value",), "press": ("key",), "select": ("value",), "hover": ()}
+MIN_STEP_GAP_MS = 1.0
+"""The least virtual time between two user actions."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +86,7 @@ def parse_actions(raw: Any) -> list[UserAction]:
             need = f" and {extra[0]!r}" if extra else ""
             raise ValueError(f"action {position}: {kind} takes a selector{need}, got {step!r}")
         argument = step[extra[0]] if extra else None
-        actions.append(UserAction(len(actions), kind, step[kind], argument, delay))
+        gap = max(delay, MIN_STEP_GAP_MS) if actions else delay
+        actions.append(UserAction(len(actions), kind, step[kind], argument, gap))
         delay = 0.0
     return actions

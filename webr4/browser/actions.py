@@ -5,6 +5,11 @@ A session's actions come from JSON (``--actions FILE.json``): a list of steps, e
 ``{"select": sel, "value": v}``, ``{"hover": sel}`` or ``{"wait": ms}`` (virtual milliseconds
 before the next action). Selectors are Playwright selectors (CSS, ``text=…``, …).
 
+A ``press`` is two user events, as a key is in a browser: ``keydown`` (focus, then the key goes
+down: keydown, keypress, beforeinput, input) and ``keyup``, :data:`MIN_STEP_GAP_MS` later, so a
+timer set in keydown can run before the key comes up. A combination such as ``Shift+A`` goes
+down modifier first and comes up in reverse order.
+
 The virtual clock moves between actions as a person's real clock would: by the waits, and by at
 least :data:`MIN_STEP_GAP_MS` from one action to the next, since no one (and no Playwright
 script) acts twice within the same millisecond. Two steps therefore never see the same
@@ -27,13 +32,15 @@ MIN_STEP_GAP_MS = 1.0
 
 @dataclass(frozen=True)
 class UserAction:
-    """One action; ``delay`` is the virtual time the user waits after the previous one."""
+    """One user event; ``delay`` is the virtual time the user waits after the previous one, and
+    ``step`` the position (from 0) of the session step it comes from, waits not counted."""
 
     index: int
     kind: str
     selector: str
     argument: str | None = None
     delay: float = 0.0
+    step: int = 0
 
     @property
     def event_id(self) -> str:
@@ -52,12 +59,25 @@ class UserAction:
             await target.click(timeout=timeout_ms)
         elif self.kind == "fill":
             await target.fill(self.argument or "", timeout=timeout_ms)
-        elif self.kind == "press":
-            await target.press(self.argument or "", timeout=timeout_ms)
+        elif self.kind == "keydown":
+            await target.focus(timeout=timeout_ms)
+            for key in key_parts(self.argument or ""):
+                await page.keyboard.down(key)
+        elif self.kind == "keyup":
+            for key in reversed(key_parts(self.argument or "")):
+                await page.keyboard.up(key)
         elif self.kind == "select":
             await target.select_option(self.argument, timeout=timeout_ms)
         elif self.kind == "hover":
             await target.hover(timeout=timeout_ms)
+
+
+def key_parts(key: str) -> list[str]:
+    """The keys of a Playwright key combination (``Control+Shift+A`` → ``Control``, ``Shift``,
+    ``A``), modifiers first; ``+`` itself may be the last key (``Control++``)."""
+    if key.endswith("++") or key == "+":
+        return [*key[:-2].split("+"), "+"] if len(key) > 1 else ["+"]
+    return key.split("+")
 
 
 def parse_actions(raw: Any) -> list[UserAction]:
@@ -87,6 +107,11 @@ def parse_actions(raw: Any) -> list[UserAction]:
             raise ValueError(f"action {position}: {kind} takes a selector{need}, got {step!r}")
         argument = step[extra[0]] if extra else None
         gap = max(delay, MIN_STEP_GAP_MS) if actions else delay
-        actions.append(UserAction(len(actions), kind, step[kind], argument, gap))
+        ordinal = actions[-1].step + 1 if actions else 0
+        if kind == "press":
+            actions.append(UserAction(len(actions), "keydown", step[kind], argument, gap, ordinal))
+            actions.append(UserAction(len(actions), "keyup", step[kind], argument, MIN_STEP_GAP_MS, ordinal))
+        else:
+            actions.append(UserAction(len(actions), kind, step[kind], argument, gap, ordinal))
         delay = 0.0
     return actions

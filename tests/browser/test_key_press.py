@@ -33,6 +33,11 @@ def keys_url(tmp_path_factory):
         yield base
 
 
+def out_text(dom: str) -> str:
+    start = dom.index('<p id="out">') + len('<p id="out">')
+    return dom[start:dom.index("</p>", start)].strip()
+
+
 def test_a_timer_set_in_keydown_runs_before_keyup_as_chromium_allows(driver, keys_url):
     with plain_page(keys_url) as page:
         page.focus("#field")
@@ -41,9 +46,7 @@ def test_a_timer_set_in_keydown_runs_before_keyup_as_chromium_allows(driver, key
         page.keyboard.up("a")
         native = page.evaluate("log")
     execution = driver.execute(keys_url, actions=parse_actions([{"press": "#field", "key": "a"}]))
-    dom = execution.dom
-    start = dom.index('<p id="out">') + len('<p id="out">')
-    assert dom[start:dom.index("</p>", start)].strip().split(",") == native == [
+    assert out_text(execution.dom).split(",") == native == [
         "keydown", "keypress", "beforeinput", "input", "timer", "keyup"]
     trace = execution.trace
     kinds = [trace.events[s.event].type for s in trace.steps
@@ -52,3 +55,15 @@ def test_a_timer_set_in_keydown_runs_before_keyup_as_chromium_allows(driver, key
     timer, keyup = (n for n, s in enumerate(trace.steps) if trace.events[s.event].type in ("setTimeout", "keyup"))
     hb = HappensBefore(trace.steps)
     assert not hb.ordered(timer, keyup)  # the user may let go first
+
+
+def test_the_key_comes_up_even_when_keydown_removed_the_field(driver, tmp_path):
+    (tmp_path / "index.html").write_text("""<!DOCTYPE html><body><input id="field"><p id="out"></p><script>
+field.addEventListener('keydown', function () { field.remove(); });
+document.addEventListener('keyup', function () { out.textContent = 'up'; });
+</script></body>""")
+    with serve(tmp_path) as base:
+        execution = driver.execute(base, actions=parse_actions([{"press": "#field", "key": "Escape"}]))
+    assert [execution.trace.events[s.event].type for s in execution.trace.steps
+            if execution.trace.events[s.event].category is Category.USER] == ["keydown", "keyup"]
+    assert out_text(execution.dom) == "up"

@@ -43,6 +43,12 @@ class UserAction:
     step: int = 0
 
     @property
+    def needs_target(self) -> bool:
+        """Whether the action can only happen while its selector matches (a key comes up
+        wherever the focus went)."""
+        return self.kind != "keyup"
+
+    @property
     def event_id(self) -> str:
         return f"u{self.index}:{self.kind}:{self.selector}"
 

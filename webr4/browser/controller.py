@@ -154,7 +154,7 @@ class Controller:
         enabled = dict(self.state.pending)
         if self.state.next_user < len(self.actions):
             action = self.actions[self.state.next_user]
-            if await self._target_exists(action):
+            if not action.needs_target or await self._target_exists(action):
                 due = self.state.last_user_time + action.delay
                 enabled[action.event_id] = _Candidate(action.event_id, due, _USER_PRIORITY, 0)
         return enabled

@@ -250,28 +250,15 @@
   };
 
   // ------------------------------------------------------------------ timers
+  // Timers carry no happens-before edges of their own: the engine orders them by their delays
+  // (webr4/engine/timers.py), whatever task created them. The runtime only computes the delay a
+  // browser would use: HTML clamps a delay below 4 ms to 4 ms once timers nest more than 5 deep
+  // (a timer set by the callback of a timer set by the callback of …), intervals included.
   let nextHandle = 1;
   const timerByHandle = new Map(); // handle -> pending event (current firing)
-  const timersByCreator = new Map(); // creator -> [{id, delay}] for the FIFO rule
-
-  function timerPreds(delay) {
-    // HTML timers from one task with non-decreasing delay fire in creation order. Only the
-    // direct edges are listed: an earlier timer is left out when a later one with a delay at
-    // least as long (and at most `delay`) already follows it. Listing every edge made a loop of
-    // n timers cost n^2/2 ids. (The harness keeps the order through a timer that never runs.)
-    const list = timersByCreator.get(current) || [];
-    const preds = [];
-    let latestDelay = -Infinity; // the longest delay among the later timers kept so far
-    for (let i = list.length - 1; i >= 0; i--) {
-      const t = list[i];
-      if (t.delay <= delay && t.delay > latestDelay) {
-        preds.push(t.id);
-        latestDelay = t.delay;
-      }
-    }
-    preds.reverse();
-    return { list, preds };
-  }
+  const MAX_UNCLAMPED_NESTING = 5;
+  const NESTED_MIN_DELAY = 4;
+  let timerNesting = 0; // the HTML timer nesting level of the running timer callback, 0 outside one
 
   function toDelay(raw) {
     const n = Number(raw);
@@ -283,25 +270,29 @@
     return (0, eval)(String(cb)); // string handlers: indirect eval, as the browser does
   }
 
-  function scheduleTimer(kind, cb, delay, args, handle, firing, seriesSite, prevId) {
+  function scheduleTimer(kind, cb, requested, args, handle, firing, seriesSite) {
     const site = seriesSite || creationSite();
-    const { list, preds } = firing ? { list: [], preds: [] } : timerPreds(delay);
-    if (prevId) preds.push(prevId);
+    const nesting = timerNesting;
+    const delay = nesting > MAX_UNCLAMPED_NESTING && requested < NESTED_MIN_DELAY ? NESTED_MIN_DELAY : requested;
     const ev = createEvent({
       category: "timer", type: kind,
       label: `${kind} ${delay}ms${site ? " at " + shortSite(site) : ""}${firing ? " #" + (firing + 1) : ""}`,
       params: { delay, site, firing: firing || 0 },
-      due: virtualNow + delay, preds, site,
+      due: virtualNow + delay, site,
       run: () => {
-        if (kind === "setTimeout") timerByHandle.delete(handle);
-        else {
-          // the next firing of an interval exists from the moment this one runs
-          timerByHandle.set(handle, scheduleTimer(kind, cb, delay, args, handle, (firing || 0) + 1, site, ev.id));
+        timerNesting = nesting + 1;
+        try {
+          if (kind === "setTimeout") timerByHandle.delete(handle);
+          else {
+            // the next firing of an interval exists from the moment this one runs
+            timerByHandle.set(handle, scheduleTimer(kind, cb, requested, args, handle, (firing || 0) + 1, site));
+          }
+          invoke(cb, args);
+        } finally {
+          timerNesting = 0;
         }
-        invoke(cb, args);
       },
     });
-    if (!firing) { list.push({ id: ev.id, delay }); timersByCreator.set(current, list); }
     timerByHandle.set(handle, ev);
     return ev;
   }

@@ -313,7 +313,11 @@ def record_options(command: Any) -> Any:
                                 "page load only without --actions, --script and --auto.")(command)
     command = click.option("--script", type=click.Path(path_type=Path, dir_okay=False),
                            help="Python file defining run(page) that drives a Playwright page (sync API); "
-                                "the user actions it performs become the session's.")(command)
+                                "the user actions it performs become the session's, with the real time "
+                                "between them.")(command)
+    command = click.option("--pace", type=click.FloatRange(min=0), metavar="MS",
+                           help="With --script: put exactly MS virtual milliseconds (plus the script's own "
+                                "waits) between actions instead of the real time they took.")(command)
     command = click.option("--auto", type=click.IntRange(min=1), metavar="N",
                            help="Explore automatically: up to N actions on elements with event handlers "
                                 "(chosen with --seed).")(command)
@@ -358,11 +362,11 @@ def explore_options(command: Any) -> Any:
 @click.argument("url")
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), required=True, help="New session directory.")
 @record_options
-def record_command(url: str, out_dir: Path, actions: Path | None, script: Path | None, auto: int | None, seed: int,
-                   horizon: float, max_events: int, event_timeout: float,
+def record_command(url: str, out_dir: Path, actions: Path | None, script: Path | None, pace: float | None,
+                   auto: int | None, seed: int, horizon: float, max_events: int, event_timeout: float,
                    parse_chunks: str, chunk_kb: int) -> None:
     """Record a session of URL: the seed every exploration replays."""
-    steps = _session_steps(url, actions, script, auto, seed)
+    steps = _session_steps(url, actions, script, pace, auto, seed)
     limits = _limits(horizon, max_events, event_timeout, parse_chunks, chunk_kb)
     session = _with_driver(lambda driver: record(driver, url, out_dir, steps, seed=seed, limits=limits))
     trace = session.seed_trace()
@@ -399,8 +403,8 @@ def _refuse_foreign(out_dir: Path) -> None:
               help="Run directory (the session goes to RUN/session).")
 @record_options
 @explore_options
-def check_command(url: str, out_dir: Path, actions: Path | None, script: Path | None, auto: int | None, seed: int,
-                  horizon: float, max_events: int, event_timeout: float,
+def check_command(url: str, out_dir: Path, actions: Path | None, script: Path | None, pace: float | None,
+                  auto: int | None, seed: int, horizon: float, max_events: int, event_timeout: float,
                   parse_chunks: str, chunk_kb: int, **sweep: Any) -> None:
     """Record URL, explore it and write the report, in one command.
 
@@ -421,7 +425,7 @@ def check_command(url: str, out_dir: Path, actions: Path | None, script: Path | 
         if not (out_dir / STORE_FILENAME).is_file():  # recorded, then stopped before exploring: start the sweep
             sweep["resume"] = False
     else:
-        steps = _session_steps(url, actions, script, auto, seed)
+        steps = _session_steps(url, actions, script, pace, auto, seed)
         session = _with_driver(lambda driver: record(
             driver, url, session_dir, steps, seed=seed,
             limits=_limits(horizon, max_events, event_timeout, parse_chunks, chunk_kb)))
@@ -500,7 +504,8 @@ def export_command(run_dir: Path, junit: Path | None, sarif: Path | None, allow_
         raise SystemExit(1)
 
 
-def _session_steps(url: str, actions: Path | None, script: Path | None, auto: int | None, seed: int) -> Any:
+def _session_steps(url: str, actions: Path | None, script: Path | None, pace: float | None, auto: int | None,
+                   seed: int) -> Any:
     """The user steps from whichever of --actions, --script and --auto was given (none: page load only).
 
     A script or the auto-explorer drives its own synchronous Playwright page, so this runs
@@ -510,9 +515,11 @@ def _session_steps(url: str, actions: Path | None, script: Path | None, auto: in
              if value is not None]
     if len(given) > 1:
         raise click.UsageError(f"give at most one of --actions, --script and --auto (got {' and '.join(given)})")
+    if pace is not None and script is None:
+        raise click.UsageError("--pace sets the time between the actions of a --script; give --script too")
     try:
         if script is not None:
-            steps: Any = actions_from_script(script, url)
+            steps: Any = actions_from_script(script, url, pace)
         elif auto is not None:
             steps = auto_actions(url, auto, seed)
         else:

@@ -102,12 +102,17 @@ class SeedPage(_Disguise):
     down as session steps, and ``seed_url``, the URL the session starts from, is kept."""
 
     def __init__(self, page: Any, url: str | None) -> None:
-        from webr4.sweep.scripted import RecordingPage
+        from webr4.sweep.scripted import RecordingPage, StepLog
 
-        self.steps: list[dict[str, Any]] = []
-        super().__init__(RecordingPage(page, self.steps), type(page))
+        self.log = StepLog()
+        super().__init__(RecordingPage(page, self.log), type(page))
         self._page = page
         self.seed_url = url
+
+    @property
+    def steps(self) -> list[dict[str, Any]]:
+        """The session steps written down so far."""
+        return self.log.steps
 
     @classmethod
     def open(cls, page: Any, url: str | None) -> SeedPage:

@@ -13,7 +13,7 @@ Contracts that every executor honours:
   own event included. ``Trace.enabled_at_end`` is the same set after the last step (empty when
   the run reached a final state, non-empty when it was truncated by a bound).
 * ``Step.predecessors`` are indices of earlier steps that happen before this one by the browser's
-  own rules (creation, parse order, timer FIFO, user-event order, …). Only direct edges are
+  own rules (creation, parse order, timer due order, user-event order, …). Only direct edges are
   listed; the transitive closure is the engine's job.
 * ``Step.accesses`` are the shared-memory reads and writes the event made. Enabling or disabling
   another event (creating a timer, ``clearTimeout``, ``xhr.abort()``, removing a listener) is a

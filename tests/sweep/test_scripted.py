@@ -26,8 +26,16 @@ def test_locator_chains_and_waits_are_recorded(tmp_path, sites_url):
     script = _script(tmp_path, "page.locator('#currency').select_option('EUR'); page.wait_for_timeout(10); "
                                "page.locator('select').first.select_option('GBP'); "
                                "assert page.title().startswith('Converter')")
-    assert actions_from_script(script, sites_url + "stale-select/") == [
+    assert actions_from_script(script, sites_url + "stale-select/", pace=0) == [
         {"select": "#currency", "value": "EUR"}, {"wait": 10}, {"select": "select >> nth=0", "value": "GBP"}]
+
+
+def test_the_real_time_between_actions_is_kept_unless_a_pace_is_given(tmp_path, sites_url):
+    script = _script(tmp_path, "page.click('#add'); page.wait_for_timeout(40); page.click('#add')")
+    url = sites_url + "click-during-parse/"
+    first, gap, second = actions_from_script(script, url)
+    assert first == second == {"click": "#add"} and list(gap) == ["wait"] and gap["wait"] >= 40
+    assert actions_from_script(script, url, pace=250) == [{"click": "#add"}, {"wait": 290}, {"click": "#add"}]
 
 
 def test_a_script_that_raises_names_the_error(tmp_path, sites_url):
@@ -58,3 +66,9 @@ def test_record_rejects_two_sources_of_actions(tmp_path, sites_url):
     result = CliRunner().invoke(main, ["record", sites_url + "stale-select/", "--script", "flow.py", "--auto", "3",
                                        "--out", str(tmp_path / "s")])
     assert result.exit_code == 2 and "at most one of --actions, --script and --auto" in result.output
+
+
+def test_pace_needs_a_script(tmp_path, sites_url):
+    result = CliRunner().invoke(main, ["record", sites_url + "stale-select/", "--pace", "100",
+                                       "--out", str(tmp_path / "s")])
+    assert result.exit_code == 2 and "--pace sets the time between the actions of a --script" in result.output

@@ -4,6 +4,16 @@ A session's actions come from JSON (``--actions FILE.json``): a list of steps, e
 ``{"click": sel}``, ``{"fill": sel, "value": s}``, ``{"press": sel, "key": k}``,
 ``{"select": sel, "value": v}``, ``{"hover": sel}`` or ``{"wait": ms}`` (virtual milliseconds
 before the next action). Selectors are Playwright selectors (CSS, ``text=…``, …).
+
+A ``press`` is two user events, as a key is in a browser: ``keydown`` (focus, then the key goes
+down: keydown, keypress, beforeinput, input) and ``keyup``, :data:`MIN_STEP_GAP_MS` later, so a
+timer set in keydown can run before the key comes up. A combination such as ``Shift+A`` goes
+down modifier first and comes up in reverse order.
+
+The virtual clock moves between actions as a person's real clock would: by the waits, and by at
+least :data:`MIN_STEP_GAP_MS` from one action to the next, since no one (and no Playwright
+script) acts twice within the same millisecond. Two steps therefore never see the same
+``Date.now()``.
 """
 
 from __future__ import annotations
@@ -23,17 +33,27 @@ class InvalidSelector(ValueError):
 _USER_CHOOSES = "el => { const log = window.__webr4 && window.__webr4.log; if (log && log.userChooses) log.userChooses(el); }"
 _USER_CHOOSES_NONE = "() => { const log = window.__webr4 && window.__webr4.log; if (log && log.userChooses) log.userChooses(null); }"
 _KINDS = {"click": (), "fill": ("value",), "press": ("key",), "select": ("value",), "hover": ()}
+MIN_STEP_GAP_MS = 1.0
+"""The least virtual time between two user actions."""
 
 
 @dataclass(frozen=True)
 class UserAction:
-    """One action; ``delay`` is the virtual time the user waits after the previous one."""
+    """One user event; ``delay`` is the virtual time the user waits after the previous one, and
+    ``step`` the position (from 0) of the session step it comes from, waits not counted."""
 
     index: int
     kind: str
     selector: str
     argument: str | None = None
     delay: float = 0.0
+    step: int = 0
+
+    @property
+    def needs_target(self) -> bool:
+        """Whether the action can only happen while its selector matches (a key comes up
+        wherever the focus went)."""
+        return self.kind != "keyup"
 
     @property
     def event_id(self) -> str:
@@ -52,8 +72,13 @@ class UserAction:
             await target.click(timeout=timeout_ms)
         elif self.kind == "fill":
             await target.fill(self.argument or "", timeout=timeout_ms)
-        elif self.kind == "press":
-            await target.press(self.argument or "", timeout=timeout_ms)
+        elif self.kind == "keydown":
+            await target.focus(timeout=timeout_ms)
+            for key in key_parts(self.argument or ""):
+                await page.keyboard.down(key)
+        elif self.kind == "keyup":
+            for key in reversed(key_parts(self.argument or "")):
+                await page.keyboard.up(key)
         elif self.kind == "select":
             # Playwright's choice fires untrusted input/change events: the DOM log is told that
             # this select's next ones are the user's (see instrument_js/dom_log.js).
@@ -64,6 +89,14 @@ class UserAction:
                 await page.evaluate(_USER_CHOOSES_NONE)
         elif self.kind == "hover":
             await target.hover(timeout=timeout_ms)
+
+
+def key_parts(key: str) -> list[str]:
+    """The keys of a Playwright key combination (``Control+Shift+A`` → ``Control``, ``Shift``,
+    ``A``), modifiers first; ``+`` itself may be the last key (``Control++``)."""
+    if key.endswith("++") or key == "+":
+        return [*key[:-2].split("+"), "+"] if len(key) > 1 else ["+"]
+    return key.split("+")
 
 
 def parse_actions(raw: Any) -> list[UserAction]:
@@ -92,6 +125,12 @@ def parse_actions(raw: Any) -> list[UserAction]:
             need = f" and {extra[0]!r}" if extra else ""
             raise ValueError(f"action {position}: {kind} takes a selector{need}, got {step!r}")
         argument = step[extra[0]] if extra else None
-        actions.append(UserAction(len(actions), kind, step[kind], argument, delay))
+        gap = max(delay, MIN_STEP_GAP_MS) if actions else delay
+        ordinal = actions[-1].step + 1 if actions else 0
+        if kind == "press":
+            actions.append(UserAction(len(actions), "keydown", step[kind], argument, gap, ordinal))
+            actions.append(UserAction(len(actions), "keyup", step[kind], argument, MIN_STEP_GAP_MS, ordinal))
+        else:
+            actions.append(UserAction(len(actions), kind, step[kind], argument, gap, ordinal))
         delay = 0.0
     return actions

@@ -34,6 +34,7 @@ from playwright.async_api import CDPSession, Page
 
 from webr4.browser.actions import InvalidSelector, UserAction
 from webr4.browser.network import NetworkError, NetworkGate
+from webr4.engine.timers import with_timer_order
 from webr4.instrument.chunks import ChunkModel
 from webr4.trace import Access, AccessKind, Category, ErrorRecord, Event, EventId, Navigation, Step, Trace
 
@@ -204,7 +205,7 @@ class Controller:
         enabled = dict(self.state.pending)
         if self.state.next_user < len(self.actions):
             action = self.actions[self.state.next_user]
-            if await self._target_exists(action):
+            if not action.needs_target or await self._target_exists(action):
                 due = self.state.last_user_time + action.delay
                 enabled[action.event_id] = _Candidate(action.event_id, due, _USER_PRIORITY, 0)
         return enabled
@@ -403,8 +404,8 @@ class Controller:
         self.state.pending.pop(event_id, None)
 
     def _steps_before(self, sources: list[EventId]) -> set[int]:
-        """The steps of the events in ``sources``; for one that has not run (a timer cleared
-        before it fired), the steps of the events that had to run before it, and so on: the
+        """The steps of the events in ``sources``; for one that has not run (an animation frame
+        cancelled before it came), the steps of the events that had to run before it, and so on: the
         runtime lists only direct edges, so the order must not be lost through a missing link."""
         steps: set[int] = set()
         seen: set[EventId] = set()
@@ -449,7 +450,7 @@ class Controller:
         errors = list(self.state.errors)
         errors.extend(ErrorRecord("harness", note, None, None) for note in self.gate.notes)
         return Trace(
-            steps=self.state.steps,
+            steps=with_timer_order(self.state.steps, self.state.events),
             events=self.state.events,
             enabled_at_end=frozenset(enabled_at_end),
             skipped=self.state.skipped,

@@ -50,6 +50,8 @@ USER_DISPATCHES: Mapping[str, frozenset[str]] = {
     "hover": _POINTER,
     "fill": _FOCUS | {"beforeinput", "input", "change"},
     "press": _FOCUS | {"keydown", "keypress", "keyup", "beforeinput", "input", "change", "submit", "click"},
+    "keydown": _FOCUS | {"keydown", "keypress", "beforeinput", "input", "change", "submit", "click"},
+    "keyup": frozenset({"keyup", "click"}),
     "select": _FOCUS | {"input", "change"},
 }
 """DOM event types each user action kind (:mod:`webr4.browser.actions`) dispatches natively."""

@@ -22,7 +22,8 @@ after every step on the run's :meth:`Model.fingerprint`.
 run when pending and are skipped otherwise, then the default policy finishes the run: the
 pending event that has fired least often, and among those the one declared first (so in an
 acyclic model, simply the one declared first). Its traces carry stable ids, enabled sets,
-creation and user-order happens-before edges, and every access, including the shadow ones; a
+creation and user-order happens-before edges, the timer order of :mod:`webr4.engine.timers`
+(for events with a ``delay``), and every access, including the shadow ones; a
 run the end-of-run rule stopped has ``truncated`` set to the rule's reason.
 """
 
@@ -33,6 +34,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from webr4.engine.cycles import EndOfRun
+from webr4.engine.timers import with_timer_order
 from webr4.trace import Access, AccessKind, Category, Event, EventId, Plan, Step, Trace, event_location
 
 
@@ -71,7 +73,9 @@ Op = Read | Write | When | Create | Cancel
 @dataclass(frozen=True)
 class ModelEvent:
     """One event: its program, how it becomes pending (root, user, or created by an op), and
-    whether it can run again once it has run (``repeats``; never for user events)."""
+    whether it can run again once it has run (``repeats``; never for user events). An event
+    with a ``delay`` is a ``setTimeout`` of that delay: its trace event is a timer carrying it,
+    which is all :mod:`webr4.engine.timers` needs to order it against other timers."""
 
     id: EventId
     ops: tuple[Op, ...] = ()
@@ -79,6 +83,7 @@ class ModelEvent:
     user: bool = False
     category: Category = Category.OTHER
     repeats: bool = False
+    delay: float | None = None
 
 
 State = tuple[tuple[tuple[str, int], ...], frozenset[EventId]]
@@ -264,14 +269,15 @@ class Model:
         events = {
             event_id: Event(
                 id=event_id,
-                category=Category.USER if event.user else event.category,
+                category=Category.USER if event.user else Category.TIMER if event.delay is not None else event.category,
                 type="model",
                 label=event_id,
                 creator=self.creators.get(event_id),
+                params={} if event.delay is None else {"delay": event.delay},
             )
             for event_id, event in self.events.items()
         }
-        return Trace(steps=list(run.steps), events=events, enabled_at_end=frozenset(run.pending), skipped=skipped,
+        return Trace(steps=with_timer_order(run.steps, events), events=events, enabled_at_end=frozenset(run.pending), skipped=skipped,
                      truncated=truncated)
 
     @staticmethod

@@ -4,7 +4,8 @@ The script is a Python file defining ``run(page)`` that drives a Playwright page
 synchronous API. It runs once against the live site in a plain browser, on a recording proxy
 of the page: every call reaches the real page, and the calls that are user actions
 (``click``, ``fill``, ``press``, ``select_option``, ``hover``, ``wait_for_timeout``, directly or
-through locators) are written down as steps of :mod:`webr4.browser.actions`.
+through locators) are written down as steps of :mod:`webr4.browser.actions`, with the real time
+between two actions as a ``wait`` step (or a fixed pace, see :class:`StepLog`).
 
 The synchronous Playwright API refuses to run inside a running asyncio loop, so call this
 before starting the asynchronous driver.
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -24,6 +26,39 @@ from playwright.sync_api import Locator, Page, sync_playwright
 from webr4.browser.launch import CHROMIUM_ARGS, chromium_path, not_startable, sandbox_off_reason
 
 Steps = list[dict[str, Any]]
+
+
+class StepLog:
+    """The steps a script performed (``steps``), with the time that passed between its actions.
+
+    Before every action but the first comes ``{"wait": ms}``: the real milliseconds since the
+    previous action finished (at least the script's own ``wait_for_timeout`` calls in between),
+    or, with ``pace``, exactly ``pace`` plus those calls. Replays advance the virtual clock by it.
+    """
+
+    def __init__(self, pace: float | None = None) -> None:
+        self.steps: Steps = []
+        self.pace = pace
+        self._last: float | None = None  # monotonic time the previous action finished
+        self._waited = 0.0  # milliseconds the script waited explicitly since then
+
+    def action(self, step: dict[str, Any]) -> None:
+        """Write down an action that has just finished."""
+        now = time.monotonic()
+        if self._last is None:
+            gap = self._waited
+        elif self.pace is not None:
+            gap = self.pace + self._waited
+        else:
+            gap = max(round((now - self._last) * 1000), self._waited)
+        if gap:
+            self.steps.append({"wait": gap})
+        self.steps.append(step)
+        self._last, self._waited = now, 0.0
+
+    def wait(self, ms: float) -> None:
+        """Write down an explicit wait of the script."""
+        self._waited += ms
 
 
 def first_line(error: BaseException) -> str:
@@ -71,7 +106,7 @@ class _Finder:
     """
 
     _target: Any
-    _log: Steps
+    _log: StepLog
 
     def _scope(self, selector: str | None) -> str | None:
         raise NotImplementedError
@@ -115,7 +150,7 @@ def _single_value(value: Any) -> str | None:
 class RecordingLocator(_Finder):
     """A locator whose user actions are logged against ``selector`` (None: not expressible)."""
 
-    def __init__(self, locator: Locator, selector: str | None, log: Steps) -> None:
+    def __init__(self, locator: Locator, selector: str | None, log: StepLog) -> None:
         self._target, self._selector, self._log = locator, selector, log
 
     def _scope(self, selector: str | None) -> str | None:
@@ -123,7 +158,7 @@ class RecordingLocator(_Finder):
 
     def _note(self, step: dict[str, Any]) -> None:
         if self._selector is not None:
-            self._log.append(step)
+            self._log.action(step)
 
     @property
     def first(self) -> RecordingLocator:
@@ -162,7 +197,7 @@ class RecordingLocator(_Finder):
 class RecordingPage(_Finder):
     """A page proxy that logs the user actions a script performs on it."""
 
-    def __init__(self, page: Page, log: Steps) -> None:
+    def __init__(self, page: Page, log: StepLog) -> None:
         self._target, self._log = page, log
 
     def _scope(self, selector: str | None) -> str | None:
@@ -185,7 +220,7 @@ class RecordingPage(_Finder):
 
     def wait_for_timeout(self, timeout: float) -> None:
         self._target.wait_for_timeout(timeout)
-        self._log.append({"wait": timeout})
+        self._log.wait(timeout)
 
 
 def load_run(path: Path) -> Callable[[Any], Any]:
@@ -208,10 +243,11 @@ def load_run(path: Path) -> Callable[[Any], Any]:
     return run
 
 
-def actions_from_script(path: Path, url: str) -> Steps:
-    """Run the script's ``run(page)`` on ``url`` and return the user actions it performed."""
+def actions_from_script(path: Path, url: str, pace: float | None = None) -> Steps:
+    """Run the script's ``run(page)`` on ``url`` and return the user actions it performed, with
+    the real time between them, or ``pace`` milliseconds (see :class:`StepLog`)."""
     run = load_run(Path(path))
-    log: Steps = []
+    log = StepLog(pace)
     with plain_page(url) as page:
         try:
             run(RecordingPage(page, log))
@@ -220,4 +256,4 @@ def actions_from_script(path: Path, url: str) -> Steps:
                              "let run return instead") from None
         except Exception as error:  # the script is user code: any failure is reported in one line
             raise ValueError(f"script {path} raised {type(error).__name__}: {first_line(error)}") from None
-    return log
+    return log.steps

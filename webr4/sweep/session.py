@@ -108,7 +108,7 @@ def _check_actions_ran(trace: Trace, actions: list[UserAction]) -> None:
                 f"navigated away to {trace.navigation.target}; webr4 explores one page, so end the steps there")
         if action.index not in ran:
             raise SessionError(
-                f"step {action.index + 1} ({action.kind} on {action.selector}) never happened: "
+                f"step {action.step + 1} ({action.kind} on {action.selector}) never happened: "
                 "its selector never matched, or the page stopped first; check the selector")
     failures = [e.message for e in trace.errors if e.kind == "harness" and " failed: " in e.message]
     if failures:

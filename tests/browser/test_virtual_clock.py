@@ -1,0 +1,46 @@
+"""The virtual clock moves between user steps as a person's clock does, so each step sees a
+``Date.now()`` of its own, as in plain Chromium."""
+
+from __future__ import annotations
+
+import pytest
+
+from webr4.browser.actions import parse_actions
+from webr4.serve import serve
+from webr4.sweep.scripted import actions_from_script, plain_page
+
+pytestmark = pytest.mark.browser
+
+PAGE = """<!DOCTYPE html><body><button id="add">add</button><ul id="list"></ul><script>
+var items = {};
+add.addEventListener('click', function () {
+  items[Date.now()] = true;
+  list.innerHTML = Object.keys(items).map(function (key) { return '<li>' + key + '</li>'; }).join('');
+});
+</script></body>"""
+
+
+@pytest.fixture(scope="module")
+def items_url(tmp_path_factory):
+    root = tmp_path_factory.mktemp("clock")
+    (root / "index.html").write_text(PAGE)
+    with serve(root) as base:
+        yield base
+
+
+def test_two_clicks_create_two_items_keyed_by_time(driver, items_url, tmp_path):
+    with plain_page(items_url) as page:
+        page.click("#add")
+        page.click("#add")
+        assert page.locator("li").count() == 2
+    execution = driver.execute(items_url, actions=parse_actions([{"click": "#add"}, {"click": "#add"}]))
+    assert execution.dom.count("<li>") == 2
+
+
+def test_a_scripted_session_keeps_the_real_time_between_its_steps(driver, items_url, tmp_path):
+    script = tmp_path / "flow.py"
+    script.write_text("def run(page):\n    page.click('#add')\n    page.wait_for_timeout(30)\n    page.click('#add')\n")
+    steps = actions_from_script(script, items_url)
+    trace = driver.execute(items_url, actions=parse_actions(steps)).trace
+    first, second = (step.time for step in trace.steps if step.event.startswith("u"))
+    assert second - first == steps[1]["wait"] >= 30

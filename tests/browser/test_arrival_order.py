@@ -4,12 +4,13 @@ response the network delivered first: detached images (preloading) by when their
 from __future__ import annotations
 
 import io
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Iterator
 
 import pytest
 from PIL import Image
+
+from ..route_server import route_server
 
 PAGE = b"""<!DOCTYPE html><body><script>
 window.addEventListener("load", function () {
@@ -27,27 +28,16 @@ def _png() -> bytes:
 
 
 @pytest.fixture(scope="module")
-def slow_first_url():
+def slow_first_url() -> Iterator[str]:
     png = _png()
 
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
-            if self.path.endswith("slow.png"):
-                time.sleep(0.5)  # the image whose source is set first arrives last
-            body, kind = (PAGE, "text/html") if self.path == "/" else (png, "image/png")
-            self.send_response(200)
-            self.send_header("Content-Type", kind)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+    def respond(path: str) -> tuple[str, bytes]:
+        if path.endswith("slow.png"):
+            time.sleep(0.5)  # the image whose source is set first arrives last
+        return ("text/html", PAGE) if path == "/" else ("image/png", png)
 
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
+    with route_server(respond) as base:
+        yield base + "/"
 
 
 def test_preloaded_images_load_in_the_order_their_sources_were_set(driver, slow_first_url):

@@ -4,9 +4,7 @@ trace says where to and why, and the state is the page as it was when it tried t
 from __future__ import annotations
 
 import asyncio
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Iterator
 from urllib.parse import urlsplit
@@ -21,6 +19,8 @@ from webr4.browser.responses import ResponseStore
 from webr4.sweep.explore import explore
 from webr4.sweep.session import record
 from webr4.trace import Category
+
+from ..route_server import route_server
 
 pytestmark = pytest.mark.browser
 
@@ -45,27 +45,15 @@ SLOW_JS = ("document.getElementById('go').addEventListener('click', function (e)
 
 @pytest.fixture(scope="module")
 def pages_url() -> Iterator[str]:
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
-            path = self.path.split("?")[0]
-            if path == "/slow.js":
-                time.sleep(3 if self.path.endswith("?long") else 0.5)
-                kind, body = "text/javascript", SLOW_JS.encode()
-            else:
-                kind, body = "text/html", PAGES.get(path, "").encode()
-            self.send_response(200 if body else 404)
-            self.send_header("Content-Type", kind)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+    def respond(path: str) -> tuple[str, bytes] | None:
+        if path.split("?")[0] == "/slow.js":
+            time.sleep(3 if path.endswith("?long") else 0.5)
+            return "text/javascript", SLOW_JS.encode()
+        page = PAGES.get(path.split("?")[0])
+        return ("text/html", page.encode()) if page else None
 
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
+    with route_server(respond) as base:
+        yield base
 
 
 def test_a_click_before_the_late_handler_follows_the_link_in_chromium(driver, pages_url):

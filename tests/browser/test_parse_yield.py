@@ -5,15 +5,15 @@ a later script, first in plain Chromium, then under webr4 with the default parse
 from __future__ import annotations
 
 import re
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Iterator
 
 import pytest
 
 from webr4.browser.responses import ResponseStore
 from webr4.trace import Category, Trace
+
+from ..route_server import route_server
 
 pytestmark = pytest.mark.browser
 
@@ -34,29 +34,18 @@ PAGES = {
 
 @pytest.fixture(scope="module")
 def pages_url() -> Iterator[str]:
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
-            if self.path.startswith("/slow."):
-                time.sleep(0.3)
-                kind = "text/javascript" if self.path.endswith(".js") else "text/css"
-                body = b"note('slow')" if self.path.endswith(".js") else b"p { color: teal }"
-            elif self.path in PAGES:
-                kind, body = "text/html", PAGES[self.path].encode()
-            else:
-                kind, body = "text/plain", b""
-            self.send_response(200)
-            self.send_header("Content-Type", kind)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+    def respond(path: str) -> tuple[str, bytes]:
+        if path.startswith("/slow."):
+            time.sleep(0.3)
+            if path.endswith(".js"):
+                return "text/javascript", b"note('slow')"
+            return "text/css", b"p { color: teal }"
+        if path in PAGES:
+            return "text/html", PAGES[path].encode()
+        return "text/plain", b""
 
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
+    with route_server(respond) as base:
+        yield base
 
 
 def _log(dom: str) -> list[str]:

@@ -102,16 +102,12 @@ def load_corpus(path: Path = CORPUS) -> Corpus:
         apps.append(App(**entry))
     if len({app.name for app in apps}) != len(apps):
         raise ValueError("app names must be unique")
-    installed = {_package_name(spec) for spec in packages}
+    installed = [spec.rsplit("@", 1)[0] for spec in packages]
     for app in apps:
         for source in (app.source, *app.vendor.values()):
-            if source.split("/")[0] not in installed:
+            if not any(source.startswith(f"{name}/") for name in installed):
                 raise ValueError(f"app {app.name!r} takes {source} from a package the corpus does not install")
     return Corpus(tuple(packages), raw["session"], tuple(apps))
-
-
-def _package_name(spec: str) -> str:
-    return spec.rsplit("@", 1)[0]
 
 
 def ensure_apps(corpus: Corpus, cache: Path = CACHE) -> Path | None:
@@ -119,7 +115,8 @@ def ensure_apps(corpus: Corpus, cache: Path = CACHE) -> Path | None:
     lacks them; None (with a note on stderr) when npm or the registry cannot provide them."""
     marker = cache / ".installed"
     apps = cache / "apps"
-    if marker.is_file() and marker.read_text() == " ".join(corpus.packages):
+    wanted = json.dumps([corpus.packages, [asdict(app) for app in corpus.apps]])
+    if marker.is_file() and marker.read_text() == wanted:
         return apps
     npm = shutil.which("npm")
     if npm is None:
@@ -143,7 +140,7 @@ def ensure_apps(corpus: Corpus, cache: Path = CACHE) -> Path | None:
         for target, source in app.vendor.items():
             (apps / app.name / target).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(modules / source, apps / app.name / target)
-    marker.write_text(" ".join(corpus.packages))
+    marker.write_text(wanted)
     return apps
 
 

@@ -53,7 +53,7 @@ from webr4.sweep.store import RunStore
 _ROOT = Path(__file__).resolve().parent.parent
 RESULTS = _ROOT / "benchmarks" / "results"
 SEQUENCES = 3
-REPLAYS = 3
+REPLAYS = 2
 DEFAULT_APPS = ("react", "emberjs")
 
 STAGES: tuple[tuple[Any, str, str], ...] = (

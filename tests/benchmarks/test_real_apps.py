@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks import real_apps
 from benchmarks.real_apps import APP_FIELDS, CORPUS, AppResult, load_corpus, table
 from webr4.browser.actions import parse_actions
 
@@ -57,3 +58,10 @@ def test_a_failed_recording_shows_its_error_and_no_target_is_met() -> None:
     text = table([fine, broken])
     assert "**failed** (record: step 1 (fill on #new-todo) never happened)" in text
     assert "| yes |" not in text
+
+
+def test_without_npm_the_corpus_is_skipped_with_a_message(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(real_apps.shutil, "which", lambda name: None)
+    assert real_apps.ensure_apps(load_corpus(), tmp_path / "cache") is None
+    assert "npm is not installed" in capsys.readouterr().err

@@ -8,7 +8,7 @@ short sweep (``explore --max-sequences 3``: two seed replays and two children, o
   run and, inside it, script rewriting, protocol message decoding and JSON parsing; state
   capture; loading the recorded network; storage; comparison and verdict),
 * the CPU seconds the Python process, Playwright's Node driver and Chromium spent meanwhile,
-* cProfile over the Python side,
+* cProfile over the Python side of one logged seed replay,
 
 and, separately, the same replay with and without access logging (the logging's share). The
 breakdown goes to ``benchmarks/results/real_apps_profile.md``.
@@ -46,7 +46,7 @@ from webr4.browser.responses import ResponseStore
 from webr4.instrument.cache import CachedRewriter
 from webr4.serve import serve
 from webr4.state.snapshot import StateSnapshot
-from webr4.sweep.explore import explore
+from webr4.sweep.explore import SeedNotReproducible, explore
 from webr4.sweep.session import Session, record
 from webr4.sweep.store import RunStore
 
@@ -185,13 +185,19 @@ class AppProfile:
     received_mb: float
     cpu: dict[str, float]
     hot: list[tuple[str, int, float, float]]  # see hottest()
+    failure: str | None = None  # why the sweep stopped early, if it did
 
 
-async def _replay(driver: Driver, session: Session, instrument: bool) -> float:
+async def _replay(driver: Driver, session: Session, instrument: bool,
+                  profiler: cProfile.Profile | None = None) -> float:
     started = time.perf_counter()
+    if profiler is not None:
+        profiler.enable()
     await driver.execute(session.url, tuple(session.seed_trace().sequence), actions=session.user_actions,
                          store=session.network(), record=False, limits=session.run_limits, seed=session.seed,
                          instrument=instrument)
+    if profiler is not None:
+        profiler.disable()
     return time.perf_counter() - started
 
 
@@ -200,23 +206,26 @@ async def profile_app(driver: Driver, app: App, url: str, corpus: Corpus, scratc
     plain = statistics.median([await plain_session(driver, url, corpus.steps) for _ in range(REPLAYS)])
     bare: list[float] = []
     logged: list[float] = []
-    for _ in range(REPLAYS):  # interleaved, so that the machine's noise hits both alike
+    profiler = cProfile.Profile()  # over the last logged replay only: it slows the page's events down
+    for repeat in range(REPLAYS):  # interleaved, so that the machine's noise hits both alike
         bare.append(await _replay(driver, session, False))
-        logged.append(await _replay(driver, session, True))
+        logged.append(await _replay(driver, session, True, profiler if repeat == REPLAYS - 1 else None))
     timers = Timers()
-    profiler = cProfile.Profile()
+    failure = None
     cpu_before = cpu_by_process()
     started = time.perf_counter()
     with timers.installed():
-        profiler.enable()
-        summary = await explore(driver, session, scratch / app.name / "run", max_sequences=SEQUENCES)
-        profiler.disable()
+        try:
+            await explore(driver, session, scratch / app.name / "run", max_sequences=SEQUENCES)
+        except SeedNotReproducible as error:
+            failure = str(error)
     sweep_s = time.perf_counter() - started
     cpu_after = cpu_by_process()
     cpu = {name: cpu_after.get(name, 0.0) - cpu_before.get(name, 0.0) for name in cpu_after}
+    executions = max(timers.stages["controlled run"].calls, 1)
     return AppProfile(app.name, app.framework, plain, statistics.median(bare), statistics.median(logged),
-                      summary.sequences + 1, sweep_s, dict(timers.stages), timers.received_bytes / 1e6, cpu,
-                      hottest(profiler))
+                      executions, sweep_s, dict(timers.stages), timers.received_bytes / 1e6, cpu,
+                      hottest(profiler), failure)
 
 
 def hottest(profiler: cProfile.Profile, count: int = 12) -> list[tuple[str, int, float, float]]:
@@ -238,7 +247,7 @@ def markdown(profiles: Sequence[AppProfile]) -> str:
              f"Measured by `python -m benchmarks.real_apps_profile` on one machine: a short sweep "
              f"(`explore --max-sequences {SEQUENCES}`, one worker) of each app's TodoMVC session, with wall-clock "
              "timers around the stages of an execution, the CPU seconds of each process, and cProfile over "
-             "the Python side. Stages nest (the controlled run holds the rewriting, decoding and parsing it "
+             "the Python side of one seed replay. Stages nest (the controlled run holds the rewriting, decoding and parsing it "
              "causes), so the shares do not add up to 100 %. Figures per execution are the sweep's totals "
              "divided by its executions (two seed replays and one per explored child).", ""]
     for p in profiles:
@@ -259,8 +268,8 @@ def markdown(profiles: Sequence[AppProfile]) -> str:
         lines += ["", "CPU seconds per execution, by process:", "", "| process | CPU s per execution |", "|---|---:|"]
         for name, seconds in sorted(p.cpu.items(), key=lambda item: -item[1]):
             lines.append(f"| {name} | {seconds / p.executions:.2f} |")
-        lines += ["", "Python functions with the most time of their own (cProfile, whole sweep; `epoll.poll` is "
-                  "Python waiting for the browser or the driver):", "",
+        lines += ["", "Python functions with the most time of their own (cProfile over one logged seed replay; "
+                  "`epoll.poll` is Python waiting for the browser or the driver):", "",
                   "| function | calls | own s | cumulative s |", "|---|---:|---:|---:|",
                   *(f"| `{name}` | {calls} | {own:.2f} | {cumulative:.2f} |" for name, calls, own, cumulative in p.hot),
                   ""]

@@ -233,7 +233,10 @@ async def measure_app(driver: Driver, app: App, url: str, corpus: Corpus, scratc
     """Plain session, recording and sweep of one app (each failure ends that app's row with its
     error line; the next app still runs)."""
     steps = corpus.steps
-    plain = statistics.median([await plain_session(driver, url, steps) for _ in range(PLAIN_REPEATS)])
+    try:
+        plain = statistics.median([await plain_session(driver, url, steps) for _ in range(PLAIN_REPEATS)])
+    except Exception as error:  # noqa: BLE001 - the app does not run even without webr4
+        return AppResult(app.name, app.framework, float("nan"), error=f"plain session: {_one_line(error)}")
     result = AppResult(app.name, app.framework, plain)
     started = time.perf_counter()
     try:
@@ -247,12 +250,12 @@ async def measure_app(driver: Driver, app: App, url: str, corpus: Corpus, scratc
     seed = session.seed_trace()
     result.events = len(seed.steps)
     result.accesses = sum(len(step.accesses) for step in seed.steps)
-    del seed
+    del seed  # a large trace need not stay in memory during the sweep
     run_dir = scratch / app.name / "run"
     started = time.perf_counter()
     try:
         summary = await explore(driver, session, run_dir, max_sequences=MAX_SEQUENCES, time_limit=SWEEP_TIME_LIMIT_S)
-    except Exception as error:  # noqa: BLE001
+    except Exception as error:  # noqa: BLE001 - as for the recording
         result.error = f"explore: {_one_line(error)}"
         return result
     result.sweep_s = time.perf_counter() - started
@@ -265,13 +268,11 @@ async def measure_app(driver: Driver, app: App, url: str, corpus: Corpus, scratc
     return result
 
 
-async def measure(corpus: Corpus, apps_dir: Path, only: Sequence[str] = ()) -> list[AppResult]:
+async def measure(corpus: Corpus, apps_dir: Path) -> list[AppResult]:
     results = []
     with serve(apps_dir) as base, tempfile.TemporaryDirectory(prefix="webr4-real-apps-") as scratch:
         async with Driver() as driver:
             for app in corpus.apps:
-                if only and app.name not in only:
-                    continue
                 print(f"real_apps: {app.name} ...", file=sys.stderr, flush=True)
                 result = await measure_app(driver, app, f"{base}{app.name}/", corpus, Path(scratch))
                 results.append(result)

@@ -3,7 +3,9 @@
 ``python -m benchmarks [--only NAME ...] [SITES_DIR ...]``: every section runs on the bundled
 sites plus every site folder (``index.html`` and ``expected.json``) found in the directories
 given. Each section is a module in :data:`SECTIONS` with a ``run(sites) -> Section`` function.
-With ``--only``, the sections not run keep their previous figures in the results files.
+With ``--only``, the sections not run keep their previous figures in the results files. The
+sections in :data:`SEPARATE` are long and run only when named with ``--only``; each writes
+``benchmarks/results/<name>.{md,json}`` of its own.
 """
 
 from __future__ import annotations
@@ -14,8 +16,8 @@ import platform
 from pathlib import Path
 
 from benchmarks import (
-    controlled_execution, cpu_heavy, evaluation, parallel, planning_cost, race_detection, rewrite_speed, scaling,
-    sweep_cost,
+    controlled_execution, cpu_heavy, evaluation, parallel, planning_cost, race_detection, real_apps, rewrite_speed,
+    scaling, sweep_cost,
 )
 from benchmarks.section import Section, find_sites
 from webr4.resources import resource_dir
@@ -33,17 +35,27 @@ SECTIONS = {
     "race_detection": race_detection,
     "cpu_heavy": cpu_heavy,
 }
+SEPARATE = {
+    "real_apps": real_apps,
+}
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
     parser.add_argument("sites", nargs="*", type=Path, help="more directories of sites to measure")
-    parser.add_argument("--only", action="append", choices=sorted(SECTIONS), help="run just this section")
+    parser.add_argument("--only", action="append", choices=sorted({*SECTIONS, *SEPARATE}),
+                        help="run just this section")
     args = parser.parse_args(argv)
     missing = [str(d) for d in args.sites if not d.is_dir()]
     if missing:
         parser.error(f"not a directory: {', '.join(missing)}")
     sites = find_sites(resource_dir("sites"), *args.sites)
+    RESULTS.mkdir(exist_ok=True)
+    for name, module in SEPARATE.items():
+        if args.only and name in args.only:
+            _write(RESULTS / name, module.run(sites))
+    if args.only and not set(args.only) & set(SECTIONS):
+        return
     previous = _previous()
     results: dict[str, Section] = {}
     for name, module in SECTIONS.items():
@@ -53,11 +65,18 @@ def main(argv: list[str] | None = None) -> None:
             continue
         results[name] = module.run(sites)
         print(f"## {results[name].title}\n\n{results[name].markdown}\n", flush=True)
-    RESULTS.mkdir(exist_ok=True)
     text = "\n".join(f"## {s.title}\n\n{s.markdown}\n" for s in results.values())
     (RESULTS / "latest.md").write_text(text)
     (RESULTS / "latest.json").write_text(json.dumps(
         {"machine": platform.platform(), "sections": {name: s.to_json() for name, s in results.items()}}, indent=1))
+
+
+def _write(stem: Path, section: Section) -> None:
+    """Print a section and write it to ``stem.md`` and ``stem.json``."""
+    print(f"## {section.title}\n\n{section.markdown}\n", flush=True)
+    stem.with_suffix(".md").write_text(f"## {section.title}\n\n{section.markdown}\n")
+    stem.with_suffix(".json").write_text(json.dumps(
+        {"machine": platform.platform(), "section": section.to_json()}, indent=1))
 
 
 def _previous() -> dict[str, Section]:

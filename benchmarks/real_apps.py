@@ -1,0 +1,351 @@
+"""webr4 on real open-source apps: the TodoMVC apps of several frameworks, from the npm registry.
+
+The corpus (``benchmarks/real_apps.json``) pins the npm packages, names each app's folder in
+them (plus the library files an app expects in ``bower_components`` but the package lacks) and
+gives the one scripted session every app runs: add two todos, complete one, show the completed
+ones. On first use the packages are installed with npm into ``benchmarks/.cache/real_apps``
+(gitignored) and each app is assembled there; without npm or the registry the benchmark says so
+and measures nothing.
+
+Per app, in one run, with one browser and one worker, apps one at a time:
+
+* the plain Playwright session (fresh context, load, the same steps, close), median of
+  :data:`PLAIN_REPEATS`;
+* ``record`` with live network: its seconds and ratio to plain, the seed trace's size, events
+  and logged accesses, or the one-line error when the recording failed;
+* ``explore --max-sequences 6``: seconds per execution (two seed replays plus one per explored
+  child) and its ratio to plain, the run directory's size per explored sequence, and the verdicts.
+
+``python -m benchmarks --only real_apps`` writes ``benchmarks/results/real_apps.{md,json}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from benchmarks.section import Section
+from webr4.browser.actions import UserAction, parse_actions
+from webr4.browser.driver import VIEWPORT, Driver
+from webr4.serve import serve
+from webr4.sweep.explore import explore
+from webr4.sweep.session import record
+
+CORPUS = Path(__file__).resolve().parent / "real_apps.json"
+CACHE = Path(__file__).resolve().parent / ".cache" / "real_apps"
+MAX_SEQUENCES = 6
+PLAIN_REPEATS = 3
+STEP_TIMEOUT_MS = 10_000
+SWEEP_TIME_LIMIT_S = 1_200.0
+"""A sweep stops after this long even before its six sequences (the table says so)."""
+APP_FIELDS = ("name", "framework", "version", "generation", "source")
+
+TARGETS = {
+    "per_execution_ratio_median": 2.0,
+    "per_execution_ratio_worst": 4.0,
+    "seed_trace_mb": 5.0,
+    "record_ratio": 3.0,
+    "run_mb_per_sequence": 2.0,
+}
+"""The performance goals the figures are judged against."""
+
+
+@dataclass(frozen=True)
+class App:
+    """One app of the corpus: ``source`` is its folder inside the installed packages, ``vendor``
+    maps a path inside the app to a file of another pinned package that it is copied from."""
+
+    name: str
+    framework: str
+    version: str
+    generation: str
+    source: str
+    vendor: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Corpus:
+    packages: tuple[str, ...]
+    session: list[dict[str, Any]]
+    apps: tuple[App, ...]
+
+    @property
+    def steps(self) -> list[UserAction]:
+        return parse_actions(self.session)
+
+
+def load_corpus(path: Path = CORPUS) -> Corpus:
+    """Read and check the corpus file; ``ValueError`` names the first problem."""
+    raw = json.loads(path.read_text())
+    packages = raw.get("packages")
+    if not isinstance(packages, list) or not all(isinstance(p, str) and "@" in p[1:] for p in packages):
+        raise ValueError("packages must be a list of pinned npm specs such as 'todomvc@0.1.1'")
+    parse_actions(raw.get("session"))
+    apps = []
+    for entry in raw.get("apps", []):
+        missing = [name for name in APP_FIELDS if not isinstance(entry.get(name), str) or not entry[name]]
+        if missing:
+            raise ValueError(f"app {entry.get('name', '?')!r} lacks {', '.join(missing)}")
+        unknown = set(entry) - {*APP_FIELDS, "vendor"}
+        if unknown:
+            raise ValueError(f"app {entry['name']!r} has unknown fields {', '.join(sorted(unknown))}")
+        apps.append(App(**entry))
+    if len({app.name for app in apps}) != len(apps):
+        raise ValueError("app names must be unique")
+    installed = [spec.rsplit("@", 1)[0] for spec in packages]
+    for app in apps:
+        for source in (app.source, *app.vendor.values()):
+            if not any(source.startswith(f"{name}/") for name in installed):
+                raise ValueError(f"app {app.name!r} takes {source} from a package the corpus does not install")
+    return Corpus(tuple(packages), raw["session"], tuple(apps))
+
+
+def ensure_apps(corpus: Corpus, cache: Path = CACHE) -> Path | None:
+    """The directory that holds one folder per app, installing and assembling them when the cache
+    lacks them; None (with a note on stderr) when npm or the registry cannot provide them."""
+    marker = cache / ".installed"
+    apps = cache / "apps"
+    wanted = json.dumps([corpus.packages, [asdict(app) for app in corpus.apps]])
+    if marker.is_file() and marker.read_text() == wanted:
+        return apps
+    npm = shutil.which("npm")
+    if npm is None:
+        print("real_apps: npm is not installed; the real-app corpus is not measured", file=sys.stderr)
+        return None
+    cache.mkdir(parents=True, exist_ok=True)
+    try:
+        done = subprocess.run([npm, "install", "--no-audit", "--no-fund", "--no-save", "--prefix", str(cache),
+                               *corpus.packages], capture_output=True, text=True, timeout=900, check=False)
+    except subprocess.TimeoutExpired:
+        print("real_apps: npm install timed out; the real-app corpus is not measured", file=sys.stderr)
+        return None
+    if done.returncode != 0:
+        print(f"real_apps: npm install failed ({done.stderr.strip()[-200:]}); the real-app corpus is not measured",
+              file=sys.stderr)
+        return None
+    shutil.rmtree(apps, ignore_errors=True)
+    modules = cache / "node_modules"
+    for app in corpus.apps:
+        shutil.copytree(modules / app.source, apps / app.name)
+        for target, source in app.vendor.items():
+            (apps / app.name / target).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(modules / source, apps / app.name / target)
+    marker.write_text(wanted)
+    return apps
+
+
+@dataclass
+class AppResult:
+    """What one app cost; the seed and sweep figures are None when that stage did not run."""
+
+    app: str
+    framework: str
+    plain_s: float
+    record_s: float | None = None
+    seed_trace_bytes: int | None = None
+    events: int | None = None
+    accesses: int | None = None
+    sweep_s: float | None = None
+    sequences: int | None = None  # explored, the seed included (summary.json's sequences_explored)
+    stop_reason: str | None = None
+    run_dir_bytes: int | None = None
+    verdicts: dict[str, int] = field(default_factory=dict)
+    reversals: list[dict[str, Any]] = field(default_factory=list)  # verdict, reasons and location of each
+    error: str | None = None
+
+    @property
+    def recorded(self) -> bool:
+        return self.record_s is not None
+
+    @property
+    def executions(self) -> int | None:
+        """Two seed replays, then one per explored child."""
+        return None if self.sequences is None else self.sequences + 1
+
+    @property
+    def per_execution_s(self) -> float | None:
+        return None if self.sweep_s is None or not self.executions else self.sweep_s / self.executions
+
+    @property
+    def ratio(self) -> float | None:
+        return None if self.per_execution_s is None else self.per_execution_s / self.plain_s
+
+    @property
+    def record_ratio(self) -> float | None:
+        return None if self.record_s is None else self.record_s / self.plain_s
+
+    @property
+    def seed_trace_mb(self) -> float | None:
+        return None if self.seed_trace_bytes is None else self.seed_trace_bytes / 1e6
+
+    @property
+    def run_mb_per_sequence(self) -> float | None:
+        if self.run_dir_bytes is None or not self.sequences:
+            return None
+        return self.run_dir_bytes / 1e6 / self.sequences
+
+    def to_json(self) -> dict[str, Any]:
+        derived = ("recorded", "executions", "per_execution_s", "ratio", "record_ratio", "seed_trace_mb",
+                   "run_mb_per_sequence")
+        return asdict(self) | {name: getattr(self, name) for name in derived}
+
+
+async def plain_session(driver: Driver, url: str, steps: Sequence[UserAction]) -> float:
+    """Seconds for a fresh context to load ``url``, perform ``steps`` with Playwright and close."""
+    started = time.perf_counter()
+    context = await driver.browser.new_context(viewport=VIEWPORT)
+    try:
+        page = await context.new_page()
+        await page.goto(url, wait_until="load")
+        for step in steps:
+            await step.perform(page, STEP_TIMEOUT_MS)
+    finally:
+        await context.close()
+    return time.perf_counter() - started
+
+
+def directory_bytes(directory: Path) -> int:
+    """Bytes of the files under ``directory``, a file hard-linked several times counted once."""
+    sizes: dict[tuple[int, int], int] = {}
+    for path in directory.rglob("*"):
+        if path.is_file():
+            status = path.stat()
+            sizes[status.st_dev, status.st_ino] = status.st_size
+    return sum(sizes.values())
+
+
+def _one_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return (text.splitlines()[0] if text else type(error).__name__)[:300]
+
+
+async def measure_app(driver: Driver, app: App, url: str, corpus: Corpus, scratch: Path) -> AppResult:
+    """Plain session, recording and sweep of one app (each failure ends that app's row with its
+    error line; the next app still runs)."""
+    steps = corpus.steps
+    try:
+        plain = statistics.median([await plain_session(driver, url, steps) for _ in range(PLAIN_REPEATS)])
+    except Exception as error:  # noqa: BLE001 - the app does not run even without webr4
+        return AppResult(app.name, app.framework, float("nan"), error=f"plain session: {_one_line(error)}")
+    result = AppResult(app.name, app.framework, plain)
+    started = time.perf_counter()
+    try:
+        session = await record(driver, url, scratch / app.name / "session", corpus.session)
+    except Exception as error:  # noqa: BLE001 - any failure is this app's figure, not the benchmark's end
+        result.error = f"record: {_one_line(error)}"
+        return result
+    result.record_s = time.perf_counter() - started
+    trace_file = session.directory / "seed" / "trace.json"
+    result.seed_trace_bytes = trace_file.stat().st_size
+    seed = session.seed_trace()
+    result.events = len(seed.steps)
+    result.accesses = sum(len(step.accesses) for step in seed.steps)
+    del seed  # a large trace need not stay in memory during the sweep
+    run_dir = scratch / app.name / "run"
+    started = time.perf_counter()
+    try:
+        summary = await explore(driver, session, run_dir, max_sequences=MAX_SEQUENCES, time_limit=SWEEP_TIME_LIMIT_S)
+    except Exception as error:  # noqa: BLE001 - as for the recording
+        result.error = f"explore: {_one_line(error)}"
+        return result
+    result.sweep_s = time.perf_counter() - started
+    result.sequences = summary.sequences
+    result.stop_reason = summary.stop_reason
+    result.verdicts = summary.counts
+    result.reversals = [{"verdict": r.verdict, "reasons": r.reasons, "location": r.location}
+                        for r in summary.reversals]
+    result.run_dir_bytes = directory_bytes(run_dir)
+    return result
+
+
+async def measure(corpus: Corpus, apps_dir: Path) -> list[AppResult]:
+    results = []
+    with serve(apps_dir) as base, tempfile.TemporaryDirectory(prefix="webr4-real-apps-") as scratch:
+        async with Driver() as driver:
+            for app in corpus.apps:
+                print(f"real_apps: {app.name} ...", file=sys.stderr, flush=True)
+                result = await measure_app(driver, app, f"{base}{app.name}/", corpus, Path(scratch))
+                results.append(result)
+                print(f"real_apps: {app.name}: {_row(result)}", file=sys.stderr, flush=True)
+                shutil.rmtree(Path(scratch) / app.name, ignore_errors=True)
+    return results
+
+
+def _figure(value: float | int | None, spec: str) -> str:
+    return "–" if value is None else format(value, spec)
+
+
+def _verdicts(result: AppResult) -> str:
+    if result.error:
+        return f"**failed** ({result.error})"
+    counts = result.verdicts
+    text = " / ".join(str(counts.get(kind, 0)) for kind in ("harmful", "harmless", "heap-only", "error"))
+    return text if result.stop_reason in (None, "exhausted", "max-sequences") else f"{text} ({result.stop_reason})"
+
+
+def _row(r: AppResult) -> str:
+    return (f"| {r.app} ({r.framework}) | {_figure(r.per_execution_s, '.2f')} | {r.plain_s:.2f} | "
+            f"{_figure(r.ratio, '.1f')} | {_figure(r.record_ratio, '.1f')} | {_figure(r.seed_trace_mb, '.1f')} | "
+            f"{_figure(r.events, 'd')} | {_figure(r.accesses, ',d')} | {_figure(r.run_mb_per_sequence, '.2f')} | "
+            f"{_figure(r.sequences, 'd')} | {_verdicts(r)} |")
+
+
+def table(results: list[AppResult]) -> str:
+    lines = ["| app | s per execution | plain session (s) | ratio | record ratio | seed trace MB | events | "
+             "accesses | run dir MB per sequence | sequences | harmful / harmless / heap-only / error |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+    lines += [_row(r) for r in results]
+    ratios = [r.ratio for r in results if r.ratio is not None]
+    if ratios:
+        lines.append(f"| **median** | | | {statistics.median(ratios):.1f} | | | | | | | |")
+        lines.append(f"| **worst** | | | {max(ratios):.1f} | | | | | | | |")
+    return "\n".join(lines) + "\n\n" + targets(results)
+
+
+def targets(results: list[AppResult]) -> str:
+    """The goals next to the figures, each met or not."""
+    ratios = [r.ratio for r in results if r.ratio is not None]
+
+    def worst(values: list[float | None]) -> float | None:
+        known = [v for v in values if v is not None]
+        return max(known) if known else None
+
+    rows = [
+        ("per execution / plain, median app", TARGETS["per_execution_ratio_median"],
+         statistics.median(ratios) if ratios else None, "×"),
+        ("per execution / plain, worst app", TARGETS["per_execution_ratio_worst"], worst(ratios), "×"),
+        ("record / plain, every app", TARGETS["record_ratio"], worst([r.record_ratio for r in results]), "×"),
+        ("seed trace, every app", TARGETS["seed_trace_mb"], worst([r.seed_trace_mb for r in results]), " MB"),
+        ("run dir per explored sequence, every app", TARGETS["run_mb_per_sequence"],
+         worst([r.run_mb_per_sequence for r in results]), " MB"),
+    ]
+    failed = [r.app for r in results if r.error]
+    lines = ["| target | goal | measured (worst unless median) | met |", "|---|---:|---:|---|"]
+    for name, goal, value, unit in rows:
+        met = "–" if value is None else ("yes" if value <= goal and not failed else "no")
+        lines.append(f"| {name} | ≤ {goal:g}{unit} | {_figure(value, '.1f')}{unit if value is not None else ''} "
+                     f"| {met} |")
+    if failed:
+        lines.append(f"\nNot recorded or not explored: {', '.join(failed)} (no target is met while an app fails).")
+    return "\n".join(lines)
+
+
+def run(sites: list[Path]) -> Section:
+    """The benchmark section; ``sites`` (the bundled sites) are not used: the corpus is its own."""
+    corpus = load_corpus()
+    apps_dir = ensure_apps(corpus)
+    title = f"Real apps: TodoMVC sessions, explore --max-sequences {MAX_SEQUENCES}, one worker"
+    if apps_dir is None:
+        return Section(title, "Not measured: the npm packages of the corpus could not be installed.", [])
+    results = asyncio.run(measure(corpus, apps_dir))
+    return Section(title, table(results), {"targets": TARGETS, "apps": [r.to_json() for r in results]})

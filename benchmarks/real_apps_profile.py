@@ -1,0 +1,318 @@
+"""Where a sweep execution's time goes on the most expensive real apps.
+
+``python -m benchmarks.real_apps_profile [APP ...]`` (default: the two apps with the most seconds
+per execution in ``benchmarks/results/real_apps.json``) records each app's session, then runs a
+short sweep (``explore --max-sequences 3``: two seed replays and two children, one worker) with
+
+* wall-clock timers wrapped around the stages of an execution (context start, the controlled
+  run and, inside it, script rewriting, protocol message decoding and JSON parsing; state
+  capture; loading the recorded network; storage; comparison and verdict),
+* the CPU seconds the Python process, Playwright's Node driver and Chromium spent meanwhile,
+* cProfile over the Python side of one logged seed replay,
+
+and, separately, the same replay with and without access logging (the logging's share). The
+breakdown goes to ``benchmarks/results/real_apps_profile.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import inspect
+import json
+import os
+import pstats
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from playwright._impl.transport import Transport
+from playwright.async_api import Browser, BrowserContext
+
+import webr4.browser.driver as driver_module
+import webr4.sweep.explore as explore_module
+from benchmarks.real_apps import App, Corpus, ensure_apps, load_corpus, plain_session
+from webr4.browser.controller import Controller
+from webr4.browser.driver import Driver
+from webr4.browser.responses import ResponseStore
+from webr4.instrument.cache import CachedRewriter
+from webr4.serve import serve
+from webr4.state.snapshot import StateSnapshot
+from webr4.sweep.explore import SeedNotReproducible, explore
+from webr4.sweep.session import Session, record
+from webr4.sweep.store import RunStore
+
+_ROOT = Path(__file__).resolve().parent.parent
+RESULTS = _ROOT / "benchmarks" / "results"
+SEQUENCES = 3
+REPLAYS = 2
+DEFAULT_APPS = ("react", "emberjs")
+
+STAGES: tuple[tuple[Any, str, str], ...] = (
+    (Browser, "new_context", "context start"),
+    (BrowserContext, "add_init_script", "context start"),
+    (BrowserContext, "route", "context start"),
+    (BrowserContext, "new_page", "context start"),
+    (BrowserContext, "new_cdp_session", "context start"),
+    (Controller, "run", "controlled run"),
+    (CachedRewriter, "rewrite", "controlled run: script rewriting"),
+    (Transport, "deserialize_message", "protocol message decoding (Python side of the pipe)"),
+    (json, "loads", "JSON parsing (all json.loads: protocol, step records, network, stored runs)"),
+    (driver_module, "_final_state", "state capture: DOM, screenshot, heap (in the page)"),
+    (StateSnapshot, "from_execution", "state snapshot (Python)"),
+    (BrowserContext, "close", "context close"),
+    (ResponseStore, "load_har", "loading the recorded network (HAR), per execution"),
+    (explore_module, "_save", "storage: sequence trace and state files"),
+    (RunStore, "finished", "storage: run store (SQLite)"),
+    (RunStore, "outcome", "storage: run store (SQLite)"),
+    (RunStore, "trace", "storage: run store (SQLite)"),
+    (explore_module, "_judge", "comparison, verdict and witness"),
+)
+"""(owner, attribute, stage): the callables timed; a stage's figure is the sum of its callables."""
+
+
+@dataclass
+class Stage:
+    seconds: float = 0.0
+    calls: int = 0
+
+
+@dataclass
+class Timers:
+    """Wall-clock seconds per stage while :meth:`installed` is active (nested stages overlap)."""
+
+    stages: dict[str, Stage] = field(default_factory=lambda: defaultdict(Stage))
+    received_bytes: int = 0
+
+    def _timed(self, original: Callable[..., Any], stage: str) -> Callable[..., Any]:
+        record = self.stages[stage]
+        if inspect.iscoroutinefunction(original):
+            async def timed_async(*args: Any, **kwargs: Any) -> Any:
+                started = time.perf_counter()
+                try:
+                    return await original(*args, **kwargs)
+                finally:
+                    record.seconds += time.perf_counter() - started
+                    record.calls += 1
+            return timed_async
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                record.seconds += time.perf_counter() - started
+                record.calls += 1
+        return timed
+
+    @contextmanager
+    def installed(self) -> Iterator[None]:
+        undo: list[tuple[Any, str, Any]] = []
+        try:
+            for owner, attribute, stage in STAGES:
+                raw = inspect.getattr_static(owner, attribute)
+                undo.append((owner, attribute, raw))
+                timed = self._timed(getattr(owner, attribute), stage)
+                setattr(owner, attribute, staticmethod(timed) if isinstance(raw, (staticmethod, classmethod))
+                        else timed)
+            decode = Transport.deserialize_message
+
+            def counting(transport: Transport, data: str | bytes) -> Any:
+                self.received_bytes += len(data)
+                return decode(transport, data)
+            undo.append((Transport, "deserialize_message", inspect.getattr_static(Transport, "deserialize_message")))
+            Transport.deserialize_message = counting  # type: ignore[method-assign]
+            yield
+        finally:
+            for owner, attribute, raw in reversed(undo):
+                setattr(owner, attribute, raw)
+
+
+def _descendants(pid: int) -> list[int]:
+    children: dict[int, list[int]] = defaultdict(list)
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children[parent].append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        todo.extend(children.get(current, []))
+    return found
+
+
+def cpu_by_process() -> dict[str, float]:
+    """CPU seconds (user + system) so far of this process, Playwright's driver and Chromium (Linux),
+    the processes that have ended (a closed context's renderer) counted in their parent's."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    totals: dict[str, float] = defaultdict(float)
+    for pid in _descendants(os.getpid()):
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+            command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0].decode(errors="replace")
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        seconds = sum(int(fields[i]) for i in (11, 12, 13, 14)) / ticks  # own and reaped children's
+        name = ("Python" if pid == os.getpid() else "Chromium" if "chrom" in command
+                else "Playwright driver (Node)" if "node" in command else "other")
+        totals[name] += seconds
+    return dict(totals)
+
+
+@dataclass
+class AppProfile:
+    app: str
+    framework: str
+    plain_s: float
+    uninstrumented_s: float
+    instrumented_s: float
+    executions: int
+    sweep_s: float
+    stages: dict[str, Stage]
+    received_mb: float
+    cpu: dict[str, float]
+    hot: list[tuple[str, int, float, float]]  # see hottest()
+    failure: str | None = None  # why the sweep stopped early, if it did
+
+
+async def _replay(driver: Driver, session: Session, instrument: bool,
+                  profiler: cProfile.Profile | None = None) -> float:
+    started = time.perf_counter()
+    if profiler is not None:
+        profiler.enable()
+    await driver.execute(session.url, tuple(session.seed_trace().sequence), actions=session.user_actions,
+                         store=session.network(), record=False, limits=session.run_limits, seed=session.seed,
+                         instrument=instrument)
+    if profiler is not None:
+        profiler.disable()
+    return time.perf_counter() - started
+
+
+async def profile_app(driver: Driver, app: App, url: str, corpus: Corpus, scratch: Path) -> AppProfile:
+    session = await record(driver, url, scratch / app.name / "session", corpus.session)
+    plain = statistics.median([await plain_session(driver, url, corpus.steps) for _ in range(REPLAYS)])
+    bare: list[float] = []
+    logged: list[float] = []
+    profiler = cProfile.Profile()  # over the last logged replay only: it slows the page's events down
+    for repeat in range(REPLAYS):  # interleaved, so that the machine's noise hits both alike
+        bare.append(await _replay(driver, session, False))
+        logged.append(await _replay(driver, session, True, profiler if repeat == REPLAYS - 1 else None))
+    timers = Timers()
+    failure = None
+    cpu_before = cpu_by_process()
+    started = time.perf_counter()
+    with timers.installed():
+        try:
+            await explore(driver, session, scratch / app.name / "run", max_sequences=SEQUENCES)
+        except SeedNotReproducible as error:
+            failure = str(error)
+    sweep_s = time.perf_counter() - started
+    cpu_after = cpu_by_process()
+    cpu = {name: cpu_after.get(name, 0.0) - cpu_before.get(name, 0.0) for name in cpu_after}
+    executions = max(timers.stages["controlled run"].calls, 1)
+    return AppProfile(app.name, app.framework, plain, statistics.median(bare), statistics.median(logged),
+                      executions, sweep_s, dict(timers.stages), timers.received_bytes / 1e6, cpu,
+                      hottest(profiler), failure)
+
+
+def hottest(profiler: cProfile.Profile, count: int = 12) -> list[tuple[str, int, float, float]]:
+    """(function, calls, own seconds, cumulative seconds) of the functions with the most own time,
+    their paths shortened to the package."""
+    raw: dict[tuple[str, int, str], tuple[int, int, float, float, Any]]
+    raw = pstats.Stats(profiler).stats  # type: ignore[attr-defined]
+    rows = []
+    ranked = sorted(raw.items(), key=lambda item: -item[1][2])[:count]
+    for (path, line, name), (_, calls, own, cumulative, _) in ranked:
+        for prefix in (f"{_ROOT}/", "site-packages/", "python3.11/"):
+            path = path.split(prefix, 1)[-1]
+        rows.append((f"{path}:{line}({name})", calls, own, cumulative))
+    return rows
+
+
+def markdown(profiles: Sequence[AppProfile]) -> str:
+    lines = ["# Where an execution's time goes on the most expensive real apps", "",
+             f"Measured by `python -m benchmarks.real_apps_profile` on one machine: a short sweep "
+             f"(`explore --max-sequences {SEQUENCES}`, one worker) of each app's TodoMVC session, with wall-clock "
+             "timers around the stages of an execution, the CPU seconds of each process, and cProfile over "
+             "the Python side of one seed replay. Stages nest (the controlled run holds the rewriting, decoding and parsing it "
+             "causes), so the shares do not add up to 100 %. Figures per execution are the sweep's totals "
+             "divided by its executions (two seed replays and one per explored child).", ""]
+    for p in profiles:
+        per = p.sweep_s / p.executions
+        lines += [f"## {p.app} ({p.framework})", "",
+                  f"- plain Playwright session: {p.plain_s:.2f} s; seed replay without access logging "
+                  f"{p.uninstrumented_s:.2f} s, with it {p.instrumented_s:.2f} s: **access logging costs "
+                  f"{p.instrumented_s - p.uninstrumented_s:.2f} s per replay** "
+                  f"({(p.instrumented_s - p.uninstrumented_s) / p.instrumented_s:.0%} of it)",
+                  f"- sweep: {p.executions} executions in {p.sweep_s:.1f} s, **{per:.2f} s per execution** "
+                  f"({per / p.plain_s:.1f}× plain); {p.received_mb / p.executions:.1f} MB of protocol messages "
+                  "received from the browser per execution", "",
+                  "| stage | s per execution | share of an execution | calls per execution |",
+                  "|---|---:|---:|---:|"]
+        for stage, figure in sorted(p.stages.items(), key=lambda item: -item[1].seconds):
+            lines.append(f"| {stage} | {figure.seconds / p.executions:.2f} | {figure.seconds / p.sweep_s:.0%} | "
+                         f"{figure.calls / p.executions:.1f} |")
+        lines += ["", "CPU seconds per execution, by process:", "", "| process | CPU s per execution |", "|---|---:|"]
+        for name, seconds in sorted(p.cpu.items(), key=lambda item: -item[1]):
+            lines.append(f"| {name} | {seconds / p.executions:.2f} |")
+        lines += ["", "Python functions with the most time of their own (cProfile over one logged seed replay; "
+                  "`epoll.poll` is Python waiting for the browser or the driver):", "",
+                  "| function | calls | own s | cumulative s |", "|---|---:|---:|---:|",
+                  *(f"| `{name}` | {calls} | {own:.2f} | {cumulative:.2f} |" for name, calls, own, cumulative in p.hot),
+                  ""]
+    return "\n".join(lines)
+
+
+def _most_expensive(count: int = 2) -> list[str]:
+    try:
+        apps = json.loads((RESULTS / "real_apps.json").read_text())["section"]["data"]["apps"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return list(DEFAULT_APPS)
+    measured = [a for a in apps if a.get("per_execution_s") is not None]
+    return [a["app"] for a in sorted(measured, key=lambda a: -a["per_execution_s"])[:count]] or list(DEFAULT_APPS)
+
+
+async def profile(corpus: Corpus, apps_dir: Path, names: Sequence[str]) -> list[AppProfile]:
+    wanted = [app for name in names for app in corpus.apps if app.name == name]
+    profiles = []
+    with serve(apps_dir) as base, tempfile.TemporaryDirectory(prefix="webr4-profile-") as scratch:
+        async with Driver() as driver:
+            for app in wanted:
+                print(f"real_apps_profile: {app.name} ...", file=sys.stderr, flush=True)
+                profiles.append(await profile_app(driver, app, f"{base}{app.name}/", corpus, Path(scratch)))
+    return profiles
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.real_apps_profile", description=__doc__.splitlines()[0])
+    parser.add_argument("apps", nargs="*", help="apps of the corpus (default: the two slowest per execution)")
+    args = parser.parse_args(argv)
+    corpus = load_corpus()
+    names = args.apps or _most_expensive()
+    unknown = sorted(set(names) - {app.name for app in corpus.apps})
+    if unknown:
+        parser.error(f"not in the corpus: {', '.join(unknown)}")
+    apps_dir = ensure_apps(corpus)
+    if apps_dir is None:
+        sys.exit(2)
+    text = markdown(asyncio.run(profile(corpus, apps_dir, names)))
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "real_apps_profile.md").write_text(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()

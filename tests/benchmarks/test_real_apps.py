@@ -29,7 +29,7 @@ def test_every_package_is_pinned_to_one_version() -> None:
 
 def test_the_session_adds_two_todos_completes_one_and_filters() -> None:
     steps = parse_actions(json.loads(CORPUS.read_text())["session"])
-    assert [step.kind for step in steps] == ["fill", "press", "fill", "press", "click", "click"]
+    assert [step.kind for step in steps] == ["fill", "keydown", "keyup", "fill", "keydown", "keyup", "click", "click"]
 
 
 def test_an_app_missing_a_field_is_named(tmp_path: Path) -> None:

@@ -35,6 +35,8 @@ from typing import Any, Iterator
 
 import pytest
 
+from webr4.errors import Webr4Error
+
 MARKER = "webr4"
 _UNSAFE = re.compile(r"[^\w.-]+")
 
@@ -131,7 +133,7 @@ class SeedPage(_Disguise):
         return response
 
 
-class SweepFailed(Exception):
+class SweepFailed(Webr4Error):
     """The session could not be recorded or explored (one line, for the test's failure)."""
 
 
@@ -146,33 +148,23 @@ def sweep(url: str, steps: list[dict[str, Any]], run_dir: Path, bound: int,
     import asyncio
     from concurrent.futures import ThreadPoolExecutor
 
-    from webr4.browser.driver import Driver
-    from webr4.browser.launch import BrowserNotFound
-    from webr4.browser.network import NetworkError
-    from webr4.config import ConfigError, load_settings
+    from webr4.checking import SweepOptions, check
+    from webr4.config import load_settings
     from webr4.report.ci import load_summary
-    from webr4.report.write import write_report
     from webr4.state.noise import NoiseMask
-    from webr4.sweep.explore import SeedNotReproducible, explore
-    from webr4.sweep.session import SessionError, record
 
     try:
         settings = load_settings(root)
         mask = NoiseMask.from_options(settings.mask_selectors, settings.mask_heap)
-    except (ConfigError, ValueError) as error:
+    except (Webr4Error, ValueError) as error:
         raise SweepFailed(str(error)) from None
-
-    async def go() -> None:
-        async with Driver() as driver:
-            session = await record(driver, url, run_dir / "session", steps)
-            await explore(driver, session, run_dir, bound=bound, mask=mask, rules=settings.rules)
-
+    options = SweepOptions(bound=bound, mask=mask, rules=settings.rules)
     try:
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="webr4-sweep") as pool:
-            pool.submit(lambda: asyncio.run(go())).result()
-    except (BrowserNotFound, NetworkError, SeedNotReproducible, SessionError) as error:
+            checked = pool.submit(lambda: asyncio.run(check(url, run_dir, steps, options=options))).result()
+    except Webr4Error as error:
         raise SweepFailed(str(error)) from None
-    return load_summary(run_dir), write_report(run_dir)
+    return load_summary(run_dir), checked.report
 
 
 @dataclass(frozen=True)

@@ -24,9 +24,10 @@ from typing import Any
 from playwright.async_api import Page
 
 from webr4.trace import Category, Event
+from webr4.errors import Webr4Error
 
 
-class InvalidSelector(ValueError):
+class InvalidSelector(Webr4Error, ValueError):
     """A step's selector is not valid selector syntax (it could never match anything)."""
 
 

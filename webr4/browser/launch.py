@@ -18,6 +18,8 @@ from pathlib import Path
 from playwright.async_api import Browser, Playwright
 from playwright.async_api import Error as PlaywrightError
 
+from webr4.errors import Webr4Error
+
 CHROMIUM_ARGS = (
     "--disable-gpu",
     "--disable-background-networking",
@@ -60,7 +62,7 @@ def sandbox_state() -> str:
     return "on" if reason is None else f"off ({reason})"
 
 
-class BrowserNotFound(Exception):
+class BrowserNotFound(Webr4Error):
     """No usable Chromium (one-line message saying how to get one)."""
 
 

@@ -31,6 +31,7 @@ from webr4.instrument.modules import imported_urls
 from webr4.instrument.page import DocumentCache, PreparedDocument
 from webr4.trace import Navigation
 from webr4.instrument.positions import original_column
+from webr4.errors import Webr4Error
 
 _MARKER_BODY = "document.currentScript&&document.currentScript.remove()"
 MAX_BODY_BYTES = 10 * 2**20  # larger responses are refused when recording: they cannot be replayed in time
@@ -39,7 +40,7 @@ _DROP_HEADERS = frozenset({"content-length", "content-encoding", "transfer-encod
                            "expires"})
 
 
-class NetworkError(Exception):
+class NetworkError(Webr4Error):
     """The page's document could not be loaded (one-line message for the user)."""
 
 

@@ -28,6 +28,7 @@ from typing import Any
 from webr4 import __version__
 from webr4.classify.differences import differences_line, differences_lines
 from webr4.report.source import split_site
+from webr4.errors import Webr4Error
 
 Reversal = dict[str, Any]
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -36,7 +37,7 @@ ROLES = ("ran first in the parent sequence", "ran first after the reversal")  # 
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
-class SummaryError(ValueError):
+class SummaryError(Webr4Error, ValueError):
     """The run directory holds no readable ``summary.json``."""
 
 

@@ -23,11 +23,12 @@ from webr4.browser.controller import Limits
 from webr4.browser.driver import Driver, Execution
 from webr4.browser.responses import ResponseStore
 from webr4.trace import Category, Trace
+from webr4.errors import Webr4Error
 
 MANIFEST = "session.json"
 
 
-class SessionError(Exception):
+class SessionError(Webr4Error):
     """A session cannot be recorded or read (one line naming the problem and what to do)."""
 
 

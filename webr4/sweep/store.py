@@ -25,6 +25,7 @@ from typing import Any
 
 from webr4.sweep.execution import Outcome
 from webr4.trace import Trace
+from webr4.errors import Webr4Error
 
 FILENAME = "webr4.sqlite"
 SCHEMA_VERSION = 1
@@ -51,7 +52,7 @@ def is_run_directory(directory: Path) -> bool:
     return (directory / FILENAME).is_file() or (directory / "session" / "session.json").is_file()
 
 
-class StoreError(Exception):
+class StoreError(Webr4Error):
     """The run store cannot be used as asked (one line naming the problem and what to do)."""
 
 

@@ -11,7 +11,7 @@ from models import figure1, models
 
 from webr4.engine.explore import Explorer, explore
 from webr4.engine.model import Cancel, Create, Model, ModelEvent, ModelExecutor, When, Write
-from webr4.engine.plans import MAX_SECONDS, MAX_SEQUENCES, ExploredSequence, Reversal
+from webr4.engine.plans import MAX_SEQUENCES, TIME_LIMIT, ExploredSequence, Reversal
 from webr4.engine.races import find_races
 from webr4.trace import Trace
 
@@ -205,7 +205,7 @@ def test_budgets_stop_the_loop() -> None:
     assert explore(executor, seed, max_sequences=4).stop_reason == MAX_SEQUENCES
     ticks = iter(range(100))
     timed = explore(executor, seed, max_seconds=3, clock=lambda: next(ticks))
-    assert timed.stop_reason == MAX_SECONDS
+    assert timed.stop_reason == TIME_LIMIT
     assert len(timed.explored) == 3  # the seed, then one plan per tick until 3 ticks have passed
 
 

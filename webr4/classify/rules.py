@@ -38,9 +38,8 @@ from typing import Callable
 from webr4.state.diff import StateDiff
 from webr4.state.dom import FORM_STATE
 from webr4.trace import AccessKind, Category, Event, Trace
+from webr4.vocabulary import FAILED_RUNS, UNLOAD_TYPES, Truncation
 
-FAILED = frozenset({"event-timeout", "page-lost", "run-timeout"})
-UNLOAD_TYPES = frozenset({"unload", "beforeunload", "pagehide"})
 INPUT_ACTIONS = frozenset({"fill", "select"})  # user events with a native effect of their own
 POLLING_TIMER_TYPES = frozenset({"setInterval"})
 FOCUS_LOCATION = "dom:document.activeElement"  # the focused element (instrument_js/dom_log.js)
@@ -73,12 +72,12 @@ class Rule:
 
 def child_failed(case: Case) -> bool:
     """The child execution did not complete."""
-    return case.child_failed or case.child.truncated in FAILED
+    return case.child_failed or case.child.truncated in FAILED_RUNS
 
 
 def parent_failed(case: Case) -> bool:
     """The parent execution did not complete."""
-    return case.parent.truncated in FAILED
+    return case.parent.truncated in FAILED_RUNS
 
 
 def commute(case: Case) -> bool:
@@ -217,7 +216,7 @@ def polling_timer(case: Case) -> bool:
 
 def endless_loop(case: Case) -> bool:
     """The child's run ended in an endless loop, the parent's did not."""
-    return case.child.truncated == "endless-loop" and case.parent.truncated != "endless-loop"
+    return case.child.truncated == Truncation.ENDLESS_LOOP and case.parent.truncated != Truncation.ENDLESS_LOOP
 
 
 def heap_only(case: Case) -> bool:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from webr4.trace import EventId, Executor, Trace
+from webr4.vocabulary import StopReason
 
 
 @dataclass(frozen=True)
@@ -119,20 +120,18 @@ class Strategy(Protocol):
         ...
 
 
-EXHAUSTED = "exhausted"
-MAX_SEQUENCES = "max_sequences"
-MAX_SECONDS = "max_seconds"
+EXHAUSTED, MAX_SEQUENCES, TIME_LIMIT = StopReason.EXHAUSTED, StopReason.MAX_SEQUENCES, StopReason.TIME_LIMIT
 
 
 @dataclass
 class ExplorationResult:
     """The outcome of :func:`run`: every explored sequence, the traces produced in this run (by
     sequence index), and why the run stopped (:data:`EXHAUSTED`, :data:`MAX_SEQUENCES` or
-    :data:`MAX_SECONDS`)."""
+    :data:`TIME_LIMIT`)."""
 
     explored: list[ExploredSequence]
     traces: dict[int, Trace] = field(default_factory=dict)
-    stop_reason: str = EXHAUSTED
+    stop_reason: StopReason = EXHAUSTED
 
 
 def run(
@@ -156,7 +155,7 @@ def run(
             result.stop_reason = MAX_SEQUENCES
             return result
         if max_seconds is not None and clock() - started >= max_seconds:
-            result.stop_reason = MAX_SECONDS
+            result.stop_reason = TIME_LIMIT
             return result
         planned = strategy.next_plan()
         if planned is None:

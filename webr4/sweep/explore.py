@@ -62,13 +62,15 @@ from webr4.engine.strategies import DelayBoundedSampler, WaveSampler
 from webr4.state.noise import NoiseMask
 from webr4.state.snapshot import StateSnapshot
 from webr4.sweep.backends import Backend, InProcess
-from webr4.sweep.execution import FAILED_RUN, Outcome
+from webr4.sweep.execution import Outcome
 from webr4.sweep.pipeline import Pipeline
 from webr4.sweep.progress import Progress, Quiet
 from webr4.sweep.session import MANIFEST, Session, relative_to_run, session_of_run
 from webr4.sweep.speculate import predict, upcoming
 from webr4.sweep.store import RunStore, StoreError, execution_key
 from webr4.trace import Event, Trace
+from webr4.errors import Webr4Error
+from webr4.vocabulary import FAILED_RUNS, StopReason, Truncation
 
 _MASK_FIELD = {"dom": "dom_keys", "heap": "heap_paths", "screenshot": "boxes"}  # category -> NoiseMask field
 STRATEGIES = ("r4", "delay", "wave")
@@ -76,7 +78,7 @@ RUNNING, INTERRUPTED, FINISHED = "running", "interrupted", "finished"  # a sweep
 _SAMPLES = 20  # plans the sampling strategies draw when no --max-sequences is given
 
 
-class SeedNotReproducible(Exception):
+class SeedNotReproducible(Webr4Error):
     """Replaying the recording twice ran different events: exploring it would compare noise."""
 
 
@@ -131,7 +133,7 @@ class Summary:
         raw["counts"] = self.counts
         raw["site"] = self.url
         raw["sequences_explored"] = self.sequences
-        raw["truncated"] = None if self.stop_reason in (None, "exhausted") else self.stop_reason
+        raw["truncated"] = None if self.stop_reason in (None, StopReason.EXHAUSTED) else self.stop_reason
         return raw
 
 
@@ -274,13 +276,13 @@ async def _explore_all(pipeline: Pipeline, store: RunStore, out: Path, settings:
     traces: dict[int, Trace] = {0: seed}
     states: dict[int, StateSnapshot] = {0: _save(out, 0, seed, seed_state)}
     progress.start(_planned(explorer))
-    stop_reason = "exhausted"
+    stop_reason = StopReason.EXHAUSTED
     while True:
         if settings.max_sequences is not None and len(explorer.explored) >= settings.max_sequences:
-            stop_reason = "max-sequences"
+            stop_reason = StopReason.MAX_SEQUENCES
             break
         if settings.time_limit is not None and time.monotonic() - started >= settings.time_limit:
-            stop_reason = "time-limit"
+            stop_reason = StopReason.TIME_LIMIT
             break
         planned = explorer.next_plan()
         if planned is None:
@@ -322,7 +324,7 @@ def _as_planned(outcome: Outcome, planned: PlannedSequence, *known: Trace) -> Tr
     told the plan ran as planned instead (its events behaving as in the traces known). The
     sequence is still judged on its real outcome: ``error``.
     """
-    if outcome.trace.truncated != "page-lost":
+    if outcome.trace.truncated != Truncation.PAGE_LOST:
         return outcome.trace
     return predict(planned.plan, known) or outcome.trace
 
@@ -338,7 +340,7 @@ def _judge(out: Path, planned: PlannedSequence, parent_trace: Trace, parent_stat
     difference = mask.diff(parent_state, child_state)
     *pair, location = _racing_pair(planned, parent_trace, child_trace)
     verdict = classify(parent_trace, child_trace, difference, (pair[0], pair[1]),
-                       child_failed=child_trace.truncated in FAILED_RUN, rules=rules)
+                       child_failed=child_trace.truncated in FAILED_RUNS, rules=rules)
     difference.save(out / "sequences" / str(planned.index), "diff")
     witness = _witness(out, planned.index, planned.parent)
     named = describe_locations(parent_trace, pair[0].id, pair[1].id, location)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from models import figure1, models
 
 from webr4.engine.explore import Explorer, explore
-from webr4.engine.model import Cancel, Create, Model, ModelEvent, ModelExecutor, When, Write
+from webr4.engine.testing.model import Cancel, Create, Model, ModelEvent, ModelExecutor, When, Write
 from webr4.engine.plans import MAX_SEQUENCES, TIME_LIMIT, ExploredSequence, Reversal
 from webr4.engine.races import find_races
 from webr4.trace import Trace

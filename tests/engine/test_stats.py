@@ -8,7 +8,7 @@ import pytest
 from models import figure1
 
 from webr4.engine.explore import Explorer
-from webr4.engine.model import Model, ModelEvent, ModelExecutor, Write
+from webr4.engine.testing.model import Model, ModelEvent, ModelExecutor, Write
 from webr4.engine.stats import Pruning, por_pruning
 
 

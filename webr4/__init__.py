@@ -44,7 +44,22 @@ _HOMES = {
     "record": "webr4.sweep.session",
 }
 
-__all__ = ["__version__", *_HOMES]
+__all__ = [
+    "Checked",
+    "Limits",
+    "NoiseMask",
+    "ReversalReport",
+    "Session",
+    "Summary",
+    "SweepOptions",
+    "Webr4Error",
+    "__version__",
+    "check",
+    "explore",
+    "explore_session",
+    "record",
+    "write_report",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -26,7 +26,7 @@ import time
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Awaitable, Callable, TypeVar
+from typing import Any, Awaitable, Callable, Coroutine, TypeVar
 
 import click
 
@@ -587,7 +587,7 @@ def _sweep_options(out_dir: Path, *, bound: int, strategy: str, max_sequences: i
     return options, reporter, _Outputs(progress == "json", junit, sarif)
 
 
-def _interruptible(work: Callable[[], Awaitable[T]], out_dir: Path, resume_command: str) -> T:
+def _interruptible(work: Callable[[], Coroutine[Any, Any, T]], out_dir: Path, resume_command: str) -> T:
     """Run a sweep; an interrupt says what was kept and how to go on."""
     try:
         return _run(work)
@@ -645,7 +645,7 @@ def _with_driver(work: Callable[[Driver], Awaitable[T]]) -> T:
     return _run(go)
 
 
-def _run(work: Callable[[], Awaitable[T]]) -> T:
+def _run(work: Callable[[], Coroutine[Any, Any, T]]) -> T:
     """Run ``work`` to completion; user-fixable failures become one-line errors."""
     try:
         return asyncio.run(work())

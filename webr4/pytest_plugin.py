@@ -180,7 +180,8 @@ def _check(item: pytest.Function, marker: pytest.Mark) -> Check:
     """The marker's arguments, with the options' defaults; a bad marker fails in one line."""
     unknown = sorted(set(marker.kwargs) - {"url", "bound"})
     if marker.args or unknown:
-        pytest.fail(f"@pytest.mark.webr4 takes only url= and bound= (got {', '.join(unknown) or 'positional arguments'})",
+        got = ", ".join(unknown) or "positional arguments"
+        pytest.fail(f"@pytest.mark.webr4 takes only url= and bound= (got {got})",
                     pytrace=False)
     bound = marker.kwargs.get("bound", item.config.getoption("webr4_bound"))
     if not isinstance(bound, int) or isinstance(bound, bool) or bound < 0:
@@ -207,7 +208,7 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> Iterator[None]:
     check = pyfuncitem.stash.get(_CHECK, None)
     if check is None:
         return (yield)
-    page = pyfuncitem.funcargs.get("page")
+    page: Any = pyfuncitem.funcargs.get("page")
     if page is None:
         pytest.fail(f"{pyfuncitem.name} is marked webr4 but takes no Playwright 'page' fixture", pytrace=False)
     if pyfuncitem.config.getoption("webr4_off"):

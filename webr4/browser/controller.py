@@ -376,7 +376,8 @@ class Controller:
             pass
 
     # ------------------------------------------------------------------ bookkeeping
-    def _add_step(self, event_id: EventId, enabled: dict[EventId, _Candidate], planned: bool, record: dict[str, Any]) -> None:
+    def _add_step(self, event_id: EventId, enabled: dict[EventId, _Candidate], planned: bool,
+                  record: dict[str, Any]) -> None:
         index = len(self.state.steps)
         event = self.state.events.get(event_id)
         sources = list(self.state.preds.get(event_id, ()))

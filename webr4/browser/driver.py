@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Sequence
 
-from playwright.async_api import Browser, Page, Playwright, async_playwright
+from playwright.async_api import Browser, Page, Playwright, ViewportSize, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
 from webr4.browser.actions import UserAction
@@ -26,7 +26,7 @@ from webr4.resources import javascript
 from webr4.trace import Plan, Trace
 from webr4.vocabulary import Truncation
 
-VIEWPORT = {"width": 1024, "height": 768}
+VIEWPORT: ViewportSize = {"width": 1024, "height": 768}
 
 
 @dataclass(frozen=True)

@@ -198,7 +198,8 @@ class NetworkGate:
             if self.rewriter is not None and instrument:
                 body = self._instrument_script(body, request.url, response.headers.get("content-type", ""))
             elif request.url in self._modules:
-                self._modules.update(imported_urls(_decode(body, response.headers.get("content-type", "")), request.url))
+                text = _decode(body, response.headers.get("content-type", ""))
+                self._modules.update(imported_urls(text, request.url))
         await route.fulfill(status=response.status, headers=_clean_headers(response.headers), body=body)
 
     def _instrument_script(self, body: bytes, url: str, content_type: str) -> bytes:

@@ -35,6 +35,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
+from webr4.classify.verdict import Kind
 from webr4.state.diff import StateDiff
 from webr4.state.dom import FORM_STATE
 from webr4.trace import AccessKind, Category, Event, Trace
@@ -66,7 +67,7 @@ class Rule:
     """A named rule: ``test`` says whether it matches; ``kind`` is the verdict it supports."""
 
     name: str
-    kind: str
+    kind: Kind
     test: Callable[[Case], bool]
 
 
@@ -127,7 +128,8 @@ def late_handler_attach(case: Case) -> bool:
         return False
     if case.diff.exceptions or case.diff.navigation:
         return False
-    if any(marker in line for hunk in case.diff.dom.hunks for line in hunk.before + hunk.after for marker in FORM_STATE):
+    lines = (line for hunk in case.diff.dom.hunks for line in hunk.before + hunk.after)
+    if any(marker in line for line in lines for marker in FORM_STATE):
         return False
     early = case.child if _ran_before(case.child, user.id, other.id) else case.parent
     writes = _step_writes(early, user.id)
@@ -159,9 +161,10 @@ def initialization_race(case: Case) -> bool:
     writes = _step_writes(case.parent, scripts[0].id) or _step_writes(case.child, scripts[0].id)
     if not writes:
         return True
-    names = {_initialised_name(message) for message in new}
-    if None in names:
+    found = {_initialised_name(message) for message in new}
+    if None in found:
         return True
+    names = {name for name in found if name is not None}
     return any(re.search(rf"[:.]{re.escape(name)}$", location) for name in names for location in writes)
 
 

@@ -103,7 +103,8 @@ class _Entry:
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> _Entry:
-        return cls(tuple(raw["suffix"]), raw["depth"], raw["parent"], Reversal.from_json(raw["reversal"]), raw["origin"])
+        return cls(tuple(raw["suffix"]), raw["depth"], raw["parent"], Reversal.from_json(raw["reversal"]),
+                   raw["origin"])
 
 
 @dataclass(slots=True)
@@ -178,7 +179,7 @@ class Explorer:
                 if self._explorable(entry, node):
                     self._visit(node, entry.suffix[0], None)
                     depth = len(self._nodes) - 1
-                    prefix = tuple(n.event for n in self._nodes[:depth])
+                    prefix = tuple(n.event for n in self._nodes[:depth] if n.event is not None)  # all are set
                     self._outstanding = PlannedSequence(
                         index=len(self.explored),
                         plan=prefix + entry.suffix,
@@ -234,7 +235,7 @@ class Explorer:
         start = self._rebase(explored_from, planned.plan, trace, sequence)
         footprints = [Footprint.of(step) if self.sleep_sets else None for step in trace.steps[start:]]
         if self.sleep_sets and start == explored_from:
-            self._update_sleep(start, sequence, footprints)
+            self._update_sleep(start, sequence, [f for f in footprints if f is not None])  # all are set
         self._update_persistent_sets(planned, trace)
         self._move_shared_prefixes(start, sequence)
         for node, event, footprint in zip(self._nodes[start:], sequence[start:], footprints):

@@ -58,6 +58,13 @@ class PlannedSequence:
     depth: int
     prefix_length: int = 0
 
+    @property
+    def derived_from(self) -> int:
+        """``parent`` of a plan a strategy hands out, which always has one (only the seed has none)."""
+        if self.parent is None:
+            raise ValueError(f"sequence {self.index} is the seed: it derives from nothing")
+        return self.parent
+
     def to_json(self) -> dict[str, Any]:
         return {
             "index": self.index,

@@ -249,7 +249,8 @@ def sarif_log(run_dir: Path, summary: dict[str, Any]) -> dict[str, Any]:
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
         "runs": [{
-            "tool": {"driver": {"name": "webr4", "version": __version__, "rules": [_rule(c, verdicts[c]) for c in codes]}},
+            "tool": {"driver": {"name": "webr4", "version": __version__,
+                                "rules": [_rule(c, verdicts[c]) for c in codes]}},
             "columnKind": "unicodeCodePoints",
             "results": [_result(run_dir, r, rule_index) for r in reported],
             "properties": {key: summary.get(key) for key in ("site", "bound", "strategy", "status", "parse_chunks",

@@ -128,7 +128,8 @@ class DaskCluster:
             from distributed import Client, LocalCluster
         except ImportError:
             raise BackendError("--cluster needs Dask: pip install 'webr4[cluster]'") from None
-        cluster, scratch = None, None
+        cluster: Any = None  # a LocalCluster started asynchronously: its close() is awaitable
+        scratch: Path | None = None
         try:
             if address.startswith("local:"):
                 count = _local_workers(address)

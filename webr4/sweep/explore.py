@@ -23,12 +23,14 @@ top-level keys: ``status`` (``running`` while the sweep goes on — and after a 
 leaves no chance to say otherwise —, ``interrupted`` when it stopped on an interrupt or an error,
 ``finished`` when it ended by itself), ``stop_reason`` (once finished: ``exhausted``,
 ``max-sequences`` or ``time-limit``; null before), ``site`` (the URL),
-``bound``, ``strategy``, ``parse_chunks`` (the parse-chunk model, in words), ``seed_events``, ``races_uncovered`` (in the seed, after filters),
+``bound``, ``strategy``, ``parse_chunks`` (the parse-chunk model, in words), ``seed_events``,
+``races_uncovered`` (in the seed, after filters),
 ``sequences_explored``, ``truncated`` (once finished, the budget that stopped the run, else null), ``counts``
 (reversals per verdict), ``session`` (its directory, relative to the run), ``noise`` (categories masked after
 the seed replays), ``sandbox`` (``on``, or ``off (why)``: whether Chromium ran sandboxed),
 ``pruning`` (R4 only: the enabled events of the explored states, those
-explored, and the fraction partial-order reduction pruned), ``seconds`` and ``reversals``. Each reversal has ``id``, ``parent``, ``sequence`` (the event ids it executed),
+explored, and the fraction partial-order reduction pruned), ``seconds`` and ``reversals``. Each
+reversal has ``id``, ``parent``, ``sequence`` (the event ids it executed),
 ``depth``, ``events`` (the two racing events, each ``{"id", "label", "site"}``, in parent order),
 ``locations`` (every location the two events conflict on, in words, most visible to the user
 first: see :func:`~webr4.engine.describe.describe_locations`), ``location`` (the first of them)
@@ -288,17 +290,18 @@ async def _explore_all(pipeline: Pipeline, store: RunStore, out: Path, settings:
         if planned is None:
             break
         ahead = upcoming(explorer, planned, lambda p: pipeline.trace(p.plan),
-                         lambda: (traces[planned.parent], seed), workers - 1) if workers > 1 else []
+                         lambda: (traces[planned.derived_from], seed),  # noqa: B023 (called before the loop goes on)
+                         workers - 1) if workers > 1 else []
         pipeline.want([planned.plan, *(p.plan for p in ahead)])
         child = await pipeline.outcome(planned.plan)
-        explorer.record(planned, _as_planned(child, planned, traces[planned.parent], seed))
+        explorer.record(planned, _as_planned(child, planned, traces[planned.derived_from], seed))
         traces[planned.index] = child.trace
         states[planned.index] = _save(out, planned.index, child.trace, child.state)
         stored = store.report(planned.index)
         if stored is not None:
             report = ReversalReport(**stored)
         else:
-            report = _judge(out, planned, traces[planned.parent], states[planned.parent], child.trace,
+            report = _judge(out, planned, traces[planned.derived_from], states[planned.derived_from], child.trace,
                             states[planned.index], mask, settings.rules)
             store.judged(planned.index, execution_key(planned.plan), asdict(report))
         summary.reversals.append(report)
@@ -342,12 +345,12 @@ def _judge(out: Path, planned: PlannedSequence, parent_trace: Trace, parent_stat
     verdict = classify(parent_trace, child_trace, difference, (pair[0], pair[1]),
                        child_failed=child_trace.truncated in FAILED_RUNS, rules=rules)
     difference.save(out / "sequences" / str(planned.index), "diff")
-    witness = _witness(out, planned.index, planned.parent)
+    witness = _witness(out, planned.index, planned.derived_from)
     named = describe_locations(parent_trace, pair[0].id, pair[1].id, location)
     keys = [key for _words, key in named] or [location]
     location = keys[0]
     return ReversalReport(
-        id=planned.index, index=planned.index, parent=planned.parent, depth=planned.depth,
+        id=planned.index, index=planned.index, parent=planned.derived_from, depth=planned.depth,
         first=pair[0].label, second=pair[1].label, first_id=pair[0].id, second_id=pair[1].id,
         location=named[0][0] if named else "order of events", locations=[words for words, _key in named],
         location_key=location,

@@ -64,7 +64,7 @@ class Session:
             raw = json.loads(manifest.read_text())
             session = cls(raw["url"], raw["actions"], raw.get("seed", 0), raw.get("limits", {}),
                           raw.get("version", "?"), directory)
-            session.user_actions  # validates
+            parse_actions(session.actions)  # validates the steps
             Limits(**session.limits)
         except (ValueError, KeyError, TypeError) as error:
             raise SessionError(f"{manifest} is damaged ({error}); record the session again") from None

@@ -16,6 +16,7 @@ most the executions under way.
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import json
 import sqlite3
@@ -137,7 +138,7 @@ class RunStore:
         """Execution key → how many times it was started."""
         return dict(self._db.execute("SELECT key, attempts FROM executions"))
 
-    def finished_keys(self) -> set[str]:
+    def finished_keys(self) -> builtins.set[str]:  # the class's own set() shadows the type here
         return {key for (key,) in self._db.execute("SELECT key FROM executions WHERE trace IS NOT NULL")}
 
     # -- explored sequences -----------------------------------------------------------------------

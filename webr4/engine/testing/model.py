@@ -277,7 +277,8 @@ class Model:
             )
             for event_id, event in self.events.items()
         }
-        return Trace(steps=with_timer_order(run.steps, events), events=events, enabled_at_end=frozenset(run.pending), skipped=skipped,
+        return Trace(steps=with_timer_order(run.steps, events), events=events,
+                     enabled_at_end=frozenset(run.pending), skipped=skipped,
                      truncated=truncated)
 
     @staticmethod

@@ -9,9 +9,9 @@ under a budget, so strategies can be compared on equal terms.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from webr4.trace import EventId, Executor, Trace
 from webr4.vocabulary import StopReason
@@ -30,13 +30,6 @@ class Reversal:
     second: EventId
     location: str
     disable: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        return {"first": self.first, "second": self.second, "location": self.location, "disable": self.disable}
-
-    @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> Reversal:
-        return cls(raw["first"], raw["second"], raw["location"], raw["disable"])
 
 
 @dataclass(frozen=True)
@@ -65,28 +58,6 @@ class PlannedSequence:
             raise ValueError(f"sequence {self.index} is the seed: it derives from nothing")
         return self.parent
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "index": self.index,
-            "plan": list(self.plan),
-            "parent": self.parent,
-            "reversal": self.reversal.to_json() if self.reversal else None,
-            "depth": self.depth,
-            "prefix_length": self.prefix_length,
-        }
-
-    @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> PlannedSequence:
-        reversal = raw.get("reversal")
-        return cls(
-            index=raw["index"],
-            plan=tuple(raw["plan"]),
-            parent=raw["parent"],
-            reversal=Reversal.from_json(reversal) if reversal else None,
-            depth=raw["depth"],
-            prefix_length=raw.get("prefix_length", 0),
-        )
-
 
 @dataclass(frozen=True)
 class ExploredSequence:
@@ -99,13 +70,6 @@ class ExploredSequence:
     @classmethod
     def of(cls, planned: PlannedSequence, trace: Trace) -> ExploredSequence:
         return cls(planned, tuple(trace.sequence), tuple(trace.skipped))
-
-    def to_json(self) -> dict[str, Any]:
-        return {"planned": self.planned.to_json(), "sequence": list(self.sequence), "skipped": list(self.skipped)}
-
-    @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> ExploredSequence:
-        return cls(PlannedSequence.from_json(raw["planned"]), tuple(raw["sequence"]), tuple(raw["skipped"]))
 
 
 class Strategy(Protocol):

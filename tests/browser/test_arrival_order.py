@@ -11,6 +11,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from PIL import Image
 
+pytestmark = pytest.mark.browser  # every test here drives Chromium
+
 PAGE = b"""<!DOCTYPE html><body><script>
 window.addEventListener("load", function () {
   var slow = new Image(), fast = new Image();

@@ -60,13 +60,13 @@ async def explore_session(session: Session, out: Path, options: SweepOptions = S
                              "max_sequences": options.max_sequences, "time_limit": options.time_limit,
                              "mask": options.mask, "rules": options.rules, "resume": options.resume,
                              "progress": progress}
-    if options.cluster is None and options.workers <= 1:
+    if not options.cluster and options.workers <= 1:
         if driver is not None:
             return await explore(driver, session, out, **sweep)
         async with Driver() as own:
             return await explore(own, session, out, **sweep)
     backend: Backend
-    if options.cluster is not None:
+    if options.cluster:
         backend = await DaskCluster.connect(options.cluster, session)
     else:
         backend = WorkerProcesses(session, options.workers)
@@ -91,7 +91,7 @@ async def check(url: str, out: Path, actions: Iterable[Mapping[str, Any]] = (), 
     recorded = options.resume and (session_dir / MANIFEST).is_file()
     if recorded and not (out / STORE_FILENAME).is_file():
         options = replace(options, resume=False)  # recorded, then stopped before exploring
-    in_process = options.cluster is None and options.workers <= 1
+    in_process = not options.cluster and options.workers <= 1
     async with Driver() as driver:
         if recorded:
             session = Session.load(session_dir)

@@ -23,6 +23,8 @@ browser: $(STAMP)
 	@$(PY) -m webr4.browser.install
 
 test: browser
+	$(PY) -m ruff check webr4
+	$(PY) -m mypy webr4
 	$(PY) -m pytest -q
 
 demo: browser

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from benchmarks.section import Section
 from webr4.engine.explore import Explorer
-from webr4.engine.model import Cancel, Create, Model, ModelEvent, ModelExecutor, Op, Read, When, Write
+from webr4.engine.testing.model import Cancel, Create, Model, ModelEvent, ModelExecutor, Op, Read, When, Write
 from webr4.engine.races import find_races
 from webr4.engine.stats import Pruning, por_pruning
 from webr4.trace import Access, AccessKind, Category, Event, EventId, Plan, Step, Trace, event_location

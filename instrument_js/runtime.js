@@ -1002,7 +1002,7 @@
 
   function begin(id) {
     const ev = pending.get(id);
-    if (!ev) return Promise.resolve(record({ missing: id }));
+    if (!ev) return Promise.resolve(record({}));
     pending.delete(id);
     gone.push(id);
     virtualNow = Math.max(virtualNow, ev.due);
@@ -1170,7 +1170,6 @@
   }
 
   const api = {
-    version: 1,
     start,
     begin,
     finish,
@@ -1182,10 +1181,6 @@
       current = id;
       virtualNow = Math.max(virtualNow, due || 0);
       accesses.push(["r", `event:${id}`, null, null]);
-    },
-    /** For each CSS selector: does it match now (null when it is not valid CSS). */
-    exists(selectors) {
-      return selectors.map((s) => { try { return document.querySelector(s) !== null; } catch (e) { return null; } });
     },
   };
   N.defineProperty(window, "__webr4", { value: api, enumerable: false, configurable: false, writable: false });

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from webr4.demo import main
 
 
+@pytest.mark.browser
 def test_demo_finds_the_two_xhr_race_and_writes_a_report(tmp_path, capsys):
     out = tmp_path / "demo"
     assert main(["--site", "two-xhr", "--out", str(out)]) == 0

@@ -1,3 +1,75 @@
-"""webr4: find the event races in a web app that hurt its users."""
+"""webr4: find the event races in a web app that hurt its users.
+
+The public API, for programs that drive webr4 themselves (all coroutines but ``write_report``)::
+
+    import asyncio, webr4
+    checked = asyncio.run(webr4.check("http://127.0.0.1:8000/", Path("run"), [{"click": "#add"}]))
+    print(checked.summary.counts, checked.report)
+
+``check`` records, explores and reports in one call; ``record``, ``explore`` (or
+``explore_session``, which picks the backend) and ``write_report`` are its stages. Every failure a
+user can act on raises :class:`Webr4Error`. The names are loaded on first use, so that importing
+``webr4`` (as the pytest plugin does) starts nothing.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from webr4.browser.controller import Limits
+    from webr4.checking import Checked, SweepOptions, check, explore_session
+    from webr4.errors import Webr4Error
+    from webr4.report.write import write_report
+    from webr4.state.noise import NoiseMask
+    from webr4.sweep.explore import ReversalReport, Summary, explore
+    from webr4.sweep.session import Session, record
+
+_HOMES = {
+    "Limits": "webr4.browser.controller",
+    "Checked": "webr4.checking",
+    "SweepOptions": "webr4.checking",
+    "check": "webr4.checking",
+    "explore_session": "webr4.checking",
+    "Webr4Error": "webr4.errors",
+    "write_report": "webr4.report.write",
+    "NoiseMask": "webr4.state.noise",
+    "ReversalReport": "webr4.sweep.explore",
+    "Summary": "webr4.sweep.explore",
+    "explore": "webr4.sweep.explore",
+    "Session": "webr4.sweep.session",
+    "record": "webr4.sweep.session",
+}
+
+__all__ = [
+    "Checked",
+    "Limits",
+    "NoiseMask",
+    "ReversalReport",
+    "Session",
+    "Summary",
+    "SweepOptions",
+    "Webr4Error",
+    "__version__",
+    "check",
+    "explore",
+    "explore_session",
+    "record",
+    "write_report",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """The public names, each imported from its home module when first asked for."""
+    if name not in _HOMES:
+        raise AttributeError(f"module 'webr4' has no attribute {name!r}")
+    value = getattr(import_module(_HOMES[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -24,13 +24,14 @@ import sys
 import tempfile
 import time
 import traceback
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Awaitable, Callable, TypeVar
+from typing import Any, Awaitable, Callable, Coroutine, TypeVar
 
 import click
 
 from webr4 import __version__
-from webr4.browser.actions import InvalidSelector, UserAction, parse_actions
+from webr4.browser.actions import UserAction, parse_actions
 from webr4.browser.controller import Limits
 from webr4.browser.driver import Driver, Execution
 from webr4.browser.launch import BrowserNotFound
@@ -38,22 +39,23 @@ from webr4.browser.network import NetworkError
 from webr4.browser.responses import ResponseStore
 from webr4.resources import resource_dir
 from webr4.serve import serve
+from webr4.checking import SESSION_DIR, Checked, SweepOptions, check, explore_session
 from webr4.classify import RULES
 from webr4.classify.differences import MAX_ITEMS, differences_line
 from webr4.config import ConfigError, load_settings
+from webr4.errors import Webr4Error
 from webr4.instrument.chunks import CHUNK_MODELS
 from webr4.report import ci
 from webr4.report.write import write_report
 from webr4.state.noise import NoiseMask
 from webr4.sweep.auto import auto_actions
-from webr4.sweep.backends import Backend, BackendError, DaskCluster, InProcess, WorkerProcesses
-from webr4.sweep.explore import STRATEGIES, SeedNotReproducible, Summary, explore
-from webr4.sweep.progress import MODES, progress_for
+from webr4.sweep.explore import STRATEGIES
+from webr4.sweep.progress import MODES, Progress, progress_for
 from webr4.sweep.scripted import actions_from_script
 from webr4.sweep.replay import ReplayError, replay_reversal
 from webr4.sweep.session import Session, SessionError, record
 from webr4.sweep.store import FILENAME as STORE_FILENAME
-from webr4.sweep.store import RunStore, StoreError, is_run_directory
+from webr4.sweep.store import RunStore, is_run_directory
 from webr4.trace import plan_from_json
 
 T = TypeVar("T")
@@ -385,7 +387,13 @@ def explore_command(session_dir: Path, out_dir: Path, **sweep: Any) -> None:
     session = _load_session(session_dir)
     _refuse_foreign(out_dir)
     resume = f"webr4 explore {shlex.quote(str(session_dir))} --out {shlex.quote(str(out_dir))} --resume"
-    _explore_and_report(session, out_dir, resume_command=resume, **sweep)
+    options, progress, outputs = _sweep_options(out_dir, **sweep)
+
+    async def explore_and_report() -> Checked:
+        summary = await explore_session(session, out_dir, options, progress=progress)
+        return Checked(summary, write_report(out_dir))
+
+    _report(_interruptible(explore_and_report, out_dir, resume), out_dir, progress=outputs)
 
 
 def _refuse_foreign(out_dir: Path) -> None:
@@ -412,25 +420,25 @@ def check_command(url: str, out_dir: Path, actions: Path | None, script: Path | 
     in RUN/session is reused instead of recording again.
     """
     _refuse_foreign(out_dir)
-    session_dir = out_dir / "session"
+    session_dir = out_dir / SESSION_DIR
     recorded = (session_dir / "session.json").is_file()
     if recorded and not sweep["resume"]:
         raise Failure(f"{out_dir} already holds a recorded session; add --resume to finish its sweep, "
                       "or choose another --out")
+    steps: Any = []
     if recorded:
         session = _load_session(session_dir)
         if session.url != url:
             click.echo(f"note: resuming the session recorded from {session.url}; the URL given ({url}) is ignored",
                        err=True)
-        if not (out_dir / STORE_FILENAME).is_file():  # recorded, then stopped before exploring: start the sweep
-            sweep["resume"] = False
     else:
         steps = _session_steps(url, actions, script, pace, auto, seed)
-        session = _with_driver(lambda driver: record(
-            driver, url, session_dir, steps, seed=seed,
-            limits=_limits(horizon, max_events, event_timeout, parse_chunks, chunk_kb)))
     resume = f"webr4 check {shlex.quote(url)} --out {shlex.quote(str(out_dir))} --resume"
-    _explore_and_report(session, out_dir, resume_command=resume, **sweep)
+    options, progress, outputs = _sweep_options(out_dir, **sweep)
+    limits = _limits(horizon, max_events, event_timeout, parse_chunks, chunk_kb)
+    checked = _interruptible(lambda: check(url, out_dir, steps, seed=seed, limits=limits, options=options,
+                                           progress=progress), out_dir, resume)
+    _report(checked, out_dir, progress=outputs)
 
 
 @main.command("replay")
@@ -546,10 +554,20 @@ def _load_session(directory: Path) -> Session:
         raise click.UsageError(str(error)) from None
 
 
-def _explore_and_report(session: Session, out_dir: Path, *, resume_command: str, bound: int, strategy: str,
-                        max_sequences: int | None, time_limit: float | None, mask: tuple[str, ...],
-                        mask_heap: tuple[str, ...], rules: str | None, workers: int, cluster: str | None, resume: bool,
-                        progress: str | None, junit: Path | None, sarif: Path | None) -> None:
+@dataclass(frozen=True)
+class _Outputs:
+    """Where a sweep's closing lines go, and which CI files to write after it."""
+
+    to_stderr: bool
+    junit: Path | None
+    sarif: Path | None
+
+
+def _sweep_options(out_dir: Path, *, bound: int, strategy: str, max_sequences: int | None,
+                   time_limit: float | None, mask: tuple[str, ...], mask_heap: tuple[str, ...], rules: str | None,
+                   workers: int, cluster: str | None, resume: bool, progress: str | None, junit: Path | None,
+                   sarif: Path | None) -> tuple[SweepOptions, Progress, _Outputs]:
+    """The explore options of the command line, merged with the settings file and checked."""
     try:
         settings = load_settings()
         user_mask = NoiseMask.from_options(settings.mask_selectors + mask, settings.mask_heap + mask_heap)
@@ -563,35 +581,32 @@ def _explore_and_report(session: Session, out_dir: Path, *, resume_command: str,
     if resume:
         _note_stored_settings(out_dir, bound=bound, strategy=strategy, max_sequences=max_sequences,
                               time_limit=time_limit, rules=rule_names)
+    options = SweepOptions(bound=bound, strategy=strategy, max_sequences=max_sequences, time_limit=time_limit,
+                           mask=user_mask, rules=rule_names, workers=workers, cluster=cluster, resume=resume)
     reporter = progress_for(progress or ("bar" if sys.stderr.isatty() else "quiet"))
+    return options, reporter, _Outputs(progress == "json", junit, sarif)
 
-    async def sweep(backend: Backend) -> Summary:
-        try:
-            return await explore(backend, session, out_dir, bound=bound, strategy=strategy,
-                                 max_sequences=max_sequences, time_limit=time_limit, mask=user_mask,
-                                 rules=rule_names, resume=resume, progress=reporter)
-        finally:
-            await backend.close()
 
+def _interruptible(work: Callable[[], Coroutine[Any, Any, T]], out_dir: Path, resume_command: str) -> T:
+    """Run a sweep; an interrupt says what was kept and how to go on."""
     try:
-        if cluster:
-            summary = _run(lambda: _connect_then(cluster, session, sweep))
-        elif workers > 1:
-            summary = _run(lambda: sweep(WorkerProcesses(session, workers)))
-        else:
-            summary = _with_driver(lambda driver: sweep(InProcess(driver, session)))
+        return _run(work)
     except KeyboardInterrupt:
         raise Interrupted(f"interrupted; what was explored is kept in {out_dir}, continue with: "
                           f"{resume_command}") from None
-    page = write_report(out_dir)
+
+
+def _report(checked: Checked, out_dir: Path, *, progress: _Outputs) -> None:
+    """The closing lines of a sweep and its CI files; exit status 1 when a reversal is harmful."""
+    summary = checked.summary
     counts = ", ".join(f"{n} {verdict}" for verdict, n in sorted(summary.counts.items())) or "no reversals"
     click.echo(f"{summary.sequences} sequences in {summary.seconds:g} s: {counts} ({summary.stop_reason})",
-               err=progress == "json")
-    click.echo(f"report: {page}", err=progress == "json")
-    for path, write in ((junit, ci.write_junit), (sarif, ci.write_sarif)):
+               err=progress.to_stderr)
+    click.echo(f"report: {checked.report}", err=progress.to_stderr)
+    for path, write in ((progress.junit, ci.write_junit), (progress.sarif, ci.write_sarif)):
         if path is not None:
             try:
-                click.echo(f"wrote {write(out_dir, path)}", err=progress == "json")
+                click.echo(f"wrote {write(out_dir, path)}", err=progress.to_stderr)
             except OSError as error:
                 raise Failure(f"cannot write {path}: {error.strerror}; choose another path") from None
     if summary.counts.get("harmful"):
@@ -621,10 +636,6 @@ def _comparable(value: Any) -> Any:
     return list(value) if isinstance(value, (tuple, list)) else value
 
 
-async def _connect_then(address: str, session: Session, work: Callable[[Backend], Awaitable[T]]) -> T:
-    return await work(await DaskCluster.connect(address, session))
-
-
 def _with_driver(work: Callable[[Driver], Awaitable[T]]) -> T:
     """Run ``work`` with a browser; user-fixable failures become one-line errors."""
     async def go() -> T:
@@ -634,13 +645,13 @@ def _with_driver(work: Callable[[Driver], Awaitable[T]]) -> T:
     return _run(go)
 
 
-def _run(work: Callable[[], Awaitable[T]]) -> T:
+def _run(work: Callable[[], Coroutine[Any, Any, T]]) -> T:
     """Run ``work`` to completion; user-fixable failures become one-line errors."""
     try:
         return asyncio.run(work())
     except NetworkError as error:
         raise Failure(f"{error}; check the URL and that the site is running") from None
-    except (BrowserNotFound, SessionError, SeedNotReproducible, StoreError, BackendError, InvalidSelector) as error:
+    except Webr4Error as error:
         raise Failure(str(error)) from None
     except sqlite3.Error as error:  # the run store: most often a full disk
         raise Failure(f"the run store failed: {_one_line(error)}; free space or choose another --out") from None

@@ -36,8 +36,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from webr4.errors import Webr4Error
 
-class ConfigError(Exception):
+
+class ConfigError(Webr4Error):
     """The settings file is unreadable or malformed (one line)."""
 
 

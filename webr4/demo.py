@@ -12,13 +12,10 @@ import shutil
 import sys
 from pathlib import Path
 
-from webr4.browser.driver import Driver
-from webr4.browser.launch import BrowserNotFound
-from webr4.report.write import write_report
+from webr4.checking import SweepOptions, check
+from webr4.errors import Webr4Error
 from webr4.resources import resource_dir
 from webr4.serve import serve
-from webr4.sweep.explore import SeedNotReproducible, explore
-from webr4.sweep.session import SessionError, record
 
 
 async def _demo(site: str, out: Path, bound: int) -> Path:
@@ -27,10 +24,8 @@ async def _demo(site: str, out: Path, bound: int) -> Path:
     if out.exists():
         shutil.rmtree(out)  # the demo's own directory: a fresh run each time
     with serve(sites) as base:
-        async with Driver() as driver:
-            session = await record(driver, f"{base}{site}/", out / "session", actions)
-            await explore(driver, session, out, bound=bound)
-    return write_report(out)
+        checked = await check(f"{base}{site}/", out, actions, options=SweepOptions(bound=bound))
+    return checked.report
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -44,9 +39,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         page = asyncio.run(_demo(args.site, args.out, args.bound))
-    except (BrowserNotFound, SeedNotReproducible, SessionError) as error:
+    except Webr4Error as error:
         print(f"webr4: {error}", file=sys.stderr)
-        return 1
+        return 2
     print(f"report: {page.resolve()}")
     return 0
 

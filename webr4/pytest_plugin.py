@@ -35,6 +35,8 @@ from typing import Any, Iterator
 
 import pytest
 
+from webr4.errors import Webr4Error
+
 MARKER = "webr4"
 _UNSAFE = re.compile(r"[^\w.-]+")
 
@@ -131,7 +133,7 @@ class SeedPage(_Disguise):
         return response
 
 
-class SweepFailed(Exception):
+class SweepFailed(Webr4Error):
     """The session could not be recorded or explored (one line, for the test's failure)."""
 
 
@@ -146,33 +148,23 @@ def sweep(url: str, steps: list[dict[str, Any]], run_dir: Path, bound: int,
     import asyncio
     from concurrent.futures import ThreadPoolExecutor
 
-    from webr4.browser.driver import Driver
-    from webr4.browser.launch import BrowserNotFound
-    from webr4.browser.network import NetworkError
-    from webr4.config import ConfigError, load_settings
+    from webr4.checking import SweepOptions, check
+    from webr4.config import load_settings
     from webr4.report.ci import load_summary
-    from webr4.report.write import write_report
     from webr4.state.noise import NoiseMask
-    from webr4.sweep.explore import SeedNotReproducible, explore
-    from webr4.sweep.session import SessionError, record
 
     try:
         settings = load_settings(root)
         mask = NoiseMask.from_options(settings.mask_selectors, settings.mask_heap)
-    except (ConfigError, ValueError) as error:
+    except (Webr4Error, ValueError) as error:
         raise SweepFailed(str(error)) from None
-
-    async def go() -> None:
-        async with Driver() as driver:
-            session = await record(driver, url, run_dir / "session", steps)
-            await explore(driver, session, run_dir, bound=bound, mask=mask, rules=settings.rules)
-
+    options = SweepOptions(bound=bound, mask=mask, rules=settings.rules)
     try:
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="webr4-sweep") as pool:
-            pool.submit(lambda: asyncio.run(go())).result()
-    except (BrowserNotFound, NetworkError, SeedNotReproducible, SessionError) as error:
+            checked = pool.submit(lambda: asyncio.run(check(url, run_dir, steps, options=options))).result()
+    except Webr4Error as error:
         raise SweepFailed(str(error)) from None
-    return load_summary(run_dir), write_report(run_dir)
+    return load_summary(run_dir), checked.report
 
 
 @dataclass(frozen=True)
@@ -188,7 +180,8 @@ def _check(item: pytest.Function, marker: pytest.Mark) -> Check:
     """The marker's arguments, with the options' defaults; a bad marker fails in one line."""
     unknown = sorted(set(marker.kwargs) - {"url", "bound"})
     if marker.args or unknown:
-        pytest.fail(f"@pytest.mark.webr4 takes only url= and bound= (got {', '.join(unknown) or 'positional arguments'})",
+        got = ", ".join(unknown) or "positional arguments"
+        pytest.fail(f"@pytest.mark.webr4 takes only url= and bound= (got {got})",
                     pytrace=False)
     bound = marker.kwargs.get("bound", item.config.getoption("webr4_bound"))
     if not isinstance(bound, int) or isinstance(bound, bool) or bound < 0:
@@ -215,7 +208,7 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> Iterator[None]:
     check = pyfuncitem.stash.get(_CHECK, None)
     if check is None:
         return (yield)
-    page = pyfuncitem.funcargs.get("page")
+    page: Any = pyfuncitem.funcargs.get("page")
     if page is None:
         pytest.fail(f"{pyfuncitem.name} is marked webr4 but takes no Playwright 'page' fixture", pytrace=False)
     if pyfuncitem.config.getoption("webr4_off"):

@@ -12,6 +12,8 @@ from PIL import Image
 
 from ..route_server import route_server
 
+pytestmark = pytest.mark.browser  # every test here drives Chromium
+
 PAGE = b"""<!DOCTYPE html><body><script>
 window.addEventListener("load", function () {
   var slow = new Image(), fast = new Image();

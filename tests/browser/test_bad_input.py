@@ -40,16 +40,19 @@ def bad_site(tmp_path_factory):
         yield base
 
 
+@pytest.mark.browser
 def test_unreachable_url_is_one_clear_error(driver):
     with pytest.raises(NetworkError, match="cannot reach"):
         driver.execute("http://127.0.0.1:9/")
 
 
+@pytest.mark.browser
 def test_non_html_url_is_one_clear_error(driver, bad_site):
     with pytest.raises(NetworkError, match="not an HTML page"):
         driver.execute(bad_site + "data.json")
 
 
+@pytest.mark.browser
 def test_top_level_throw_is_recorded_and_parsing_goes_on(driver, bad_site):
     execution = driver.execute(bad_site + "throws.html")
     errors = [e for e in execution.trace.errors if e.kind == "exception"]
@@ -59,6 +62,7 @@ def test_top_level_throw_is_recorded_and_parsing_goes_on(driver, bad_site):
     assert 'id="b"' in execution.dom
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("page", ["loops.html", "loops-in-microtask.html"])
 def test_endless_handler_is_cut_with_a_clear_error(driver, bad_site, page):
     trace = driver.execute(bad_site + page, limits=Limits(event_timeout_s=2)).trace
@@ -73,6 +77,7 @@ def test_endless_handler_is_cut_with_a_clear_error(driver, bad_site, page):
     assert driver.execute(bad_site + "throws.html").trace.steps
 
 
+@pytest.mark.browser
 def test_navigation_away_is_refused_and_ends_the_run_as_its_outcome(driver, bad_site):
     execution = driver.execute(bad_site + "navigates.html")
     assert execution.trace.truncated is None and not execution.trace.errors
@@ -88,6 +93,7 @@ def test_cli_rejects_a_malformed_sequence_file_in_one_line(tmp_path):
     assert "list of event ids" in result.output and "Traceback" not in result.output
 
 
+@pytest.mark.browser
 def test_cli_reports_an_unreachable_site_in_one_line(tmp_path):
     result = CliRunner().invoke(main, ["run", "http://127.0.0.1:9/", "--out", str(tmp_path / "o")])
     assert result.exit_code == 2
@@ -95,6 +101,7 @@ def test_cli_reports_an_unreachable_site_in_one_line(tmp_path):
     assert not (tmp_path / "o").exists()
 
 
+@pytest.mark.browser
 def test_cli_writes_trace_state_and_network(tmp_path, sites_url):
     out = tmp_path / "run"
     result = CliRunner().invoke(main, ["run", sites_url + "two-xhr/", "--out", str(out)])

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from webr4.browser.actions import parse_actions
 from webr4.trace import Category
+
+pytestmark = pytest.mark.browser  # every test here drives Chromium
 
 
 def _text_of(dom: str, element_id: str) -> str:

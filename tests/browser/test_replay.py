@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from webr4.browser.controller import Limits
 from webr4.trace import Trace
+
+pytestmark = pytest.mark.browser  # every test here drives Chromium
 
 
 def test_a_planned_event_that_never_appears_is_skipped_and_the_run_completes(driver, sites_url):

@@ -7,10 +7,9 @@ from typing import Callable, Iterator
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
+from webr4.browser.launch import CHROMIUM_ARGS, chromium_path, sandbox_off_reason
 from webr4.resources import javascript
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 URL = "http://app.test/"
 
 # Runs page code given as a function body, lets microtasks (MutationObserver deliveries) run, and
@@ -26,7 +25,8 @@ LOGGED = """async (body) => {
 @pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        b = p.chromium.launch(executable_path=chromium_path(p), args=list(CHROMIUM_ARGS),
+                              chromium_sandbox=sandbox_off_reason() is None)
         yield b
         b.close()
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from webr4.resources import javascript
+
+pytestmark = pytest.mark.browser  # every test here drives Chromium
 
 PAGE = """<!doctype html><html><body>
 <div id="box" class="a">text</div>

@@ -3,9 +3,13 @@ per radio group and for the focused element, whichever API or user action touche
 
 from __future__ import annotations
 
+import pytest
+
 from webr4.browser.actions import _USER_CHOOSES, _USER_CHOOSES_NONE
 
 from .conftest import logged
+
+pytestmark = pytest.mark.browser  # every test here drives Chromium
 
 PAGE = """<!doctype html><html><body>
 <form id="order">

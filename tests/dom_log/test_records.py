@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from .conftest import logged
+
+pytestmark = pytest.mark.browser  # every test here drives Chromium
 
 PAGE = """<!doctype html><html><body>
 <div id="price">$10</div>

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from webr4.engine.model import Cancel, Create, Model, ModelEvent, Op, Read, When, Write
+from webr4.engine.testing.model import Cancel, Create, Model, ModelEvent, Op, Read, When, Write
 from webr4.trace import Category
 
 

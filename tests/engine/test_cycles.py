@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from models import counter, cyclic_models, figure1, interval, ping_pong, poller
 
-from webr4.engine.cycles import FIRING_LIMIT, FULL_CYCLE, EndOfRun, Stop
+from webr4.engine.testing.cycles import FIRING_LIMIT, FULL_CYCLE, EndOfRun, Stop
 from webr4.engine.explore import explore
-from webr4.engine.model import (
+from webr4.engine.testing.model import (
     Cancel,
     Create,
     Fingerprint,

@@ -6,7 +6,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from webr4.engine.filters import ALL_FILTERS, FALSY_DIGESTS, JS_PREFIXES, UNLOAD_TYPES, USER_DISPATCHES
+from webr4.engine.filters import ALL_FILTERS, FALSY_DIGESTS, JS_PREFIXES, USER_DISPATCHES
+from webr4.vocabulary import UNLOAD_TYPES
 from webr4.engine.hb import HappensBefore
 from webr4.engine.races import Race, find_races
 from webr4.trace import Access, AccessKind, Category, Event, Step, Trace

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import json
 
 import pytest
-from models import figure1
 
 from webr4.engine.explore import Explorer
-from webr4.engine.model import Model, ModelEvent, ModelExecutor, Write
+from webr4.engine.testing.model import Model, ModelEvent, ModelExecutor, Write
 from webr4.engine.stats import Pruning, por_pruning
 
 
-def drain(explorer: Explorer, executor: ModelExecutor, budget: int | None = None) -> None:
-    while (budget is None or len(explorer.explored) < budget) and (planned := explorer.next_plan()) is not None:
+def drain(explorer: Explorer, executor: ModelExecutor) -> None:
+    while (planned := explorer.next_plan()) is not None:
         explorer.record(planned, executor.execute(planned.plan))
 
 
@@ -40,18 +38,3 @@ def test_pruning_by_hand_on_two_racing_writes_and_an_independent_one() -> None:
 
 def test_nothing_enabled_prunes_nothing() -> None:
     assert Pruning(0, 0).ratio == 0.0
-
-
-@pytest.mark.parametrize("stop_after", [1, 3, 6])
-def test_a_resumed_exploration_reports_the_same_pruning(stop_after: int) -> None:
-    executor = ModelExecutor(figure1())
-    seed = executor.execute(["e0", "e1", "e2", "e3", "e4", "e5"])
-    uninterrupted = Explorer(seed, bound=3)
-    drain(uninterrupted, executor)
-    interrupted = Explorer(seed, bound=3)
-    drain(interrupted, executor, budget=stop_after)
-    restored = Explorer.from_json(json.loads(json.dumps(interrupted.to_json())))
-    assert por_pruning(restored) == por_pruning(interrupted)
-    drain(restored, executor)
-    assert por_pruning(restored) == por_pruning(uninterrupted)
-    assert 0 < por_pruning(uninterrupted).ratio < 1

@@ -9,7 +9,7 @@ from models import figure1, models
 
 from webr4.engine.explore import Explorer
 from webr4.engine.hb import HappensBefore
-from webr4.engine.model import Model, ModelEvent, ModelExecutor, Write
+from webr4.engine.testing.model import Model, ModelEvent, ModelExecutor, Write
 from webr4.engine.plans import EXHAUSTED, MAX_SEQUENCES, run
 from webr4.engine.strategies import DelayBoundedSampler, WaveSampler, alternatives
 from webr4.trace import AccessKind, Trace, event_location

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from webr4.engine.hb import HappensBefore
-from webr4.engine.model import Create, Model, ModelEvent
+from webr4.engine.testing.model import Create, Model, ModelEvent
 from webr4.engine.timers import timer_edges
 from webr4.trace import Category
 

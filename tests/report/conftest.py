@@ -10,12 +10,8 @@ import pytest
 from playwright.sync_api import Browser, sync_playwright
 
 from webr4 import demo
+from webr4.browser.launch import CHROMIUM_ARGS, BrowserNotFound, chromium_path, sandbox_off_reason
 from webr4.report.write import write_report
-
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-         "--disable-sync", "--no-first-run"]
-
 
 SITES = ("click-during-parse", "hostile")
 
@@ -40,9 +36,12 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 @pytest.fixture(scope="package")
 def browser(reports: dict[str, Path]) -> Iterator[Browser]:
-    if not Path(CHROMIUM).is_file():
-        pytest.skip(f"no Chromium at {CHROMIUM}")
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        try:
+            path = chromium_path(playwright)
+        except BrowserNotFound as error:
+            pytest.skip(str(error))
+        chromium = playwright.chromium.launch(executable_path=path, args=list(CHROMIUM_ARGS),
+                                              chromium_sandbox=sandbox_off_reason() is None)
         yield chromium
         chromium.close()

@@ -8,10 +8,9 @@ from typing import Any
 import pytest
 from playwright.async_api import async_playwright
 
+from webr4.browser.launch import launch
 from webr4.resources import javascript
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 PAGE = """<!doctype html><body><button id="go" class="big">Go</button><script>
 var cart = {items: [1, 2], owner: {name: 'a'}};
 window.self_ref = {}; self_ref.me = self_ref;
@@ -30,7 +29,7 @@ var __webr4_private = 1;
 
 async def _capture() -> dict[str, Any]:
     async with async_playwright() as p:
-        browser = await p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        browser = await launch(p)
         try:
             page = await browser.new_page()
             await page.set_content(PAGE)

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from webr4.sweep.auto import auto_actions, candidates, perform
 from webr4.sweep.scripted import plain_page
+
+pytestmark = pytest.mark.browser  # every test here drives Chromium
 
 
 def test_auto_is_bounded_deterministic_and_stays_on_the_page(sites_url):

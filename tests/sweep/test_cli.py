@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from webr4.cli import main
 
 
+@pytest.mark.browser
 def test_check_writes_session_summary_and_report(tmp_path, sites_url):
     actions = tmp_path / "actions.json"
     actions.write_text(json.dumps([{"click": "#add"}]))
@@ -27,6 +29,7 @@ def test_check_writes_session_summary_and_report(tmp_path, sites_url):
     assert json.loads((tmp_path / "again" / "summary.json").read_text())["counts"] == summary["counts"]
 
 
+@pytest.mark.browser
 def test_a_selector_that_never_appears_leaves_no_session(tmp_path, sites_url):
     actions = tmp_path / "actions.json"
     actions.write_text(json.dumps([{"click": "#no-such-button"}]))
@@ -42,6 +45,7 @@ def test_explore_rejects_a_directory_that_is_not_a_session(tmp_path):
     assert result.exit_code == 2 and "not a webr4 session" in result.output
 
 
+@pytest.mark.browser
 def test_explore_rejects_an_unknown_rule_before_running(tmp_path, sites_url):
     session = tmp_path / "s"
     assert CliRunner().invoke(main, ["record", sites_url + "two-xhr/", "--out", str(session)]).exit_code == 0
@@ -49,6 +53,7 @@ def test_explore_rejects_an_unknown_rule_before_running(tmp_path, sites_url):
     assert result.exit_code == 2 and "unknown rule(s) bogus" in result.output
 
 
+@pytest.mark.browser
 def test_rival_strategies_run_through_the_same_pipeline(tmp_path, sites_url):
     session = tmp_path / "s"
     assert CliRunner().invoke(main, ["record", sites_url + "two-xhr/", "--out", str(session)]).exit_code == 0

@@ -17,11 +17,13 @@ def _script(tmp_path, body: str):
     return path
 
 
+@pytest.mark.browser
 def test_a_page_click_is_recorded(tmp_path, sites_url):
     script = _script(tmp_path, "page.click('#add')")
     assert actions_from_script(script, sites_url + "click-during-parse/") == [{"click": "#add"}]
 
 
+@pytest.mark.browser
 def test_locator_chains_and_waits_are_recorded(tmp_path, sites_url):
     script = _script(tmp_path, "page.locator('#currency').select_option('EUR'); page.wait_for_timeout(10); "
                                "page.locator('select').first.select_option('GBP'); "
@@ -30,6 +32,7 @@ def test_locator_chains_and_waits_are_recorded(tmp_path, sites_url):
         {"select": "#currency", "value": "EUR"}, {"wait": 10}, {"select": "select >> nth=0", "value": "GBP"}]
 
 
+@pytest.mark.browser
 def test_the_real_time_between_actions_is_kept_unless_a_pace_is_given(tmp_path, sites_url):
     script = _script(tmp_path, "page.click('#add'); page.wait_for_timeout(40); page.click('#add')")
     url = sites_url + "click-during-parse/"
@@ -38,6 +41,7 @@ def test_the_real_time_between_actions_is_kept_unless_a_pace_is_given(tmp_path, 
     assert actions_from_script(script, url, pace=250) == [{"click": "#add"}, {"wait": 290}, {"click": "#add"}]
 
 
+@pytest.mark.browser
 def test_a_script_that_raises_names_the_error(tmp_path, sites_url):
     script = _script(tmp_path, "raise RuntimeError('flow broke')")
     with pytest.raises(ValueError, match="raised RuntimeError: flow broke"):
@@ -52,6 +56,7 @@ def test_a_missing_script_or_run_is_one_line(tmp_path):
         load_run(tmp_path / "empty.py")
 
 
+@pytest.mark.browser
 def test_record_with_a_script_writes_its_actions(tmp_path, sites_url):
     script = _script(tmp_path, "page.get_by_role('button', name='Add to cart').click()")
     session = tmp_path / "session"

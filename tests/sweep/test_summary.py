@@ -16,6 +16,8 @@ from webr4.sweep.session import Session, SessionError, record
 
 from ..conftest import expected
 
+pytestmark = pytest.mark.browser  # every test here drives Chromium
+
 TOP_LEVEL = {"site", "bound", "strategy", "parse_chunks", "seed_events", "races_uncovered", "sequences_explored", "truncated",
              "reversals"}
 PER_REVERSAL = {"id", "parent", "sequence", "depth", "events", "location", "verdict", "reasons", "differences",

@@ -12,6 +12,8 @@ from webr4.sweep.session import Session, record
 
 from ..conftest import expected, site_names
 
+pytestmark = pytest.mark.browser  # every test here drives Chromium
+
 
 async def _check(url: str, actions: list, out) -> tuple[Session, object]:
     async with Driver() as driver:

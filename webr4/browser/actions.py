@@ -24,14 +24,17 @@ from typing import Any
 from playwright.async_api import Page
 
 from webr4.trace import Category, Event
+from webr4.errors import Webr4Error
 
 
-class InvalidSelector(ValueError):
+class InvalidSelector(Webr4Error, ValueError):
     """A step's selector is not valid selector syntax (it could never match anything)."""
 
 
-_USER_CHOOSES = "el => { const log = window.__webr4 && window.__webr4.log; if (log && log.userChooses) log.userChooses(el); }"
-_USER_CHOOSES_NONE = "() => { const log = window.__webr4 && window.__webr4.log; if (log && log.userChooses) log.userChooses(null); }"
+_USER_CHOOSES = ("el => { const log = window.__webr4 && window.__webr4.log; "
+                 "if (log && log.userChooses) log.userChooses(el); }")
+_USER_CHOOSES_NONE = ("() => { const log = window.__webr4 && window.__webr4.log; "
+                      "if (log && log.userChooses) log.userChooses(null); }")
 _KINDS = {"click": (), "fill": ("value",), "press": ("key",), "select": ("value",), "hover": ()}
 MIN_STEP_GAP_MS = 1.0
 """The least virtual time between two user actions."""

@@ -37,6 +37,7 @@ from webr4.browser.network import NetworkError, NetworkGate
 from webr4.engine.timers import with_timer_order
 from webr4.instrument.chunks import ChunkModel
 from webr4.trace import Access, AccessKind, Category, ErrorRecord, Event, EventId, Navigation, Step, Trace
+from webr4.vocabulary import Truncation
 
 _USER_PRIORITY = 2
 _STRETCH_MS = 200  # wall time the page may run events by itself before reporting back
@@ -125,10 +126,10 @@ class Controller:
             if await self._left_page():
                 break
             if len(self.state.steps) >= self.limits.max_events:
-                self.state.truncated = "max-events"
+                self.state.truncated = Truncation.MAX_EVENTS
                 break
             if time.monotonic() - started > self.limits.run_timeout_s:
-                self.state.truncated = "run-timeout"
+                self.state.truncated = Truncation.RUN_TIMEOUT
                 break
             if self.state.next_user >= len(self.actions):
                 # No user action is left to interleave: the page chooses and runs events itself.
@@ -235,7 +236,7 @@ class Controller:
             return None
         best = min(enabled.values(), key=lambda c: c.order)
         if best.due > self.limits.horizon_ms:
-            self.state.truncated = "horizon"
+            self.state.truncated = Truncation.HORIZON
             return None
         return best.id
 
@@ -280,17 +281,17 @@ class Controller:
             if hung:
                 self._timed_out(hung[0], dict(self.state.pending), hung[1], looping)
             else:
-                self.state.truncated = "event-timeout"
+                self.state.truncated = Truncation.EVENT_TIMEOUT
             return drained.get("consumed", 0), self.state.truncated
         except PlaywrightError as error:
             self._lost(error)
-            return 0, "page-lost"
+            return 0, Truncation.PAGE_LOST
         self._absorb_stretch(stretch)
         why = stretch["stop"]
         if why == "actuate":
             return stretch["consumed"], (stretch["id"], dict(self.state.pending), stretch["planned"])
-        if why == "horizon":
-            self.state.truncated = "horizon"
+        if why == Truncation.HORIZON:
+            self.state.truncated = Truncation.HORIZON
         return stretch["consumed"], None if why in ("slice", "navigated") else why
 
     async def _drain(self) -> dict[str, Any]:
@@ -350,13 +351,13 @@ class Controller:
         message = (f"endless loop in {label}: its script ran for {limit} and was stopped" if looping
                    else f"{label} did not finish within {limit}")
         self.state.errors.append(ErrorRecord("harness", message, None, len(self.state.steps)))
-        self.state.truncated = "endless-loop" if looping else "event-timeout"
+        self.state.truncated = Truncation.ENDLESS_LOOP if looping else Truncation.EVENT_TIMEOUT
         self._add_step(event_id, enabled, planned, {"accesses": []})
 
     def _lost(self, error: PlaywrightError) -> None:
         self.state.errors.append(ErrorRecord(
             "harness", f"the page stopped responding: {str(error).splitlines()[0]}", None, len(self.state.steps)))
-        self.state.truncated = "page-lost"
+        self.state.truncated = Truncation.PAGE_LOST
 
     async def _script_busy(self) -> bool:
         """Whether the page's main thread is running a script: it cannot answer an evaluation."""
@@ -375,7 +376,8 @@ class Controller:
             pass
 
     # ------------------------------------------------------------------ bookkeeping
-    def _add_step(self, event_id: EventId, enabled: dict[EventId, _Candidate], planned: bool, record: dict[str, Any]) -> None:
+    def _add_step(self, event_id: EventId, enabled: dict[EventId, _Candidate], planned: bool,
+                  record: dict[str, Any]) -> None:
         index = len(self.state.steps)
         event = self.state.events.get(event_id)
         sources = list(self.state.preds.get(event_id, ()))

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Sequence
 
-from playwright.async_api import Browser, Page, Playwright, async_playwright
+from playwright.async_api import Browser, Page, Playwright, ViewportSize, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
 from webr4.browser.actions import UserAction
@@ -24,8 +24,9 @@ from webr4.instrument.cache import CachedRewriter
 from webr4.instrument.page import DocumentCache
 from webr4.resources import javascript
 from webr4.trace import Plan, Trace
+from webr4.vocabulary import Truncation
 
-VIEWPORT = {"width": 1024, "height": 768}
+VIEWPORT: ViewportSize = {"width": 1024, "height": 768}
 
 
 @dataclass(frozen=True)
@@ -127,7 +128,7 @@ async def _final_state(page: Page, trace: Trace, gate: NetworkGate, *, screensho
                        heap: bool) -> tuple[str, bytes | None, Any]:
     """DOM, screenshot and heap at the end of a run; empty when the page hung or went away (the
     trace already says so). Names the trace's racing objects (``trace.names``) on the way."""
-    if trace.truncated in ("event-timeout", "page-lost"):
+    if trace.truncated in (Truncation.EVENT_TIMEOUT, Truncation.PAGE_LOST):
         return "", None, None
     try:
         await page.evaluate("() => { if (window.__webr4.log) window.__webr4.log.enabled = false; }")

@@ -20,7 +20,7 @@ def _found() -> str | None:
 
     with sync_playwright() as playwright:
         try:
-            return chromium_path(playwright)  # type: ignore[arg-type]  # same attributes as async
+            return chromium_path(playwright)
         except BrowserNotFound:
             return None
 

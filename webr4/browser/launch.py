@@ -17,6 +17,9 @@ from pathlib import Path
 
 from playwright.async_api import Browser, Playwright
 from playwright.async_api import Error as PlaywrightError
+from playwright.sync_api import Playwright as SyncPlaywright
+
+from webr4.errors import Webr4Error
 
 CHROMIUM_ARGS = (
     "--disable-gpu",
@@ -60,11 +63,11 @@ def sandbox_state() -> str:
     return "on" if reason is None else f"off ({reason})"
 
 
-class BrowserNotFound(Exception):
+class BrowserNotFound(Webr4Error):
     """No usable Chromium (one-line message saying how to get one)."""
 
 
-def chromium_path(playwright: Playwright) -> str:
+def chromium_path(playwright: Playwright | SyncPlaywright) -> str:
     """The Chromium to launch; raises :class:`BrowserNotFound` when there is none."""
     override = os.environ.get("WEBR4_CHROMIUM")
     if override:

@@ -30,7 +30,8 @@ from webr4.engine.describe import member_path, short_site, short_url
 from webr4.trace import AccessKind, Trace
 
 SiteResolver = Callable[[str | None], str | None]
-_ASK = "([o, s]) => { const log = window.__webr4 && window.__webr4.log; return log && log.names ? log.names(o, s) : null; }"
+_ASK = ("([o, s]) => { const log = window.__webr4 && window.__webr4.log; "
+        "return log && log.names ? log.names(o, s) : null; }")
 
 
 def racing_ids(trace: Trace) -> tuple[list[int], list[str]]:

@@ -31,6 +31,7 @@ from webr4.instrument.modules import imported_urls
 from webr4.instrument.page import DocumentCache, PreparedDocument
 from webr4.trace import Navigation
 from webr4.instrument.positions import original_column
+from webr4.errors import Webr4Error
 
 _MARKER_BODY = "document.currentScript&&document.currentScript.remove()"
 MAX_BODY_BYTES = 10 * 2**20  # larger responses are refused when recording: they cannot be replayed in time
@@ -39,7 +40,7 @@ _DROP_HEADERS = frozenset({"content-length", "content-encoding", "transfer-encod
                            "expires"})
 
 
-class NetworkError(Exception):
+class NetworkError(Webr4Error):
     """The page's document could not be loaded (one-line message for the user)."""
 
 
@@ -197,7 +198,8 @@ class NetworkGate:
             if self.rewriter is not None and instrument:
                 body = self._instrument_script(body, request.url, response.headers.get("content-type", ""))
             elif request.url in self._modules:
-                self._modules.update(imported_urls(_decode(body, response.headers.get("content-type", "")), request.url))
+                text = _decode(body, response.headers.get("content-type", ""))
+                self._modules.update(imported_urls(text, request.url))
         await route.fulfill(status=response.status, headers=_clean_headers(response.headers), body=body)
 
     def _instrument_script(self, body: bytes, url: str, content_type: str) -> bytes:

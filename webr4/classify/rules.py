@@ -35,12 +35,12 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
+from webr4.classify.verdict import Kind
 from webr4.state.diff import StateDiff
 from webr4.state.dom import FORM_STATE
 from webr4.trace import AccessKind, Category, Event, Trace
+from webr4.vocabulary import FAILED_RUNS, UNLOAD_TYPES, Truncation
 
-FAILED = frozenset({"event-timeout", "page-lost", "run-timeout"})
-UNLOAD_TYPES = frozenset({"unload", "beforeunload", "pagehide"})
 INPUT_ACTIONS = frozenset({"fill", "select"})  # user events with a native effect of their own
 POLLING_TIMER_TYPES = frozenset({"setInterval"})
 FOCUS_LOCATION = "dom:document.activeElement"  # the focused element (instrument_js/dom_log.js)
@@ -67,18 +67,18 @@ class Rule:
     """A named rule: ``test`` says whether it matches; ``kind`` is the verdict it supports."""
 
     name: str
-    kind: str
+    kind: Kind
     test: Callable[[Case], bool]
 
 
 def child_failed(case: Case) -> bool:
     """The child execution did not complete."""
-    return case.child_failed or case.child.truncated in FAILED
+    return case.child_failed or case.child.truncated in FAILED_RUNS
 
 
 def parent_failed(case: Case) -> bool:
     """The parent execution did not complete."""
-    return case.parent.truncated in FAILED
+    return case.parent.truncated in FAILED_RUNS
 
 
 def commute(case: Case) -> bool:
@@ -128,7 +128,8 @@ def late_handler_attach(case: Case) -> bool:
         return False
     if case.diff.exceptions or case.diff.navigation:
         return False
-    if any(marker in line for hunk in case.diff.dom.hunks for line in hunk.before + hunk.after for marker in FORM_STATE):
+    lines = (line for hunk in case.diff.dom.hunks for line in hunk.before + hunk.after)
+    if any(marker in line for line in lines for marker in FORM_STATE):
         return False
     early = case.child if _ran_before(case.child, user.id, other.id) else case.parent
     writes = _step_writes(early, user.id)
@@ -160,9 +161,10 @@ def initialization_race(case: Case) -> bool:
     writes = _step_writes(case.parent, scripts[0].id) or _step_writes(case.child, scripts[0].id)
     if not writes:
         return True
-    names = {_initialised_name(message) for message in new}
-    if None in names:
+    found = {_initialised_name(message) for message in new}
+    if None in found:
         return True
+    names = {name for name in found if name is not None}
     return any(re.search(rf"[:.]{re.escape(name)}$", location) for name in names for location in writes)
 
 
@@ -217,7 +219,7 @@ def polling_timer(case: Case) -> bool:
 
 def endless_loop(case: Case) -> bool:
     """The child's run ended in an endless loop, the parent's did not."""
-    return case.child.truncated == "endless-loop" and case.parent.truncated != "endless-loop"
+    return case.child.truncated == Truncation.ENDLESS_LOOP and case.parent.truncated != Truncation.ENDLESS_LOOP
 
 
 def heap_only(case: Case) -> bool:

@@ -1,4 +1,5 @@
-"""The pure exploration engine: happens-before, races, R4's exploration, models and rival strategies."""
+"""The pure exploration engine: happens-before, races, R4's exploration and rival strategies
+(test doubles that execute abstract models live in :mod:`webr4.engine.testing`)."""
 
 from webr4.engine.explore import Explorer, explore
 from webr4.engine.hb import HappensBefore

@@ -30,8 +30,8 @@ persistent sets the previous trace adds, so exactly one plan can be outstanding 
 (:meth:`next_plan` raises otherwise). A parallel sweep can run several independent explorers
 (one per seed trace or per session), not several plans of one explorer.
 
-The whole state serialises with :meth:`Explorer.to_json`; :meth:`Explorer.from_json` restores it
-exactly, so an interrupted sweep resumes where it stopped.
+An interrupted sweep resumes by running a fresh explorer over the traces it stored: the
+explorer is deterministic, so it hands out the same plans again (:mod:`webr4.sweep.store`).
 
 For the pruning statistics (:mod:`webr4.engine.stats`) the explorer keeps running totals, over
 the states it has run an event from, of their enabled events and of the events explored from
@@ -41,7 +41,7 @@ explored from it, and each further event when it is.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,9 +49,6 @@ from webr4.engine.hb import HappensBefore, iter_bits
 from webr4.engine.plans import ExplorationResult, ExploredSequence, PlannedSequence, Reversal, run
 from webr4.engine.races import RaceFilter, find_races
 from webr4.trace import AccessKind, EventId, Executor, Step, Trace, event_location
-
-FORMAT = "webr4.explorer/2"
-
 
 @dataclass(frozen=True)
 class Footprint:
@@ -70,13 +67,6 @@ class Footprint:
         """No location written by one and read or written by the other."""
         return not (self.writes & (other.reads | other.writes)) and not (other.writes & self.reads)
 
-    def to_json(self) -> list[list[str]]:
-        return [sorted(self.reads), sorted(self.writes)]
-
-    @classmethod
-    def from_json(cls, raw: Sequence[Sequence[str]]) -> Footprint:
-        return cls(frozenset(raw[0]), frozenset(raw[1]))
-
 
 @dataclass(frozen=True)
 class _Entry:
@@ -92,19 +82,6 @@ class _Entry:
     reversal: Reversal
     origin: int
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "suffix": list(self.suffix),
-            "depth": self.depth,
-            "parent": self.parent,
-            "reversal": self.reversal.to_json(),
-            "origin": self.origin,
-        }
-
-    @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> _Entry:
-        return cls(tuple(raw["suffix"]), raw["depth"], raw["parent"], Reversal.from_json(raw["reversal"]), raw["origin"])
-
 
 @dataclass(slots=True)
 class _Node:
@@ -115,25 +92,6 @@ class _Node:
     visited: dict[EventId, Footprint | None] = field(default_factory=dict)
     pending: list[_Entry] = field(default_factory=list)
     sleep: dict[EventId, Footprint] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "enabled": sorted(self.enabled),
-            "event": self.event,
-            "visited": [[e, fp.to_json() if fp else None] for e, fp in sorted(self.visited.items())],
-            "pending": [entry.to_json() for entry in self.pending],
-            "sleep": [[e, fp.to_json()] for e, fp in sorted(self.sleep.items())],
-        }
-
-    @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> _Node:
-        return cls(
-            enabled=frozenset(raw["enabled"]),
-            event=raw["event"],
-            visited={e: Footprint.from_json(fp) if fp else None for e, fp in raw["visited"]},
-            pending=[_Entry.from_json(entry) for entry in raw["pending"]],
-            sleep={e: Footprint.from_json(fp) for e, fp in raw["sleep"]},
-        )
 
 
 class Explorer:
@@ -178,7 +136,7 @@ class Explorer:
                 if self._explorable(entry, node):
                     self._visit(node, entry.suffix[0], None)
                     depth = len(self._nodes) - 1
-                    prefix = tuple(n.event for n in self._nodes[:depth])
+                    prefix = tuple(n.event for n in self._nodes[:depth] if n.event is not None)  # all are set
                     self._outstanding = PlannedSequence(
                         index=len(self.explored),
                         plan=prefix + entry.suffix,
@@ -234,7 +192,7 @@ class Explorer:
         start = self._rebase(explored_from, planned.plan, trace, sequence)
         footprints = [Footprint.of(step) if self.sleep_sets else None for step in trace.steps[start:]]
         if self.sleep_sets and start == explored_from:
-            self._update_sleep(start, sequence, footprints)
+            self._update_sleep(start, sequence, [f for f in footprints if f is not None])  # all are set
         self._update_persistent_sets(planned, trace)
         self._move_shared_prefixes(start, sequence)
         for node, event, footprint in zip(self._nodes[start:], sequence[start:], footprints):
@@ -339,36 +297,6 @@ class Explorer:
             and first in node.enabled
             and (self.bound is None or entry.depth <= self.bound)
         )
-
-    # -- persistence ---------------------------------------------------------------------------
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "format": FORMAT,
-            "bound": self.bound,
-            "sleep_sets": self.sleep_sets,
-            "divergences": self.divergences,
-            "state_totals": [self._enabled_total, self._explored_total],
-            "explored": [record.to_json() for record in self.explored],
-            "outstanding": self._outstanding.to_json() if self._outstanding else None,
-            "nodes": [node.to_json() for node in self._nodes],
-        }
-
-    @classmethod
-    def from_json(cls, raw: Mapping[str, Any], filters: Iterable[RaceFilter] = ()) -> Explorer:
-        if raw.get("format") != FORMAT:
-            raise ValueError(f"not a saved explorer (format {raw.get('format')!r}, expected {FORMAT!r})")
-        explorer = cls.__new__(cls)
-        explorer.bound = raw["bound"]
-        explorer.sleep_sets = raw["sleep_sets"]
-        explorer.filters = tuple(filters)
-        explorer.divergences = raw["divergences"]
-        explorer._enabled_total, explorer._explored_total = raw["state_totals"]
-        explorer.explored = [ExploredSequence.from_json(record) for record in raw["explored"]]
-        outstanding = raw["outstanding"]
-        explorer._outstanding = PlannedSequence.from_json(outstanding) if outstanding else None
-        explorer._nodes = [_Node.from_json(node) for node in raw["nodes"]]
-        return explorer
 
 
 def _race_witness(sequence: Sequence[EventId], hb: HappensBefore, i: int, j: int) -> tuple[EventId, ...]:

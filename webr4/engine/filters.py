@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from webr4.engine.accesses import AccessIndex, LocationAccesses
 from webr4.engine.races import Judge, Race
 from webr4.trace import Access, AccessKind, Category, Event, Trace
+from webr4.vocabulary import UNLOAD_TYPES
 
 R, W = AccessKind.READ, AccessKind.WRITE
 
@@ -36,8 +37,6 @@ FALSY_DIGESTS = frozenset({"n:0", "n:-0", "n:NaN", "s:", "b:false", "u", "null",
 
 JS_PREFIXES = ("global:", "scope:", "prop:")
 """Locations of JavaScript variables and properties (as opposed to DOM, storage or cookies)."""
-
-UNLOAD_TYPES = frozenset({"unload", "beforeunload"})
 
 _FOCUS = frozenset({"focus", "focusin", "blur", "focusout"})
 _POINTER = frozenset(
@@ -254,7 +253,8 @@ def _late_handler_attach(location: LocationAccesses, trace: Trace) -> Judge | No
 
 
 def _unload(location: LocationAccesses, trace: Trace) -> Judge | None:
-    """One racing event is an ``unload`` or ``beforeunload`` event: the page is going away."""
+    """One racing event is an unload-type event (``unload``, ``beforeunload``, ``pagehide``): the page is
+    going away."""
     leaving = _steps_running(location, trace, lambda event: event.type in UNLOAD_TYPES)
     if not leaving:
         return None

@@ -9,11 +9,12 @@ under a budget, so strategies can be compared on equal terms.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from webr4.trace import EventId, Executor, Trace
+from webr4.vocabulary import StopReason
 
 
 @dataclass(frozen=True)
@@ -29,13 +30,6 @@ class Reversal:
     second: EventId
     location: str
     disable: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        return {"first": self.first, "second": self.second, "location": self.location, "disable": self.disable}
-
-    @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> Reversal:
-        return cls(raw["first"], raw["second"], raw["location"], raw["disable"])
 
 
 @dataclass(frozen=True)
@@ -57,27 +51,12 @@ class PlannedSequence:
     depth: int
     prefix_length: int = 0
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "index": self.index,
-            "plan": list(self.plan),
-            "parent": self.parent,
-            "reversal": self.reversal.to_json() if self.reversal else None,
-            "depth": self.depth,
-            "prefix_length": self.prefix_length,
-        }
-
-    @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> PlannedSequence:
-        reversal = raw.get("reversal")
-        return cls(
-            index=raw["index"],
-            plan=tuple(raw["plan"]),
-            parent=raw["parent"],
-            reversal=Reversal.from_json(reversal) if reversal else None,
-            depth=raw["depth"],
-            prefix_length=raw.get("prefix_length", 0),
-        )
+    @property
+    def derived_from(self) -> int:
+        """``parent`` of a plan a strategy hands out, which always has one (only the seed has none)."""
+        if self.parent is None:
+            raise ValueError(f"sequence {self.index} is the seed: it derives from nothing")
+        return self.parent
 
 
 @dataclass(frozen=True)
@@ -91,13 +70,6 @@ class ExploredSequence:
     @classmethod
     def of(cls, planned: PlannedSequence, trace: Trace) -> ExploredSequence:
         return cls(planned, tuple(trace.sequence), tuple(trace.skipped))
-
-    def to_json(self) -> dict[str, Any]:
-        return {"planned": self.planned.to_json(), "sequence": list(self.sequence), "skipped": list(self.skipped)}
-
-    @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> ExploredSequence:
-        return cls(PlannedSequence.from_json(raw["planned"]), tuple(raw["sequence"]), tuple(raw["skipped"]))
 
 
 class Strategy(Protocol):
@@ -119,20 +91,18 @@ class Strategy(Protocol):
         ...
 
 
-EXHAUSTED = "exhausted"
-MAX_SEQUENCES = "max_sequences"
-MAX_SECONDS = "max_seconds"
+EXHAUSTED, MAX_SEQUENCES, TIME_LIMIT = StopReason.EXHAUSTED, StopReason.MAX_SEQUENCES, StopReason.TIME_LIMIT
 
 
 @dataclass
 class ExplorationResult:
     """The outcome of :func:`run`: every explored sequence, the traces produced in this run (by
     sequence index), and why the run stopped (:data:`EXHAUSTED`, :data:`MAX_SEQUENCES` or
-    :data:`MAX_SECONDS`)."""
+    :data:`TIME_LIMIT`)."""
 
     explored: list[ExploredSequence]
     traces: dict[int, Trace] = field(default_factory=dict)
-    stop_reason: str = EXHAUSTED
+    stop_reason: StopReason = EXHAUSTED
 
 
 def run(
@@ -156,7 +126,7 @@ def run(
             result.stop_reason = MAX_SEQUENCES
             return result
         if max_seconds is not None and clock() - started >= max_seconds:
-            result.stop_reason = MAX_SECONDS
+            result.stop_reason = TIME_LIMIT
             return result
         planned = strategy.next_plan()
         if planned is None:

@@ -152,7 +152,7 @@ def _insertion_point(text: str, offset: int) -> int:
 def _first_chunk_point(text: str, soup: BeautifulSoup, offsets: list[int], candidates: list[int]) -> int | None:
     """Just inside <body>; without a body tag, at the first boundary outside the head."""
     body = soup.find("body")
-    if isinstance(body, Tag) and body.sourceline is not None:
+    if isinstance(body, Tag) and body.sourceline is not None and body.sourcepos is not None:
         end = text.find(">", offsets[body.sourceline - 1] + body.sourcepos)
         if end >= 0:
             return end + 1
@@ -225,7 +225,7 @@ def split_into_chunks(html: str, base_url: str, token: str, model: ChunkModel = 
     soup = BeautifulSoup(html, "html.parser")
     offsets = line_starts(html)
     tags = [(tag, offsets[tag.sourceline - 1] + tag.sourcepos, not _inside_forbidden(tag))
-            for tag in soup.find_all(True) if tag.sourceline is not None]
+            for tag in soup.find_all(True) if tag.sourceline is not None and tag.sourcepos is not None]
     elements = _element_boundaries(tags)
     first = _first_chunk_point(html, soup, offsets, [o for o, _ in elements])
     if first is None:

@@ -96,7 +96,7 @@ def instrument_document(text: str, url: str, rewriter: CachedRewriter, id_prefix
     uncontrolled: list[str] = []
     count = 0
     for tag in soup.find_all(True):
-        if not isinstance(tag, Tag) or tag.sourceline is None:
+        if not isinstance(tag, Tag) or tag.sourceline is None or tag.sourcepos is None:
             continue
         if any(parent.name in _TEXT_ONLY for parent in tag.parents):
             continue
@@ -129,7 +129,8 @@ def instrument_document(text: str, url: str, rewriter: CachedRewriter, id_prefix
         count += 1
         result = rewriter.rewrite(body, url, script_id=f"{id_prefix}s{count}", module=kind == "module")
         sites.update(_shift_sites(result.sites, url, line, column))
-        uncontrolled.extend(f"{u.kind} at {_shift_sites({'u': u.site}, url, line, column)['u']}" for u in result.uncontrolled)
+        uncontrolled.extend(f"{u.kind} at {_shift_sites({'u': u.site}, url, line, column)['u']}"
+                            for u in result.uncontrolled)
         if result.code != body:
             edits.append((tag_end, tag_end + len(body), result.code))
     pieces: list[str] = []

@@ -31,8 +31,8 @@ def imported_urls(source: str, base_url: str) -> list[str]:
         specifier = None
         if node.type in ("import_statement", "export_statement"):
             specifier = _string_value(node.child_by_field_name("source"))
-        elif node.type == "call_expression" and node.child_by_field_name("function") is not None \
-                and node.child_by_field_name("function").type == "import":
+        elif node.type == "call_expression" and (callee := node.child_by_field_name("function")) is not None \
+                and callee.type == "import":
             arguments = node.child_by_field_name("arguments")
             specifier = _string_value(arguments.named_children[0]) if arguments and arguments.named_children else None
         if specifier and specifier.startswith(_URL_PREFIXES):

@@ -50,7 +50,7 @@ from webr4.instrument.scopes import (
     analyze,
 )
 from webr4.instrument.sites import LineIndex, SiteTable
-from webr4.instrument.syntax import FUNCTION_TYPES, child_of_type, first_statement, parse
+from webr4.instrument.syntax import FUNCTION_TYPES, child_of_type, first_statement, parse, source_text
 
 LOG = "__webr4.log."
 SCOPE_VAR = "__webr4s"
@@ -204,24 +204,25 @@ class _Emitter:
             if prop is None or dot is None or obj is None:
                 return
             site = self.table.add(prop.start_byte)
+            first, second = dot, prop  # the key's two tokens: ``.`` and the name
         else:
             left = child_of_type(node, "[")
             right = child_of_type(node, "]")
             if left is None or right is None or obj is None:
                 return
             site = self.table.add(left.start_byte)
+            first, second = left, right  # the key's two tokens: ``[`` and ``]``
         strict = "s" if access.strict else ""
         edits = self.edits
 
         def key_as_argument(closing_bracket: str) -> None:
             """``.p`` becomes ``,"p"``; ``[k]`` becomes ``,k`` followed by ``closing_bracket``."""
+            edits.replace(first, ",")
             if dotted:
-                edits.replace(dot, ",")
-                edits.open(prop, '"')
-                edits.close(prop, '"' + closing_bracket)
+                edits.open(second, '"')
+                edits.close(second, '"' + closing_bracket)
             else:
-                edits.replace(left, ",")
-                edits.replace(right, closing_bracket)
+                edits.replace(second, closing_bracket)
 
         if form is MemberForm.READ:
             edits.open(node, f'{LOG}p("{site}",')
@@ -231,11 +232,11 @@ class _Emitter:
         elif form is MemberForm.CALL:
             if dotted:
                 edits.open(node, f'{LOG}m("{site}",')
-                edits.close(node, f',"{prop.text.decode()}")', offset=obj.end_byte)
+                edits.close(node, f',"{source_text(second)}")', offset=obj.end_byte)
             else:
                 edits.open(node, f'{LOG}mk("{site}",')
-                edits.replace(left, ",")
-                edits.replace(right, f")[{LOG}k]")
+                edits.replace(first, ",")
+                edits.replace(second, f")[{LOG}k]")
         elif form is MemberForm.NEW:
             edits.open(node, f'({LOG}p("{site}",')
             key_as_argument("" if dotted else "))")

@@ -28,6 +28,7 @@ from webr4.instrument.syntax import (
     has_use_strict,
     in_optional_chain,
     is_anonymous_definition,
+    source_text,
     unparen,
 )
 
@@ -245,9 +246,10 @@ class _Walker:
     def _reference(self, node: Node, scope: Scope, ctx: _Ctx, form: Form, wrap: Node, delta: int = 0) -> None:
         if ctx.skip:
             form = Form.UNLOGGED
-        self.references.append(Reference(node, node.text.decode(), scope, form, wrap, delta))
+        self.references.append(Reference(node, source_text(node), scope, form, wrap, delta))
 
-    def _member_access(self, node: Node, ctx: _Ctx, form: MemberForm, outer: Node, delta: int = 0, prefix: bool = False) -> None:
+    def _member_access(self, node: Node, ctx: _Ctx, form: MemberForm, outer: Node, delta: int = 0,
+                       prefix: bool = False) -> None:
         if not ctx.skip:
             self.members.append(MemberAccess(node, form, outer, ctx.strict, delta, prefix))
 
@@ -303,7 +305,7 @@ class _Walker:
             return
         if callee.type == "member_expression":
             callee = callee.child_by_field_name("property")
-        if callee is None or callee.text.decode() not in _STRING_EVALUATORS:
+        if callee is None or source_text(callee) not in _STRING_EVALUATORS:
             return
         first = next((a for a in arguments.named_children if a.type != "comment"), None)
         if first is not None and first.type in ("string", "template_string", "binary_expression"):
@@ -411,7 +413,7 @@ class _Walker:
         names: list[Node] = []
 
         def on_name(node: Node) -> None:
-            declare_in.declare(node.text.decode())
+            declare_in.declare(source_text(node))
             names.append(node)
 
         self._pattern(pattern, scope, ctx, on_name)
@@ -445,9 +447,9 @@ class _Walker:
     def _function_declaration(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
         name = node.child_by_field_name("name")
         if name is not None:
-            scope.declare(name.text.decode())
+            scope.declare(source_text(name))
             if scope.kind is ScopeKind.BLOCK and not ctx.strict:
-                scope.var_scope().declare(name.text.decode())
+                scope.var_scope().declare(source_text(name))
             if scope.kind is ScopeKind.GLOBAL and node.parent == self.root:
                 self._reference(name, scope, ctx, Form.HOISTED, node)
         self._function(node, scope, ctx)
@@ -457,15 +459,15 @@ class _Walker:
 
     def _function(self, node: Node, scope: Scope, ctx: _Ctx) -> None:
         body = node.child_by_field_name("body")
-        block_body = body is not None and body.type == "statement_block"
-        inner_ctx = _Ctx(ctx.strict or (block_body and has_use_strict(body)), ctx.skip)
-        function_scope = Scope(ScopeKind.FUNCTION, scope, body if block_body else None)
+        block = body if body is not None and body.type == "statement_block" else None
+        inner_ctx = _Ctx(ctx.strict or (block is not None and has_use_strict(block)), ctx.skip)
+        function_scope = Scope(ScopeKind.FUNCTION, scope, block)
         if node.type != "arrow_function":
             function_scope.declare("arguments")
         if node.type in ("function_expression", "generator_function"):
             name = node.child_by_field_name("name")
             if name is not None:
-                function_scope.declare(name.text.decode())
+                function_scope.declare(source_text(name))
         if node.type == "method_definition":
             key = node.child_by_field_name("name")
             if key is not None and key.type == "computed_property_name":
@@ -477,8 +479,8 @@ class _Walker:
                     self._bind(parameter, function_scope, function_scope, inner_ctx)
             else:
                 self._bind(parameters, function_scope, function_scope, inner_ctx)
-        if block_body:
-            self._push_children(body, function_scope, inner_ctx)
+        if block is not None:
+            self._push_children(block, function_scope, inner_ctx)
         else:
             self._push(body, function_scope, inner_ctx)
 
@@ -486,9 +488,9 @@ class _Walker:
         name = node.child_by_field_name("name")
         class_scope = Scope(ScopeKind.CLASS, scope)
         if name is not None:
-            class_scope.declare(name.text.decode())
+            class_scope.declare(source_text(name))
             if node.type == "class_declaration":
-                scope.declare(name.text.decode())
+                scope.declare(source_text(name))
                 if scope.kind is ScopeKind.GLOBAL and node.parent == self.root:
                     self._reference(name, scope, ctx, Form.CLASS, node)
         strict = _Ctx(True, ctx.skip)
@@ -563,11 +565,11 @@ class _Walker:
         while work:
             current = work.pop()
             if current.type == "identifier":
-                self.program.declare(current.text.decode())
+                self.program.declare(source_text(current))
             elif current.type == "import_specifier":
                 local = current.child_by_field_name("alias") or current.child_by_field_name("name")
                 if local is not None:
-                    self.program.declare(local.text.decode())
+                    self.program.declare(source_text(local))
             else:
                 work.extend(current.named_children)
 

@@ -44,12 +44,20 @@ def unparen(node: Node) -> Node:
     return node
 
 
+def source_text(node: Node) -> str:
+    """The source text of ``node``: every tree here is parsed from bytes, so every node has one."""
+    if node.text is None:
+        raise ValueError(f"{node.type} node without source text")
+    return node.text.decode()
+
+
 def in_optional_chain(node: Node) -> bool:
     """Whether ``node`` (a member access or call) belongs to a chain that ``?.`` can short-circuit."""
-    while node.type in CHAIN_TYPES:
-        if node.child_by_field_name("optional_chain") is not None:
+    current: Node | None = node
+    while current is not None and current.type in CHAIN_TYPES:
+        if current.child_by_field_name("optional_chain") is not None:
             return True
-        node = node.child_by_field_name("function" if node.type == "call_expression" else "object")
+        current = current.child_by_field_name("function" if current.type == "call_expression" else "object")
     return False
 
 

@@ -28,6 +28,7 @@ from typing import Any
 from webr4 import __version__
 from webr4.classify.differences import differences_line, differences_lines
 from webr4.report.source import split_site
+from webr4.errors import Webr4Error
 
 Reversal = dict[str, Any]
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -36,7 +37,7 @@ ROLES = ("ran first in the parent sequence", "ran first after the reversal")  # 
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
-class SummaryError(ValueError):
+class SummaryError(Webr4Error, ValueError):
     """The run directory holds no readable ``summary.json``."""
 
 
@@ -248,7 +249,8 @@ def sarif_log(run_dir: Path, summary: dict[str, Any]) -> dict[str, Any]:
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
         "runs": [{
-            "tool": {"driver": {"name": "webr4", "version": __version__, "rules": [_rule(c, verdicts[c]) for c in codes]}},
+            "tool": {"driver": {"name": "webr4", "version": __version__,
+                                "rules": [_rule(c, verdicts[c]) for c in codes]}},
             "columnKind": "unicodeCodePoints",
             "results": [_result(run_dir, r, rule_index) for r in reported],
             "properties": {key: summary.get(key) for key in ("site", "bound", "strategy", "status", "parse_chunks",

@@ -86,7 +86,7 @@ class Run:
         racing = [a for a in accesses if a.location == reversal["location_key"]] or \
             [a for a in accesses if a.site == reported]
         sites = dict.fromkeys((a.kind.value, a.site) for a in racing)
-        excerpts = [e for kind, site in sites if (e := self.sources.excerpt(kind, site)) is not None]
+        excerpts = [e for kind, site in sites if site and (e := self.sources.excerpt(kind, site)) is not None]
         return RacingEvent(event_id, label, event.category.value if event else "other", excerpts)
 
     def alignment(self, reversal: dict[str, Any]) -> list[Row]:

@@ -62,7 +62,7 @@ def layout(seed: Trace, pairs: Iterable[tuple[int, str, str]]) -> Timeline:
     end = max((s.time for s in seed.steps), default=0.0)
     scale = SPAN / end if end > 0 else 0.0
     nodes: list[Node] = []
-    x = LEFT - GAP
+    x: float = LEFT - GAP
     for index, step in enumerate(seed.steps):
         event = seed.events.get(step.event)
         category = event.category.value if event else Category.OTHER.value

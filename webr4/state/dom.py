@@ -63,7 +63,8 @@ def parse_dom(text: str) -> list[DomLine]:
             path = " > ".join(stack + [closed])
             lines.append(DomLine(index, raw, depth, "close", path, path + "/close", tag))
         elif body.startswith("<"):
-            tag = re.match(r"<([^\s>]+)", body).group(1)
+            named = re.match(r"<([^\s>]+)", body)
+            tag = named.group(1) if named else ""
             attributes = dict(_ATTRIBUTE.findall(body))
             siblings[tag] = siblings.get(tag, 0) + 1
             segment = _segment(tag, attributes, siblings[tag])

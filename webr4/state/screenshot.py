@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from typing import cast
 
 from PIL import Image, ImageChops, ImageDraw, ImageEnhance
 
@@ -101,11 +102,12 @@ def tile_boxes(mask: Image.Image, tile: int = 16) -> list[Box]:
     for row in range(rows):
         start = None
         for column in range(columns + 1):
-            on = column < columns and occupied.getpixel((column, row)) > 0
+            on = column < columns and cast(int, occupied.getpixel((column, row))) > 0  # one band: a number
             if on and start is None:
                 start = column
             elif not on and start is not None:
-                boxes.append((start * tile, row * tile, min(column * tile, mask.width), min((row + 1) * tile, mask.height)))
+                boxes.append((start * tile, row * tile, min(column * tile, mask.width),
+                              min((row + 1) * tile, mask.height)))
                 start = None
     return boxes
 

@@ -47,7 +47,8 @@ _CANDIDATES = """
 () => {
   const MOVE = /^(mouseover|mouseenter|mousemove|mouseout|mouseleave|pointerover|pointerenter|pointermove)$/;
   const KEY = /^(keydown|keyup|keypress|input|beforeinput|change)$/;
-  const PRESS = /^(click|dblclick|auxclick|mousedown|mouseup|pointerdown|pointerup|touchstart|touchend|change|input|focus|focusin)$/;
+  const PRESS = new RegExp("^(click|dblclick|auxclick|mousedown|mouseup|pointerdown|pointerup|touchstart" +
+                           "|touchend|change|input|focus|focusin)$");
   const TYPABLE = /^(text|search|email|url|tel|password|number)$/;
   const listened = window.__webr4ListenerKinds || (() => []);
   const here = location.href.split('#')[0];

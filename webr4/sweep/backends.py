@@ -24,11 +24,12 @@ from webr4.sweep.execution import Outcome, execute
 from webr4.sweep.lifeline import bind_to_parent
 from webr4.sweep.session import Session
 from webr4.sweep.workers import execute_packed, execute_plan, pack_session
+from webr4.errors import Webr4Error
 
 _MARGIN_S = 60.0  # beyond the session's own run timeout, before an execution counts as hung
 
 
-class BackendError(Exception):
+class BackendError(Webr4Error):
     """A backend cannot start (one line naming the problem and what to do)."""
 
 
@@ -127,7 +128,8 @@ class DaskCluster:
             from distributed import Client, LocalCluster
         except ImportError:
             raise BackendError("--cluster needs Dask: pip install 'webr4[cluster]'") from None
-        cluster, scratch = None, None
+        cluster: Any = None  # a LocalCluster started asynchronously: its close() is awaitable
+        scratch: Path | None = None
         try:
             if address.startswith("local:"):
                 count = _local_workers(address)

@@ -17,10 +17,7 @@ from webr4.browser.driver import Driver, Execution
 from webr4.state.snapshot import StateSnapshot
 from webr4.sweep.session import Session
 from webr4.trace import ErrorRecord, Trace
-
-FAILED_RUN = frozenset({"event-timeout", "page-lost", "run-timeout"})
-"""``Trace.truncated`` values of a run that failed rather than ended."""
-_RETRIED = frozenset({"page-lost", "run-timeout"})  # the browser's fault, maybe not the page's
+from webr4.vocabulary import FAILED_RUNS, RETRIED_RUNS, Truncation
 
 
 @dataclass(frozen=True)
@@ -32,7 +29,7 @@ class Outcome:
 
     @property
     def failed(self) -> bool:
-        return self.trace.truncated in FAILED_RUN
+        return self.trace.truncated in FAILED_RUNS
 
     def to_row(self) -> tuple[str, str, bytes | None]:
         """(trace JSON, state JSON without the screenshot, screenshot PNG) for the store."""
@@ -46,7 +43,7 @@ class Outcome:
     @classmethod
     def failure(cls, message: str) -> Outcome:
         """A run that could not be carried out at all (the browser or its worker died)."""
-        trace = Trace(steps=[], events={}, truncated="page-lost", errors=[ErrorRecord("harness", message)])
+        trace = Trace(steps=[], events={}, truncated=Truncation.PAGE_LOST, errors=[ErrorRecord("harness", message)])
         return cls(trace, StateSnapshot(dom="", exceptions=[]))
 
 
@@ -64,7 +61,7 @@ async def run_plan(driver: Driver, session: Session, plan: Iterable[str]) -> Exe
                 message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
                 return Execution(Outcome.failure(f"the browser failed twice: {message}").trace, "")
             continue
-        if execution.trace.truncated not in _RETRIED or attempt == 2:
+        if execution.trace.truncated not in RETRIED_RUNS or attempt == 2:
             return execution
     raise AssertionError("unreachable")
 

@@ -23,12 +23,14 @@ top-level keys: ``status`` (``running`` while the sweep goes on — and after a 
 leaves no chance to say otherwise —, ``interrupted`` when it stopped on an interrupt or an error,
 ``finished`` when it ended by itself), ``stop_reason`` (once finished: ``exhausted``,
 ``max-sequences`` or ``time-limit``; null before), ``site`` (the URL),
-``bound``, ``strategy``, ``parse_chunks`` (the parse-chunk model, in words), ``seed_events``, ``races_uncovered`` (in the seed, after filters),
+``bound``, ``strategy``, ``parse_chunks`` (the parse-chunk model, in words), ``seed_events``,
+``races_uncovered`` (in the seed, after filters),
 ``sequences_explored``, ``truncated`` (once finished, the budget that stopped the run, else null), ``counts``
 (reversals per verdict), ``session`` (its directory, relative to the run), ``noise`` (categories masked after
 the seed replays), ``sandbox`` (``on``, or ``off (why)``: whether Chromium ran sandboxed),
 ``pruning`` (R4 only: the enabled events of the explored states, those
-explored, and the fraction partial-order reduction pruned), ``seconds`` and ``reversals``. Each reversal has ``id``, ``parent``, ``sequence`` (the event ids it executed),
+explored, and the fraction partial-order reduction pruned), ``seconds`` and ``reversals``. Each
+reversal has ``id``, ``parent``, ``sequence`` (the event ids it executed),
 ``depth``, ``events`` (the two racing events, each ``{"id", "label", "site"}``, in parent order),
 ``locations`` (every location the two events conflict on, in words, most visible to the user
 first: see :func:`~webr4.engine.describe.describe_locations`), ``location`` (the first of them)
@@ -62,13 +64,15 @@ from webr4.engine.strategies import DelayBoundedSampler, WaveSampler
 from webr4.state.noise import NoiseMask
 from webr4.state.snapshot import StateSnapshot
 from webr4.sweep.backends import Backend, InProcess
-from webr4.sweep.execution import FAILED_RUN, Outcome
+from webr4.sweep.execution import Outcome
 from webr4.sweep.pipeline import Pipeline
 from webr4.sweep.progress import Progress, Quiet
 from webr4.sweep.session import MANIFEST, Session, relative_to_run, session_of_run
 from webr4.sweep.speculate import predict, upcoming
 from webr4.sweep.store import RunStore, StoreError, execution_key
 from webr4.trace import Event, Trace
+from webr4.errors import Webr4Error
+from webr4.vocabulary import FAILED_RUNS, StopReason, Truncation
 
 _MASK_FIELD = {"dom": "dom_keys", "heap": "heap_paths", "screenshot": "boxes"}  # category -> NoiseMask field
 STRATEGIES = ("r4", "delay", "wave")
@@ -76,7 +80,7 @@ RUNNING, INTERRUPTED, FINISHED = "running", "interrupted", "finished"  # a sweep
 _SAMPLES = 20  # plans the sampling strategies draw when no --max-sequences is given
 
 
-class SeedNotReproducible(Exception):
+class SeedNotReproducible(Webr4Error):
     """Replaying the recording twice ran different events: exploring it would compare noise."""
 
 
@@ -131,7 +135,7 @@ class Summary:
         raw["counts"] = self.counts
         raw["site"] = self.url
         raw["sequences_explored"] = self.sequences
-        raw["truncated"] = None if self.stop_reason in (None, "exhausted") else self.stop_reason
+        raw["truncated"] = None if self.stop_reason in (None, StopReason.EXHAUSTED) else self.stop_reason
         return raw
 
 
@@ -274,29 +278,30 @@ async def _explore_all(pipeline: Pipeline, store: RunStore, out: Path, settings:
     traces: dict[int, Trace] = {0: seed}
     states: dict[int, StateSnapshot] = {0: _save(out, 0, seed, seed_state)}
     progress.start(_planned(explorer))
-    stop_reason = "exhausted"
+    stop_reason = StopReason.EXHAUSTED
     while True:
         if settings.max_sequences is not None and len(explorer.explored) >= settings.max_sequences:
-            stop_reason = "max-sequences"
+            stop_reason = StopReason.MAX_SEQUENCES
             break
         if settings.time_limit is not None and time.monotonic() - started >= settings.time_limit:
-            stop_reason = "time-limit"
+            stop_reason = StopReason.TIME_LIMIT
             break
         planned = explorer.next_plan()
         if planned is None:
             break
         ahead = upcoming(explorer, planned, lambda p: pipeline.trace(p.plan),
-                         lambda: (traces[planned.parent], seed), workers - 1) if workers > 1 else []
+                         lambda: (traces[planned.derived_from], seed),  # noqa: B023 (called before the loop goes on)
+                         workers - 1) if workers > 1 else []
         pipeline.want([planned.plan, *(p.plan for p in ahead)])
         child = await pipeline.outcome(planned.plan)
-        explorer.record(planned, _as_planned(child, planned, traces[planned.parent], seed))
+        explorer.record(planned, _as_planned(child, planned, traces[planned.derived_from], seed))
         traces[planned.index] = child.trace
         states[planned.index] = _save(out, planned.index, child.trace, child.state)
         stored = store.report(planned.index)
         if stored is not None:
             report = ReversalReport(**stored)
         else:
-            report = _judge(out, planned, traces[planned.parent], states[planned.parent], child.trace,
+            report = _judge(out, planned, traces[planned.derived_from], states[planned.derived_from], child.trace,
                             states[planned.index], mask, settings.rules)
             store.judged(planned.index, execution_key(planned.plan), asdict(report))
         summary.reversals.append(report)
@@ -322,7 +327,7 @@ def _as_planned(outcome: Outcome, planned: PlannedSequence, *known: Trace) -> Tr
     told the plan ran as planned instead (its events behaving as in the traces known). The
     sequence is still judged on its real outcome: ``error``.
     """
-    if outcome.trace.truncated != "page-lost":
+    if outcome.trace.truncated != Truncation.PAGE_LOST:
         return outcome.trace
     return predict(planned.plan, known) or outcome.trace
 
@@ -338,14 +343,14 @@ def _judge(out: Path, planned: PlannedSequence, parent_trace: Trace, parent_stat
     difference = mask.diff(parent_state, child_state)
     *pair, location = _racing_pair(planned, parent_trace, child_trace)
     verdict = classify(parent_trace, child_trace, difference, (pair[0], pair[1]),
-                       child_failed=child_trace.truncated in FAILED_RUN, rules=rules)
+                       child_failed=child_trace.truncated in FAILED_RUNS, rules=rules)
     difference.save(out / "sequences" / str(planned.index), "diff")
-    witness = _witness(out, planned.index, planned.parent)
+    witness = _witness(out, planned.index, planned.derived_from)
     named = describe_locations(parent_trace, pair[0].id, pair[1].id, location)
     keys = [key for _words, key in named] or [location]
     location = keys[0]
     return ReversalReport(
-        id=planned.index, index=planned.index, parent=planned.parent, depth=planned.depth,
+        id=planned.index, index=planned.index, parent=planned.derived_from, depth=planned.depth,
         first=pair[0].label, second=pair[1].label, first_id=pair[0].id, second_id=pair[1].id,
         location=named[0][0] if named else "order of events", locations=[words for words, _key in named],
         location_key=location,

@@ -14,7 +14,8 @@ from collections.abc import Mapping
 from typing import Any, Protocol, TextIO
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress as RichBar, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import Progress as RichBar
 
 MODES = ("bar", "json", "quiet")
 
@@ -73,8 +74,9 @@ class Bar:
     """A live rich progress bar on standard error: sequences done / planned, verdicts, ETA."""
 
     def __init__(self, console: Console | None = None) -> None:
-        self._bar = RichBar(TextColumn("exploring"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[verdicts]}"),
-                            TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
+        self._bar = RichBar(TextColumn("exploring"), BarColumn(), MofNCompleteColumn(),
+                            TextColumn("{task.fields[verdicts]}"), TimeElapsedColumn(), TextColumn("eta"),
+                            TimeRemainingColumn(),
                             console=console or Console(stderr=True), transient=False)
         self._task = self._bar.add_task("explore", total=None, verdicts="")
 

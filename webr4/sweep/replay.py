@@ -18,9 +18,10 @@ from webr4.state.snapshot import StateSnapshot
 from webr4.sweep.execution import run_plan
 from webr4.sweep.session import Session, session_of_run
 from webr4.trace import Trace
+from webr4.errors import Webr4Error
 
 
-class ReplayError(Exception):
+class ReplayError(Webr4Error):
     """The run or the reversal cannot be found (one line)."""
 
 

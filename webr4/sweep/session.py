@@ -23,11 +23,12 @@ from webr4.browser.controller import Limits
 from webr4.browser.driver import Driver, Execution
 from webr4.browser.responses import ResponseStore
 from webr4.trace import Category, Trace
+from webr4.errors import Webr4Error
 
 MANIFEST = "session.json"
 
 
-class SessionError(Exception):
+class SessionError(Webr4Error):
     """A session cannot be recorded or read (one line naming the problem and what to do)."""
 
 
@@ -63,7 +64,7 @@ class Session:
             raw = json.loads(manifest.read_text())
             session = cls(raw["url"], raw["actions"], raw.get("seed", 0), raw.get("limits", {}),
                           raw.get("version", "?"), directory)
-            session.user_actions  # validates
+            parse_actions(session.actions)  # validates the steps
             Limits(**session.limits)
         except (ValueError, KeyError, TypeError) as error:
             raise SessionError(f"{manifest} is damaged ({error}); record the session again") from None

@@ -16,6 +16,7 @@ most the executions under way.
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import json
 import sqlite3
@@ -25,6 +26,7 @@ from typing import Any
 
 from webr4.sweep.execution import Outcome
 from webr4.trace import Trace
+from webr4.errors import Webr4Error
 
 FILENAME = "webr4.sqlite"
 SCHEMA_VERSION = 1
@@ -51,7 +53,7 @@ def is_run_directory(directory: Path) -> bool:
     return (directory / FILENAME).is_file() or (directory / "session" / "session.json").is_file()
 
 
-class StoreError(Exception):
+class StoreError(Webr4Error):
     """The run store cannot be used as asked (one line naming the problem and what to do)."""
 
 
@@ -136,7 +138,7 @@ class RunStore:
         """Execution key → how many times it was started."""
         return dict(self._db.execute("SELECT key, attempts FROM executions"))
 
-    def finished_keys(self) -> set[str]:
+    def finished_keys(self) -> builtins.set[str]:  # the class's own set() shadows the type here
         return {key for (key,) in self._db.execute("SELECT key FROM executions WHERE trace IS NOT NULL")}
 
     # -- explored sequences -----------------------------------------------------------------------

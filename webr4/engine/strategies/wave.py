@@ -21,7 +21,8 @@ class WaveSampler:
     on each other's traces, so several may be outstanding at once; ``explored`` stays in index
     order as they are recorded."""
 
-    def __init__(self, seed: Trace, copies: int | None = None, swaps: int = 3, attempts: int = 20, rng_seed: int = 0) -> None:
+    def __init__(self, seed: Trace, copies: int | None = None, swaps: int = 3, attempts: int = 20,
+                 rng_seed: int = 0) -> None:
         self.explored = [ExploredSequence.of(PlannedSequence(0, tuple(seed.sequence), None, None, 0), seed)]
         self._seed = seed
         self._hb = HappensBefore(seed.steps)

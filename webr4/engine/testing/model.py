@@ -15,7 +15,7 @@ declared order. An event runs at most once unless it is declared ``repeats`` (``
 a timer that re-arms itself or another): a repeating event is pending again whenever an op
 creates it while it is not pending. Without repeating events every schedule is finite and the
 state space is acyclic, as Theorem 1 of R4 requires; with them runs can loop, and end by the
-rule of :mod:`webr4.engine.cycles` (a full cycle, or an event over the firing limit), consulted
+rule of :mod:`webr4.engine.testing.cycles` (a full cycle, or an event over the firing limit), consulted
 after every step on the run's :meth:`Model.fingerprint`.
 
 :class:`ModelExecutor` runs plans approximately, exactly like the browser executor: planned ids
@@ -33,7 +33,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from webr4.engine.cycles import EndOfRun
+from webr4.engine.testing.cycles import EndOfRun
 from webr4.engine.timers import with_timer_order
 from webr4.trace import Access, AccessKind, Category, Event, EventId, Plan, Step, Trace, event_location
 
@@ -277,7 +277,8 @@ class Model:
             )
             for event_id, event in self.events.items()
         }
-        return Trace(steps=with_timer_order(run.steps, events), events=events, enabled_at_end=frozenset(run.pending), skipped=skipped,
+        return Trace(steps=with_timer_order(run.steps, events), events=events,
+                     enabled_at_end=frozenset(run.pending), skipped=skipped,
                      truncated=truncated)
 
     @staticmethod

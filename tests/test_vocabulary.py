@@ -1,0 +1,23 @@
+"""The words exchanged between the page's runtime, the engine and summary.json are one vocabulary."""
+
+from __future__ import annotations
+
+import re
+
+from webr4.cli import main
+from webr4.engine import plans
+from webr4.resources import resource_dir
+from webr4.vocabulary import StopReason, Truncation
+
+
+def test_the_runtime_stops_a_stretch_at_the_horizon_with_the_python_word():
+    runtime = (resource_dir("js") / "runtime.js").read_text(encoding="utf-8")
+    sent = set(re.findall(r'\bstop\("([\w-]+)"', runtime))
+    assert Truncation.HORIZON.value in sent
+
+
+def test_budget_stop_reasons_are_spelled_as_the_options_that_set_them():
+    explore_options = {option for param in main.commands["explore"].params for option in param.opts}
+    budgets = {StopReason.MAX_SEQUENCES, StopReason.TIME_LIMIT}
+    assert {f"--{reason.value}" for reason in budgets} <= explore_options
+    assert {plans.MAX_SEQUENCES, plans.TIME_LIMIT} == budgets

@@ -1,0 +1,105 @@
+"""A whole check in one call: record a page, explore its conflict reversals, write the report.
+
+This is what ``webr4 check``, the pytest plugin and ``make demo`` do; each of them adds only its
+own way of asking (options, a marker, a bundled site) and of answering (exit status, a failed
+test, a printed path). Failures the user can act on raise :class:`~webr4.errors.Webr4Error`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from webr4.browser.controller import Limits
+from webr4.browser.driver import Driver
+from webr4.report.write import write_report
+from webr4.state.noise import NoiseMask
+from webr4.sweep.backends import Backend, DaskCluster, WorkerProcesses
+from webr4.sweep.explore import Summary, explore
+from webr4.sweep.progress import Progress, Quiet
+from webr4.sweep.session import MANIFEST, Session, record
+from webr4.sweep.store import FILENAME as STORE_FILENAME
+
+SESSION_DIR = "session"  # where a check keeps its recording, inside the run directory
+
+
+@dataclass(frozen=True)
+class Checked:
+    """The outcome of :func:`check`: the sweep's summary and the report's index page."""
+
+    summary: Summary
+    report: Path
+
+
+@dataclass(frozen=True)
+class SweepOptions:
+    """How a recorded session is explored (see :func:`webr4.sweep.explore.explore`), and where:
+    ``workers`` processes with a browser each, or a Dask cluster at ``cluster`` (``local:N``)."""
+
+    bound: int | None = 1
+    strategy: str = "r4"
+    max_sequences: int | None = None
+    time_limit: float | None = None
+    mask: NoiseMask = NoiseMask()
+    rules: Sequence[str] | None = None
+    workers: int = 1
+    cluster: str | None = None
+    resume: bool = False
+
+
+async def explore_session(session: Session, out: Path, options: SweepOptions = SweepOptions(), *,
+                          progress: Progress = Quiet(), driver: Driver | None = None) -> Summary:
+    """Explore ``session`` into the run directory ``out`` on the backend ``options`` ask for.
+
+    One worker runs the executions in this process, in ``driver`` when given (it stays open), else
+    in a browser started and closed here.
+    """
+    sweep: dict[str, Any] = {"bound": options.bound, "strategy": options.strategy,
+                             "max_sequences": options.max_sequences, "time_limit": options.time_limit,
+                             "mask": options.mask, "rules": options.rules, "resume": options.resume,
+                             "progress": progress}
+    if not options.cluster and options.workers <= 1:
+        if driver is not None:
+            return await explore(driver, session, out, **sweep)
+        async with Driver() as own:
+            return await explore(own, session, out, **sweep)
+    backend: Backend
+    if options.cluster:
+        backend = await DaskCluster.connect(options.cluster, session)
+    else:
+        backend = WorkerProcesses(session, options.workers)
+    try:
+        return await explore(backend, session, out, **sweep)
+    finally:
+        await backend.close()
+
+
+async def check(url: str, out: Path, actions: Iterable[Mapping[str, Any]] = (), *, seed: int = 0,
+                limits: Limits = Limits(), options: SweepOptions = SweepOptions(),
+                progress: Progress = Quiet()) -> Checked:
+    """Record ``url`` with the user ``actions`` (steps as in ``--actions``) into ``out/session``,
+    explore it into the run directory ``out`` and write ``out/report/index.html``.
+
+    With ``options.resume`` a session already recorded in ``out/session`` is explored instead of
+    recording again (``url``, ``actions``, ``seed`` and ``limits`` are then the session's own),
+    and the sweep stored in ``out`` continues where it stopped; a session recorded but never
+    explored starts its sweep.
+    """
+    session_dir = out / SESSION_DIR
+    recorded = options.resume and (session_dir / MANIFEST).is_file()
+    if recorded and not (out / STORE_FILENAME).is_file():
+        options = replace(options, resume=False)  # recorded, then stopped before exploring
+    in_process = not options.cluster and options.workers <= 1
+    async with Driver() as driver:
+        if recorded:
+            session = Session.load(session_dir)
+        else:
+            session = await record(driver, url, session_dir, [dict(step) for step in actions], seed=seed,
+                                   limits=limits)
+        if in_process:
+            summary = await explore_session(session, out, options, progress=progress, driver=driver)
+    if not in_process:  # the workers' browsers do the work; this one is closed first
+        summary = await explore_session(session, out, options, progress=progress)
+    return Checked(summary, write_report(out))

@@ -1,0 +1,54 @@
+"""The page ships each event's access summary, and it is exactly the summary of the full log.
+
+Every bundled site (with its session) and every page under ``tests/sweep/pages`` is recorded
+once, then replayed from the recording twice, with the full access log and with the summaries
+the page builds itself: both replays run the same events, and each step's summary equals
+:func:`webr4.engine.summary.summarise` of that step's full log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from webr4.browser.actions import parse_actions
+from webr4.browser.responses import ResponseStore
+from webr4.engine.summary import summarise
+from webr4.serve import serve
+
+from ..conftest import expected, site_names
+
+pytestmark = pytest.mark.browser
+
+PAGES = Path(__file__).resolve().parent.parent / "sweep" / "pages"
+SWEEP_PAGES = sorted(str(p.relative_to(PAGES)) for p in PAGES.rglob("*.html"))
+
+
+@pytest.fixture(scope="module")
+def pages_url() -> Iterator[str]:
+    with serve(PAGES) as base:
+        yield base
+
+
+def assert_summaries_match(driver, url: str, steps: list[dict]) -> None:
+    actions = parse_actions(steps)
+    store = ResponseStore()
+    seed = driver.execute(url, actions=actions, store=store, record=True).trace
+    full = driver.execute(url, seed.sequence, actions=actions, store=store, record=False, full_accesses=True).trace
+    short = driver.execute(url, seed.sequence, actions=actions, store=store, record=False).trace
+    assert short.sequence == full.sequence
+    for mine, whole in zip(short.steps, full.steps):
+        assert mine.accesses == summarise(whole.accesses), mine.event
+    assert sum(map(len, (s.accesses for s in full.steps))) > 0
+
+
+@pytest.mark.parametrize("site", site_names())
+def test_a_sites_summaries_are_those_of_its_full_log(driver, sites_url, site):
+    assert_summaries_match(driver, sites_url + site + "/", expected(site)["session"])
+
+
+@pytest.mark.parametrize("page", SWEEP_PAGES)
+def test_a_pages_summaries_are_those_of_its_full_log(driver, pages_url, page):
+    assert_summaries_match(driver, pages_url + page, [])

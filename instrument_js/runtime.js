@@ -1059,6 +1059,8 @@
 
   function collectLogged() {
     const log = window.__webr4.log;
+    // The log summarises its own entries; the runtime logs only event: locations, which the
+    // log never touches, so adding the log's summary to the runtime's is summarising both.
     if (log && typeof log.flush === "function") for (const a of log.flush()) accesses.push(a);
   }
 
@@ -1244,6 +1246,8 @@
     runStretch,
     drainStretch,
     chunkEnd,
+    /** A fresh log for one event's accesses (access_log.js records into it). */
+    newAccessLog,
     /** Marks the start of a user action performed by the harness at virtual time `due`. */
     userBegin(id, due) {
       current = id;

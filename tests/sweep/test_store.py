@@ -9,7 +9,7 @@ from webr4.trace import Access, AccessKind, Category, Event, Step, Trace
 
 
 def test_an_outcome_comes_back_as_it_was_stored_and_smaller_than_its_json(tmp_path):
-    accesses = tuple(Access(AccessKind.WRITE, f"prop:{i % 50}.n", f"app.js:{i}:1", f"n:{i}") for i in range(2000))
+    accesses = tuple(Access(AccessKind.WRITE, f"prop:{i % 50}.n", f"app.js:{i}:1", f"n:{i}") for i in range(20_000))
     trace = Trace([Step("e1", frozenset({"e1"}), (), accesses)], {"e1": Event("e1", Category.TIMER, "timeout", "t")})
     outcome = Outcome(trace, StateSnapshot(dom="<body>" + "<p>row</p>" * 500, exceptions=[], screenshot=b"\x89PNG"))
     store = RunStore.create(tmp_path, {})

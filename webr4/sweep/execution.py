@@ -37,8 +37,7 @@ class Outcome:
     def to_row(self) -> tuple[str, str, bytes | None]:
         """(trace JSON, state JSON without the screenshot, screenshot PNG) for the store; the
         JSON is compact."""
-        return (json.dumps(self.trace.to_json(), separators=(",", ":")),
-                json.dumps(self.state.to_json(), separators=(",", ":")), self.state.screenshot_png())
+        return self.trace.dumps(), json.dumps(self.state.to_json(), separators=(",", ":")), self.state.screenshot_png()
 
     @classmethod
     def from_row(cls, trace: str, state: str, screenshot: bytes | None) -> Outcome:

@@ -12,7 +12,9 @@
  *   siteId    "<scriptId>:<n>", resolved to url:line:col by the rewriter's site table
  *   digest    for writes: "n:3", "s:<first 32 chars>", "b:true", "u", "null", "i:<bigint>", "y"
  *             (symbol), "o:<objectId>"; null when unknown (reads, destructuring writes)
- * `flush()` returns the entries recorded since the last flush and starts a new buffer.
+ * `flush()` returns the entries recorded since the last flush and starts a new buffer; in the
+ * page the buffer is the runtime's summary of them (webr4/engine/summary.py) and `flush()` its
+ * entries. `append(entry)` records another log's entry in order with these.
  * `names(ids)` names objects for people, by where the page keeps them (see its comment below).
  * While `enabled === false` nothing is recorded. Property accesses on primitives are not shared
  * memory and are not recorded.
@@ -28,7 +30,13 @@
   var objectIds = new WeakMap();
   var nextObjectId = 1;
   var nextScopeId = 1;
-  var buffer = [];
+  /* The runtime's log of the current event: the summary of its accesses (or, for diagnostics,
+     a plain list); a plain list where there is no runtime. */
+  function freshBuffer() {
+    var make = root.__webr4 && root.__webr4.newAccessLog;
+    return typeof make === "function" ? make() : [];
+  }
+  var buffer = freshBuffer();
   var log = { enabled: true, k: undefined };
 
   /* For naming objects: where each object id was first stored or reached ("global:app",
@@ -323,8 +331,13 @@
 
   log.flush = function () {
     var entries = buffer;
-    buffer = [];
-    return entries;
+    buffer = freshBuffer();
+    return Array.isArray(entries) ? entries : entries.entries();
+  };
+
+  /** Adds another log's entry (accesses through browser APIs) in order with this log's own. */
+  log.append = function (entry) {
+    buffer.push(entry);
   };
 
   /** The value digest of entries, for other logs that record into the same buffer. */

@@ -80,10 +80,7 @@
   var selectValue = getterOf(HTMLSelectElement.prototype, "value");
 
   // ------------------------------------------------------------------ the buffer
-  // access_log.js keeps its entries private and only hands them out through flush(); every DOM
-  // entry first moves the JS entries logged so far into `entries`, so the order is preserved.
-  var flushLogged = log.flush;
-  var entries = [];
+  // Entries go into access_log.js's buffer, in order with the JS entries.
   var busy = false; // set while this file's own code runs
 
   function active() {
@@ -91,16 +88,8 @@
   }
 
   function record(kind, location, valueDigest) {
-    var earlier = flushLogged();
-    for (var i = 0; i < earlier.length; i++) entries.push(earlier[i]);
-    entries.push([kind, location, null, valueDigest]);
+    log.append([kind, location, null, valueDigest]);
   }
-
-  log.flush = function flush() {
-    var all = entries.concat(flushLogged());
-    entries = [];
-    return all;
-  };
 
   var digest = log.digest; // one notion of "the same value" across both logs
 

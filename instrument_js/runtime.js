@@ -57,6 +57,66 @@
   })();
   const RUNTIME_URL = "__webr4_runtime__.js";
 
+  // ------------------------------------------------------------------ access summaries
+  /* The summary of one event's accesses, built as they happen: per location, in order of first
+     access, only the accesses that carry what race detection reads (first access, first read
+     and write, first read and write with a site, first write of a different digest, last write;
+     for an increment, the read/write pair around each). The schema and its proof of
+     equivalence are in webr4/engine/summary.py; `entries()` equals its `summarise`. */
+  class AccessSummary {
+    constructor() { this.locations = new Map(); this.count = 0; }
+
+    push(access) {
+      const at = [this.count++, access];
+      const [kind, location, site, value] = access;
+      let s = this.locations.get(location);
+      if (s === undefined) {
+        s = { n: 0, first: at, prev: null, lastPrev: null, inc: true, read: null, readAt: null, readAtNext: null,
+          write: null, writeAt: null, differ: null, last: null, pairs: [] };
+        this.locations.set(location, s);
+      }
+      if (s.readAt !== null && s.readAtNext === null && s.prev === s.readAt) s.readAtNext = at;
+      s.inc = s.inc && (s.n % 2 === 0 ? kind === "r" : kind === "w" && typeof value === "string" && value.startsWith("n:"));
+      if (kind === "r") {
+        if (s.read === null) s.read = at;
+        if (s.readAt === null && site) s.readAt = at;
+      } else {
+        // Each kept write remembers the access before it: the read of its pair in an increment.
+        if (s.write === null) { s.write = at; s.pairs.push(s.prev); }
+        if (s.writeAt === null && site) { s.writeAt = at; s.pairs.push(s.prev); }
+        if (s.differ === null && value !== s.write[1][3]) { s.differ = at; s.pairs.push(s.prev); }
+        s.last = at; s.lastPrev = s.prev;
+      }
+      s.prev = at;
+      s.n++;
+    }
+
+    entries() {
+      const out = [];
+      for (const s of this.locations.values()) {
+        const increment = s.inc && s.n % 2 === 0;
+        const kept = [s.first, s.read, s.readAt, s.write, s.writeAt, s.differ, s.last];
+        if (increment) kept.push(s.readAtNext, s.lastPrev, ...s.pairs);
+        const chosen = [...new Set(kept.filter((at) => at !== null && at !== undefined))].sort((a, b) => a[0] - b[0]);
+        const mine = chosen.map((at) => at[1]);
+        if (!increment && isIncrement(mine)) mine.splice(1, 0, mine[0]);
+        for (const access of mine) out.push(access);
+      }
+      return out;
+    }
+  }
+
+  function isIncrement(list) {
+    if (list.length === 0 || list.length % 2) return false;
+    for (let i = 0; i < list.length; i += 2) {
+      const w = list[i + 1];
+      if (list[i][0] !== "r" || w[0] !== "w" || typeof w[3] !== "string" || !w[3].startsWith("n:")) return false;
+    }
+    return true;
+  }
+
+  const entriesOf = (log) => (Array.isArray(log) ? log : log.entries());
+
   // ------------------------------------------------------------------ identity and bookkeeping
   let virtualNow = 0; // virtual milliseconds since navigation start
   let current = null; // id of the event whose code is running, or null
@@ -65,7 +125,9 @@
   const created = []; // descriptors created since the last record
   const gone = []; // ids that left the pending set since the last record (ran or cancelled)
   const errors = [];
-  const accesses = [];
+  // CONFIG.fullAccessLog (diagnostics and tests only) ships every access instead of the summary.
+  const newAccessLog = () => (CONFIG.fullAccessLog ? [] : new AccessSummary());
+  let accesses = newAccessLog(); // the current event's accesses: [kind, location, site, digest]
   const uncontrolled = [];
   const childOrdinals = new Map();
   let inflight = 0; // native operations whose completion has not arrived yet
@@ -986,17 +1048,19 @@
       created: created.map(describe),
       gone: gone.slice(),
       errors: errors.slice(),
-      accesses: N.stringify(accesses), // one string: far cheaper to hand to Python than 10^5 small arrays
+      accesses: N.stringify(entriesOf(accesses)), // one string: cheaper to hand to Python than many small arrays
       uncontrolled: uncontrolled.slice(),
       now: virtualNow,
     }, extra || {});
-    created.length = 0; gone.length = 0; errors.length = 0; accesses.length = 0; uncontrolled.length = 0;
+    created.length = 0; gone.length = 0; errors.length = 0; accesses = newAccessLog(); uncontrolled.length = 0;
     if (navigating !== undefined) { out.navigating = navigating; navigating = undefined; }
     return out;
   }
 
   function collectLogged() {
     const log = window.__webr4.log;
+    // The log summarises its own entries; the runtime logs only event: locations, which the
+    // log never touches, so adding the log's summary to the runtime's is summarising both.
     if (log && typeof log.flush === "function") for (const a of log.flush()) accesses.push(a);
   }
 
@@ -1087,7 +1151,12 @@
     const last = s.steps.length ? s.steps[s.steps.length - 1][2] : null;
     if (last === null) { s.before = late; return; }
     for (const key of ["created", "gone", "errors", "uncontrolled"]) last[key] = last[key].concat(late[key]);
-    last.accesses = N.stringify(JSON.parse(last.accesses).concat(JSON.parse(late.accesses)));
+    // Between steps only the runtime itself logs (creating or cancelling an event: writes of
+    // digest null), so no increment straddles the two and summarising the two summaries
+    // together is summarising everything the step and the arrivals logged.
+    const merged = newAccessLog();
+    for (const a of JSON.parse(last.accesses).concat(JSON.parse(late.accesses))) merged.push(a);
+    last.accesses = N.stringify(entriesOf(merged));
     last.now = Math.max(last.now, late.now);
   }
 
@@ -1176,6 +1245,8 @@
     runStretch,
     drainStretch,
     chunkEnd,
+    /** A fresh log for one event's accesses (access_log.js records into it). */
+    newAccessLog,
     /** Marks the start of a user action performed by the harness at virtual time `due`. */
     userBegin(id, due) {
       current = id;

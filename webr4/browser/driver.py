@@ -39,11 +39,12 @@ class Execution:
     heap: Any = None  # the abstract JS heap (instrument_js/capture_heap.js), when asked for
 
 
-def runtime_script(seed: int, settle_ms: int, event_ms: int) -> str:
+def runtime_script(seed: int, settle_ms: int, event_ms: int, *, full_accesses: bool = False) -> str:
     """The init script: the runtime with its configuration in a private lexical scope, then the
     access log that instrumented code reports to, then the log of accesses made through browser
-    APIs (DOM, storage, cookies, event handlers)."""
-    config = json.dumps({"seed": seed, "settleMs": settle_ms, "eventMs": event_ms})
+    APIs (DOM, storage, cookies, event handlers). Each step carries the summary of its accesses
+    (:mod:`webr4.engine.summary`), or every access with ``full_accesses``."""
+    config = json.dumps({"seed": seed, "settleMs": settle_ms, "eventMs": event_ms, "fullAccessLog": full_accesses})
     return ("{ const __WEBR4_CONFIG__ = " + config + ";\n" + javascript("runtime.js") + "\n}\n"
             + javascript("access_log.js") + "\n" + javascript("dom_log.js"))
 
@@ -91,13 +92,16 @@ class Driver:
         screenshot: bool = False,
         heap: bool = False,
         instrument: bool = True,
+        full_accesses: bool = False,
     ) -> Execution:
         """Execute ``plan`` on ``url``.
 
         With ``record=True`` the network is live and every response is added to ``store`` (a new
         one when ``None``); with ``record=False`` the network is served from ``store`` only.
         ``instrument`` rewrites the page's scripts so each step carries its shared-memory accesses;
-        ``screenshot`` and ``heap`` add those to the final state.
+        ``screenshot`` and ``heap`` add those to the final state. Steps carry the summary of
+        their accesses (:mod:`webr4.engine.summary`); ``full_accesses`` (for diagnostics) keeps
+        every access instead.
         Raises :class:`~webr4.browser.network.NetworkError` when the document cannot be loaded.
         """
         assert self._browser is not None, "use Driver as an async context manager"
@@ -108,7 +112,8 @@ class Driver:
             locale="en-US", timezone_id="UTC",
         )
         try:
-            await context.add_init_script(runtime_script(seed, limits.settle_ms, int(limits.event_timeout_s * 1000)))
+            await context.add_init_script(runtime_script(seed, limits.settle_ms, int(limits.event_timeout_s * 1000),
+                                                         full_accesses=full_accesses))
             gate = NetworkGate(store, record=record, rewriter=self._rewriter if instrument else None,
                                documents=self._documents, chunking=limits.chunking)
             await context.route("**/*", gate.handle)

@@ -32,8 +32,9 @@ class Outcome:
         return self.trace.truncated in FAILED_RUNS
 
     def to_row(self) -> tuple[str, str, bytes | None]:
-        """(trace JSON, state JSON without the screenshot, screenshot PNG) for the store."""
-        return self.trace.dumps(), json.dumps(self.state.to_json()), self.state.screenshot_png()
+        """(trace JSON, state JSON without the screenshot, screenshot PNG) for the store; the
+        JSON is compact."""
+        return self.trace.dumps(), json.dumps(self.state.to_json(), separators=(",", ":")), self.state.screenshot_png()
 
     @classmethod
     def from_row(cls, trace: str, state: str, screenshot: bytes | None) -> Outcome:

@@ -5,7 +5,8 @@ The store is what makes ``webr4 explore --resume`` lose nothing and repeat nothi
 * ``meta``: the sweep's settings (session, strategy, bound, budgets, masks, rules, filters), so
   a resumed sweep is the same sweep, and the noise mask found from the seed replays;
 * ``executions``: one row per distinct plan run (and per seed replay), with how many times it
-  was started and, once finished, its trace, end state and screenshot;
+  was started and, once finished, its trace and end state (compact JSON, zlib-compressed) and
+  its screenshot (PNG);
 * ``sequences``: the explored sequences in order, each with its report once judged.
 
 A sweep that resumes reads plans' outcomes from ``executions`` instead of running them again, so
@@ -20,6 +21,7 @@ import builtins
 import hashlib
 import json
 import sqlite3
+import zlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -29,7 +31,7 @@ from webr4.trace import Trace
 from webr4.errors import Webr4Error
 
 FILENAME = "webr4.sqlite"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -37,8 +39,8 @@ CREATE TABLE IF NOT EXISTS executions (
     key TEXT PRIMARY KEY,
     plan TEXT NOT NULL,
     attempts INTEGER NOT NULL DEFAULT 0,
-    trace TEXT,
-    state TEXT,
+    trace BLOB,
+    state BLOB,
     screenshot BLOB,
     seconds REAL
 );
@@ -121,18 +123,18 @@ class RunStore:
     def finished(self, key: str, outcome: Outcome, seconds: float) -> None:
         trace, state, screenshot = outcome.to_row()
         self._db.execute("UPDATE executions SET trace = ?, state = ?, screenshot = ?, seconds = ? WHERE key = ?",
-                         (trace, state, screenshot, seconds, key))
+                         (_pack(trace), _pack(state), screenshot, seconds, key))
 
     def outcome(self, key: str) -> Outcome | None:
         """The finished execution ``key``, or ``None`` when it never finished."""
         row = self._db.execute("SELECT trace, state, screenshot FROM executions WHERE key = ? AND trace IS NOT NULL",
                                (key,)).fetchone()
-        return None if row is None else Outcome.from_row(*row)
+        return None if row is None else Outcome.from_row(_unpack(row[0]), _unpack(row[1]), row[2])
 
     def trace(self, key: str) -> Trace | None:
         """The trace of the finished execution ``key`` (without its state), or ``None``."""
         row = self._db.execute("SELECT trace FROM executions WHERE key = ? AND trace IS NOT NULL", (key,)).fetchone()
-        return None if row is None else Trace.loads(row[0])
+        return None if row is None else Trace.loads(_unpack(row[0]))
 
     def attempts(self) -> dict[str, int]:
         """Execution key → how many times it was started."""
@@ -152,3 +154,11 @@ class RunStore:
         row = self._db.execute("SELECT report FROM sequences WHERE idx = ?", (index,)).fetchone()
         return None if row is None else json.loads(row[0])
 
+
+def _pack(text: str) -> bytes:
+    """JSON as the store keeps it: zlib-compressed UTF-8 (traces shrink about tenfold)."""
+    return zlib.compress(text.encode(), 6)
+
+
+def _unpack(blob: bytes) -> str:
+    return zlib.decompress(blob).decode()

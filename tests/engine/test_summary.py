@@ -1,0 +1,85 @@
+"""A trace whose steps carry only the summaries of their accesses gives every analysis the same
+answer as the full trace: races, uncovered races, each filter's decisions, the conflicts and
+names the reports show."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from webr4.browser.naming import racing_ids
+from webr4.engine.describe import conflict_locations
+from webr4.engine.explore import Footprint
+from webr4.engine.filters import ALL_FILTERS, DEFAULT_FILTERS
+from webr4.engine.races import find_races
+from webr4.engine.summary import LocationFacts, by_location, summarise
+from webr4.trace import Access, AccessKind, Category, Event, Step, Trace
+
+R, W = AccessKind.READ, AccessKind.WRITE
+LOCATIONS = ("global:x", "scope:1:y", "prop:3.n", "dom:#a.textContent", "handler:#b.click", "event:t1")
+VALUES = (None, "n:0", "n:1", "n:2", "s:on", "u")
+SITES = (None, "a.js:1:1", "a.js:2:5", "b.js:9:3")
+EVENTS = ((Category.TIMER, "timeout"), (Category.USER, "click"), (Category.LIFECYCLE, "unload"),
+          (Category.NETWORK, "xhr"))
+
+accesses = st.lists(st.builds(Access, st.sampled_from((R, W)), st.sampled_from(LOCATIONS),
+                              st.sampled_from(SITES), st.sampled_from(VALUES)), max_size=14)
+
+
+@st.composite
+def increments(draw: st.DrawFn) -> list[Access]:
+    """``x += k`` repeated on one location, the shape the pure-increment filter looks for."""
+    location = draw(st.sampled_from(LOCATIONS))
+    out: list[Access] = []
+    for _ in range(draw(st.integers(1, 4))):
+        out += [Access(R, location, draw(st.sampled_from(SITES))),
+                Access(W, location, draw(st.sampled_from(SITES)), draw(st.sampled_from(("n:1", "n:2", "n:3"))))]
+    return out
+
+
+@st.composite
+def traces(draw: st.DrawFn) -> Trace:
+    n = draw(st.integers(2, 7))
+    steps, events = [], {}
+    for j in range(n):
+        preds = tuple(sorted(draw(st.sets(st.integers(0, j - 1), max_size=2)))) if j else ()
+        mine = draw(st.one_of(accesses, increments(), st.builds(lambda a, b: a + b, increments(), accesses)))
+        event = f"e{j}"
+        steps.append(Step(event, frozenset({event}), preds, tuple(mine)))
+        events[event] = Event(event, *draw(st.sampled_from(EVENTS)), label=event)
+    return Trace(steps, events)
+
+
+def summarised(trace: Trace) -> Trace:
+    return replace(trace, steps=[replace(s, accesses=summarise(s.accesses)) for s in trace.steps])
+
+
+def answers(trace: Trace) -> dict[str, object]:
+    found: dict[str, object] = {}
+    for name, filters in [("none", ()), ("default", DEFAULT_FILTERS), *((f.name, (f,)) for f in ALL_FILTERS)]:
+        analysis = find_races(trace, filters=filters)
+        found[name] = (analysis.races, analysis.uncovered, analysis.race_count)
+    events = trace.sequence
+    found["conflicts"] = [conflict_locations(trace, a, b) for a in events for b in events if a != b]
+    found["names"] = racing_ids(trace)
+    found["footprints"] = [Footprint.of(step) for step in trace.steps]
+    return found
+
+
+@settings(max_examples=500)
+@given(traces())
+def test_summaries_answer_like_the_full_accesses(trace: Trace) -> None:
+    assert answers(summarised(trace)) == answers(trace)
+
+
+@settings(max_examples=500)
+@given(st.one_of(accesses, increments(), st.builds(lambda a, b: a + b, accesses, increments())))
+def test_a_summary_keeps_every_fact_and_is_its_own_summary(mine: list[Access]) -> None:
+    summary = summarise(mine)
+    full, short = by_location(mine), by_location(summary)
+    assert list(short) == list(full)
+    assert {k: LocationFacts.of(v) for k, v in short.items()} == {k: LocationFacts.of(v) for k, v in full.items()}
+    assert summarise(summary) == summary
+    assert all(len(v) <= 8 for v in short.values())

@@ -1,0 +1,26 @@
+"""The run store gives back exactly the outcome it was given, keeping its JSON compressed."""
+
+from __future__ import annotations
+
+from webr4.state.snapshot import StateSnapshot
+from webr4.sweep.execution import Outcome
+from webr4.sweep.store import RunStore, execution_key
+from webr4.trace import Access, AccessKind, Category, Event, Step, Trace
+
+
+def test_an_outcome_comes_back_as_it_was_stored_and_smaller_than_its_json(tmp_path):
+    accesses = tuple(Access(AccessKind.WRITE, f"prop:{i % 50}.n", f"app.js:{i}:1", f"n:{i}") for i in range(20_000))
+    trace = Trace([Step("e1", frozenset({"e1"}), (), accesses)], {"e1": Event("e1", Category.TIMER, "timeout", "t")})
+    outcome = Outcome(trace, StateSnapshot(dom="<body>" + "<p>row</p>" * 500, exceptions=[], screenshot=b"\x89PNG"))
+    store = RunStore.create(tmp_path, {})
+    key = execution_key(["e1"])
+    store.started(key, ["e1"])
+    store.finished(key, outcome, 1.0)
+    store.close()
+
+    store = RunStore.open(tmp_path)
+    back = store.outcome(key)
+    assert back is not None and back.trace == trace and back.state == outcome.state
+    assert store.trace(key) == trace
+    store.close()
+    assert (tmp_path / "webr4.sqlite").stat().st_size < len(trace.dumps()) / 4

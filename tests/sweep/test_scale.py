@@ -26,9 +26,11 @@ pytestmark = pytest.mark.browser
 
 
 def _comparable(run: Path) -> dict:
-    """summary.json without what legitimately varies between runs (timings, where it ran)."""
+    """summary.json without what legitimately varies between runs (timings, where it ran); the
+    session, stored relative to the run, as the directory it names."""
     summary = json.loads((run / "summary.json").read_text())
     summary.pop("seconds")
+    summary["session"] = str((run / summary["session"]).resolve())
     return summary
 
 

@@ -25,7 +25,6 @@ import asyncio
 import json
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -34,6 +33,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benchmarks.npm import npm_install
 from benchmarks.section import Section
 from webr4.browser.actions import UserAction, parse_actions
 from webr4.browser.driver import VIEWPORT, Driver
@@ -118,20 +118,8 @@ def ensure_apps(corpus: Corpus, cache: Path = CACHE) -> Path | None:
     wanted = json.dumps([corpus.packages, [asdict(app) for app in corpus.apps]])
     if marker.is_file() and marker.read_text() == wanted:
         return apps
-    npm = shutil.which("npm")
-    if npm is None:
-        print("real_apps: npm is not installed; the real-app corpus is not measured", file=sys.stderr)
-        return None
-    cache.mkdir(parents=True, exist_ok=True)
-    try:
-        done = subprocess.run([npm, "install", "--no-audit", "--no-fund", "--no-save", "--prefix", str(cache),
-                               *corpus.packages], capture_output=True, text=True, timeout=900, check=False)
-    except subprocess.TimeoutExpired:
-        print("real_apps: npm install timed out; the real-app corpus is not measured", file=sys.stderr)
-        return None
-    if done.returncode != 0:
-        print(f"real_apps: npm install failed ({done.stderr.strip()[-200:]}); the real-app corpus is not measured",
-              file=sys.stderr)
+    if not npm_install(cache, corpus.packages, who="real_apps", otherwise="the real-app corpus is not measured",
+                       save=False):
         return None
     shutil.rmtree(apps, ignore_errors=True)
     modules = cache / "node_modules"

@@ -5,12 +5,10 @@ when that cache is missing the benchmark installs the same package versions into
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 
+from benchmarks.npm import npm_install
 from benchmarks.section import Section
 from webr4.instrument import rewrite
 
@@ -29,20 +27,8 @@ def ensure_libraries() -> bool:
     note on stderr) when they cannot be had."""
     if _MARKER.is_file() and _MARKER.read_text() == " ".join(_NPM_PACKAGES):
         return True
-    npm = shutil.which("npm")
-    if npm is None:
-        print("rewrite_speed: npm is not installed; measuring the synthetic script only", file=sys.stderr)
-        return False
-    _NPM_DIR.mkdir(parents=True, exist_ok=True)
-    try:
-        done = subprocess.run([npm, "install", "--no-audit", "--no-fund", "--prefix", str(_NPM_DIR), *_NPM_PACKAGES],
-                              capture_output=True, text=True, timeout=600, check=False)
-    except subprocess.TimeoutExpired:
-        print("rewrite_speed: npm install timed out; measuring the synthetic script only", file=sys.stderr)
-        return False
-    if done.returncode != 0:
-        print(f"rewrite_speed: npm install failed ({done.stderr.strip()[-200:]}); measuring the synthetic "
-              "script only", file=sys.stderr)
+    if not npm_install(_NPM_DIR, _NPM_PACKAGES, who="rewrite_speed", otherwise="measuring the synthetic script only",
+                       timeout=600):
         return False
     _MARKER.write_text(" ".join(_NPM_PACKAGES))
     return True

@@ -41,6 +41,16 @@ def test_each_category_becomes_concrete_items() -> None:
     }
 
 
+def test_an_element_whose_attributes_and_text_changed_is_one_item_naming_each_change() -> None:
+    hunk = _hunk("html > body > p > span#price", ['<span data-source="member" id="price">', "  $39.00"],
+                 ['<span data-source="list" id="price">', "  $49.00"])
+    replaced = _hunk("html > body > p#note", ["<em>", "  old"], ["<strong>", "  new"])
+    assert describe_differences(StateDiff(dom=DomDiff([hunk, replaced])))["dom"] == [
+        '#price: data-source "member" → "list", "$39.00" → "$49.00"',
+        '#note: "<em> old" → "<strong> new"',
+    ]
+
+
 def test_items_are_capped_and_the_rest_counted() -> None:
     hunks = [_hunk(f"html > body > p#p{i}", [f"{i}" * 200], ["x"]) for i in range(MAX_ITEMS + 2)]
     heap = HeapDiff([HeapChange(f"window.v{i}", "values_changed", i, i + 1) for i in range(3)], total=250)

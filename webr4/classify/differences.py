@@ -147,16 +147,29 @@ def _lines(lines: Iterable[str]) -> str:
     return html.unescape(" ".join(line.strip() for line in lines))
 
 
+def _line_change(old: str, new: str) -> str | None:
+    """One changed line pair in words: the attributes that changed between two opening tags of
+    the same element, or a text line's before → after; None when the lines are not alike (an
+    element replaced by another, a tag by text), and "" when they are equal."""
+    if old == new:
+        return ""
+    if not old.startswith("<") and not new.startswith("<"):
+        return f"{_quoted(html.unescape(old))} → {_quoted(html.unescape(new))}"
+    before, after = _tag(old), _tag(new)
+    if before is None or after is None or before[0] != after[0]:
+        return None
+    changed = sorted(k for k in before[1].keys() | after[1].keys() if before[1].get(k) != after[1].get(k))
+    return ", ".join(f"{name} {_quoted(before[1][name]) if name in before[1] else '(none)'} → "
+                     f"{_quoted(after[1][name]) if name in after[1] else '(none)'}" for name in changed)
+
+
 def _hunk(hunk: Hunk) -> str:
     where = short_path(hunk.paths[0]) if hunk.paths else "document"
     before, after = [line.strip() for line in hunk.before], [line.strip() for line in hunk.after]
-    if len(before) == len(after) == 1:
-        old, new = _tag(before[0]), _tag(after[0])
-        if old and new and old[0] == new[0]:
-            changed = sorted(k for k in old[1].keys() | new[1].keys() if old[1].get(k) != new[1].get(k))
-            return f"{where}: " + ", ".join(
-                f"{name} {_quoted(old[1][name]) if name in old[1] else '(none)'} → "
-                f"{_quoted(new[1][name]) if name in new[1] else '(none)'}" for name in changed)
+    if before and len(before) == len(after):
+        changes = [_line_change(old, new) for old, new in zip(before, after)]
+        if None not in changes:
+            return f"{where}: " + ", ".join(change for change in changes if change)
     if not before:
         return f"{where}: added {clip(_lines(after))}"
     if not after:

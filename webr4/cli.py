@@ -52,7 +52,7 @@ from webr4.sweep.auto import auto_actions
 from webr4.sweep.explore import STRATEGIES
 from webr4.sweep.progress import MODES, Progress, progress_for
 from webr4.sweep.scripted import actions_from_script
-from webr4.sweep.replay import ReplayError, replay_reversal
+from webr4.sweep.replay import ReplayError, replay_reversal, write_traces
 from webr4.sweep.session import Session, SessionError, record
 from webr4.sweep.store import FILENAME as STORE_FILENAME
 from webr4.sweep.store import RunStore, is_run_directory
@@ -444,12 +444,20 @@ def check_command(url: str, out_dir: Path, actions: Path | None, script: Path | 
 @main.command("replay")
 @click.argument("run_dir", metavar="RUN", type=click.Path(path_type=Path, file_okay=False, exists=True))
 @click.argument("reversal_id", metavar="ID", type=int)
-def replay_command(run_dir: Path, reversal_id: int) -> None:
+@click.option("--traces", "traces_dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Instead of replaying, write both stored traces to DIR/parent/trace.json and DIR/child/trace.json.")
+def replay_command(run_dir: Path, reversal_id: int, traces_dir: Path | None) -> None:
     """Re-execute both sequences of reversal ID and check that the difference reproduces."""
     try:
+        if traces_dir is not None:
+            for path in write_traces(run_dir, reversal_id, traces_dir):
+                click.echo(f"wrote {path}")
+            return
         outcome = _with_driver(lambda driver: replay_reversal(driver, run_dir, reversal_id))
     except ReplayError as error:
         raise click.UsageError(str(error)) from None
+    except OSError as error:
+        raise Failure(f"cannot write the traces in {traces_dir}: {error.strerror}") from None
     click.echo(f"reported:  {_differences_in_words(outcome.reported)}")
     click.echo(f"replayed:  {_differences_in_words(outcome.now)}")
     click.echo("reproduced" if outcome.reproduced else "NOT reproduced")

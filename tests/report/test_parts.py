@@ -9,12 +9,26 @@ from pathlib import Path
 from webr4.report.align import align
 from webr4.report.source import SourceStore, split_site
 from webr4.report.write import write_report
+from webr4.state.snapshot import StateSnapshot
+from webr4.sweep.execution import Outcome
+from webr4.sweep.store import RunStore, execution_key
 from webr4.trace import Access, AccessKind, Category, Event, Step, Trace
 
 
 def _trace(*ids: str) -> Trace:
     return Trace(steps=[Step(e, frozenset({e})) for e in ids],
                  events={e: Event(e, Category.OTHER, "x", f"event {e}") for e in "abcdef"})
+
+
+def _store_seed(run: Path, trace: Trace) -> None:
+    """Keep ``trace`` as the run's sequence 0, the way a sweep stores it."""
+    run.mkdir(parents=True, exist_ok=True)
+    store = RunStore.create(run, {})
+    key = execution_key(trace.sequence)
+    store.started(key, trace.sequence)
+    store.finished(key, Outcome(trace, StateSnapshot(dom="", exceptions=[])), 0.0)
+    store.explored(0, key)
+    store.close()
 
 
 def test_split_site_keeps_the_colons_of_the_url() -> None:
@@ -46,8 +60,7 @@ def test_a_run_without_reversals_still_gets_a_report(tmp_path: Path) -> None:
     summary = {"url": "http://h/", "bound": 1, "sequences": 1, "stop_reason": "exhausted", "seconds": 1.0,
                "noise": [], "reversals": [], "counts": {}}
     (tmp_path / "summary.json").write_text(json.dumps(summary))
-    (tmp_path / "sequences" / "0").mkdir(parents=True)
-    (tmp_path / "sequences" / "0" / "trace.json").write_text(_trace("a", "b").dumps())
+    _store_seed(tmp_path, _trace("a", "b"))
     index = write_report(tmp_path)
     assert "No reversal was explored" in index.read_text()
     assert (tmp_path / "report" / "timeline.html").is_file()
@@ -64,12 +77,11 @@ def test_a_race_first_located_by_a_browser_api_still_shows_the_source_of_its_acc
     (session / "network.har").write_text(json.dumps(har))
     (session / "session.json").write_text("{}")
     run = tmp_path / "run"
-    (run / "sequences" / "0").mkdir(parents=True)
     writes = (Access(AccessKind.WRITE, "dom:#log.textContent"),
               Access(AccessKind.WRITE, "prop:4.textContent", "http://h/app.js:2:1"))
     trace = Trace(steps=[Step("a", frozenset({"a"}), (), writes), Step("b", frozenset({"b"}))],
                   events={e: Event(e, Category.NETWORK, "load", f"event {e}") for e in "ab"})
-    (run / "sequences" / "0" / "trace.json").write_text(trace.dumps())
+    _store_seed(run, trace)
     reversal = {"id": 1, "index": 1, "parent": 0, "depth": 1, "first": "event a", "second": "event b",
                 "first_id": "a", "second_id": "b", "location": "#log.textContent",
                 "location_key": "dom:#log.textContent", "verdict": "harmful", "reasons": [], "differences": {},

@@ -10,6 +10,8 @@ from typing import Iterator
 import pytest
 from playwright.sync_api import Browser, Page
 
+from webr4.sweep.runfiles import RunFiles
+
 pytestmark = pytest.mark.browser
 
 
@@ -97,8 +99,10 @@ def test_every_local_link_resolves(index: Path, page: Page) -> None:
 
 
 def test_timeline_draws_every_seed_step_and_the_reversed_pairs(index: Path, page: Page) -> None:
-    seed = json.loads((index.parent.parent / "sequences" / "0" / "trace.json").read_text())
+    with RunFiles(index.parent.parent) as files:
+        seed = files.trace(0)
+    assert seed is not None
     page.goto((index.parent / "timeline.html").as_uri())
-    assert page.locator("svg circle.node").count() == len(seed["steps"])
+    assert page.locator("svg circle.node").count() == len(seed.steps)
     assert page.locator("svg path.race").count() == len(_summary(index)["reversals"])
     assert page.locator("svg circle.node.racing").count() >= 2

@@ -18,6 +18,7 @@ from webr4.cli import main
 from webr4.serve import serve
 from webr4.sweep.backends import DaskCluster, InProcess, WorkerProcesses
 from webr4.sweep.explore import explore
+from webr4.sweep.runfiles import RunFiles
 from webr4.sweep.session import Session, record
 from webr4.sweep.store import RunStore
 
@@ -159,8 +160,9 @@ def test_a_page_that_keeps_navigating_away_does_not_stop_the_sweep(tmp_path):
 
     summary = asyncio.run(sweep())
     assert summary.stop_reason == "exhausted" and summary.reversals
-    traces = [json.loads(path.read_text()) for path in (tmp_path / "run" / "sequences").glob("*/trace.json")]
-    assert any(trace["navigation"] for trace in traces)
+    with RunFiles(tmp_path / "run") as files:
+        traces = [files.trace(index) for index in range(summary.sequences)]
+    assert any(trace is not None and trace.navigation for trace in traces)
 
 
 def test_a_local_dask_cluster_explores_what_one_worker_does(racing, tmp_path):

@@ -12,6 +12,7 @@ from webr4.browser.driver import Driver
 from webr4.cli import main
 from webr4.sweep.explore import explore
 from webr4.sweep.replay import replay_reversal
+from webr4.sweep.runfiles import RunFiles
 from webr4.sweep.session import Session, SessionError, record
 
 from ..conftest import expected
@@ -50,8 +51,30 @@ def test_summary_has_the_documented_keys_and_a_complete_witness(click_race):
     assert [e["label"] for e in reversal["events"]] == ["parse chunk 1/1", "click on #add"]
     assert reversal["events"][0]["site"].endswith("cart.js:4:10")
     witness = directory / "run1" / reversal["witness"]
-    for name in ("parent/state.png", "child/state.png", "parent/trace.json", "child/trace.json", "diff.png"):
+    for name in ("parent/state.png", "child/state.png", "diff.json", "diff.png"):
         assert (witness / name).is_file(), name
+    with RunFiles(directory / "run1") as files:
+        parent, child = files.trace(reversal["parent"]), files.trace(reversal["id"])
+    assert parent is not None and child is not None and child.sequence == reversal["sequence"]
+
+
+def test_the_run_directory_keeps_each_trace_once_in_its_store(click_race):
+    directory, first, *_ = click_race
+    run = directory / "run1"
+    with RunFiles(run) as files:
+        assert all(files.trace(index) is not None for index in range(first.sequences))
+    outside_session = [path for path in run.rglob("*.json") if (run / "session") not in path.parents]
+    traces_on_disk = [path for path in outside_session if "steps" in json.loads(path.read_text())]
+    assert outside_session and traces_on_disk == []
+
+
+def test_replay_writes_a_reversals_traces_as_plain_files_on_demand(click_race, tmp_path):
+    directory, first, *_ = click_race
+    reversal = first.reversals[0]
+    result = CliRunner().invoke(main, ["replay", str(directory / "run1"), str(reversal.id), "--traces", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    child = json.loads((tmp_path / "child" / "trace.json").read_text())
+    assert child["sequence"] == reversal.sequence and (tmp_path / "parent" / "trace.json").is_file()
 
 
 def test_an_initialization_race_is_named_so(click_race):

@@ -11,6 +11,7 @@ from typing import Any
 from webr4.report.align import Row, align
 from webr4.report.ci import load_summary
 from webr4.report.source import Excerpt, SourceStore
+from webr4.sweep.runfiles import RunFiles
 from webr4.sweep.session import session_of_run
 from webr4.trace import Trace
 
@@ -41,7 +42,11 @@ class Run:
     def __init__(self, directory: Path) -> None:
         self.directory = directory
         self.summary: dict[str, Any] = load_summary(directory)
-        self._traces: dict[int, Trace] = {}
+
+    @cached_property
+    def files(self) -> RunFiles:
+        """The run's traces, states and per-sequence files."""
+        return RunFiles(self.directory)
 
     @cached_property
     def session_directory(self) -> Path:
@@ -59,20 +64,15 @@ class Run:
 
     def trace(self, index: int) -> Trace | None:
         """The trace of sequence ``index``; ``None`` when it was not written."""
-        if index not in self._traces:
-            path = self.directory / "sequences" / str(index) / "trace.json"
-            if not path.is_file():
-                return None
-            self._traces[index] = Trace.loads(path.read_text(encoding="utf-8"))
-        return self._traces[index]
+        return self.files.trace(index)
 
     def has_file(self, index: int, name: str) -> bool:
-        return (self.directory / "sequences" / str(index) / name).is_file()
+        return self.files.file(index, name) is not None
 
     def diff(self, index: int) -> dict[str, Any]:
         """``sequences/<index>/diff.json``; empty when missing."""
-        path = self.directory / "sequences" / str(index) / "diff.json"
-        return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+        path = self.files.file(index, "diff.json")
+        return json.loads(path.read_text(encoding="utf-8")) if path is not None else {}
 
     def racing_event(self, reversal: dict[str, Any], which: str) -> RacingEvent:
         """``which`` is ``first`` or ``second``: the event, and its accesses to the racing location."""

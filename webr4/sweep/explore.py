@@ -13,9 +13,10 @@
    (:mod:`webr4.sweep.speculate`); the strategy only ever sees real traces, so the result does
    not depend on the number of workers.
 3. Everything is written under the run directory as it happens: ``webr4.sqlite`` (the store
-   that ``--resume`` continues from, :mod:`webr4.sweep.store`), ``sequences/<n>/`` (trace,
-   state, screenshot, difference with the parent), ``reversals/<id>/`` (the witness: both
-   traces, both states and screenshots, the pixel difference), ``noise.json`` and
+   that ``--resume`` continues from and the only home of every trace and end state,
+   :mod:`webr4.sweep.store`, read through :class:`~webr4.sweep.runfiles.RunFiles`),
+   ``sequences/<n>/`` (screenshot, difference with the parent), ``reversals/<id>/`` (the
+   witness: both screenshots and the difference, linked to ``sequences/``), ``noise.json`` and
    ``summary.json``.
 
 ``summary.json`` (written when exploring starts and rewritten after every reversal) has these
@@ -256,7 +257,7 @@ async def _sweep(pipeline: Pipeline, store: RunStore, session: Session, out: Pat
     _write_summary(out, summary)
     try:
         await _explore_all(pipeline, store, out, settings, started, progress, workers, summary,
-                           first.trace, first.state, mask, filters)
+                           first.trace, first.state, execution_key(seed_plan, copy=1), mask, filters)
     except BaseException:
         summary.status = INTERRUPTED
         summary.seconds = round(time.monotonic() - started, 2)
@@ -271,12 +272,14 @@ async def _sweep(pipeline: Pipeline, store: RunStore, session: Session, out: Pat
 
 async def _explore_all(pipeline: Pipeline, store: RunStore, out: Path, settings: SweepSettings,
                        started: float, progress: Progress, workers: int, summary: Summary, seed: Trace,
-                       seed_state: StateSnapshot, mask: NoiseMask, filters: tuple[NamedFilter, ...]) -> None:
+                       seed_state: StateSnapshot, seed_key: str, mask: NoiseMask,
+                       filters: tuple[NamedFilter, ...]) -> None:
     """Plan, execute and judge sequences until the strategy or a budget stops; ``summary`` is
-    filled in and rewritten as it goes, and marked finished at the end."""
+    filled in and rewritten as it goes, and marked finished at the end. The seed is the stored
+    execution ``seed_key``."""
     explorer = _strategy(settings.strategy, seed, settings.bound, filters, settings.max_sequences)
     traces: dict[int, Trace] = {0: seed}
-    states: dict[int, StateSnapshot] = {0: _save(out, 0, seed, seed_state)}
+    states: dict[int, StateSnapshot] = {0: _save(out, store, 0, seed_key, seed_state)}
     progress.start(_planned(explorer))
     stop_reason = StopReason.EXHAUSTED
     while True:
@@ -296,7 +299,7 @@ async def _explore_all(pipeline: Pipeline, store: RunStore, out: Path, settings:
         child = await pipeline.outcome(planned.plan)
         explorer.record(planned, _as_planned(child, planned, traces[planned.derived_from], seed))
         traces[planned.index] = child.trace
-        states[planned.index] = _save(out, planned.index, child.trace, child.state)
+        states[planned.index] = _save(out, store, planned.index, execution_key(planned.plan), child.state)
         stored = store.report(planned.index)
         if stored is not None:
             report = ReversalReport(**stored)
@@ -375,13 +378,13 @@ def _access_site(trace: Trace, event_id: str, locations: list[str]) -> str | Non
 
 
 def _witness(out: Path, index: int, parent: int) -> Path:
-    """``reversals/<index>/``: ``parent/`` and ``child/`` (trace, state, screenshot) and the
-    difference between them (``diff.json``, ``diff.png``)."""
+    """``reversals/<index>/``: ``parent/`` and ``child/`` (the screenshot) and the difference
+    between them (``diff.json``, ``diff.png``), all linked to ``sequences/``; both traces and
+    states are in the store (:class:`~webr4.sweep.runfiles.RunFiles`)."""
     directory = out / "reversals" / str(index)
     for role, number in (("parent", parent), ("child", index)):
         (directory / role).mkdir(parents=True, exist_ok=True)
-        for name in ("trace.json", "state.json", "state.png"):
-            _link(out / "sequences" / str(number) / name, directory / role / name)
+        _link(out / "sequences" / str(number) / "state.png", directory / role / "state.png")
     for name in ("diff.json", "diff.png"):
         _link(out / "sequences" / str(index) / name, directory / name)
     return directory
@@ -396,14 +399,18 @@ def _link(source: Path, target: Path) -> None:
         shutil.copyfile(source, target)
 
 
-def _save(out: Path, index: int, trace: Trace, state: StateSnapshot) -> StateSnapshot:
-    """Write sequence ``index``'s trace and state; returns the state as stored (the screenshot as
-    a file, so that its bytes need not stay in memory)."""
+def _save(out: Path, store: RunStore, index: int, key: str, state: StateSnapshot) -> StateSnapshot:
+    """Note that sequence ``index`` ran as the stored execution ``key`` (which holds its trace and
+    state) and write its screenshot; returns the state with the screenshot as that file, so that
+    its bytes need not stay in memory."""
+    store.explored(index, key)
+    png = state.screenshot_png()
+    if png is None:
+        return state
     directory = out / "sequences" / str(index)
     directory.mkdir(parents=True, exist_ok=True)
-    (directory / "trace.json").write_text(trace.dumps())
-    state.save(directory, "state")
-    return replace(state, screenshot=directory / "state.png") if state.screenshot is not None else state
+    (directory / "state.png").write_bytes(png)
+    return replace(state, screenshot=directory / "state.png")
 
 
 def _write_summary(out: Path, summary: Summary) -> None:

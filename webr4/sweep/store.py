@@ -7,7 +7,11 @@ The store is what makes ``webr4 explore --resume`` lose nothing and repeat nothi
 * ``executions``: one row per distinct plan run (and per seed replay), with how many times it
   was started and, once finished, its trace and end state (compact JSON, zlib-compressed) and
   its screenshot (PNG);
-* ``sequences``: the explored sequences in order, each with its report once judged.
+* ``sequences``: the explored sequences in order (the seed is 0), each naming the execution it
+  ran as and holding its report once judged.
+
+The store is the only home of every trace and end state in the run directory (screenshots are
+also kept as PNG files beside it); read them with :class:`webr4.sweep.runfiles.RunFiles`.
 
 A sweep that resumes reads plans' outcomes from ``executions`` instead of running them again, so
 the strategy replans exactly what it planned before and only unfinished executions run. SQLite
@@ -31,7 +35,7 @@ from webr4.trace import Trace
 from webr4.errors import Webr4Error
 
 FILENAME = "webr4.sqlite"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -145,13 +149,30 @@ class RunStore:
 
     # -- explored sequences -----------------------------------------------------------------------
 
+    def explored(self, index: int, key: str) -> None:
+        """Sequence ``index`` ran as the execution ``key`` (kept with any report it already has)."""
+        self._db.execute("INSERT INTO sequences (idx, key) VALUES (?, ?) ON CONFLICT (idx) DO UPDATE SET key = ?",
+                         (index, key, key))
+
+    def sequence_trace(self, index: int) -> str | None:
+        """The trace JSON of explored sequence ``index``, or ``None`` when there is none."""
+        row = self._db.execute("SELECT e.trace FROM sequences s JOIN executions e ON e.key = s.key "
+                               "WHERE s.idx = ? AND e.trace IS NOT NULL", (index,)).fetchone()
+        return None if row is None else _unpack(row[0])
+
+    def sequence_state(self, index: int) -> str | None:
+        """The end-state JSON (without its screenshot) of explored sequence ``index``, or ``None``."""
+        row = self._db.execute("SELECT e.state FROM sequences s JOIN executions e ON e.key = s.key "
+                               "WHERE s.idx = ? AND e.state IS NOT NULL", (index,)).fetchone()
+        return None if row is None else _unpack(row[0])
+
     def judged(self, index: int, key: str, report: dict[str, Any]) -> None:
         """Sequence ``index`` (executed as ``key``) was compared with its parent: ``report``."""
         self._db.execute("INSERT OR REPLACE INTO sequences (idx, key, report) VALUES (?, ?, ?)",
                          (index, key, json.dumps(report)))
 
     def report(self, index: int) -> dict[str, Any] | None:
-        row = self._db.execute("SELECT report FROM sequences WHERE idx = ?", (index,)).fetchone()
+        row = self._db.execute("SELECT report FROM sequences WHERE idx = ? AND report IS NOT NULL", (index,)).fetchone()
         return None if row is None else json.loads(row[0])
 
 

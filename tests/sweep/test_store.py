@@ -24,3 +24,23 @@ def test_an_outcome_comes_back_as_it_was_stored_and_smaller_than_its_json(tmp_pa
     assert store.trace(key) == trace
     store.close()
     assert (tmp_path / "webr4.sqlite").stat().st_size < len(trace.dumps()) / 4
+
+
+def test_a_screenshot_moved_to_a_file_of_the_run_is_kept_once_and_read_back_from_it(tmp_path):
+    trace = Trace([Step("e1", frozenset({"e1"}))], {"e1": Event("e1", Category.TIMER, "timeout", "t")})
+    png = b"\x89PNG" + bytes(range(256)) * 64
+    store = RunStore.create(tmp_path, {})
+    key = execution_key(["e1"])
+    store.started(key, ["e1"])
+    store.finished(key, Outcome(trace, StateSnapshot(dom="<body>", exceptions=[], screenshot=png)), 1.0)
+    (tmp_path / "shot.png").write_bytes(png)
+    store.screenshot_moved(key, "shot.png")
+    store.close()
+
+    moved = tmp_path.parent / "moved"
+    tmp_path.rename(moved)
+    store = RunStore.open(moved)
+    back = store.outcome(key)
+    store.close()
+    assert back is not None and back.state.screenshot_png() == png
+    assert png not in (moved / "webr4.sqlite").read_bytes()

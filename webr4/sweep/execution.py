@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from playwright.async_api import Error as PlaywrightError
 
@@ -37,7 +38,7 @@ class Outcome:
         return self.trace.dumps(), json.dumps(self.state.to_json(), separators=(",", ":")), self.state.screenshot_png()
 
     @classmethod
-    def from_row(cls, trace: str, state: str, screenshot: bytes | None) -> Outcome:
+    def from_row(cls, trace: str, state: str, screenshot: bytes | Path | None) -> Outcome:
         snapshot = replace(StateSnapshot.from_json(json.loads(state)), screenshot=screenshot)
         return cls(Trace.loads(trace), snapshot)
 

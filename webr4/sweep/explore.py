@@ -401,16 +401,19 @@ def _link(source: Path, target: Path) -> None:
 
 def _save(out: Path, store: RunStore, index: int, key: str, state: StateSnapshot) -> StateSnapshot:
     """Note that sequence ``index`` ran as the stored execution ``key`` (which holds its trace and
-    state) and write its screenshot; returns the state with the screenshot as that file, so that
+    state) and move its screenshot out of the store to ``sequences/<index>/state.png``, where the
+    report and the witness find it; returns the state with the screenshot as that file, so that
     its bytes need not stay in memory."""
     store.explored(index, key)
     png = state.screenshot_png()
     if png is None:
         return state
-    directory = out / "sequences" / str(index)
-    directory.mkdir(parents=True, exist_ok=True)
-    (directory / "state.png").write_bytes(png)
-    return replace(state, screenshot=directory / "state.png")
+    path = out / "sequences" / str(index) / "state.png"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.is_file() or path.read_bytes() != png:
+        path.write_bytes(png)
+    store.screenshot_moved(key, path.relative_to(out).as_posix())
+    return replace(state, screenshot=path)
 
 
 def _write_summary(out: Path, summary: Summary) -> None:

@@ -6,12 +6,13 @@ The store is what makes ``webr4 explore --resume`` lose nothing and repeat nothi
   a resumed sweep is the same sweep, and the noise mask found from the seed replays;
 * ``executions``: one row per distinct plan run (and per seed replay), with how many times it
   was started and, once finished, its trace and end state (compact JSON, zlib-compressed) and
-  its screenshot (PNG);
+  its screenshot (PNG), which moves out to a file of the run once an explored sequence owns it;
 * ``sequences``: the explored sequences in order (the seed is 0), each naming the execution it
   ran as and holding its report once judged.
 
-The store is the only home of every trace and end state in the run directory (screenshots are
-also kept as PNG files beside it); read them with :class:`webr4.sweep.runfiles.RunFiles`.
+The store is the only home of every trace and end state in the run directory, and each
+screenshot is kept once, in the store or as a PNG file it names; read them with
+:class:`webr4.sweep.runfiles.RunFiles`.
 
 A sweep that resumes reads plans' outcomes from ``executions`` instead of running them again, so
 the strategy replans exactly what it planned before and only unfinished executions run. SQLite
@@ -46,6 +47,7 @@ CREATE TABLE IF NOT EXISTS executions (
     trace BLOB,
     state BLOB,
     screenshot BLOB,
+    screenshot_file TEXT,
     seconds REAL
 );
 CREATE TABLE IF NOT EXISTS sequences (idx INTEGER PRIMARY KEY, key TEXT NOT NULL, report TEXT);
@@ -76,6 +78,8 @@ class RunStore:
         self.path = path
         try:
             self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            # a new store gives back the pages of screenshots moved out to files (set before any table)
+            self._db.execute("PRAGMA auto_vacuum=FULL")
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(_SCHEMA)
@@ -130,10 +134,19 @@ class RunStore:
                          (_pack(trace), _pack(state), screenshot, seconds, key))
 
     def outcome(self, key: str) -> Outcome | None:
-        """The finished execution ``key``, or ``None`` when it never finished."""
-        row = self._db.execute("SELECT trace, state, screenshot FROM executions WHERE key = ? AND trace IS NOT NULL",
-                               (key,)).fetchone()
-        return None if row is None else Outcome.from_row(_unpack(row[0]), _unpack(row[1]), row[2])
+        """The finished execution ``key``, or ``None`` when it never finished (a screenshot moved
+        to a file comes back as that file's path)."""
+        row = self._db.execute("SELECT trace, state, screenshot, screenshot_file FROM executions "
+                               "WHERE key = ? AND trace IS NOT NULL", (key,)).fetchone()
+        if row is None:
+            return None
+        screenshot = row[2] if row[3] is None else self.path.parent / row[3]
+        return Outcome.from_row(_unpack(row[0]), _unpack(row[1]), screenshot)
+
+    def screenshot_moved(self, key: str, file: str) -> None:
+        """The screenshot of execution ``key`` is now the PNG ``file`` (relative to the run
+        directory), written before this call; the store lets go of its own copy."""
+        self._db.execute("UPDATE executions SET screenshot = NULL, screenshot_file = ? WHERE key = ?", (file, key))
 
     def trace(self, key: str) -> Trace | None:
         """The trace of the finished execution ``key`` (without its state), or ``None``."""

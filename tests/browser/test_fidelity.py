@@ -126,3 +126,12 @@ def test_an_endless_loop_ends_the_run_at_its_event_and_the_recording_repeats(pag
     assert [e.message for e in seed.errors if e.kind == "harness"] == [
         f"endless loop in {last.label}: its script ran for 2 s and was stopped"]
     assert summary.seed_events == len(seed.steps)
+
+
+def test_a_polyfill_replacing_dom_methods_and_constructors_ends_as_in_plain_chromium(driver, pages_url):
+    url = pages_url + "polyfill.html"
+    dom, harness = webr4_dom(driver, url)
+    assert not harness
+    # The page counts calls of its replaced natives: webr4 making any of them shows in the DOM.
+    assert dom == plain_dom(url, "document.getElementById('out').textContent !== ''")
+    assert "clicks 1, x 1, addEventListener 1, appendChild 1" in dom

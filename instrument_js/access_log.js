@@ -27,7 +27,33 @@
 (function (root, sloppyAssign, sloppyDelete) {
   "use strict";
 
-  var objectIds = new WeakMap();
+  // Natives, captured before any page script runs: a page may replace them (a polyfill wrapping
+  // Object.defineProperty or WeakMap.prototype.get), and its rewritten replacement would log,
+  // calling back into this file without end.
+  var describe = Object.getOwnPropertyDescriptor;
+  var define = Object.defineProperty;
+  var getPrototypeOf = Object.getPrototypeOf;
+  var ownPropertyNames = Object.getOwnPropertyNames;
+  var ownKeys = Reflect.ownKeys;
+  var isArray = Array.isArray;
+  var objectPrototype = Object.prototype;
+  var arrayPrototype = Array.prototype;
+  var NativeNode = typeof Node === "function" ? Node : null;
+  var NativeWeakRef = WeakRef;
+
+  /* `collection` with its prototype's native methods as its own properties, which no later
+     change to Map.prototype (or WeakMap's, Set's) reaches. */
+  function sealed(collection) {
+    var proto = getPrototypeOf(collection);
+    var names = ownPropertyNames(proto);
+    for (var i = 0; i < names.length; i++) {
+      var method = describe(proto, names[i]).value;
+      if (typeof method === "function" && names[i] !== "constructor") define(collection, names[i], { value: method });
+    }
+    return collection;
+  }
+
+  var objectIds = sealed(new WeakMap());
   var nextObjectId = 1;
   var nextScopeId = 1;
   /* The runtime's log of the current event: the summary of its accesses (or, for diagnostics,
@@ -43,11 +69,11 @@
      "scope:<id>:store", "prop:<id>.items"), the site that first saw it, the DOM nodes (weakly:
      a weak reference per object would triple the cost of a new object), the class of class
      instances, and the site of each closure scope's first logged access. */
-  var origins = new Map();
-  var firstSites = new Map();
-  var nodes = new Map();
-  var classes = new Map();
-  var scopeSites = new Map();
+  var origins = sealed(new Map());
+  var firstSites = sealed(new Map());
+  var nodes = sealed(new Map());
+  var classes = sealed(new Map());
+  var scopeSites = sealed(new Map());
   var pendingValue;
   var pendingLocation;
   var currentSite = null;
@@ -63,7 +89,7 @@
       objectIds.set(value, id);
       if (currentSite !== null) firstSites.set(id, currentSite);
       if (value === pendingValue) origins.set(id, pendingLocation);
-      if (typeof Node === "function" && value instanceof Node) nodes.set(id, new WeakRef(value));
+      if (NativeNode !== null && value instanceof NativeNode) nodes.set(id, new NativeWeakRef(value));
       else noteClass(id, value);
     }
     return id;
@@ -72,10 +98,10 @@
   /* The name of the class that made `value`, for plain objects, arrays and functions nothing. */
   function noteClass(id, value) {
     try {
-      if (typeof value === "function" || Array.isArray(value)) return;
-      var proto = Object.getPrototypeOf(value);
-      if (proto === null || proto === Object.prototype) return;
-      var own = Object.getOwnPropertyDescriptor(proto, "constructor");
+      if (typeof value === "function" || isArray(value)) return;
+      var proto = getPrototypeOf(value);
+      if (proto === null || proto === objectPrototype) return;
+      var own = describe(proto, "constructor");
       if (own && typeof own.value === "function" && own.value.name) classes.set(id, own.value.name);
     } catch (error) {
       // a proxy that refuses inspection: no class name
@@ -137,14 +163,14 @@
     if (!isObject(key)) return key;
     var holder = {};
     holder[key] = 0;
-    return Reflect.ownKeys(holder)[0];
+    return ownKeys(holder)[0];
   }
 
   function nameAnonymous(value, name) {
     if (typeof value === "function") {
-      var own = Object.getOwnPropertyDescriptor(value, "name");
+      var own = describe(value, "name");
       if (own && own.value === "" && own.configurable) {
-        Object.defineProperty(value, "name", { value: name, configurable: true });
+        define(value, "name", { value: name, configurable: true });
       }
     }
     return value;
@@ -287,7 +313,7 @@
     copyWithin: 1 };
 
   function arrayCall(site, object, key) {
-    if (!Array.isArray(object) || typeof Array.prototype[key] !== "function") return;
+    if (!isArray(object) || typeof arrayPrototype[key] !== "function") return;
     var location = "prop:" + objectId(object) + ".length";
     record("r", location, site, null);
     if (ARRAY_MUTATORS[key] === 1) record("w", location, site, null);
@@ -332,7 +358,7 @@
   log.flush = function () {
     var entries = buffer;
     buffer = freshBuffer();
-    return Array.isArray(entries) ? entries : entries.entries();
+    return isArray(entries) ? entries : entries.entries();
   };
 
   /** Adds another log's entry (accesses through browser APIs) in order with this log's own. */
@@ -342,6 +368,9 @@
 
   /** The value digest of entries, for other logs that record into the same buffer. */
   log.digest = digest;
+
+  /** `sealed(collection)`, for other logs that keep their own maps out of the page's reach. */
+  log.sealed = sealed;
 
   /* How people can find the objects `ids`: {objects: {id: {base, keys, node, site, ctor}},
      scopes: {scopeId: siteId or null}}. Following first origins from the object outwards,
@@ -369,7 +398,7 @@
 
   function nameOf(id) {
     var keys = [];
-    var seen = new Set();
+    var seen = sealed(new Set());
     for (var current = id; ; ) {
       var node = nodes.has(current) ? nodes.get(current).deref() : undefined;
       if (node !== undefined && log.nodeKey) {

@@ -18,12 +18,12 @@
   }
   function walk(node, depth) {
     const pad = "  ".repeat(depth);
-    if (node.nodeType === Node.TEXT_NODE) {
+    if (node.nodeType === 3 /* a text node */) {
       const text = node.data.replace(/\s+/g, " ").trim();
       if (text) out.push(pad + escape(text));
       return;
     }
-    if (node.nodeType !== Node.ELEMENT_NODE) return;
+    if (node.nodeType !== 1 /* an element */) return;
     const tag = node.tagName.toLowerCase();
     if (tag === "script" && /\/__webr4__\//.test(node.getAttribute("src") || "")) return;
     out.push(`${pad}<${tag}${attrs(node)}>`);

@@ -52,11 +52,26 @@
   var describe = Object.getOwnPropertyDescriptor;
   var define = Object.defineProperty;
   var getPrototypeOf = Object.getPrototypeOf;
+  var ownPropertyNames = Object.getOwnPropertyNames;
+  var createObject = Object.create;
+  var reflectGet = Reflect.get;
+  var reflectSet = Reflect.set;
+  var reflectDelete = Reflect.deleteProperty;
+  var NativeProxy = Proxy;
+  var testPattern = RegExp.prototype.test; // call(testPattern, pattern, text)
+  var doc = document;
+  // The page may replace these globals (a Shadow DOM polyfill puts its own constructors there).
+  var NativeNode = Node;
+  var NativeElement = Element;
+  var NativeInput = HTMLInputElement;
+  var NativeTextArea = HTMLTextAreaElement;
+  var NativeSelect = HTMLSelectElement;
 
   var log = root.__webr4 && root.__webr4.log;
   var installed = Symbol.for("webr4.domLog");
   if (!log || log[installed]) return; // a frame the runtime does not control, or a second run
   define(log, installed, { value: true });
+  var sealed = log.sealed;
 
 
   function getterOf(proto, name) {
@@ -115,7 +130,7 @@
   }
 
   // ------------------------------------------------------------------ element keys
-  var treeNumbers = new WeakMap();
+  var treeNumbers = sealed(new WeakMap());
   var nextTree = 1;
 
   function treeLabel(node) {
@@ -150,7 +165,7 @@
         var parent = call(parentNode, node);
         return parent && call(nodeType, parent) === 1 ? elementKey(parent) : null;
       }
-      case 9: return node === document ? "document" : null;
+      case 9: return node === doc ? "document" : null;
       default: return null;
     }
   }
@@ -167,7 +182,7 @@
 
   function targetKey(target) {
     if (target === root) return "window";
-    return target instanceof Node ? keyOf(target) : null;
+    return target instanceof NativeNode ? keyOf(target) : null;
   }
 
   // ------------------------------------------------------------------ wrapping
@@ -241,7 +256,7 @@
   function selectorLocation(selector) {
     var s = text(selector);
     if (s === null) return null;
-    return /^#[\w-]+$/.test(s) ? "dom:" + s : "dom:sel:" + s;
+    return call(testPattern, /^#[\w-]+$/, s) ? "dom:" + s : "dom:sel:" + s;
   }
 
   /* Whether the direct caller of `wrapper` is webr4's own code (a script whose name starts with
@@ -320,7 +335,7 @@
     } finally {
       busy = false;
     }
-  }).observe(document, {
+  }).observe(doc, {
     childList: true, subtree: true, attributes: true, attributeFilter: ["id"], attributeOldValue: true,
   });
 
@@ -368,7 +383,7 @@
     } else {
       var top = input;
       for (var up = call(parentNode, top); up; up = call(parentNode, top)) top = up;
-      scope = top === document ? "document" : treeLabel(top);
+      scope = top === doc ? "document" : treeLabel(top);
     }
     return "dom:" + scope + ".radio:" + name;
   }
@@ -432,13 +447,13 @@
      it: a click or tap into a control, el.focus(), el.blur(), autofocus. The written value is the
      key of the element focused ("body" once focus leaves an element for none). */
   var FOCUS = "dom:document.activeElement";
-  wrapState(Document.prototype, "activeElement", function (self) { return self === document ? FOCUS : null; });
+  wrapState(Document.prototype, "activeElement", function (self) { return self === doc ? FOCUS : null; });
   function onFocusMove(event) {
     if (!active()) return;
     busy = true;
     try {
       var into = event.type === "focusin" ? event.target : event.relatedTarget;
-      record("w", FOCUS, digest(into instanceof Element ? elementKey(into) : "body"));
+      record("w", FOCUS, digest(into instanceof NativeElement ? elementKey(into) : "body"));
     } finally {
       busy = false;
     }
@@ -481,7 +496,7 @@
   });
 
   // classList: a token list's element is remembered when the page obtains it.
-  var owners = new WeakMap(); // token list or style proxy -> element
+  var owners = sealed(new WeakMap()); // token list or style proxy -> element
   function ownerLocation(object, prop) {
     var owner = owners.get(object);
     return owner === undefined ? null : "dom:" + elementKey(owner) + "." + prop;
@@ -516,7 +531,7 @@
 
   // Named properties (style.color, dataset.foo, localStorage.foo) are not on any prototype: the
   // getters of those objects return a proxy, one per object, that logs them.
-  var proxyTargets = new WeakMap(); // proxy -> native object
+  var proxyTargets = sealed(new WeakMap()); // proxy -> native object
   function unproxied(self) {
     var target = proxyTargets.get(self);
     return target === undefined ? self : target;
@@ -524,7 +539,7 @@
 
   /* Lets the methods and accessors of `proto` be called on a proxy: they receive the target. */
   function acceptProxies(proto) {
-    Object.getOwnPropertyNames(proto).forEach(function (name) {
+    ownPropertyNames(proto).forEach(function (name) {
       var descriptor = describe(proto, name);
       if (name === "constructor" || !descriptor.configurable) return;
       if (typeof descriptor.value === "function") {
@@ -554,22 +569,22 @@
       if (typeof property !== "string" || property in getPrototypeOf(target) || !active()) return null;
       return observe(locate, property);
     }
-    var proxy = new Proxy(target, {
+    var proxy = new NativeProxy(target, {
       get: function (object, property) {
-        var value = Reflect.get(object, property, object);
+        var value = reflectGet(object, property, object);
         var location = where(property);
         if (location !== null) record("r", location, null);
         return value;
       },
       set: function (object, property, value) {
         var location = where(property);
-        var done = Reflect.set(object, property, value, object);
+        var done = reflectSet(object, property, value, object);
         if (done && location !== null) record("w", location, digest(value));
         return done;
       },
       deleteProperty: function (object, property) {
         var location = where(property);
-        var done = Reflect.deleteProperty(object, property);
+        var done = reflectDelete(object, property);
         if (done && location !== null) record("w", location, "u");
         return done;
       },
@@ -584,7 +599,7 @@
     var descriptor = describe(holder, name);
     if (!descriptor) return;
     var get = descriptor.get;
-    var proxies = new WeakMap();
+    var proxies = sealed(new WeakMap());
     descriptor.get = describe({
       get [name]() {
         var object = call(get, this);
@@ -631,7 +646,7 @@
     var keys = key === null ? [] : [key];
     for (var i = 0; nodes && i < nodes.length; i++) {
       var node = nodes[i];
-      if (node instanceof Node && call(parentNode, node)) {
+      if (node instanceof NativeNode && call(parentNode, node)) {
         var old = parentKey(node);
         if (old !== null && keys.indexOf(old) < 0) keys.push(old);
       }
@@ -661,7 +676,7 @@
   ["insertAdjacentHTML", "insertAdjacentElement", "insertAdjacentText"].forEach(function (name) {
     wrapMethod(Element.prototype, name, function (self, args) {
       var position = text(args[0]);
-      var outside = position !== null && /^(beforebegin|afterend)$/i.test(position);
+      var outside = position !== null && call(testPattern, /^(beforebegin|afterend)$/i, position);
       return treeChange(outside ? parentKey(self) : keyOf(self), name === "insertAdjacentElement" ? [args[1]] : null);
     });
   });
@@ -671,10 +686,10 @@
   wrapAccessor(Node.prototype, "firstChild", CHILDREN);
 
   // ------------------------------------------------------------------ event handlers
-  var handled = new WeakMap(); // target -> {type: true} for targets given a handler by the page
+  var handled = sealed(new WeakMap()); // target -> {type: true} for targets given a handler by the page
   function noteHandler(target, type) {
     var types = handled.get(target);
-    if (!types) handled.set(target, (types = Object.create(null)));
+    if (!types) handled.set(target, (types = createObject(null)));
     types[type] = true;
   }
   function handlerChange(adds) {
@@ -716,7 +731,7 @@
       for (var i = 0; i < path.length; i++) {
         var target = path[i];
         var types = handled.get(target);
-        var inline = target instanceof Element && call(hasAttribute, target, "on" + type);
+        var inline = target instanceof NativeElement && call(hasAttribute, target, "on" + type);
         if (i === 0 || (types && types[type]) || inline) {
           var key = targetKey(target);
           if (key !== null) record("r", "handler:" + key + "." + type, null);
@@ -737,7 +752,7 @@
     call(addEventListener, root, type, function (event) {
       if (event.target === root) onDispatch(event);
     }, true);
-    call(addEventListener, document, type, onDispatch, true);
+    call(addEventListener, doc, type, onDispatch, true);
   });
   call(addEventListener, root, "message", onDispatch);
 
@@ -753,8 +768,8 @@
     try {
       var where;
       var value;
-      if (target instanceof HTMLInputElement) {
-        if (/^(checkbox|radio)$/.test(call(inputType, target))) {
+      if (target instanceof NativeInput) {
+        if (call(testPattern, /^(checkbox|radio)$/, call(inputType, target))) {
           if (event.type === "change") return; // the input event before it logged the toggle
           where = checkedLocation(target);
           record("r", where, null);
@@ -763,10 +778,10 @@
         }
         where = "dom:" + elementKey(target) + ".value";
         value = call(inputValue, target);
-      } else if (target instanceof HTMLTextAreaElement) {
+      } else if (target instanceof NativeTextArea) {
         where = "dom:" + elementKey(target) + ".value";
         value = call(textAreaValue, target);
-      } else if (target instanceof HTMLSelectElement) {
+      } else if (target instanceof NativeSelect) {
         if (event.type === "change") return; // the input event before it logged the choice
         where = selectLocation(target);
         value = call(selectValue, target);
@@ -778,12 +793,12 @@
       busy = false;
     }
   }
-  call(addEventListener, document, "input", onUserInput, true);
-  call(addEventListener, document, "change", onUserInput, true);
+  call(addEventListener, doc, "input", onUserInput, true);
+  call(addEventListener, doc, "change", onUserInput, true);
   /* The harness chooses options the way Playwright does, from script, so the input and change
      events of the choice are not trusted: it names the select before choosing (null after). */
   log.userChooses = function userChooses(select) {
-    chosenByUser = select instanceof HTMLSelectElement ? select : null;
+    chosenByUser = select instanceof NativeSelect ? select : null;
   };
   call(addEventListener, root, "focusin", onFocusMove, true);
   call(addEventListener, root, "focusout", function (event) {
@@ -793,7 +808,7 @@
   call(addEventListener, root, "beforeinput", onTyping, true);
 
   // ------------------------------------------------------------------ storage and cookies
-  var areas = new Map();
+  var areas = sealed(new Map());
   [["localStorage", "local"], ["sessionStorage", "session"]].forEach(function (pair) {
     try {
       areas.set(root[pair[0]], "storage:" + pair[1] + ".");

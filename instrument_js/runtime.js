@@ -47,7 +47,16 @@
     MutationObserver: window.MutationObserver,
     defineProperty: Object.defineProperty,
     getAttribute: Element.prototype.getAttribute,
+    querySelectorAll: Element.prototype.querySelectorAll,
+    Element: window.Element, // a polyfill may put its own constructor in the global
   };
+  /* A WeakMap whose methods are the natives, as own properties: a page that replaces
+     WeakMap.prototype.get (a polyfill, say) never sees the runtime's lookups. */
+  const nativeWeakMap = (() => {
+    const { get, set, has, delete: remove } = WeakMap.prototype;
+    return () => N.defineProperty(N.defineProperty(N.defineProperty(N.defineProperty(new WeakMap(),
+      "get", { value: get }), "set", { value: set }), "has", { value: has }), "delete", { value: remove });
+  })();
   const nativeTick = (() => {
     // A native macrotask with no clamping: one MessageChannel owned by the runtime.
     const channel = new N.MessageChannel();
@@ -529,7 +538,7 @@
     const NativeWorker = window.Worker;
     const workerPost = NativeWorker.prototype.postMessage;
     const workerTerminate = NativeWorker.prototype.terminate;
-    const pendingOf = new WeakMap(); // worker -> ids of its messages not yet dispatched
+    const pendingOf = nativeWeakMap(); // worker -> ids of its messages not yet dispatched
     const Worker = function Worker(url, options) {
       if (!new.target) return NativeWorker.apply(this, arguments); // throws the native TypeError
       const worker = Reflect.construct(NativeWorker, arguments, new.target);
@@ -782,7 +791,7 @@
   };
 
   // ------------------------------------------------------------------ element loads, lifecycle
-  const elementCreator = new WeakMap(); // element -> event that inserted it
+  const elementCreator = nativeWeakMap(); // element -> event that inserted it
   const loadSeen = new WeakSet();
   const dynamicScripts = new WeakSet();
   let loadsBuffered = false;
@@ -800,7 +809,7 @@
   // element only: the runtime listens on the element itself from the moment a source is set.
   const detachedImages = new Set(); // detached images whose load has not arrived yet
   const hookedImages = new WeakSet();
-  const sourceOrder = new WeakMap(); // detached image -> when its source was last set
+  const sourceOrder = nativeWeakMap(); // detached image -> when its source was last set
   let sourcesSet = 0;
   function hookDetachedImage(img) {
     if (img.isConnected) return;
@@ -829,7 +838,7 @@
   N.addEventListener.call(document, "error", onElementEvent, true);
   function onElementEvent(e) {
     const el = e.target;
-    if (passThrough.has(e) || !(el instanceof Element) || el instanceof HTMLStyleElement) return;
+    if (passThrough.has(e) || !(el instanceof N.Element) || el instanceof HTMLStyleElement) return;
     if (el instanceof HTMLScriptElement) {
       if (!heldScripts.has(el)) scriptSettled(el, e.type); // held ones: see onHeldScriptEvent
       return;
@@ -965,9 +974,9 @@
   const observer = new N.MutationObserver((records) => {
     for (const r of records) {
       for (const node of r.addedNodes) {
-        if (!(node instanceof Element)) continue;
+        if (!(node instanceof N.Element)) continue;
         noticeElement(node);
-        for (const child of node.querySelectorAll("script,img,iframe,link,video,audio,object,embed")) noticeElement(child);
+        for (const child of N.querySelectorAll.call(node, "script,img,iframe,link,video,audio,object,embed")) noticeElement(child);
       }
     }
   });
@@ -976,7 +985,7 @@
   // Scripts inserted by page code: remember them, so they are told apart from parser-inserted.
   function markDynamic(node) {
     if (node instanceof HTMLScriptElement) dynamicScripts.add(node);
-    else if (node && node.querySelectorAll) for (const s of node.querySelectorAll("script")) dynamicScripts.add(s);
+    else if (node instanceof N.Element) for (const s of N.querySelectorAll.call(node, "script")) dynamicScripts.add(s);
   }
   for (const [proto, names] of [
     [Node.prototype, ["appendChild", "insertBefore", "replaceChild"]],

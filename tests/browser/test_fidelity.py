@@ -20,7 +20,7 @@ from webr4.browser.responses import ResponseStore
 from webr4.resources import javascript
 from webr4.serve import serve
 from webr4.sweep.explore import explore
-from webr4.sweep.session import record
+from webr4.sweep.session import SessionError, record
 
 from .websocket_server import websocket_server
 
@@ -126,3 +126,23 @@ def test_an_endless_loop_ends_the_run_at_its_event_and_the_recording_repeats(pag
     assert [e.message for e in seed.errors if e.kind == "harness"] == [
         f"endless loop in {last.label}: its script ran for 2 s and was stopped"]
     assert summary.seed_events == len(seed.steps)
+
+
+def test_a_polyfill_replacing_dom_methods_and_constructors_ends_as_in_plain_chromium(driver, pages_url):
+    url = pages_url + "polyfill.html"
+    dom, harness = webr4_dom(driver, url)
+    assert not harness
+    # The page counts calls of its replaced natives: webr4 making any of them shows in the DOM.
+    assert dom == plain_dom(url, "document.getElementById('out').textContent !== ''")
+    assert "clicks 1, x 1, addEventListener 1, appendChild 1" in dom
+
+
+def test_a_step_after_an_event_that_never_finished_names_that_event(pages_url, tmp_path):
+    async def record_with_a_click():
+        async with Driver() as driver:
+            await record(driver, pages_url + "loop.html", tmp_path / "session", [{"wait": 500}, {"click": "#out"}],
+                         limits=Limits(event_timeout_s=2.0))
+
+    with pytest.raises(SessionError, match=r"^step 1 \(click on #out\) never happened: the page was stuck in "
+                                           r"setTimeout.*100ms.*, which never finished$"):
+        asyncio.run(record_with_a_click())

@@ -24,6 +24,7 @@ from webr4.browser.driver import Driver, Execution
 from webr4.browser.responses import ResponseStore
 from webr4.trace import Category, Trace
 from webr4.errors import Webr4Error
+from webr4.vocabulary import Truncation
 
 MANIFEST = "session.json"
 
@@ -107,6 +108,11 @@ def _check_actions_ran(trace: Trace, actions: list[UserAction]) -> None:
             raise SessionError(
                 f"step {action.index + 1} ({action.kind} on {action.selector}) never happened: the page had "
                 f"navigated away to {trace.navigation.target}; webr4 explores one page, so end the steps there")
+        if action.index not in ran and trace.truncated in (Truncation.EVENT_TIMEOUT, Truncation.ENDLESS_LOOP):
+            stuck = trace.events[trace.sequence[-1]].label if trace.sequence else "the page's loading"
+            raise SessionError(
+                f"step {action.step + 1} ({action.kind} on {action.selector}) never happened: the page was "
+                f"stuck in {stuck}, which never finished")
         if action.index not in ran:
             raise SessionError(
                 f"step {action.step + 1} ({action.kind} on {action.selector}) never happened: "

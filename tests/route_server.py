@@ -36,3 +36,11 @@ def route_server(respond: Respond) -> Iterator[str]:
         yield f"http://127.0.0.1:{server.server_address[1]}"
     finally:
         server.shutdown()
+
+
+@contextmanager
+def page_server(html: str) -> Iterator[str]:
+    """Serve one page, ``html``, at ``/`` (everything else is a 404); yields the page's URL."""
+    page = html.encode()
+    with route_server(lambda path: ("text/html", page) if path == "/" else None) as base:
+        yield base + "/"

@@ -3,13 +3,16 @@ run before the key comes up, and the explorer may put it on either side."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from webr4.browser.actions import parse_actions
 from webr4.engine.hb import HappensBefore
-from webr4.serve import serve
 from webr4.sweep.scripted import plain_page
 from webr4.trace import Category
+
+from ..route_server import page_server
 
 pytestmark = pytest.mark.browser
 
@@ -26,11 +29,9 @@ function note(x) { log.push(x); out.textContent = log.join(','); }
 
 
 @pytest.fixture(scope="module")
-def keys_url(tmp_path_factory):
-    root = tmp_path_factory.mktemp("keys")
-    (root / "index.html").write_text(PAGE)
-    with serve(root) as base:
-        yield base
+def keys_url() -> Iterator[str]:
+    with page_server(PAGE) as url:
+        yield url
 
 
 def out_text(dom: str) -> str:
@@ -57,13 +58,12 @@ def test_a_timer_set_in_keydown_runs_before_keyup_as_chromium_allows(driver, key
     assert not hb.ordered(timer, keyup)  # the user may let go first
 
 
-def test_the_key_comes_up_even_when_keydown_removed_the_field(driver, tmp_path):
-    (tmp_path / "index.html").write_text("""<!DOCTYPE html><body><input id="field"><p id="out"></p><script>
+def test_the_key_comes_up_even_when_keydown_removed_the_field(driver):
+    with page_server("""<!DOCTYPE html><body><input id="field"><p id="out"></p><script>
 field.addEventListener('keydown', function () { field.remove(); });
 document.addEventListener('keyup', function () { out.textContent = 'up'; });
-</script></body>""")
-    with serve(tmp_path) as base:
-        execution = driver.execute(base, actions=parse_actions([{"press": "#field", "key": "Escape"}]))
+</script></body>""") as url:
+        execution = driver.execute(url, actions=parse_actions([{"press": "#field", "key": "Escape"}]))
     assert [execution.trace.events[s.event].type for s in execution.trace.steps
             if execution.trace.events[s.event].category is Category.USER] == ["keydown", "keyup"]
     assert out_text(execution.dom) == "up"

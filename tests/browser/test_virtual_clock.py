@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from webr4.browser.actions import parse_actions
-from webr4.serve import serve
 from webr4.sweep.scripted import actions_from_script, plain_page
+
+from ..route_server import page_server
 
 pytestmark = pytest.mark.browser
 
@@ -21,11 +24,9 @@ add.addEventListener('click', function () {
 
 
 @pytest.fixture(scope="module")
-def items_url(tmp_path_factory):
-    root = tmp_path_factory.mktemp("clock")
-    (root / "index.html").write_text(PAGE)
-    with serve(root) as base:
-        yield base
+def items_url() -> Iterator[str]:
+    with page_server(PAGE) as url:
+        yield url
 
 
 def test_two_clicks_create_two_items_keyed_by_time(driver, items_url, tmp_path):

@@ -19,7 +19,7 @@ from webr4.state.noise import NoiseMask
 from webr4.sweep.backends import Backend, DaskCluster, WorkerProcesses
 from webr4.sweep.explore import Summary, explore
 from webr4.sweep.progress import Progress, Quiet
-from webr4.sweep.session import MANIFEST, Session, record
+from webr4.record.session import MANIFEST, Session, record
 from webr4.sweep.store import FILENAME as STORE_FILENAME
 
 SESSION_DIR = "session"  # where a check keeps its recording, inside the run directory

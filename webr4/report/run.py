@@ -12,7 +12,7 @@ from webr4.report.align import Row, align
 from webr4.report.ci import load_summary
 from webr4.report.source import Excerpt, SourceStore
 from webr4.sweep.runfiles import RunFiles
-from webr4.sweep.session import session_of_run
+from webr4.record.session import session_of_run
 from webr4.trace import Trace
 
 VERDICTS = ("harmful", "error", "heap-only", "harmless")

@@ -19,7 +19,7 @@ from webr4.state.noise import NoiseMask
 from webr4.state.snapshot import StateSnapshot
 from webr4.sweep.execution import run_plan
 from webr4.sweep.runfiles import RunFiles
-from webr4.sweep.session import Session, session_of_run
+from webr4.record.session import Session, session_of_run
 from webr4.sweep.store import FILENAME
 from webr4.trace import Trace
 from webr4.errors import Webr4Error

@@ -25,6 +25,7 @@ SAMPLES: dict[str, tuple[Any, Any]] = {
     "requests": (["GET http://h/a"], ["GET http://h/a", "GET http://h/b"]),
     "pending": ([], ["setTimeout 5ms"]),
     "heap": ({"n": 1}, {"n": 2}),
+    "storage": ({"localStorage.theme": "dark"}, {"localStorage.theme": "light", "sessionStorage.step": "2"}),
 }
 
 

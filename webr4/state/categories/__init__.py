@@ -20,9 +20,10 @@ from webr4.state.categories.navigation import NAVIGATION
 from webr4.state.categories.network import NETWORK
 from webr4.state.categories.pending import PENDING
 from webr4.state.categories.screenshot import SCREENSHOT
+from webr4.state.categories.storage import STORAGE
 
 CATEGORIES: tuple[Category[Any, Any], ...] = (
-    NAVIGATION, EXCEPTIONS, DOM, SCREENSHOT, CONSOLE, NETWORK, PENDING, HEAP,
+    NAVIGATION, EXCEPTIONS, DOM, SCREENSHOT, CONSOLE, NETWORK, PENDING, HEAP, STORAGE,
 )
 """Every category, in the order people read their differences."""
 

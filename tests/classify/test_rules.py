@@ -5,7 +5,11 @@ from __future__ import annotations
 import pytest
 
 from webr4.classify import RULES, Verdict, classify
-from webr4.state.diff import DomDiff, HeapChange, HeapDiff, Hunk, MultisetDiff, ScreenshotDiff, StateDiff
+from webr4.state.categories.dom import DomDiff, Hunk
+from webr4.state.categories.heap import HeapChange, HeapDiff
+from webr4.state.categories.multiset import MultisetDiff
+from webr4.state.categories.screenshot import ScreenshotDiff
+from webr4.state.diff import StateDiff
 from webr4.trace import Access, AccessKind, Category, Event, Step, Trace
 
 PARSE = Event("p1", Category.PARSE, "parse", "parse chunk 2/2")

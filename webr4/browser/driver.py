@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from playwright.async_api import Browser, Page, Playwright, ViewportSize, async_playwright
 from playwright.async_api import Error as PlaywrightError
@@ -37,6 +37,7 @@ class Execution:
     dom: str
     screenshot: bytes | None = None
     heap: Any = None  # the abstract JS heap (instrument_js/capture_heap.js), when asked for
+    captured: Mapping[str, Any] = field(default_factory=dict)  # name -> what its capture script returned
 
 
 def runtime_script(seed: int, settle_ms: int, event_ms: int, *, full_accesses: bool = False) -> str:
@@ -91,6 +92,7 @@ class Driver:
         seed: int = 0,
         screenshot: bool = False,
         heap: bool = False,
+        captures: Mapping[str, str] = {},
         instrument: bool = True,
         full_accesses: bool = False,
     ) -> Execution:
@@ -99,7 +101,9 @@ class Driver:
         With ``record=True`` the network is live and every response is added to ``store`` (a new
         one when ``None``); with ``record=False`` the network is served from ``store`` only.
         ``instrument`` rewrites the page's scripts so each step carries its shared-memory accesses;
-        ``screenshot`` and ``heap`` add those to the final state. Steps carry the summary of
+        ``screenshot`` and ``heap`` add those to the final state; ``captures`` names function
+        expressions evaluated in the page at the end, their results kept under the same names in
+        ``Execution.captured``. Steps carry the summary of
         their accesses (:mod:`webr4.engine.summary`); ``full_accesses`` (for diagnostics) keeps
         every access instead.
         Raises :class:`~webr4.browser.network.NetworkError` when the document cannot be loaded.
@@ -121,26 +125,29 @@ class Driver:
             try:
                 cdp = await context.new_cdp_session(page)
                 trace = await Controller(page, cdp, gate, actions, limits).run(url, plan)
-                dom, shot, globals_ = await _final_state(page, trace, gate, screenshot=screenshot, heap=heap)
+                dom, shot, globals_, captured = await _final_state(page, trace, gate, screenshot=screenshot,
+                                                                   heap=heap, captures=captures)
             finally:
                 await gate.abandon()
-            return Execution(trace, dom, shot, globals_)
+            return Execution(trace, dom, shot, globals_, captured)
         finally:
             await context.close()
 
 
-async def _final_state(page: Page, trace: Trace, gate: NetworkGate, *, screenshot: bool,
-                       heap: bool) -> tuple[str, bytes | None, Any]:
-    """DOM, screenshot and heap at the end of a run; empty when the page hung or went away (the
-    trace already says so). Names the trace's racing objects (``trace.names``) on the way."""
+async def _final_state(page: Page, trace: Trace, gate: NetworkGate, *, screenshot: bool, heap: bool,
+                       captures: Mapping[str, str]) -> tuple[str, bytes | None, Any, dict[str, Any]]:
+    """DOM, screenshot, heap and the results of ``captures`` at the end of a run; empty when the
+    page hung or went away (the trace already says so). Names the trace's racing objects
+    (``trace.names``) on the way."""
     if trace.truncated in (Truncation.EVENT_TIMEOUT, Truncation.PAGE_LOST):
-        return "", None, None
+        return "", None, None, {}
     try:
         await page.evaluate("() => { if (window.__webr4.log) window.__webr4.log.enabled = false; }")
         trace.names = await asyncio.wait_for(collect_names(page, trace, gate.original_site, gate.sites), 10)
         dom = await asyncio.wait_for(page.evaluate(javascript("capture_dom.js")), 10)
         shot = await page.screenshot(full_page=True, timeout=10_000) if screenshot else None
         globals_ = await asyncio.wait_for(page.evaluate(javascript("capture_heap.js")), 10) if heap else None
+        captured = {name: await asyncio.wait_for(page.evaluate(script), 10) for name, script in captures.items()}
     except (PlaywrightError, asyncio.TimeoutError):
-        return "", None, None
-    return dom, shot, globals_
+        return "", None, None, {}
+    return dom, shot, globals_, captured

@@ -23,7 +23,8 @@ Rules are tried in groups, in this order; the first group with a match decides:
    ``dom-and-render-diff`` (the DOM differs and so does the screenshot — or the screenshots
    could not be compared, in which case a DOM difference is taken to be visible),
    ``network-diff`` (a request was skipped or is new), ``navigation-diff`` (one execution
-   takes the user off the page and the other does not, or elsewhere).
+   takes the user off the page and the other does not, or elsewhere), ``storage-diff`` (the
+   page leaves other data in ``localStorage`` or ``sessionStorage``).
 6. **heap-only** — ``heap-only``: the heap differs and nothing else does (pending events aside).
 7. Otherwise **harmless** — ``other-diff``: the states differ, but only in ways no enabled rule
    calls harmful (console messages, pending events, a DOM change that renders identically).
@@ -189,6 +190,12 @@ def navigation_diff(case: Case) -> bool:
     return bool(case.diff.navigation)
 
 
+def storage_diff(case: Case) -> bool:
+    """The page leaves other data in localStorage or sessionStorage: the next visit (or, for
+    sessionStorage, a reload) starts from it, whatever the page shows now."""
+    return bool(case.diff.storage)
+
+
 def _is_polling_timer(event: Event, traces: tuple[Trace, Trace]) -> bool:
     """An interval (any firing), a repeated firing, or a retry: a one-shot timer created by an event
     that ran in both executions but scheduled it in only one (it found what it waited for missing)."""
@@ -241,6 +248,7 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
     Rule("dom-and-render-diff", "harmful", dom_and_render_diff),
     Rule("network-diff", "harmful", network_diff),
     Rule("navigation-diff", "harmful", navigation_diff),
+    Rule("storage-diff", "harmful", storage_diff),
     Rule("heap-only", "heap-only", heap_only),
 )}
 """Every rule by reason code, in the order they are tried."""
@@ -251,7 +259,8 @@ GROUPS: tuple[tuple[str, ...], ...] = (
     ("polling-timer",),
     ("commute",),
     ("unload-race", "late-handler-attach"),
-    ("initialization-race", "exception-diff", "dom-and-render-diff", "network-diff", "navigation-diff"),
+    ("initialization-race", "exception-diff", "dom-and-render-diff", "network-diff", "navigation-diff",
+     "storage-diff"),
     ("heap-only",),
 )
 """Rules in one group are all evaluated; the first group with a match decides the verdict."""

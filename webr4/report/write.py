@@ -1,7 +1,8 @@
 """``write_report(run_dir)``: the static HTML report of a run, under ``run_dir/report/``.
 
 Pages: ``index.html`` (overview, sortable and filterable table of reversals), one
-``reversal-<n>.html`` per reversal, and ``timeline.html``. Everything from the site is escaped by
+``reversal-<n>.html`` per reversal (one section per state category, drawn by the category's
+template in ``reports/categories/``), and ``timeline.html``. Everything from the site is escaped by
 Jinja2's autoescaping and no site URL is ever put in ``href`` or ``src``: a hostile page cannot
 run script in the report. The pages need no network and work from ``file://``.
 """
@@ -20,6 +21,7 @@ from webr4.report.ci import replay_command, unfinished_reason
 from webr4.report.run import VERDICTS, Run
 from webr4.report.timeline import layout
 from webr4.resources import resource_dir
+from webr4.state.categories import CATEGORIES
 
 ASSETS = ("report.css", "report.js")
 MAX_VALUE_CHARS = 300
@@ -64,7 +66,7 @@ def write_report(run_dir: Path) -> Path:
     for r in reversals:
         index = r["index"]
         _write(out / f"reversal-{index}.html", template.render(
-            **common, page="reversal", r=r,
+            **common, page="reversal", r=r, categories=CATEGORIES,
             events=[run.racing_event(r, "first"), run.racing_event(r, "second")],
             rows=run.alignment(r), skipped=run.skipped(index), diff=run.diff(index),
             shots=shots[index], diff_image=run.has_file(index, "diff.png"),

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from playwright.async_api import Error as PlaywrightError
 
 from webr4.browser.driver import Driver, Execution
+from webr4.state.categories import page_scripts
 from webr4.state.snapshot import StateSnapshot
 from webr4.record.session import Session
 from webr4.trace import ErrorRecord, Trace
@@ -39,7 +40,7 @@ class Outcome:
 
     @classmethod
     def from_row(cls, trace: str, state: str, screenshot: bytes | Path | None) -> Outcome:
-        snapshot = replace(StateSnapshot.from_json(json.loads(state)), screenshot=screenshot)
+        snapshot = StateSnapshot.from_json(json.loads(state)).replace(screenshot=screenshot)
         return cls(Trace.loads(trace), snapshot)
 
     @classmethod
@@ -57,7 +58,8 @@ async def run_plan(driver: Driver, session: Session, plan: Iterable[str]) -> Exe
         try:
             execution = await driver.execute(session.url, tuple(plan), actions=session.user_actions,
                                              store=session.network(), record=False, limits=session.run_limits,
-                                             seed=session.seed, screenshot=True, heap=True)
+                                             seed=session.seed, screenshot=True, heap=True,
+                                             captures=page_scripts())
         except PlaywrightError as error:
             if attempt == 2:
                 message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__

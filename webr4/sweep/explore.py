@@ -75,7 +75,6 @@ from webr4.trace import Event, Trace
 from webr4.errors import Webr4Error
 from webr4.vocabulary import FAILED_RUNS, StopReason, Truncation
 
-_MASK_FIELD = {"dom": "dom_keys", "heap": "heap_paths", "screenshot": "boxes"}  # category -> NoiseMask field
 RUNNING, INTERRUPTED, FINISHED = "running", "interrupted", "finished"  # a sweep's status in summary.json
 
 
@@ -237,7 +236,7 @@ async def _sweep(pipeline: Pipeline, store: RunStore, session: Session, out: Pat
     summary = Summary(session.url, settings.bound, settings.strategy, settings.session,
                       session.run_limits.chunking.describe(), len(first.trace.steps),
                       len(find_races(first.trace, filters=filters).uncovered),
-                      noise=[name for name, part in _MASK_FIELD.items() if getattr(noise, part)])
+                      noise=noise.categories)
     (out / "noise.json").write_text(json.dumps(noise.to_json()))
     mask = noise | NoiseMask.from_json(settings.mask)
     _write_summary(out, summary)
@@ -400,7 +399,7 @@ def _save(out: Path, store: RunStore, index: int, key: str, state: StateSnapshot
     if not path.is_file() or path.read_bytes() != png:
         path.write_bytes(png)
     store.screenshot_moved(key, path.relative_to(out).as_posix())
-    return replace(state, screenshot=path)
+    return state.replace(screenshot=path)
 
 
 def _write_summary(out: Path, summary: Summary) -> None:

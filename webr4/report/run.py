@@ -15,7 +15,7 @@ from webr4.sweep.runfiles import RunFiles
 from webr4.sweep.session import session_of_run
 from webr4.trace import Trace
 
-VERDICTS = ("harmful", "error", "heap-only", "harmless")
+VERDICTS = ("harmful", "error", "heap-only", "unrealised", "harmless")
 
 
 def verdict_rank(verdict: str) -> int:
@@ -88,6 +88,18 @@ class Run:
         sites = dict.fromkeys((a.kind.value, a.site) for a in racing)
         excerpts = [e for kind, site in sites if site and (e := self.sources.excerpt(kind, site)) is not None]
         return RacingEvent(event_id, label, event.category.value if event else "other", excerpts)
+
+    def pair_kinds(self, reversal: dict[str, Any]) -> tuple[str, str]:
+        """The kinds of the two racing events (``user click``, ``parse parse``, ``network xhr``),
+        from the parent's trace; an event it does not know is its label."""
+        parent = self.trace(reversal["parent"])
+        events = parent.events if parent else {}
+
+        def kind(which: str) -> str:
+            event = events.get(reversal[f"{which}_id"])
+            return f"{event.category.value} {event.type}" if event else str(reversal[which])
+
+        return kind("first"), kind("second")
 
     def alignment(self, reversal: dict[str, Any]) -> list[Row]:
         parent, child = self.trace(reversal["parent"]), self.trace(reversal["index"])

@@ -235,6 +235,10 @@ def _location(event: dict[str, Any], number: int, role: str, logical: list[dict[
     }
 
 
+def _kind_in_words(verdict: str) -> str:
+    return "Planned reversal not realised" if verdict == "unrealised" else f"{verdict.capitalize()} event race"
+
+
 def _result(run_dir: Path, reversal: Reversal, rule_index: dict[str, int]) -> dict[str, Any]:
     reasons = list(reversal.get("reasons") or [reversal["verdict"]])
     logical = [{"name": name, "kind": "variable"} for name in _locations(reversal) or [""]]
@@ -247,7 +251,7 @@ def _result(run_dir: Path, reversal: Reversal, rule_index: dict[str, int]) -> di
         "ruleId": reasons[0],
         "ruleIndex": rule_index[reasons[0]],
         "level": SARIF_LEVELS[reversal["verdict"]],
-        "message": {"text": f"{reversal['verdict'].capitalize()} event race, {title(reversal)} "
+        "message": {"text": f"{_kind_in_words(reversal['verdict'])}, {title(reversal)} "
                             f"({', '.join(reasons)}); {headline(reversal)}; differences: {_differences(reversal)}; "
                             f"report: {report_page(reversal)}; replay: {replay_command(run_dir, reversal)}"},
         "locations": located[:1] or [{"logicalLocations": logical}],

@@ -47,7 +47,10 @@ def test_plain_chromium_stacks_hold_the_library_frame_first_then_the_app(driver,
         await page.add_init_script("""
             window.__stacks = {};
             const set = window.setTimeout;
-            window.setTimeout = function (...args) { window.__stacks.timer = new Error().stack; return set.apply(this, args); };
+            window.setTimeout = function (...args) {
+              window.__stacks.timer = new Error().stack;
+              return set.apply(this, args);
+            };
             window.addEventListener("error", (e) => { window.__stacks.error = e.error.stack; });""")
         await page.goto(url, wait_until="load")
         await page.wait_for_timeout(300)

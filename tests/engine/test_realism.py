@@ -55,7 +55,8 @@ def test_a_response_after_a_long_timer_arrived_later() -> None:
     recorded = trace((CHUNK, 0), (XHR, 5), (SHORT, 10), (LONG, 3005))
     shift = timing_shift(recorded, [CHUNK.id, SHORT.id, LONG.id, XHR.id])
     assert shift == Shift(LONG.id, XHR.id, 3000)
-    assert shift_in_words(shift, EVENTS) == "XHR GET /a.json load arrived 3 s later, after setTimeout 3000ms at app.js:4:1"
+    assert shift_in_words(shift, EVENTS) == \
+        "XHR GET /a.json load arrived 3 s later, after setTimeout 3000ms at app.js:4:1"
 
 
 def test_an_order_the_recorded_times_allow_fits() -> None:

@@ -190,8 +190,9 @@ def test_the_report_never_claims_an_order_that_did_not_happen(tmp_path: Path, pa
     labels = ("parse chunk 1/1", "click on #add")
     run = write_run(tmp_path / "run", [
         reversal(1, "unrealised", ["order-not-realised"], labels=labels) | {"unrealised": why},
-        reversal(2, "harmful", ["dom-and-render-diff"]) | {"timing": "XHR GET /b.json load arrived 3 s later, after "
-                                                                     "setTimeout 3000ms at app.js:4:1", "timing_ms": 3000},
+        reversal(2, "harmful", ["dom-and-render-diff"]) | {
+            "timing": "XHR GET /b.json load arrived 3 s later, after setTimeout 3000ms at app.js:4:1",
+            "timing_ms": 3000},
         reversal(3, "harmless", ["commute"], location="#log") | {"timing": "fits the recorded timing", "timing_ms": 0},
     ])
     index = write_report(run)

@@ -18,17 +18,18 @@ Reversal = Mapping[str, Any]
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 
-def _without_numbers(text: str) -> str:
-    return _NUMBER.sub("N", text)
+def _shapes(items: Iterable[str]) -> tuple[str, ...]:
+    """Difference items with every number taken out."""
+    return tuple(_NUMBER.sub("N", item) for item in items)
 
 
 def group_key(reversal: Reversal, kinds: tuple[str, str]) -> tuple[Any, ...]:
     """What near-identical reversals share: the verdict, the racing events' kinds (unordered)
     and the difference items modulo numbers."""
     differences = reversal.get("differences") or {}
-    items = tuple((category, tuple(_without_numbers(item) for item in ([values] if isinstance(values, str) else values)))
-                  for category, values in sorted(differences.items()))
-    return reversal.get("verdict"), tuple(sorted(kinds)), items
+    shapes = tuple((category, _shapes([items] if isinstance(items, str) else items))
+                   for category, items in sorted(differences.items()))
+    return reversal.get("verdict"), tuple(sorted(kinds)), shapes
 
 
 def realism_rank(reversal: Reversal) -> tuple[int, float, int]:

@@ -190,18 +190,18 @@
     }
   }
 
+  // A library's script by its path (webr4/libraries.py defines it and sends it in the config).
+  const LIBRARY_PATH = new RegExp(CONFIG.libraryPath || "(?!)", "i");
+
   function isLibraryScript(url) {
-    // The one definition of a script that is not the app's own: one from another origin, or a
-    // library by its path: under node_modules, vendor or bower_components, or minified (*.min.js).
+    // A script that is not the app's own: one from another origin, or a library's by its path.
     let parsed;
     try {
       parsed = new URL(url);
     } catch (e) {
       return false;
     }
-    return parsed.origin !== location.origin ||
-      /\/(?:node_modules|vendors?|bower_components)\//i.test(parsed.pathname) ||
-      /[.-]min\.m?js$/i.test(parsed.pathname);
+    return parsed.origin !== location.origin || LIBRARY_PATH.test(parsed.pathname);
   }
 
   function firstPageFrame(stack) {

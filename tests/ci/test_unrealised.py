@@ -32,6 +32,7 @@ def test_junit_skips_the_unrealised_reversal_naming_why(run: Path) -> None:
     skipped = unrealised.find("skipped")
     assert skipped is not None
     assert skipped.get("message") == f"order not realised: planned click on #add before parse chunk 1/1, but {WHY}"
+    assert "click on #add (planned to run first, but did not)" in (unrealised.findtext("system-out") or "")
     assert realised.find("skipped") is None
     out = realised.findtext("system-out") or ""
     assert "click on #add ran before parse chunk 1/1 (click on #add came 0.2 ms earlier, before parse chunk 1/1)" in out

@@ -38,6 +38,7 @@ Reversal = dict[str, Any]
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_LEVELS = {"harmful": "error", "heap-only": "warning", "unrealised": "note"}
 ROLES = ("ran first in the parent sequence", "ran first after the reversal")  # the two racing events
+UNREALISED_ROLES = ("ran first in the parent sequence", "planned to run first, but did not")
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
@@ -123,6 +124,11 @@ def title(reversal: Reversal) -> str:
     return f"reversal {reversal['id']}: {labels} on {reversal.get('location') or 'an unknown location'}"
 
 
+def _roles(reversal: Reversal) -> tuple[str, str]:
+    """What each racing event did, in words: never that the reversal ran first when it did not."""
+    return UNREALISED_ROLES if reversal.get("unrealised") else ROLES
+
+
 def headline(reversal: Reversal) -> str:
     """What ran, in one line: ``click on #add ran before parse chunk 1/1 (click on #add came
     0.2 ms earlier, before parse chunk 1/1)``, or for a planned order that did not happen
@@ -140,7 +146,7 @@ def in_words(run_dir: Path, reversal: Reversal) -> str:
     differences, report page and replay command; several lines."""
     lines = [f"{title(reversal)} [{reversal['verdict']}: {', '.join(reversal.get('reasons') or []) or 'no reason'}]",
              f"  {headline(reversal)}"]
-    for role, event in zip(ROLES, _events(reversal)):
+    for role, event in zip(_roles(reversal), _events(reversal)):
         lines.append(f"  {event.get('label')} ({role}) at {event.get('site') or 'an unknown site'}")
     if len(_locations(reversal)) > 1:
         lines.append(f"  both touch: {', '.join(_locations(reversal))}")
@@ -244,7 +250,7 @@ def _result(run_dir: Path, reversal: Reversal, rule_index: dict[str, int]) -> di
     logical = [{"name": name, "kind": "variable"} for name in _locations(reversal) or [""]]
     logical[0]["fullyQualifiedName"] = str(reversal.get("location_key") or "")
     events = _events(reversal)
-    located = [loc for number, (event, role) in enumerate(zip(events, ROLES))
+    located = [loc for number, (event, role) in enumerate(zip(events, _roles(reversal)))
                if (loc := _location(event, number, role, logical)) is not None]
     race = "\n".join([str(reversal.get("location_key"))] + [str(e.get("label")) for e in events])
     return {

@@ -63,8 +63,8 @@ from webr4.classify import classify
 from webr4.classify.differences import describe_differences
 from webr4.engine import Explorer, PlannedSequence, Strategy, find_races
 from webr4.engine.describe import describe_locations
-from webr4.engine.realism import shift_in_words, timing_shift, unrealised
 from webr4.engine.filters import DEFAULT_FILTERS, NamedFilter, filters_by_name
+from webr4.engine.realism import shift_in_words, timing_shift, unrealised
 from webr4.engine.stats import por_pruning
 from webr4.engine.strategies import DelayBoundedSampler, WaveSampler
 from webr4.state.noise import NoiseMask

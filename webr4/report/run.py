@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -97,7 +98,7 @@ class Run:
         excerpts = [e for kind, site in sites if (e := self.sources.excerpt(kind, site)) is not None]
         return RacingEvent(event_id, label, event.category.value if event else "other", excerpts)
 
-    def pair_kinds(self, reversal: dict[str, Any]) -> tuple[str, str]:
+    def pair_kinds(self, reversal: Mapping[str, Any]) -> tuple[str, str]:
         """The kinds of the two racing events (``user click``, ``parse parse``, ``network xhr``),
         from the parent's trace; an event it does not know is its label."""
         parent = self.trace(reversal["parent"])

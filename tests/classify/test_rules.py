@@ -89,6 +89,18 @@ def test_an_order_that_loops_forever_is_harmful_even_with_equal_states() -> None
         Verdict("harmless", ["commute"])
 
 
+def test_an_order_that_did_not_happen_is_no_verdict_on_the_pair() -> None:
+    parent = trace(PARSE, CLICK)
+    child = trace(PARSE, CLICK)
+    child.skipped.append(CLICK.id)  # planned first, not enabled then: the parent's order again
+    diff = StateDiff(exceptions=NEW_REF_ERROR, dom=DOM, screenshot=SHOT)
+    assert verdict(parent, child, diff, (PARSE, CLICK)) == Verdict("unrealised", ["order-not-realised"])
+    assert verdict(parent, trace(PARSE), StateDiff(), (PARSE, CLICK)).kind == "unrealised"
+    # a failed child is an error whatever ran; without the rule the difference is judged as before
+    assert verdict(parent, trace(PARSE, truncated="page-lost"), diff, (PARSE, CLICK)).kind == "error"
+    assert verdict(parent, child, diff, (PARSE, CLICK), rules=without("order-not-realised")).kind == "harmful"
+
+
 def test_parent_failed() -> None:
     v = verdict(trace(XHR_A, truncated="page-lost"), trace(XHR_B, XHR_A), StateDiff(), (XHR_A, XHR_B))
     assert v == Verdict("error", ["parent-failed"])

@@ -22,6 +22,7 @@ from webr4.browser.network import NetworkGate
 from webr4.browser.responses import ResponseStore
 from webr4.instrument.cache import CachedRewriter
 from webr4.instrument.page import DocumentCache
+from webr4.libraries import LIBRARY_PATH
 from webr4.resources import javascript
 from webr4.trace import Plan, Trace
 from webr4.vocabulary import Truncation
@@ -44,8 +45,10 @@ def runtime_script(seed: int, settle_ms: int, event_ms: int, *, full_accesses: b
     """The init script: the runtime with its configuration in a private lexical scope, then the
     access log that instrumented code reports to, then the log of accesses made through browser
     APIs (DOM, storage, cookies, event handlers). Each step carries the summary of its accesses
-    (:mod:`webr4.engine.summary`), or every access with ``full_accesses``."""
-    config = json.dumps({"seed": seed, "settleMs": settle_ms, "eventMs": event_ms, "fullAccessLog": full_accesses})
+    (:mod:`webr4.engine.summary`), or every access with ``full_accesses``. The configuration
+    carries what a library's script is (:mod:`webr4.libraries`), so that sites name the app."""
+    config = json.dumps({"seed": seed, "settleMs": settle_ms, "eventMs": event_ms, "fullAccessLog": full_accesses,
+                         "libraryPath": LIBRARY_PATH.pattern})
     return ("{ const __WEBR4_CONFIG__ = " + config + ";\n" + javascript("runtime.js") + "\n}\n"
             + javascript("access_log.js") + "\n" + javascript("dom_log.js"))
 

@@ -5,6 +5,11 @@ Rules are tried in groups, in this order; the first group with a match decides:
 1. **error** — ``child-failed``: the child execution did not finish (``truncated`` is
    ``event-timeout``, ``page-lost`` or ``run-timeout``, or the caller says it failed);
    ``parent-failed``: the same for the parent. Nothing else can be trusted.
+1a. **unrealised** — ``order-not-realised``: the child did not run the reversed pair in the planned
+   order (approximate replay skipped the event planned first, or it ran after the other; see
+   :func:`webr4.engine.realism.unrealised`). Whatever its state shows came from some other
+   order, so it is no verdict on this pair; the race that did change the state has a reversal
+   of its own.
 1b. **harmful** — ``endless-loop``: the child ended in an endless loop (``truncated`` is
    ``endless-loop``) and the parent did not: this order hangs the page, whatever its state shows.
 2. **harmless** — ``polling-timer``: ad-hoc synchronisation; only pending events differ in the
@@ -37,6 +42,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from webr4.classify.verdict import Kind
+from webr4.engine.realism import unrealised
 from webr4.state.diff import StateDiff
 from webr4.state.dom import FORM_STATE
 from webr4.trace import AccessKind, Category, Event, Trace
@@ -80,6 +86,12 @@ def child_failed(case: Case) -> bool:
 def parent_failed(case: Case) -> bool:
     """The parent execution did not complete."""
     return case.parent.truncated in FAILED_RUNS
+
+
+def order_not_realised(case: Case) -> bool:
+    """The child did not run the second racing event before the first, as planned."""
+    first, second = case.events
+    return unrealised(case.child, first.id, second.id) is not None
 
 
 def commute(case: Case) -> bool:
@@ -238,6 +250,7 @@ def heap_only(case: Case) -> bool:
 RULES: dict[str, Rule] = {rule.name: rule for rule in (
     Rule("child-failed", "error", child_failed),
     Rule("parent-failed", "error", parent_failed),
+    Rule("order-not-realised", "unrealised", order_not_realised),
     Rule("endless-loop", "harmful", endless_loop),
     Rule("polling-timer", "harmless", polling_timer),
     Rule("commute", "harmless", commute),
@@ -255,6 +268,7 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
 
 GROUPS: tuple[tuple[str, ...], ...] = (
     ("child-failed", "parent-failed"),
+    ("order-not-realised",),
     ("endless-loop",),
     ("polling-timer",),
     ("commute",),

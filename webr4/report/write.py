@@ -1,8 +1,9 @@
 """``write_report(run_dir)``: the static HTML report of a run, under ``run_dir/report/``.
 
-Pages: ``index.html`` (overview, sortable and filterable table of reversals), one
-``reversal-<n>.html`` per reversal (one section per state category, drawn by the category's
-template in ``reports/categories/``), and ``timeline.html``. Everything from the site is escaped by
+Pages: ``index.html`` (overview, sortable and filterable table of reversals, near-identical ones
+in expandable groups: :mod:`webr4.report.groups`), one ``reversal-<n>.html`` per reversal (one
+section per state category, drawn by the category's template in ``reports/categories/``), and
+``timeline.html``. Everything from the site is escaped by
 Jinja2's autoescaping and no site URL is ever put in ``href`` or ``src``: a hostile page cannot
 run script in the report. The pages need no network and work from ``file://``.
 """
@@ -18,6 +19,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from webr4.classify.differences import differences_line
 from webr4.report.ci import replay_command, unfinished_reason
+from webr4.report.groups import groups
 from webr4.report.run import VERDICTS, Run
 from webr4.report.timeline import layout
 from webr4.resources import resource_dir
@@ -57,7 +59,7 @@ def write_report(run_dir: Path) -> Path:
     shots = {r["index"]: (run.has_file(r["parent"], "state.png"), run.has_file(r["index"], "state.png"))
              for r in reversals}
     _write(out / "index.html", env.get_template("index.html.j2").render(
-        **common, page="index", reversals=reversals, shots=shots))
+        **common, page="index", reversals=reversals, groups=groups(reversals, run.pair_kinds), shots=shots))
     seed = run.trace(0)
     timeline = layout(seed, ((r["index"], r["first_id"], r["second_id"]) for r in reversals)) if seed else None
     _write(out / "timeline.html", env.get_template("timeline.html.j2").render(

@@ -35,9 +35,13 @@ reversal has ``id``, ``parent``, ``sequence`` (the event ids it executed),
 ``depth``, ``events`` (the two racing events, each ``{"id", "label", "site"}``, in parent order),
 ``locations`` (every location the two events conflict on, in words, most visible to the user
 first: see :func:`~webr4.engine.describe.describe_locations`), ``location`` (the first of them)
-and ``location_key``, ``verdict`` (``harmful``, ``harmless``, ``heap-only`` or ``error``),
+and ``location_key``, ``verdict`` (``harmful``, ``harmless``, ``heap-only``, ``unrealised`` or ``error``),
 ``reasons`` (reason codes), ``differences`` (category → short items, see
-:mod:`webr4.classify.differences`) and ``witness`` (its directory, relative to the run). The keys ``index``, ``first``,
+:mod:`webr4.classify.differences`), ``witness`` (its directory, relative to the run),
+``unrealised`` (why the planned order did not happen, in words, or null when it did; such a
+reversal's verdict is ``unrealised``) and ``timing`` and ``timing_ms`` (how far the order that ran
+is from the recorded timing, in words and in virtual milliseconds: see
+:mod:`webr4.engine.realism`). The keys ``index``, ``first``,
 ``second``, ``first_id``, ``second_id`` and ``skipped`` repeat those facts for the report.
 """
 
@@ -60,6 +64,7 @@ from webr4.classify.differences import describe_differences
 from webr4.engine import Explorer, PlannedSequence, Strategy, find_races
 from webr4.engine.describe import describe_locations
 from webr4.engine.filters import DEFAULT_FILTERS, NamedFilter, filters_by_name
+from webr4.engine.realism import shift_in_words, timing_shift, unrealised
 from webr4.engine.stats import por_pruning
 from webr4.engine.strategies import make_strategy
 from webr4.state.noise import NoiseMask
@@ -104,6 +109,9 @@ class ReversalReport:
     events: list[dict[str, str | None]]
     witness: str
     locations: list[str] = field(default_factory=list)
+    unrealised: str | None = None  # why the planned order did not happen, in words; None when it did
+    timing: str = ""  # how far the order that ran is from the recorded timing, in words
+    timing_ms: float | None = None  # that distance in virtual ms (0: the recorded times allow it)
 
 
 @dataclass
@@ -290,8 +298,8 @@ async def _explore_all(pipeline: Pipeline, store: RunStore, out: Path, settings:
         if stored is not None:
             report = ReversalReport(**stored)
         else:
-            report = _judge(out, planned, traces[planned.derived_from], states[planned.derived_from], child.trace,
-                            states[planned.index], mask, settings.rules)
+            report = _judge(out, planned, seed, traces[planned.derived_from], states[planned.derived_from],
+                            child.trace, states[planned.index], mask, settings.rules)
             store.judged(planned.index, execution_key(planned.plan), asdict(report))
         summary.reversals.append(report)
         summary.sequences = len(explorer.explored)
@@ -326,9 +334,10 @@ def _planned(strategy: Strategy) -> int:
     return len(strategy.explored) + strategy.pending
 
 
-def _judge(out: Path, planned: PlannedSequence, parent_trace: Trace, parent_state: StateSnapshot, child_trace: Trace,
-           child_state: StateSnapshot, mask: NoiseMask, rules: list[str] | None) -> ReversalReport:
-    """Compare a child with its parent, classify the difference, write the witness directory."""
+def _judge(out: Path, planned: PlannedSequence, seed: Trace, parent_trace: Trace, parent_state: StateSnapshot,
+           child_trace: Trace, child_state: StateSnapshot, mask: NoiseMask, rules: list[str] | None) -> ReversalReport:
+    """Compare a child with its parent, classify the difference, write the witness directory;
+    the child's timing is measured against the recording, ``seed``."""
     difference = mask.diff(parent_state, child_state)
     *pair, location = _racing_pair(planned, parent_trace, child_trace)
     verdict = classify(parent_trace, child_trace, difference, (pair[0], pair[1]),
@@ -338,6 +347,7 @@ def _judge(out: Path, planned: PlannedSequence, parent_trace: Trace, parent_stat
     named = describe_locations(parent_trace, pair[0].id, pair[1].id, location)
     keys = [key for _words, key in named] or [location]
     location = keys[0]
+    shift = timing_shift(seed, child_trace.sequence)
     return ReversalReport(
         id=planned.index, index=planned.index, parent=planned.derived_from, depth=planned.depth,
         first=pair[0].label, second=pair[1].label, first_id=pair[0].id, second_id=pair[1].id,
@@ -347,6 +357,8 @@ def _judge(out: Path, planned: PlannedSequence, parent_trace: Trace, parent_stat
         skipped=len(child_trace.skipped), sequence=child_trace.sequence,
         events=[{"id": e.id, "label": e.label, "site": _access_site(parent_trace, e.id, keys)} for e in pair],
         witness=str(witness.relative_to(out)),
+        unrealised=unrealised(child_trace, pair[0].id, pair[1].id),
+        timing=shift_in_words(shift, seed.events), timing_ms=shift.ms if shift else 0.0,
     )
 
 

@@ -60,6 +60,16 @@ class UserAction:
         return USER_EVENTS[self.kind].needs_target
 
     @property
+    def starts_step(self) -> bool:
+        """Whether it is the first event of its step (a key comes up without waiting for the page)."""
+        return ACTION_OF_EVENT[self.kind].events[0].name == self.kind
+
+    @property
+    def step_text(self) -> str:
+        """The session step it comes from, in words: ``step 2 (press on #name)``."""
+        return f"step {self.step + 1} ({ACTION_OF_EVENT[self.kind].name} on {self.selector})"
+
+    @property
     def event_id(self) -> str:
         return f"u{self.index}:{self.kind}:{self.selector}"
 

@@ -26,7 +26,7 @@ from playwright.async_api import Locator, Page
 
 from webr4.trace import Category, Event
 from webr4.errors import Webr4Error
-from webr4.useractions import ACTION_OF_EVENT, ACTIONS, USER_EVENTS
+from webr4.useractions import ACTION_OF_EVENT, ACTIONS
 
 
 class InvalidSelector(Webr4Error, ValueError):
@@ -52,12 +52,6 @@ class UserAction:
     argument: str | None = None
     delay: float = 0.0
     step: int = 0
-
-    @property
-    def needs_target(self) -> bool:
-        """Whether the action can only happen while its selector matches (a key comes up
-        wherever the focus went)."""
-        return USER_EVENTS[self.kind].needs_target
 
     @property
     def starts_step(self) -> bool:

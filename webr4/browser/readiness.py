@@ -36,9 +36,10 @@ _QUERY_TIMEOUT_MS = 1_000  # the element was just found; this only bounds a page
 async def target_state(page: Page, action: UserAction) -> TargetState:
     """The state of ``action``'s target now; :class:`InvalidSelector` when its selector cannot be
     parsed (waiting for it would only end in "never matched")."""
-    checks = USER_EVENTS[action.kind].actionability
-    if not checks:
+    event = USER_EVENTS[action.kind]
+    if not event.needs_target:
         return TargetState.READY
+    checks = event.actionability
     target = page.locator(action.selector)
     try:
         if "visible" in checks and not await target.first.is_visible():

@@ -183,9 +183,9 @@ def limit_options(command: Any) -> Any:
     command = click.option("--chunk-kb", type=click.IntRange(min=1), default=16, show_default=True,
                            help="With --parse-chunks yield: the document's bytes are modelled as arriving "
                                 "every this many KB, and parsing may pause between arrivals.")(command)
-    command = click.option("--step-wait", type=POSITIVE, default=5_000.0, show_default=True,
-                           help="Virtual milliseconds a user step waits for its target to become actionable "
-                                "and the page to go quiet, letting the page's events run meanwhile.")(command)
+    command = click.option("--step-wait", type=POSITIVE, default=30_000.0, show_default=True,
+                           help="Virtual milliseconds a user step waits for its target to become actionable, "
+                                "letting the page's events run meanwhile.")(command)
     return command
 
 

@@ -24,7 +24,7 @@ working directory.
     event-timeout = 10
     parse-chunks = "yield"             # or "element": R4's adversarial parse chunks
     chunk-kb = 16                      # data-arrival interval of the "yield" model
-    step-wait = 5000                   # virtual ms a user step waits for its target and a quiet page
+    step-wait = 30000                  # virtual ms a user step waits for an actionable target
 
 Every setting is also a command-line option, which wins over the file. Command-line
 ``--mask``/``--mask-heap`` add to the file's masks; ``--rules`` replaces its rules.

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from webr4.browser.controller import Limits
+from webr4.browser.controller import QUIET_PATIENCE_MS, Limits
 from webr4.browser.driver import Driver
 from webr4.cli import main
 from webr4.resources import javascript
@@ -128,6 +128,17 @@ def test_a_step_waits_for_the_page_to_go_quiet_but_not_for_an_animation_loop(tmp
     timers = [s.time for s in seed.steps if seed.events[s.event].type == "setTimeout"]
     click = next(s.time for s in seed.steps if seed.events[s.event].category is Category.USER)
     assert len(timers) == 3 and max(timers) <= click < 100
+    assert "went" in (tmp_path / "session" / "seed" / "dom.txt").read_text()
+
+
+def test_a_page_that_never_goes_quiet_is_waited_for_a_second_then_the_step_goes_ahead(tmp_path):
+    ticking = """<button id="go" onclick="out.textContent = 'went'">Go</button><p id="out"></p>
+    <script>setInterval(function () {}, 20);</script>"""
+    with page_server(ticking) as url:
+        session = _record(url, tmp_path / "session", [{"click": "#go"}], Limits(horizon_ms=2_000))
+    seed = session.seed_trace()
+    click = next(s.time for s in seed.steps if seed.events[s.event].category is Category.USER)
+    assert QUIET_PATIENCE_MS <= click <= QUIET_PATIENCE_MS + 20
     assert "went" in (tmp_path / "session" / "seed" / "dom.txt").read_text()
 
 

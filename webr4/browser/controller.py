@@ -24,11 +24,11 @@ A user step is enabled while its target is actionable (:mod:`webr4.browser.readi
 default policy also waits like a person for the page to settle: it begins a step (a key comes
 up after it goes down without waiting) only once the page is quiet — none of its events but
 animation frames due within :data:`QUIET_MS` of the step — and lets the page's due events run
-(in virtual time, as steps of the trace, so replays repeat them) until then. The wait is
-bounded: ``Limits.step_wait_ms`` of virtual time after the step was due, a step whose target is
-actionable runs even on a page that never goes quiet, and one whose target is not is given up,
-as it is at once when nothing is left to run; the trace's harness errors then say why it never
-happened.
+(in virtual time, as steps of the trace, so replays repeat them) until then. Both waits are
+bounded, in virtual time after the step was due: a step whose target is actionable goes ahead
+after :data:`QUIET_PATIENCE_MS` on a page that never goes quiet; one whose target is not is
+given up after ``Limits.step_wait_ms``, or at once when nothing is left to run. The trace's
+harness errors then say why it never happened.
 """
 
 from __future__ import annotations
@@ -57,6 +57,9 @@ _BUSY_PROBE_S = 1.0  # how long a page busy in a script takes to answer before i
 QUIET_MS = 50.0
 """A user step waits while any page event other than an animation frame is due within this many
 virtual milliseconds of it: a module loader's chain of short timers, a response just arrived."""
+QUIET_PATIENCE_MS = 1_000.0
+"""How long, in virtual time, a step whose target is actionable waits for a page that keeps
+being busy (a fast polling timer) before it goes ahead anyway."""
 _NOT_QUIETING = frozenset({"requestAnimationFrame"})  # an animation loop never ends; no one waits for it
 
 
@@ -73,7 +76,7 @@ class Limits:
     settle_ms: int = 5_000  # wall time to wait for native completions after an event
     parse_chunks: str = "yield"  # the kind of :class:`ChunkModel`
     chunk_kb: int = 16  # its data-arrival interval
-    step_wait_ms: float = 5_000.0  # virtual time a user step waits for its target and a quiet page
+    step_wait_ms: float = 30_000.0  # virtual time a user step waits for an actionable target (Playwright's default)
 
     def __post_init__(self) -> None:
         ChunkModel(self.parse_chunks, self.chunk_kb)  # raises ValueError for a model that does not exist
@@ -254,14 +257,14 @@ class Controller:
         page = [c for c in enabled.values() if step is None or c.id != step.event_id]
         first = min(page, key=lambda c: c.order) if page else None
         if step is not None:
-            deadline = self._user_due(step) + self.limits.step_wait_ms
+            due = self._user_due(step)
             user = enabled.get(step.event_id)
-            waiting = first is not None and first.due <= deadline
             if user is None:
-                if not waiting:
+                if first is None or first.due > due + self.limits.step_wait_ms:
                     return _GIVE_UP
-            elif first is None or (first.order > user.order
-                                   and not (waiting and step.starts_step and self._busy(page, user))):
+            elif first is None or (first.order > user.order and not (
+                    step.starts_step and first.due <= due + min(QUIET_PATIENCE_MS, self.limits.step_wait_ms)
+                    and self._busy(page, user))):
                 first = user
         if first is None:
             return None

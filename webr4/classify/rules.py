@@ -46,9 +46,9 @@ from webr4.engine.realism import unrealised
 from webr4.state.diff import StateDiff
 from webr4.state.dom import FORM_STATE
 from webr4.trace import AccessKind, Category, Event, Trace
+from webr4.useractions import USER_EVENTS
 from webr4.vocabulary import FAILED_RUNS, UNLOAD_TYPES, Truncation
 
-INPUT_ACTIONS = frozenset({"fill", "select"})  # user events with a native effect of their own
 POLLING_TIMER_TYPES = frozenset({"setInterval"})
 FOCUS_LOCATION = "dom:document.activeElement"  # the focused element (instrument_js/dom_log.js)
 _UNINITIALISED = re.compile(
@@ -124,16 +124,17 @@ def _ran_before(trace: Trace, first: str, second: str) -> bool:
 def late_handler_attach(case: Case) -> bool:
     """A user event raced with the event that attaches its handler, and did nothing without it.
 
-    Matches when one racing event is a user event other than ``fill``/``select`` (those change
-    form state natively, so losing them is not "doing nothing") and the other runs page code that
-    can attach handlers: a parse chunk, a script, ``load`` or ``DOMContentLoaded``. The effect
+    Matches when one racing event is a user event that does not change form state natively (the
+    action table's ``form_state``: ``fill`` and ``select`` do, so losing them is not "doing
+    nothing") and the other runs page code that can attach handlers: a parse chunk, a script,
+    ``load`` or ``DOMContentLoaded``. The effect
     must be the user event doing nothing: no exception differs, no form state
     (``(value)``, ``(checked)``, ``(selected)``) appears in the DOM difference, and in the
     execution where the user event ran first it wrote nothing (when accesses were logged) but
     the focus its own click or key moved, which it moves with or without a handler.
     """
     users = [e for e in case.events if e.category is Category.USER]
-    if len(users) != 1 or users[0].type in INPUT_ACTIONS:
+    if len(users) != 1 or users[0].type not in USER_EVENTS or USER_EVENTS[users[0].type].form_state:
         return False
     user = users[0]
     other = case.events[1] if case.events[0] is user else case.events[0]

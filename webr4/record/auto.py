@@ -2,11 +2,12 @@
 
 After the page loads in a plain browser, every visible, enabled element with an event handler
 (an ``on*`` attribute or property, or a listener added with ``addEventListener``, which an init
-script notes per element) is a candidate. Each handler kind suggests an action: mouse-move
-handlers a hover, keyboard and input handlers a fill with a short text followed by Enter, a
+script notes per element) is a candidate. Each handler type suggests the action kind whose
+``explored`` entry in :data:`webr4.useractions.ACTIONS` claims it: mouse-move handlers a hover,
+keyboard and input handlers on a text field a fill with a short text followed by Enter, a
 ``<select>``'s change handler a different option, pointer, focus and change handlers a click
-(``load``, ``error`` and the like call for no action). A seeded shuffle picks
-the candidates; as in the paper, mouse moves come first, then key presses, then clicks. Links
+(``load``, ``error`` and the like call for no action). A seeded shuffle picks the candidates;
+kinds come in the table's order (as in the paper: mouse moves, key presses, clicks). Links
 to other documents and submit buttons of forms with an ``action`` are skipped, and each chosen
 action is tried on the page: one that navigates is dropped (and the page reloaded).
 """
@@ -21,10 +22,13 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Page
 
 from webr4.record.scripted import Steps, first_line, plain_page
+from webr4.useractions import ACTIONS
 
 TEXT = "webr4"
 TRIAL_TIMEOUT_MS = 10_000
-_PHASES = ("hover", "key", "select", "click")
+_EXPLORED = [{"kind": kind.name, "handlers": sorted(kind.explored.handlers), "elements": kind.explored.elements}
+             for kind in ACTIONS.values() if kind.explored is not None]
+"""The kinds ``--auto`` tries, in order, as the candidate finder in the page reads them."""
 
 _NOTE_LISTENERS = """
 (() => {
@@ -44,11 +48,7 @@ _NOTE_LISTENERS = """
 """
 
 _CANDIDATES = """
-() => {
-  const MOVE = /^(mouseover|mouseenter|mousemove|mouseout|mouseleave|pointerover|pointerenter|pointermove)$/;
-  const KEY = /^(keydown|keyup|keypress|input|beforeinput|change)$/;
-  const PRESS = new RegExp("^(click|dblclick|auxclick|mousedown|mouseup|pointerdown|pointerup|touchstart" +
-                           "|touchend|change|input|focus|focusin)$");
+(explored) => {
   const TYPABLE = /^(text|search|email|url|tel|password|number)$/;
   const listened = window.__webr4ListenerKinds || (() => []);
   const here = location.href.split('#')[0];
@@ -94,22 +94,22 @@ _CANDIDATES = """
     return el.isContentEditable || (el.tagName === 'TEXTAREA' && !el.readOnly)
       || (el.tagName === 'INPUT' && TYPABLE.test(el.type) && !el.readOnly);
   }
+  const ELEMENTS = { any: () => true, typable, select: (el) => el.tagName === 'SELECT' };
 
   const found = [];
   for (const el of document.querySelectorAll('*')) {
     const kinds = handlerKinds(el);
     if (kinds.size === 0 || !visibleAndEnabled(el) || navigates(el)) continue;
     const sel = selector(el);
-    const phases = new Set();
-    for (const kind of kinds) {
-      if (MOVE.test(kind)) phases.add('hover');
-      else if (typable(el) && KEY.test(kind)) phases.add('key');
-      else if (el.tagName === 'SELECT' && (kind === 'change' || kind === 'input')) phases.add('select');
-      else if (PRESS.test(kind)) phases.add('click');
+    const chosen = new Set();
+    for (const type of kinds) {
+      // Each handler type suggests the first kind that claims it on this element.
+      const claim = explored.find((k) => k.handlers.includes(type) && ELEMENTS[k.elements](el));
+      if (claim) chosen.add(claim.kind);
     }
     const options = el.tagName === 'SELECT'
       ? Array.from(el.options).filter((o) => !o.disabled && !o.selected).map((o) => o.value) : [];
-    for (const phase of phases) found.push({phase, selector: sel, options});
+    for (const kind of chosen) found.push({kind, selector: sel, options});
   }
   return found;
 }
@@ -120,43 +120,32 @@ _CANDIDATES = """
 class Candidate:
     """One element and the kind of action its handlers call for."""
 
-    phase: str
+    kind: str
     selector: str
     options: tuple[str, ...]
 
     def steps(self, rng: random.Random) -> Steps:
-        if self.phase == "hover":
-            return [{"hover": self.selector}]
-        if self.phase == "key":
+        """The steps that try it: typing is a short text and Enter, a choice a different option."""
+        if self.kind == "fill":
             return [{"fill": self.selector, "value": TEXT}, {"press": self.selector, "key": "Enter"}]
-        if self.phase == "select":
+        if self.kind == "select":
             return [{"select": self.selector, "value": rng.choice(self.options)}] if self.options else []
-        return [{"click": self.selector}]
+        return [{self.kind: self.selector}]
 
 
 def candidates(page: Page) -> list[Candidate]:
     """The actionable elements with handlers on ``page``, in document order."""
-    raw: list[dict[str, Any]] = page.evaluate(_CANDIDATES)
-    return [Candidate(c["phase"], c["selector"], tuple(c["options"])) for c in raw]
+    raw: list[dict[str, Any]] = page.evaluate(_CANDIDATES, _EXPLORED)
+    return [Candidate(c["kind"], c["selector"], tuple(c["options"])) for c in raw]
 
 
 def perform(page: Page, step: dict[str, Any]) -> None:
-    """Do one step on a plain page (the synchronous twin of ``UserAction.perform``)."""
+    """Do one step on a plain page, with the Playwright method the action table names."""
     if "wait" in step:
         page.wait_for_timeout(step["wait"])
         return
-    kind = next(k for k in ("click", "fill", "press", "select", "hover") if k in step)
-    target = page.locator(step[kind]).first
-    if kind == "click":
-        target.click(timeout=TRIAL_TIMEOUT_MS)
-    elif kind == "fill":
-        target.fill(step["value"], timeout=TRIAL_TIMEOUT_MS)
-    elif kind == "press":
-        target.press(step["key"], timeout=TRIAL_TIMEOUT_MS)
-    elif kind == "select":
-        target.select_option(step["value"], timeout=TRIAL_TIMEOUT_MS)
-    else:
-        target.hover(timeout=TRIAL_TIMEOUT_MS)
+    kind = next(ACTIONS[k] for k in step if k in ACTIONS)
+    kind.perform(page.locator(step[kind.name]).first, step, TRIAL_TIMEOUT_MS)
 
 
 class _Navigations:
@@ -198,7 +187,8 @@ def auto_actions(url: str, n: int, seed: int) -> Steps:
         navigations = _Navigations(page)
         found = candidates(page)
         rng.shuffle(found)
-        found.sort(key=lambda c: _PHASES.index(c.phase))
+        order = list(ACTIONS)
+        found.sort(key=lambda c: order.index(c.kind))
         try:
             for candidate in found:
                 steps = candidate.steps(rng)

@@ -22,6 +22,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Page
 
 from webr4.record.scripted import Steps, first_line, plain_page
+from webr4.resources import javascript
 from webr4.useractions import ACTIONS
 
 TEXT = "webr4"
@@ -30,90 +31,7 @@ _EXPLORED = [{"kind": kind.name, "handlers": sorted(kind.explored.handlers), "el
              for kind in ACTIONS.values() if kind.explored is not None]
 """The kinds ``--auto`` tries, in order, as the candidate finder in the page reads them."""
 
-_NOTE_LISTENERS = """
-(() => {
-  const kinds = new WeakMap();
-  const add = EventTarget.prototype.addEventListener;
-  EventTarget.prototype.addEventListener = function (type, listener, options) {
-    if (this instanceof Element) {
-      if (!kinds.has(this)) kinds.set(this, new Set());
-      kinds.get(this).add(String(type).toLowerCase());
-    }
-    return add.call(this, type, listener, options);
-  };
-  Object.defineProperty(window, '__webr4ListenerKinds', {
-    value: (element) => Array.from(kinds.get(element) || []),
-  });
-})();
-"""
 
-_CANDIDATES = """
-(explored) => {
-  const TYPABLE = /^(text|search|email|url|tel|password|number)$/;
-  const listened = window.__webr4ListenerKinds || (() => []);
-  const here = location.href.split('#')[0];
-
-  function handlerKinds(el) {
-    const kinds = new Set(listened(el));
-    for (const name of el.getAttributeNames()) if (name.startsWith('on')) kinds.add(name.slice(2));
-    for (const name of ['click', 'change', 'input', 'keydown', 'keyup', 'mouseover', 'mouseenter']) {
-      if (typeof el['on' + name] === 'function') kinds.add(name);
-    }
-    return kinds;
-  }
-  function visibleAndEnabled(el) {
-    const style = getComputedStyle(el);
-    return el.getClientRects().length > 0 && style.visibility !== 'hidden' && !el.disabled;
-  }
-  function navigates(el) {
-    const link = el.closest('a[href]');
-    if (link) {
-      const target = link.href.split('#')[0];
-      if (!link.href.startsWith('javascript:') && target !== here) return true;
-    }
-    const submit = (el.tagName === 'BUTTON' && (el.type || 'submit') === 'submit')
-      || (el.tagName === 'INPUT' && (el.type === 'submit' || el.type === 'image'));
-    return submit && el.form !== null && el.form.hasAttribute('action');
-  }
-  function selector(el) {
-    const parts = [];
-    for (let node = el; node && node.nodeType === 1; node = node.parentElement) {
-      if (node.id && document.querySelectorAll('#' + CSS.escape(node.id)).length === 1) {
-        parts.unshift('#' + CSS.escape(node.id));
-        break;
-      }
-      const tag = node.tagName.toLowerCase();
-      const same = Array.from(node.parentElement ? node.parentElement.children : [node])
-        .filter((sibling) => sibling.tagName === node.tagName);
-      parts.unshift(node.parentElement ? `${tag}:nth-of-type(${same.indexOf(node) + 1})` : tag);
-    }
-    return parts.join(' > ');
-  }
-  function typable(el) {
-    // A readonly field takes no typing: the user cannot change it.
-    return el.isContentEditable || (el.tagName === 'TEXTAREA' && !el.readOnly)
-      || (el.tagName === 'INPUT' && TYPABLE.test(el.type) && !el.readOnly);
-  }
-  const ELEMENTS = { any: () => true, typable, select: (el) => el.tagName === 'SELECT' };
-
-  const found = [];
-  for (const el of document.querySelectorAll('*')) {
-    const kinds = handlerKinds(el);
-    if (kinds.size === 0 || !visibleAndEnabled(el) || navigates(el)) continue;
-    const sel = selector(el);
-    const chosen = new Set();
-    for (const type of kinds) {
-      // Each handler type suggests the first kind that claims it on this element.
-      const claim = explored.find((k) => k.handlers.includes(type) && ELEMENTS[k.elements](el));
-      if (claim) chosen.add(claim.kind);
-    }
-    const options = el.tagName === 'SELECT'
-      ? Array.from(el.options).filter((o) => !o.disabled && !o.selected).map((o) => o.value) : [];
-    for (const kind of chosen) found.push({kind, selector: sel, options});
-  }
-  return found;
-}
-"""
 
 
 @dataclass(frozen=True)
@@ -135,7 +53,7 @@ class Candidate:
 
 def candidates(page: Page) -> list[Candidate]:
     """The actionable elements with handlers on ``page``, in document order."""
-    raw: list[dict[str, Any]] = page.evaluate(_CANDIDATES, _EXPLORED)
+    raw: list[dict[str, Any]] = page.evaluate(javascript("auto_candidates.js"), _EXPLORED)
     return [Candidate(c["kind"], c["selector"], tuple(c["options"])) for c in raw]
 
 
@@ -183,7 +101,7 @@ def auto_actions(url: str, n: int, seed: int) -> Steps:
     """Up to ``n`` user steps for ``url`` chosen from its event handlers, reproducibly for ``seed``."""
     rng = random.Random(seed)
     kept: Steps = []
-    with plain_page(url, _NOTE_LISTENERS) as page:
+    with plain_page(url, javascript("auto_listeners.js")) as page:
         navigations = _Navigations(page)
         found = candidates(page)
         rng.shuffle(found)

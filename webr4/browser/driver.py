@@ -52,10 +52,11 @@ def runtime_script(seed: int, settle_ms: int, event_ms: int, *, full_accesses: b
 class Driver:
     """Owns Playwright and one Chromium; ``async with Driver() as d: await d.execute(...)``."""
 
-    def __init__(self) -> None:
+    def __init__(self, rewriter: CachedRewriter | None = None) -> None:
+        """``rewriter`` rewrites the page's scripts (by default one that caches in memory)."""
         self._playwright: Playwright | None = None
         self._browser: Browser | None = None
-        self._rewriter = CachedRewriter()
+        self._rewriter = rewriter if rewriter is not None else CachedRewriter()
         self._documents = DocumentCache()
 
     async def __aenter__(self) -> Driver:

@@ -20,6 +20,7 @@ from webr4.browser.launch import launch
 from webr4.browser.naming import collect_names
 from webr4.browser.network import NetworkGate
 from webr4.browser.responses import ResponseStore
+from webr4.engine.summary import without_unshared_reads
 from webr4.instrument.cache import CachedRewriter
 from webr4.instrument.page import DocumentCache
 from webr4.resources import javascript
@@ -101,8 +102,8 @@ class Driver:
         one when ``None``); with ``record=False`` the network is served from ``store`` only.
         ``instrument`` rewrites the page's scripts so each step carries its shared-memory accesses;
         ``screenshot`` and ``heap`` add those to the final state. Steps carry the summary of
-        their accesses (:mod:`webr4.engine.summary`); ``full_accesses`` (for diagnostics) keeps
-        every access instead.
+        their accesses without the reads no other step shares (:mod:`webr4.engine.summary`);
+        ``full_accesses`` (for diagnostics) keeps every access instead.
         Raises :class:`~webr4.browser.network.NetworkError` when the document cannot be loaded.
         """
         assert self._browser is not None, "use Driver as an async context manager"
@@ -125,7 +126,7 @@ class Driver:
                 dom, shot, globals_ = await _final_state(page, trace, gate, screenshot=screenshot, heap=heap)
             finally:
                 await gate.abandon()
-            return Execution(trace, dom, shot, globals_)
+            return Execution(trace if full_accesses else without_unshared_reads(trace), dom, shot, globals_)
         finally:
             await context.close()
 

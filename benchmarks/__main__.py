@@ -5,7 +5,8 @@ sites plus every site folder (``index.html`` and ``expected.json``) found in the
 given. Each section is a module in :data:`SECTIONS` with a ``run(sites) -> Section`` function.
 With ``--only``, the sections not run keep their previous figures in the results files. The
 sections in :data:`SEPARATE` are long and run only when named with ``--only``; each writes
-``benchmarks/results/<name>.{md,json}`` of its own.
+``benchmarks/results/<name>.{md,json}`` of its own; a run without ``--only`` ends by printing
+their last measured tables.
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ import argparse
 import json
 import platform
 from pathlib import Path
+from types import ModuleType
 
 from benchmarks import (
-    controlled_execution, cpu_heavy, evaluation, parallel, planning_cost, race_detection, real_apps, rewrite_speed,
-    scaling, sweep_cost,
+    controlled_execution, cpu_heavy, evaluation, floor, parallel, planning_cost, race_detection, real_apps,
+    rewrite_speed, scaling, sweep_cost,
 )
 from benchmarks.section import Section, find_sites
 from webr4.resources import resource_dir
@@ -26,6 +28,7 @@ RESULTS = Path(__file__).resolve().parent / "results"
 
 SECTIONS = {
     "controlled_execution": controlled_execution,
+    "floor": floor,
     "sweep_cost": sweep_cost,
     "rewrite_speed": rewrite_speed,
     "evaluation": evaluation,
@@ -69,6 +72,17 @@ def main(argv: list[str] | None = None) -> None:
     (RESULTS / "latest.md").write_text(text)
     (RESULTS / "latest.json").write_text(json.dumps(
         {"machine": platform.platform(), "sections": {name: s.to_json() for name, s in results.items()}}, indent=1))
+    if not args.only:
+        _print_last(SEPARATE)
+
+
+def _print_last(sections: dict[str, ModuleType]) -> None:
+    """Print the last measured table of each long section (``make bench`` shows the corpus
+    figures without spending tens of minutes on them)."""
+    for name in sections:
+        stored = RESULTS / f"{name}.md"
+        if stored.is_file():
+            print(f"{stored.read_text().rstrip()}\n\n(last measured; rerun with --only {name})\n", flush=True)
 
 
 def _write(stem: Path, section: Section) -> None:

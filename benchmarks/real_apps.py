@@ -325,6 +325,8 @@ def targets(results: list[AppResult]) -> str:
                      f"| {met} |")
     if failed:
         lines.append(f"\nNot recorded or not explored: {', '.join(failed)} (no target is met while an app fails).")
+    else:
+        lines.append(f"\nAll {len(results)} apps were recorded and explored to a summary.")
     return "\n".join(lines)
 
 

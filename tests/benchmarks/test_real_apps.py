@@ -65,3 +65,14 @@ def test_without_npm_the_corpus_is_skipped_with_a_message(tmp_path: Path, monkey
     monkeypatch.setattr(real_apps.shutil, "which", lambda name: None)
     assert real_apps.ensure_apps(load_corpus(), tmp_path / "cache") is None
     assert "npm is not installed" in capsys.readouterr().err
+
+
+def test_a_table_says_when_every_app_ran_to_a_summary() -> None:
+    fine = AppResult("a", "plain JS", plain_s=1.0, record_s=1.5, seed_trace_bytes=100_000, events=10, accesses=50,
+                     sweep_s=7.0, sequences=6, stop_reason="max-sequences", run_dir_bytes=3_000_000,
+                     verdicts={"harmful": 1, "harmless": 4})
+    text = table([fine])
+    assert "| 1 / 4 / 0 / 0 |" in text
+    assert "All 1 apps were recorded and explored to a summary." in text
+    broken = AppResult("b", "React", plain_s=1.0, error="record: failed")
+    assert "explored to a summary" not in table([fine, broken])

@@ -14,7 +14,7 @@ from webr4.engine.describe import conflict_locations
 from webr4.engine.explore import Footprint
 from webr4.engine.filters import ALL_FILTERS, DEFAULT_FILTERS
 from webr4.engine.races import find_races
-from webr4.engine.summary import LocationFacts, by_location, summarise
+from webr4.engine.summary import LocationFacts, by_location, summarise, without_unshared_reads
 from webr4.trace import Access, AccessKind, Category, Event, Step, Trace
 
 R, W = AccessKind.READ, AccessKind.WRITE
@@ -83,3 +83,26 @@ def test_a_summary_keeps_every_fact_and_is_its_own_summary(mine: list[Access]) -
     assert {k: LocationFacts.of(v) for k, v in short.items()} == {k: LocationFacts.of(v) for k, v in full.items()}
     assert summarise(summary) == summary
     assert all(len(v) <= 8 for v in short.values())
+
+
+@settings(max_examples=500)
+@given(traces())
+def test_dropping_unshared_reads_changes_no_answer_but_the_footprints(trace: Trace) -> None:
+    for whole in (trace, summarised(trace)):
+        pruned = without_unshared_reads(whole)
+        mine, theirs = answers(pruned), answers(whole)
+        del mine["footprints"], theirs["footprints"]  # a step's own reads: only sleep sets compare them
+        assert mine == theirs
+        assert [[a for a in s.accesses if a.kind is W] for s in pruned.steps] == \
+            [[a for a in s.accesses if a.kind is W] for s in whole.steps]
+        assert without_unshared_reads(pruned) == pruned
+
+
+def test_only_the_reads_no_other_step_shares_are_dropped() -> None:
+    built = Access(R, "prop:9.kind", "jsx.js:4:2")  # an object one event builds and drops
+    shared = Access(R, "global:app", "app.js:1:1")
+    steps = [Step("e0", frozenset({"e0"}), (), (Access(W, "global:app", "app.js:1:1", "o"), built,
+                                                  Access(W, "prop:9.kind", "jsx.js:3:2", "s:x"))),
+             Step("e1", frozenset({"e1"}), (0,), (shared,))]
+    pruned = without_unshared_reads(Trace(steps, {}))
+    assert [s.accesses for s in pruned.steps] == [(steps[0].accesses[0], steps[0].accesses[2]), (shared,)]

@@ -37,18 +37,21 @@ import asyncio
 import json
 import time
 from dataclasses import dataclass, field, replace
-from typing import Any, Sequence
+from typing import Any, Awaitable, Sequence, TypeVar
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import CDPSession, Page
 
 from webr4.browser.actions import UserAction
+from webr4.browser.budget import wait_within
 from webr4.browser.network import NetworkError, NetworkGate
 from webr4.browser.readiness import TargetState, target_state
 from webr4.engine.timers import with_timer_order
 from webr4.instrument.chunks import ChunkModel
 from webr4.trace import Access, AccessKind, Category, ErrorRecord, Event, EventId, Navigation, Step, Trace
 from webr4.vocabulary import Truncation
+
+T = TypeVar("T")
 
 _USER_PRIORITY = 2
 _STRETCH_MS = 200  # wall time the page may run events by itself before reporting back
@@ -293,7 +296,7 @@ class Controller:
         """Run one event; False when the run cannot go on (timeout, page gone)."""
         index = len(self.state.steps)
         try:
-            record = await asyncio.wait_for(self._dispatch(event_id, enabled[event_id]), self.limits.event_timeout_s)
+            record = await self._within_budget(self._dispatch(event_id, enabled[event_id]), self.limits.event_timeout_s)
         except asyncio.TimeoutError:
             looping = await self._script_busy()
             await self._terminate_script()
@@ -306,6 +309,11 @@ class Controller:
         self._absorb(record, step=index)
         return True
 
+    async def _within_budget(self, work: Awaitable[T], seconds: float) -> T:
+        """``work`` given ``seconds`` of the page's time: time the gate spends rewriting scripts
+        and preparing the document meanwhile is added (:mod:`webr4.browser.budget`)."""
+        return await wait_within(work, seconds, lambda: self.gate.busy_s)
+
     async def _run_stretch(self, plan: Sequence[EventId]) -> tuple[int, _Actuation | str | None]:
         """Let the page choose and run events by itself (no user action is left to interleave).
 
@@ -316,7 +324,7 @@ class Controller:
         run = self.page.evaluate("([p, h, m, s]) => window.__webr4.runStretch(p, h, m, s)",
                                  [list(plan), self.limits.horizon_ms, budget, _STRETCH_MS])
         try:
-            stretch = json.loads(await asyncio.wait_for(run, self.limits.event_timeout_s + _STRETCH_MS / 1000))
+            stretch = json.loads(await self._within_budget(run, self.limits.event_timeout_s + _STRETCH_MS / 1000))
         except asyncio.TimeoutError:
             looping = await self._script_busy()
             await self._terminate_script()

@@ -20,6 +20,7 @@ from webr4.browser.launch import launch
 from webr4.browser.naming import collect_names
 from webr4.browser.network import NetworkGate
 from webr4.browser.responses import ResponseStore
+from webr4.engine.summary import without_unshared_reads
 from webr4.instrument.cache import CachedRewriter
 from webr4.instrument.page import DocumentCache
 from webr4.libraries import LIBRARY_PATH
@@ -56,10 +57,11 @@ def runtime_script(seed: int, settle_ms: int, event_ms: int, *, full_accesses: b
 class Driver:
     """Owns Playwright and one Chromium; ``async with Driver() as d: await d.execute(...)``."""
 
-    def __init__(self) -> None:
+    def __init__(self, rewriter: CachedRewriter | None = None) -> None:
+        """``rewriter`` rewrites the page's scripts (by default one that caches in memory)."""
         self._playwright: Playwright | None = None
         self._browser: Browser | None = None
-        self._rewriter = CachedRewriter()
+        self._rewriter = rewriter if rewriter is not None else CachedRewriter()
         self._documents = DocumentCache()
 
     async def __aenter__(self) -> Driver:
@@ -106,9 +108,9 @@ class Driver:
         ``instrument`` rewrites the page's scripts so each step carries its shared-memory accesses;
         ``screenshot`` and ``heap`` add those to the final state; ``captures`` names function
         expressions evaluated in the page at the end, their results kept under the same names in
-        ``Execution.captured``. Steps carry the summary of
-        their accesses (:mod:`webr4.engine.summary`); ``full_accesses`` (for diagnostics) keeps
-        every access instead.
+        ``Execution.captured``. Steps carry the summary of their accesses without the reads no other
+        step shares (:mod:`webr4.engine.summary`); ``full_accesses`` (for diagnostics) keeps every
+        access instead.
         Raises :class:`~webr4.browser.network.NetworkError` when the document cannot be loaded.
         """
         assert self._browser is not None, "use Driver as an async context manager"
@@ -132,7 +134,7 @@ class Driver:
                                                                    heap=heap, captures=captures)
             finally:
                 await gate.abandon()
-            return Execution(trace, dom, shot, globals_, captured)
+            return Execution(trace if full_accesses else without_unshared_reads(trace), dom, shot, globals_, captured)
         finally:
             await context.close()
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
@@ -58,7 +59,8 @@ class NetworkGate:
     ``store`` is the recorded network to replay; with ``record=True`` live responses are fetched
     and added to it instead. ``notes`` collects what the trace should mention (requests missing
     from a recording). ``navigation`` is the first top-level navigation the page attempted after
-    its document (refused); ``navigated`` is set when it arrives.
+    its document (refused); ``navigated`` is set when it arrives. ``busy_s`` is the wall time
+    spent so far preparing the document and rewriting scripts: the harness's, not the page's.
     """
 
     def __init__(self, store: ResponseStore, *, record: bool, rewriter: CachedRewriter | None = None,
@@ -69,6 +71,7 @@ class NetworkGate:
         self.sites: dict[str, str] = {}  # site id of rewritten code -> url:line:col
         self._rewritten: dict[str, tuple[list[str], list[str]]] = {}  # script URL -> original, served lines
         self.uncontrolled: list[str] = []
+        self.busy_s = 0.0  # wall time spent preparing documents and scripts for the page
 
         self.chunking = chunking
         self.documents = documents if documents is not None else DocumentCache()
@@ -173,7 +176,9 @@ class NetworkGate:
             if "html" not in content_type:
                 raise NetworkError(f"{request.url} is not an HTML page (content-type {content_type or 'missing'})")
             html = _decode(response.body, content_type)
+            started = time.perf_counter()
             self.document = self.documents.prepare(html, request.url, self.rewriter, self.chunking)
+            self.busy_s += time.perf_counter() - started
             self.sites.update(self.document.sites)
             self.uncontrolled.extend(self.document.uncontrolled)
             self._blocking = Counter(self.document.chunked.blocking_scripts)
@@ -210,7 +215,9 @@ class NetworkGate:
             self._modules.update(imported_urls(source, url))
         plain_url = url.split("#")[0].split("?")[0]
         script_id = "x" + hashlib.sha1(url.encode()).hexdigest()[:8]  # stable: the rewrite cache hits
+        started = time.perf_counter()
         result = self.rewriter.rewrite(source, plain_url, script_id=script_id, module=module)
+        self.busy_s += time.perf_counter() - started
         self.sites.update(result.sites)
         if result.code != source:
             self._rewritten[plain_url] = (source.split("\n"), result.code.split("\n"))

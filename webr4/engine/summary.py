@@ -30,14 +30,22 @@ second copy of the first read follows the first access. Summarising keeps every 
 so anything computed from them is the same on a summary as on the full list; summarising a
 summary returns it unchanged. ``instrument_js/runtime.js`` builds the same summary in the page
 while the event runs and ships only it.
+
+**Unshared reads.** Across a whole trace, a location that only one step touches can take part
+in no race, conflict or racing-object name: all of those need two events on one location.
+:func:`without_unshared_reads` drops such a location's reads (most of what a framework's
+in-page compiler or renderer reads lives in objects it built and dropped within one event) and
+keeps every write, because the classifier asks what an event wrote and happens-before reads
+the writes that schedule events.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from webr4.trace import Access, AccessKind
+from webr4.trace import Access, AccessKind, Trace
 
 R, W = AccessKind.READ, AccessKind.WRITE
 
@@ -105,6 +113,17 @@ def summarise(accesses: Iterable[Access]) -> tuple[Access, ...]:
     for mine in by_location(accesses).values():
         out += _summarise_location(mine)
     return tuple(out)
+
+
+def without_unshared_reads(trace: Trace) -> Trace:
+    """``trace`` without the reads of locations that no other step of it touches (see the
+    module docstring). Races, filter decisions, conflicts, racing-object names and every step's
+    writes are those of ``trace``; only a step's own read set (the footprint sleep sets compare)
+    loses them."""
+    steps_touching = Counter(location for step in trace.steps for location in {a.location for a in step.accesses})
+    steps = [replace(step, accesses=tuple(a for a in step.accesses if a.kind is W or steps_touching[a.location] > 1))
+             for step in trace.steps]
+    return replace(trace, steps=steps)
 
 
 def _summarise_location(accesses: list[Access]) -> list[Access]:

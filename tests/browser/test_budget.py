@@ -1,0 +1,70 @@
+"""An event's time budget is the page's: time webr4 spends rewriting what the page loads is not
+counted against it."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from tests.route_server import route_server
+from webr4.browser.budget import wait_within
+from webr4.browser.controller import Limits
+from webr4.browser.driver import Driver
+from webr4.instrument.cache import CachedRewriter
+from webr4.instrument.rewrite import RewriteResult
+
+
+def test_harness_time_extends_the_budget_and_page_time_does_not():
+    async def scenario() -> tuple[str, bool]:
+        harness = [0.0]
+
+        async def harness_busy_then_done() -> str:
+            await asyncio.sleep(0.15)
+            harness[0] += 0.15  # the harness reports 0.15 s of its own work meanwhile
+            await asyncio.sleep(0.1)
+            return "done"
+
+        finished = await wait_within(harness_busy_then_done(), 0.2, lambda: harness[0])
+        try:
+            await wait_within(asyncio.sleep(0.5), 0.2, lambda: harness[0])
+        except asyncio.TimeoutError:
+            return finished, True
+        return finished, False
+
+    finished, page_time_ran_out = asyncio.run(scenario())
+    assert finished == "done"
+    assert page_time_ran_out
+
+
+class SlowRewriter(CachedRewriter):
+    """Rewrites like the default, holding the event loop as a large script on a busy machine does."""
+
+    def rewrite(self, source: str, url: str, **options: object) -> RewriteResult:
+        if url.endswith("/big.js"):
+            time.sleep(1.5)
+        return super().rewrite(source, url, **options)  # type: ignore[arg-type]
+
+
+PAGE = b"""<!doctype html><html><head><title>t</title></head><body>
+<p id="out">waiting</p>
+<script src="/big.js"></script>
+<script>document.getElementById("out").textContent += " then inline";</script>
+</body></html>"""
+BIG = b'document.getElementById("out").textContent = "big ran";'
+
+
+@pytest.mark.browser
+def test_a_script_slow_to_rewrite_is_not_an_event_timeout():
+    answers = {"/": ("text/html", PAGE), "/big.js": ("text/javascript", BIG)}
+
+    async def run(url: str):
+        async with Driver(rewriter=SlowRewriter()) as driver:
+            return await driver.execute(url, limits=Limits(horizon_ms=1_000, event_timeout_s=1.0))
+
+    with route_server(answers.get) as base:
+        execution = asyncio.run(run(base + "/"))
+    assert execution.trace.truncated is None
+    assert [e.message for e in execution.trace.errors if e.kind == "harness"] == []
+    assert "big ran then inline" in execution.dom

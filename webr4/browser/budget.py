@@ -1,0 +1,43 @@
+"""Wall-time budgets for the page's work that do not count webr4's own.
+
+An event may run for ``--event-timeout`` seconds. While it runs, webr4 may have to prepare what
+the page asked for (rewrite a script that just arrived, chunk a document); on a large script and
+a busy machine that alone can take longer than the budget, and the page would be blamed for a
+hang that was the harness's. :func:`wait_within` gives the work its budget plus every second the
+harness reports spending meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+async def wait_within(work: Awaitable[T], seconds: float, harness_seconds: Callable[[], float]) -> T:
+    """Await ``work`` for ``seconds`` of wall time plus the growth of ``harness_seconds()`` (a
+    running total of the time the harness spent on the page's behalf) while it ran.
+
+    Raises :class:`asyncio.TimeoutError` when the budget runs out first; ``work`` is then
+    cancelled and waited for, as :func:`asyncio.wait_for` does.
+    """
+    task = asyncio.ensure_future(work)
+    counted = harness_seconds()
+    remaining = seconds
+    try:
+        while True:
+            done, _ = await asyncio.wait({task}, timeout=remaining)
+            if done:
+                return task.result()
+            spent = harness_seconds()
+            if spent <= counted:
+                raise asyncio.TimeoutError
+            remaining, counted = spent - counted, spent
+    finally:
+        if not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task

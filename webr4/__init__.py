@@ -25,7 +25,8 @@ if TYPE_CHECKING:
     from webr4.errors import Webr4Error
     from webr4.report.write import write_report
     from webr4.state.noise import NoiseMask
-    from webr4.sweep.explore import ReversalReport, Summary, explore
+    from webr4.rundir import ReversalReport, Summary
+    from webr4.sweep.explore import explore
     from webr4.sweep.session import Session, record
 
 _HOMES = {
@@ -37,8 +38,8 @@ _HOMES = {
     "Webr4Error": "webr4.errors",
     "write_report": "webr4.report.write",
     "NoiseMask": "webr4.state.noise",
-    "ReversalReport": "webr4.sweep.explore",
-    "Summary": "webr4.sweep.explore",
+    "ReversalReport": "webr4.rundir",
+    "Summary": "webr4.rundir",
     "explore": "webr4.sweep.explore",
     "Session": "webr4.sweep.session",
     "record": "webr4.sweep.session",

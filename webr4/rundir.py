@@ -4,8 +4,8 @@ Three kinds of directory, each a class here that names its paths:
 
 * an **execution** (:class:`ExecutionFiles`): ``trace.json``, ``state.json``, ``screenshot.png``
   and, when it carries its own network, ``network.har``. ``webr4 run --out`` writes one, a
-  session's ``seed/`` is one, and ``webr4 replay --traces DIR`` writes ``DIR/parent`` and
-  ``DIR/child``;
+  session's ``seed/`` is one, and ``webr4 replay --traces DIR`` writes the traces of two,
+  ``DIR/parent`` and ``DIR/child``;
 * a **session** (:class:`SessionDir`, written by ``webr4 record``): ``session.json`` (the
   manifest, whose schema belongs to :class:`webr4.sweep.session.Session`), ``network.har`` and
   the seed execution ``seed/``;

@@ -34,8 +34,8 @@ from benchmarks.section import Section, served
 from webr4.browser.actions import parse_actions
 from webr4.browser.driver import Driver
 from webr4.sweep.explore import SeedNotReproducible, explore
+from webr4.record.session import Session, record
 from webr4.sweep.runfiles import RunFiles
-from webr4.sweep.session import Session, record
 from webr4.trace import Trace
 
 PLAIN_RUNS = 20

@@ -27,7 +27,7 @@ from webr4.browser.driver import Driver
 from webr4.serve import serve
 from webr4.sweep.backends import Backend, DaskCluster, InProcess, WorkerProcesses
 from webr4.sweep.explore import explore
-from webr4.sweep.session import Session, record
+from webr4.record.session import Session, record
 
 REQUESTS = 7
 

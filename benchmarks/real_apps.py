@@ -39,7 +39,7 @@ from webr4.browser.actions import UserAction, parse_actions
 from webr4.browser.driver import VIEWPORT, Driver
 from webr4.serve import serve
 from webr4.sweep.explore import explore
-from webr4.sweep.session import record
+from webr4.record.session import record
 
 CORPUS = Path(__file__).resolve().parent / "real_apps.json"
 CACHE = Path(__file__).resolve().parent / ".cache" / "real_apps"

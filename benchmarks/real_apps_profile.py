@@ -47,7 +47,7 @@ from webr4.instrument.cache import CachedRewriter
 from webr4.serve import serve
 from webr4.state.snapshot import StateSnapshot
 from webr4.sweep.explore import SeedNotReproducible, explore
-from webr4.sweep.session import Session, record
+from webr4.record.session import Session, record
 from webr4.sweep.store import RunStore
 
 _ROOT = Path(__file__).resolve().parent.parent

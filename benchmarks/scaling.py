@@ -27,7 +27,7 @@ from webr4.browser.driver import Driver
 from webr4.engine import Explorer, find_races
 from webr4.engine.filters import DEFAULT_FILTERS
 from webr4.sweep.explore import explore
-from webr4.sweep.session import record
+from webr4.record.session import record
 from webr4.trace import Trace
 
 SIZES = (10, 30, 100, 300, 1000)

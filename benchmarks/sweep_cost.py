@@ -15,7 +15,7 @@ from benchmarks.controlled_execution import plain_load
 from benchmarks.section import Section, served
 from webr4.browser.driver import Driver
 from webr4.sweep.explore import explore
-from webr4.sweep.session import record
+from webr4.record.session import record
 
 
 @dataclass(frozen=True)

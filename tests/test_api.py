@@ -29,8 +29,10 @@ def test_every_error_class_webr4_defines_derives_from_webr4error():
 
 
 def test_the_public_names_resolve_to_their_home_modules():
+    for name in _modules():
+        importlib.import_module(name)  # a subpackage must not shadow a public name once imported
     for name in webr4.__all__:
-        assert getattr(webr4, name) is not None
+        assert getattr(webr4, name) is not None and not inspect.ismodule(getattr(webr4, name)), name
     assert webr4.check.__module__ == "webr4.checking"
-    assert webr4.record.__module__ == "webr4.sweep.session"
+    assert webr4.record_session.__module__ == "webr4.record.session"
     assert inspect.iscoroutinefunction(webr4.explore)

@@ -28,7 +28,7 @@ from webr4.rundir import (
 )
 from webr4.state.snapshot import StateSnapshot
 from webr4.sweep.runfiles import RunFiles
-from webr4.sweep.session import Session
+from webr4.record.session import Session
 from webr4.trace import Category, Event, Step, Trace, plan_from_json
 
 OLD_RUN = Path(__file__).parent / "sweep" / "old_run"

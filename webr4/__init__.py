@@ -6,7 +6,7 @@ The public API, for programs that drive webr4 themselves (all coroutines but ``w
     checked = asyncio.run(webr4.check("http://127.0.0.1:8000/", Path("run"), [{"click": "#add"}]))
     print(checked.summary.counts, checked.report)
 
-``check`` records, explores and reports in one call; ``record``, ``explore`` (or
+``check`` records, explores and reports in one call; ``record_session``, ``explore`` (or
 ``explore_session``, which picks the backend) and ``write_report`` are its stages. Every failure a
 user can act on raises :class:`Webr4Error`. The names are loaded on first use, so that importing
 ``webr4`` (as the pytest plugin does) starts nothing.
@@ -25,11 +25,12 @@ if TYPE_CHECKING:
     from webr4.errors import Webr4Error
     from webr4.report.write import write_report
     from webr4.state.noise import NoiseMask
+    from webr4.record.session import Session
+    from webr4.record.session import record as record_session
     from webr4.rundir import ReversalReport, Summary
     from webr4.sweep.explore import explore
-    from webr4.sweep.session import Session, record
 
-_HOMES = {
+_HOMES: dict[str, str | tuple[str, str]] = {  # public name -> its module (and its name there, when that differs)
     "Limits": "webr4.browser.controller",
     "Checked": "webr4.checking",
     "SweepOptions": "webr4.checking",
@@ -41,8 +42,8 @@ _HOMES = {
     "ReversalReport": "webr4.rundir",
     "Summary": "webr4.rundir",
     "explore": "webr4.sweep.explore",
-    "Session": "webr4.sweep.session",
-    "record": "webr4.sweep.session",
+    "Session": "webr4.record.session",
+    "record_session": ("webr4.record.session", "record"),
 }
 
 __all__ = [
@@ -58,7 +59,7 @@ __all__ = [
     "check",
     "explore",
     "explore_session",
-    "record",
+    "record_session",
     "write_report",
 ]
 
@@ -67,7 +68,9 @@ def __getattr__(name: str) -> Any:
     """The public names, each imported from its home module when first asked for."""
     if name not in _HOMES:
         raise AttributeError(f"module 'webr4' has no attribute {name!r}")
-    value = getattr(import_module(_HOMES[name]), name)
+    home = _HOMES[name]
+    module, attribute = home if isinstance(home, tuple) else (home, name)
+    value = getattr(import_module(module), attribute)
     globals()[name] = value
     return value
 

@@ -20,7 +20,7 @@ from webr4.state.noise import NoiseMask
 from webr4.sweep.backends import Backend, DaskCluster, WorkerProcesses
 from webr4.sweep.explore import explore
 from webr4.sweep.progress import Progress, Quiet
-from webr4.sweep.session import Session, record
+from webr4.record.session import Session, record
 
 
 @dataclass(frozen=True)

@@ -50,12 +50,12 @@ from webr4.report.write import write_report
 from webr4.rundir import ExecutionFiles, RunDir, SummaryError
 from webr4.state.noise import NoiseMask
 from webr4.state.snapshot import StateSnapshot
-from webr4.sweep.auto import auto_actions
-from webr4.sweep.explore import STRATEGIES
+from webr4.record.auto import auto_actions
+from webr4.engine.strategies import STRATEGIES
 from webr4.sweep.progress import MODES, Progress, progress_for
-from webr4.sweep.scripted import actions_from_script
+from webr4.record.scripted import actions_from_script
 from webr4.sweep.replay import ReplayError, replay_reversal, write_traces
-from webr4.sweep.session import Session, SessionError, record
+from webr4.record.session import Session, SessionError, record
 from webr4.sweep.store import RunStore
 from webr4.trace import plan_from_json
 

@@ -9,7 +9,7 @@ Mark a test that takes the Playwright ``page`` fixture; its body stays as it is:
 
 The test runs as usual against the live site, on a page opened at ``url`` (without ``url``: at
 wherever the test's own ``page.goto`` went before its first action), and its user actions are
-written down (see :mod:`webr4.sweep.scripted`). Then webr4 records that session under control,
+written down (see :mod:`webr4.record.scripted`). Then webr4 records that session under control,
 explores its conflict reversals with bound ``bound`` and writes the report into the run
 directory ``<--webr4-out>/<module>.<test name>``. The test fails, naming every harmful reversal
 and the report, when one is found; ``webr4_report`` among the test's user properties (and so in
@@ -68,14 +68,14 @@ class _PageFixture:
         if request.node.get_closest_marker(MARKER) is None:
             pytest.fail("the 'page' fixture comes from pytest-playwright, which is not installed; webr4 "
                         "provides it only to tests marked webr4", pytrace=False)
-        from webr4.sweep.scripted import plain_page
+        from webr4.record.scripted import plain_page
 
         with plain_page("about:blank") as page:
             yield page
 
 
 class _Disguise:
-    """A recording proxy of :mod:`webr4.sweep.scripted` that ``isinstance`` takes for the
+    """A recording proxy of :mod:`webr4.record.scripted` that ``isinstance`` takes for the
     Playwright class it stands for, so that ``expect(page.locator(...))`` accepts it; the locators
     it hands out are disguised too."""
 
@@ -97,7 +97,7 @@ class _Disguise:
 def _disguised(value: Any) -> Any:
     from playwright.sync_api import Locator
 
-    from webr4.sweep.scripted import RecordingLocator
+    from webr4.record.scripted import RecordingLocator
 
     return _Disguise(value, Locator) if type(value) is RecordingLocator else value
 
@@ -107,7 +107,7 @@ class SeedPage(_Disguise):
     down as session steps, and ``seed_url``, the URL the session starts from, is kept."""
 
     def __init__(self, page: Any, url: str | None) -> None:
-        from webr4.sweep.scripted import RecordingPage, StepLog
+        from webr4.record.scripted import RecordingPage, StepLog
 
         self.log = StepLog()
         super().__init__(RecordingPage(page, self.log), type(page))

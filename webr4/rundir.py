@@ -7,7 +7,7 @@ Three kinds of directory, each a class here that names its paths:
   session's ``seed/`` is one, and ``webr4 replay --traces DIR`` writes the traces of two,
   ``DIR/parent`` and ``DIR/child``;
 * a **session** (:class:`SessionDir`, written by ``webr4 record``): ``session.json`` (the
-  manifest, whose schema belongs to :class:`webr4.sweep.session.Session`), ``network.har`` and
+  manifest, whose schema belongs to :class:`webr4.record.session.Session`), ``network.har`` and
   the seed execution ``seed/``;
 * a **run** (:class:`RunDir`, written by ``webr4 explore``): ``summary.json`` (:class:`Summary`),
   ``webr4.sqlite`` (the store of every explored trace and end state, :mod:`webr4.sweep.store`),

@@ -20,7 +20,7 @@ from webr4.browser.responses import ResponseStore
 from webr4.resources import javascript
 from webr4.serve import serve
 from webr4.sweep.explore import explore
-from webr4.sweep.session import SessionError, record
+from webr4.record.session import SessionError, record
 
 from .websocket_server import websocket_server
 

@@ -9,7 +9,7 @@ import pytest
 
 from webr4.browser.actions import parse_actions
 from webr4.engine.hb import HappensBefore
-from webr4.sweep.scripted import plain_page
+from webr4.record.scripted import plain_page
 from webr4.trace import Category
 
 from ..route_server import page_server

@@ -17,7 +17,7 @@ from webr4.browser.actions import parse_actions
 from webr4.browser.driver import Driver
 from webr4.browser.responses import ResponseStore
 from webr4.sweep.explore import explore
-from webr4.sweep.session import record
+from webr4.record.session import record
 from webr4.trace import Category
 
 from ..route_server import route_server

@@ -12,7 +12,7 @@ from webr4.browser.actions import parse_actions
 from webr4.engine.hb import HappensBefore
 from webr4.engine.races import find_races
 from webr4.serve import serve
-from webr4.sweep.scripted import plain_page
+from webr4.record.scripted import plain_page
 from webr4.trace import Category, Trace
 
 pytestmark = pytest.mark.browser

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from webr4.browser.actions import parse_actions
-from webr4.sweep.scripted import actions_from_script, plain_page
+from webr4.record.scripted import actions_from_script, plain_page
 
 from ..route_server import page_server
 

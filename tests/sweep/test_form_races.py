@@ -20,7 +20,7 @@ from webr4.browser.driver import Driver
 from webr4.browser.responses import ResponseStore
 from webr4.serve import serve
 from webr4.sweep.explore import explore
-from webr4.sweep.session import record
+from webr4.record.session import record
 
 from .test_site_races import conflicts
 

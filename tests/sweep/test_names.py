@@ -26,7 +26,7 @@ from webr4.report.write import write_report
 from webr4.serve import serve
 from webr4.sweep.explore import explore
 from webr4.sweep.replay import replay_reversal
-from webr4.sweep.session import Session, record
+from webr4.record.session import Session, record
 
 pytestmark = pytest.mark.browser
 

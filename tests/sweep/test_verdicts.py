@@ -8,7 +8,7 @@ import pytest
 
 from webr4.browser.driver import Driver
 from webr4.sweep.explore import explore
-from webr4.sweep.session import Session, record
+from webr4.record.session import Session, record
 
 from ..conftest import expected, site_names
 

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from webr4.browser.driver import Driver
 from webr4.sweep.execution import Outcome, execute
 from webr4.sweep.lifeline import bind_to_parent
-from webr4.sweep.session import Session
+from webr4.record.session import Session
 from webr4.sweep.workers import execute_packed, execute_plan, pack_session
 from webr4.errors import Webr4Error
 

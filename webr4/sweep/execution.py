@@ -16,7 +16,7 @@ from playwright.async_api import Error as PlaywrightError
 from webr4.browser.driver import Driver, Execution
 from webr4.rundir import state_from_text, state_text, trace_from_text, trace_text
 from webr4.state.snapshot import StateSnapshot
-from webr4.sweep.session import Session
+from webr4.record.session import Session
 from webr4.trace import ErrorRecord, Trace
 from webr4.vocabulary import FAILED_RUNS, RETRIED_RUNS, Truncation
 

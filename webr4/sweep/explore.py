@@ -36,7 +36,7 @@ from webr4.engine import Explorer, PlannedSequence, Strategy, find_races
 from webr4.engine.describe import describe_locations
 from webr4.engine.filters import DEFAULT_FILTERS, NamedFilter, filters_by_name
 from webr4.engine.stats import por_pruning
-from webr4.engine.strategies import DelayBoundedSampler, WaveSampler
+from webr4.engine.strategies import make_strategy
 from webr4.rundir import FINISHED, INTERRUPTED, ReversalReport, RunDir, Summary
 from webr4.state.noise import NoiseMask
 from webr4.state.snapshot import StateSnapshot
@@ -44,7 +44,7 @@ from webr4.sweep.backends import Backend, InProcess
 from webr4.sweep.execution import Outcome
 from webr4.sweep.pipeline import Pipeline
 from webr4.sweep.progress import Progress, Quiet
-from webr4.sweep.session import Session
+from webr4.record.session import Session
 from webr4.sweep.speculate import predict, upcoming
 from webr4.sweep.store import RunStore, StoreError, execution_key
 from webr4.trace import Event, Trace
@@ -52,8 +52,6 @@ from webr4.errors import Webr4Error
 from webr4.vocabulary import FAILED_RUNS, StopReason, Truncation
 
 _MASK_FIELD = {"dom": "dom_keys", "heap": "heap_paths", "screenshot": "boxes"}  # category -> NoiseMask field
-STRATEGIES = ("r4", "delay", "wave")
-_SAMPLES = 20  # plans the sampling strategies draw when no --max-sequences is given
 
 
 class SeedNotReproducible(Webr4Error):
@@ -72,18 +70,6 @@ def _event(event_id: str, *traces: Trace) -> Event:
         if event_id in trace.events:
             return trace.events[event_id]
     raise KeyError(event_id)
-
-
-def _strategy(name: str, seed: Trace, bound: int | None, filters: tuple[NamedFilter, ...],
-              max_sequences: int | None) -> Strategy:
-    samples = (max_sequences - 1) if max_sequences else _SAMPLES
-    if name == "r4":
-        return Explorer(seed, bound=bound, filters=filters)
-    if name == "delay":
-        return DelayBoundedSampler(seed, max_delays=bound or 1, samples=samples)
-    if name == "wave":
-        return WaveSampler(seed, copies=samples)
-    raise ValueError(f"unknown strategy {name!r}; choose one of {', '.join(STRATEGIES)}")
 
 
 def _racing_pair(planned: PlannedSequence, parent: Trace, child: Trace) -> tuple[Event, Event, str]:
@@ -199,7 +185,8 @@ async def _explore_all(pipeline: Pipeline, store: RunStore, run: RunDir, setting
     """Plan, execute and judge sequences until the strategy or a budget stops; ``summary`` is
     filled in and rewritten as it goes, and marked finished at the end. The seed is the stored
     execution ``seed_key``."""
-    explorer = _strategy(settings.strategy, seed, settings.bound, filters, settings.max_sequences)
+    explorer = make_strategy(settings.strategy, seed, bound=settings.bound, filters=filters,
+                             max_sequences=settings.max_sequences)
     traces: dict[int, Trace] = {0: seed}
     states: dict[int, StateSnapshot] = {0: _save(run, store, 0, seed_key, seed_state)}
     progress.start(_planned(explorer))

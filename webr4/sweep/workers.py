@@ -22,7 +22,7 @@ from pathlib import Path
 
 from webr4.browser.driver import Driver
 from webr4.sweep.execution import Outcome, execute
-from webr4.sweep.session import Session
+from webr4.record.session import Session
 
 
 class BrowserHost:

@@ -1,10 +1,43 @@
-"""Rival exploration strategies behind the same stepper API as :class:`webr4.engine.explore.Explorer`.
+"""Every exploration strategy, by the name a user chooses it with.
 
-Each hands out :class:`~webr4.engine.plans.PlannedSequence` plans for the same executor and keeps
-``explored``, so :func:`webr4.engine.plans.run` can compare them with R4 on equal budgets.
+R4 (:class:`webr4.engine.explore.Explorer`) and its rivals hand out
+:class:`~webr4.engine.plans.PlannedSequence` plans for the same executor and keep ``explored``, so
+:func:`webr4.engine.plans.run` can compare them on equal budgets. A new strategy is a module here
+with a class following :class:`~webr4.engine.plans.Strategy`, and one branch of :func:`make_strategy`.
 """
 
+from __future__ import annotations
+
+from webr4.engine.explore import Explorer
+from webr4.engine.filters import NamedFilter
+from webr4.engine.plans import Strategy
 from webr4.engine.strategies.delay import DelayBoundedSampler, alternatives
 from webr4.engine.strategies.wave import WaveSampler
+from webr4.trace import Trace
 
-__all__ = ["DelayBoundedSampler", "WaveSampler", "alternatives"]
+STRATEGIES = ("r4", "delay", "wave")
+"""The names ``--strategy`` accepts: R4's conflict reversals, delay-bounded sampling, WAVE-like swaps."""
+
+DEFAULT_SAMPLES = 20
+"""Plans a sampling strategy draws when no sequence budget is given."""
+
+
+def make_strategy(name: str, seed: Trace, *, bound: int | None, filters: tuple[NamedFilter, ...],
+                  max_sequences: int | None) -> Strategy:
+    """The strategy called ``name`` (one of :data:`STRATEGIES`), starting from ``seed``.
+
+    ``bound`` is R4's conflict-reversal bound, or the sampler's number of delays; a sampler draws
+    one plan per sequence of ``max_sequences`` after the seed (:data:`DEFAULT_SAMPLES` without one).
+    Raises :class:`ValueError` for an unknown name.
+    """
+    samples = (max_sequences - 1) if max_sequences else DEFAULT_SAMPLES
+    if name == "r4":
+        return Explorer(seed, bound=bound, filters=filters)
+    if name == "delay":
+        return DelayBoundedSampler(seed, max_delays=bound or 1, samples=samples)
+    if name == "wave":
+        return WaveSampler(seed, copies=samples)
+    raise ValueError(f"unknown strategy {name!r}; choose one of {', '.join(STRATEGIES)}")
+
+
+__all__ = ["STRATEGIES", "DelayBoundedSampler", "WaveSampler", "alternatives", "make_strategy"]

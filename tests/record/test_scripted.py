@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from webr4.cli import main
-from webr4.sweep.scripted import actions_from_script, load_run
+from webr4.record.scripted import actions_from_script, load_run
 
 
 def _script(tmp_path, body: str):

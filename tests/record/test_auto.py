@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from webr4.sweep.auto import auto_actions, candidates, perform
-from webr4.sweep.scripted import plain_page
+from webr4.record.auto import auto_actions, candidates, perform
+from webr4.record.scripted import plain_page
 
 pytestmark = pytest.mark.browser  # every test here drives Chromium
 

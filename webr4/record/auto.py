@@ -20,7 +20,7 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Page
 
-from webr4.sweep.scripted import Steps, first_line, plain_page
+from webr4.record.scripted import Steps, first_line, plain_page
 
 TEXT = "webr4"
 TRIAL_TIMEOUT_MS = 10_000

@@ -176,32 +176,67 @@
     }
   }
 
+  const STACK_FRAMES = 30; // deep enough to get past a library's own frames to the app's call
+
   function creationSite() {
-    // url:line:col of the first stack frame outside the runtime, query string removed.
-    return firstPageFrame(new Error().stack || "");
+    // url:line:col of the first app frame of the stack outside the runtime (see firstPageFrame),
+    // query string removed.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = STACK_FRAMES;
+    try {
+      return firstPageFrame(new Error().stack || "");
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
+  }
+
+  // A library's script by its path (webr4/libraries.py defines it and sends it in the config).
+  const LIBRARY_PATH = new RegExp(CONFIG.libraryPath || "(?!)", "i");
+
+  function isLibraryScript(url) {
+    // A script that is not the app's own: one from another origin, or a library's by its path.
+    let parsed;
+    try {
+      parsed = new URL(url);
+    } catch (e) {
+      return false;
+    }
+    return parsed.origin !== location.origin || LIBRARY_PATH.test(parsed.pathname);
   }
 
   function firstPageFrame(stack) {
-    // The first frame of `stack` in the page's own code (not webr4's injected scripts).
+    // The first frame of `stack` in the app's own code; when every page frame is a library's,
+    // the first of those.
+    return pageFrame(stack, true) || pageFrame(stack, false);
+  }
+
+  function pageFrame(stack, appOnly) {
+    // The first frame of `stack` in the page's code (never webr4's injected scripts), and with
+    // `appOnly` not in a library's either.
     for (const line of stack.split("\n").slice(1)) {
       if (line.includes(RUNTIME_URL) || line.includes("__webr4_")) continue;
       const m = line.match(/\(?((?:https?|file):[^\s()]+):(\d+):(\d+)\)?\s*$/);
-      if (m) return `${m[1].replace(/[?#][^:]*$/, "")}:${m[2]}:${m[3]}`;
+      if (!m) continue;
+      const url = m[1].replace(/[?#][^:]*$/, "");
+      if (!appOnly || !isLibraryScript(url)) return `${url}:${m[2]}:${m[3]}`;
     }
     return null;
   }
 
   function errorSite(e) {
-    // Where an uncaught exception was thrown in the page's code: its own position, or, when
-    // that is inside a DOM API webr4 wraps, the first page frame of its stack.
-    if (e.filename && !e.filename.includes("__webr4_")) return `${e.filename.replace(/[?#].*$/, "")}:${e.lineno}:${e.colno}`;
+    // Where an uncaught exception was thrown in the app's code: its own position, or, when that
+    // is inside a DOM API webr4 wraps or a library (isLibraryScript), the first app frame of
+    // its stack; without one, where the library threw it.
+    const thrownAt = e.filename ? e.filename.replace(/[?#].*$/, "") : "";
+    const thrown = thrownAt && !thrownAt.includes("__webr4_") ? `${thrownAt}:${e.lineno}:${e.colno}` : null;
+    if (thrown && !isLibraryScript(thrownAt)) return thrown;
     let stack = "";
     try {
       stack = e.error instanceof Error ? String(e.error.stack) : "";
     } catch (error) {
       stack = "";
     }
-    return firstPageFrame(stack);
+    return pageFrame(stack, true) || thrown || pageFrame(stack, false);
   }
 
   function shortSite(site) {

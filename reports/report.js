@@ -3,10 +3,13 @@
 "use strict";
 
 function setupTable() {
+  // One tbody per group of near-identical reversals: its first row leads it, the others
+  // (tr.member) show when the group is expanded or a text search matches them. Sorting moves
+  // whole groups, by their first row.
   const table = document.getElementById("reversals");
   if (!table) return;
-  const body = table.tBodies[0];
-  const rows = Array.from(body.rows);
+  const groups = Array.from(table.tBodies);
+  const rows = groups.flatMap((group) => Array.from(group.rows));
   const verdict = document.getElementById("verdict-filter");
   const text = document.getElementById("text-filter");
   const shown = document.getElementById("shown");
@@ -24,11 +27,21 @@ function setupTable() {
       row.hidden = !visible;
       if (visible) count += 1;
     }
+    for (const group of groups) {
+      const found = Array.from(group.rows).some((row) => row.classList.contains("member") && !row.hidden);
+      group.classList.toggle("searched", Boolean(needle) && found);
+    }
     shown.textContent = count + " shown";
   };
   verdict.addEventListener("change", filter);
   text.addEventListener("input", filter);
   document.getElementById("filters").addEventListener("submit", (event) => event.preventDefault());
+  table.querySelectorAll("button.expand").forEach((button) => {
+    button.addEventListener("click", () => {
+      const open = button.closest("tbody").classList.toggle("open");
+      button.setAttribute("aria-expanded", String(open));
+    });
+  });
   table.tHead.querySelectorAll("th[data-type]").forEach((th) => {
     th.addEventListener("click", () => {
       const column = th.cellIndex;
@@ -36,12 +49,12 @@ function setupTable() {
       const direction = th.getAttribute("aria-sort") === "ascending" ? -1 : 1;
       table.tHead.querySelectorAll("th").forEach((other) => other.removeAttribute("aria-sort"));
       th.setAttribute("aria-sort", direction === 1 ? "ascending" : "descending");
-      rows.sort((a, b) => {
-        const x = key(a, column), y = key(b, column);
+      groups.sort((a, b) => {
+        const x = key(a.rows[0], column), y = key(b.rows[0], column);
         const order = numeric ? Number(x) - Number(y) : x.localeCompare(y);
         return order * direction;
       });
-      body.append(...rows);
+      table.append(...groups);
     });
   });
 }

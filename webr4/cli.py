@@ -160,9 +160,10 @@ def _read_json(path: Path, what: str) -> Any:
         raise click.UsageError(f"{what} {path} is not valid JSON ({error})") from None
 
 
-def _limits(horizon: float, max_events: int, event_timeout: float, parse_chunks: str, chunk_kb: int) -> Limits:
+def _limits(horizon: float, max_events: int, event_timeout: float, parse_chunks: str, chunk_kb: int,
+            step_wait: float) -> Limits:
     return Limits(horizon_ms=horizon, max_events=max_events, event_timeout_s=event_timeout,
-                  parse_chunks=parse_chunks, chunk_kb=chunk_kb)
+                  parse_chunks=parse_chunks, chunk_kb=chunk_kb, step_wait_ms=step_wait)
 
 
 POSITIVE = click.FloatRange(min=0, min_open=True)  # a duration or budget: more than zero
@@ -183,6 +184,9 @@ def limit_options(command: Any) -> Any:
     command = click.option("--chunk-kb", type=click.IntRange(min=1), default=16, show_default=True,
                            help="With --parse-chunks yield: the document's bytes are modelled as arriving "
                                 "every this many KB, and parsing may pause between arrivals.")(command)
+    command = click.option("--step-wait", type=POSITIVE, default=30_000.0, show_default=True,
+                           help="Virtual milliseconds a user step waits for its target to become actionable, "
+                                "letting the page's events run meanwhile.")(command)
     return command
 
 
@@ -242,13 +246,13 @@ def _check_temporary_directory() -> None:
 @limit_options
 def run(url: str, out_dir: Path, sequence: Path | None, actions: Path | None, network: Path | None, seed: int,
         screenshot: bool, horizon: float, max_events: int, event_timeout: float,
-        parse_chunks: str, chunk_kb: int) -> None:
+        parse_chunks: str, chunk_kb: int, step_wait: float) -> None:
     """Execute URL once under control and write its trace and final state to --out."""
     plan = _load_plan(sequence) if sequence else []
     steps = _load_actions(actions) if actions else []
     store = _load_store(network) if network else ResponseStore()
     execution = _run_once(url, plan, steps, store, record=network is None, seed=seed, screenshot=screenshot,
-                          limits=_limits(horizon, max_events, event_timeout, parse_chunks, chunk_kb))
+                          limits=_limits(horizon, max_events, event_timeout, parse_chunks, chunk_kb, step_wait))
     files = _write_execution(out_dir, execution, store)
     trace = execution.trace
     if trace.navigation is not None:
@@ -358,10 +362,10 @@ def explore_options(command: Any) -> Any:
 @record_options
 def record_command(url: str, out_dir: Path, actions: Path | None, script: Path | None, pace: float | None,
                    auto: int | None, seed: int, horizon: float, max_events: int, event_timeout: float,
-                   parse_chunks: str, chunk_kb: int) -> None:
+                   parse_chunks: str, chunk_kb: int, step_wait: float) -> None:
     """Record a session of URL: the seed every exploration replays."""
     steps = _session_steps(url, actions, script, pace, auto, seed)
-    limits = _limits(horizon, max_events, event_timeout, parse_chunks, chunk_kb)
+    limits = _limits(horizon, max_events, event_timeout, parse_chunks, chunk_kb, step_wait)
     session = _with_driver(lambda driver: record(driver, url, out_dir, steps, seed=seed, limits=limits))
     trace = session.seed_trace()
     click.echo(f"recorded {len(trace.steps)} events of {url} into {out_dir}")
@@ -405,7 +409,7 @@ def _refuse_foreign(out_dir: Path) -> None:
 @explore_options
 def check_command(url: str, out_dir: Path, actions: Path | None, script: Path | None, pace: float | None,
                   auto: int | None, seed: int, horizon: float, max_events: int, event_timeout: float,
-                  parse_chunks: str, chunk_kb: int, **sweep: Any) -> None:
+                  parse_chunks: str, chunk_kb: int, step_wait: float, **sweep: Any) -> None:
     """Record URL, explore it and write the report, in one command.
 
     Exits with status 1 when a reversal is judged harmful. With --resume, the session recorded
@@ -427,7 +431,7 @@ def check_command(url: str, out_dir: Path, actions: Path | None, script: Path | 
         steps = _session_steps(url, actions, script, pace, auto, seed)
     resume = f"webr4 check {shlex.quote(url)} --out {shlex.quote(str(out_dir))} --resume"
     options, progress, outputs = _sweep_options(out_dir, **sweep)
-    limits = _limits(horizon, max_events, event_timeout, parse_chunks, chunk_kb)
+    limits = _limits(horizon, max_events, event_timeout, parse_chunks, chunk_kb, step_wait)
     checked = _interruptible(lambda: check(url, out_dir, steps, seed=seed, limits=limits, options=options,
                                            progress=progress), out_dir, resume)
     _report(checked, out_dir, progress=outputs)

@@ -24,6 +24,7 @@ working directory.
     event-timeout = 10
     parse-chunks = "yield"             # or "element": R4's adversarial parse chunks
     chunk-kb = 16                      # data-arrival interval of the "yield" model
+    step-wait = 30000                  # virtual ms a user step waits for an actionable target
 
 Every setting is also a command-line option, which wins over the file. Command-line
 ``--mask``/``--mask-heap`` add to the file's masks; ``--rules`` replaces its rules.
@@ -44,10 +45,10 @@ class ConfigError(Webr4Error):
 
 
 EXPLORE_KEYS = frozenset({"bound", "strategy", "workers", "max-sequences", "time-limit", "progress", "cluster"})
-RECORD_KEYS = frozenset({"seed", "horizon", "max-events", "event-timeout", "parse-chunks", "chunk-kb"})
+RECORD_KEYS = frozenset({"seed", "horizon", "max-events", "event-timeout", "parse-chunks", "chunk-kb", "step-wait"})
 _TOP_KEYS = frozenset({"browser", "rules", "mask", "explore", "record"})
 _WHOLE_POSITIVE = frozenset({"bound", "workers", "max-sequences", "max-events"})  # counts: 1 or more
-_POSITIVE = frozenset({"time-limit", "horizon", "event-timeout"})  # amounts: more than 0
+_POSITIVE = frozenset({"time-limit", "horizon", "event-timeout", "step-wait"})  # amounts: more than 0
 
 
 @dataclass(frozen=True)

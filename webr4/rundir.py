@@ -32,7 +32,7 @@ import json
 import os
 import shutil
 from collections import Counter
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -82,7 +82,7 @@ def state_from_text(text: str, screenshot: bytes | Path | None = None) -> StateS
     """The end state in state JSON ``text``, with ``screenshot`` (PNG bytes or a file) when given,
     else the file the JSON names."""
     state = StateSnapshot.from_json(json.loads(text))
-    return state if screenshot is None else replace(state, screenshot=screenshot)
+    return state if screenshot is None else state.replace(screenshot=screenshot)
 
 
 def write_state(path: Path, state: StateSnapshot, screenshot: Path | None = None) -> Path:
@@ -90,11 +90,11 @@ def write_state(path: Path, state: StateSnapshot, screenshot: Path | None = None
     ``path`` unless given), named in the JSON relative to ``path``'s directory; returns ``path``."""
     path.parent.mkdir(parents=True, exist_ok=True)
     png = state.screenshot_png()
-    stored = replace(state, screenshot=None)
+    stored = state.replace(screenshot=None)
     if png is not None:
         screenshot = screenshot or path.with_suffix(".png")
         screenshot.write_bytes(png)
-        stored = replace(state, screenshot=Path(os.path.relpath(screenshot, path.parent)))
+        stored = state.replace(screenshot=Path(os.path.relpath(screenshot, path.parent)))
     path.write_text(json.dumps(stored.to_json(), indent=1, sort_keys=True), encoding="utf-8")
     return path
 
@@ -179,9 +179,13 @@ class ReversalReport:
     ``events`` (the two racing events, each ``{"id", "label", "site"}``, in parent order),
     ``locations`` (every location the two events conflict on, in words, most visible to the
     user first: see :func:`~webr4.engine.describe.describe_locations`), ``location`` (the first
-    of them) and ``location_key``, ``verdict`` (``harmful``, ``harmless``, ``heap-only`` or
-    ``error``), ``reasons`` (reason codes), ``differences`` (category → short items, see
-    :mod:`webr4.classify.differences`) and ``witness`` (its directory, relative to the run).
+    of them) and ``location_key``, ``verdict`` (``harmful``, ``harmless``, ``heap-only``,
+    ``unrealised`` or ``error``), ``reasons`` (reason codes), ``differences`` (category → short
+    items, see :mod:`webr4.classify.differences`), ``witness`` (its directory, relative to the
+    run), ``unrealised`` (why the planned order did not happen, in words, or null when it did;
+    such a reversal's verdict is ``unrealised``) and ``timing`` and ``timing_ms`` (how far the
+    order that ran is from the recorded timing, in words and in virtual milliseconds: see
+    :mod:`webr4.engine.realism`).
     ``index``, ``first``, ``second``, ``first_id``, ``second_id`` and ``skipped`` repeat those
     facts for the report.
     """
@@ -204,6 +208,9 @@ class ReversalReport:
     events: list[dict[str, str | None]]
     witness: str
     locations: list[str] = field(default_factory=list)
+    unrealised: str | None = None  # why the planned order did not happen, in words; None when it did
+    timing: str = ""  # how far the order that ran is from the recorded timing, in words
+    timing_ms: float | None = None  # that distance in virtual ms (0: the recorded times allow it)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

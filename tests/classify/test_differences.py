@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from webr4.classify.differences import MAX_ITEMS, describe_differences, differences_line, short_path
-from webr4.state.diff import DomDiff, HeapChange, HeapDiff, Hunk, MultisetDiff, ScreenshotDiff, StateDiff
+from webr4.classify.differences import MAX_ITEMS, describe_differences, differences_line
+from webr4.state.categories.dom import DomDiff, Hunk, short_path
+from webr4.state.categories.heap import HeapChange, HeapDiff
+from webr4.state.categories.multiset import MultisetDiff
+from webr4.state.categories.screenshot import ScreenshotDiff
+from webr4.state.diff import StateDiff
 
 
 def _hunk(path: str, before: list[str], after: list[str]) -> Hunk:
@@ -72,8 +76,3 @@ def test_element_paths_start_at_the_nearest_id() -> None:
     assert short_path("html > body > form#signup > input#email") == "#email"
     assert short_path("html > body > p > span") == "body > p > span"
 
-
-def test_a_category_without_a_formatter_is_still_listed(monkeypatch) -> None:
-    monkeypatch.setattr(StateDiff, "CATEGORIES", (*StateDiff.CATEGORIES, "extra"))
-    monkeypatch.setattr(StateDiff, "extra", MultisetDiff(new=["/checkout"]), raising=False)
-    assert describe_differences(StateDiff())["extra"] == ["new /checkout"]

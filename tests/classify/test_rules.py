@@ -5,7 +5,11 @@ from __future__ import annotations
 import pytest
 
 from webr4.classify import RULES, Verdict, classify
-from webr4.state.diff import DomDiff, HeapChange, HeapDiff, Hunk, MultisetDiff, ScreenshotDiff, StateDiff
+from webr4.state.categories.dom import DomDiff, Hunk
+from webr4.state.categories.heap import HeapChange, HeapDiff
+from webr4.state.categories.multiset import MultisetDiff
+from webr4.state.categories.screenshot import ScreenshotDiff
+from webr4.state.diff import StateDiff
 from webr4.trace import Access, AccessKind, Category, Event, Step, Trace
 
 PARSE = Event("p1", Category.PARSE, "parse", "parse chunk 2/2")
@@ -83,6 +87,18 @@ def test_an_order_that_loops_forever_is_harmful_even_with_equal_states() -> None
     looping = trace(XHR_A, XHR_B, truncated="endless-loop")
     assert verdict(looping, trace(XHR_B, XHR_A, truncated="endless-loop"), StateDiff(), (XHR_A, XHR_B)) == \
         Verdict("harmless", ["commute"])
+
+
+def test_an_order_that_did_not_happen_is_no_verdict_on_the_pair() -> None:
+    parent = trace(PARSE, CLICK)
+    child = trace(PARSE, CLICK)
+    child.skipped.append(CLICK.id)  # planned first, not enabled then: the parent's order again
+    diff = StateDiff(exceptions=NEW_REF_ERROR, dom=DOM, screenshot=SHOT)
+    assert verdict(parent, child, diff, (PARSE, CLICK)) == Verdict("unrealised", ["order-not-realised"])
+    assert verdict(parent, trace(PARSE), StateDiff(), (PARSE, CLICK)).kind == "unrealised"
+    # a failed child is an error whatever ran; without the rule the difference is judged as before
+    assert verdict(parent, trace(PARSE, truncated="page-lost"), diff, (PARSE, CLICK)).kind == "error"
+    assert verdict(parent, child, diff, (PARSE, CLICK), rules=without("order-not-realised")).kind == "harmful"
 
 
 def test_parent_failed() -> None:

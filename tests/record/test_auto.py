@@ -44,4 +44,4 @@ def test_auto_types_only_into_fields_the_user_can_change(tmp_path):
     page.write_text("""<input id="code" value="A-1" readonly onkeydown="void 0">
 <input id="off" disabled onkeydown="void 0"><input id="name" onkeydown="void 0">""")
     with plain_page(page.as_uri()) as shown:
-        assert [(c.phase, c.selector) for c in candidates(shown)] == [("key", "#name")]
+        assert [(c.kind, c.selector) for c in candidates(shown)] == [("fill", "#name")]

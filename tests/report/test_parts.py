@@ -7,8 +7,10 @@ import json
 from pathlib import Path
 
 from webr4.report.align import align
+from webr4.report.run import Run
 from webr4.report.source import SourceStore, split_site
 from webr4.report.write import write_report
+from webr4.rundir import ReversalReport
 from webr4.state.snapshot import StateSnapshot
 from webr4.sweep.execution import Outcome
 from webr4.sweep.store import RunStore, execution_key
@@ -94,3 +96,16 @@ def test_a_race_first_located_by_a_browser_api_still_shows_the_source_of_its_acc
     write_report(run)
     page = (run / "report" / "reversal-1.html").read_text()
     assert '<span class="line hit"><span class="no">2</span>log.textContent = &#39;a&#39;;</span>' in page
+
+
+def test_the_report_shows_the_apps_access_before_the_librarys(tmp_path: Path) -> None:
+    writes = (Access(AccessKind.WRITE, "global:cart", "http://shop.test/vendor/store.min.js:1:80"),
+              Access(AccessKind.WRITE, "global:cart", "http://shop.test/cart/app.js:12:3"))
+    trace = Trace(steps=[Step("a", frozenset({"a"}), (), writes), Step("b", frozenset({"b"}))],
+                  events={e: Event(e, Category.NETWORK, "load", f"event {e}") for e in "ab"})
+    _store_seed(tmp_path, trace)
+    reversal = {"id": 1, "index": 1, "parent": 0, "first": "event a", "second": "event b", "first_id": "a",
+                "second_id": "b", "verdict": "harmful", "location_key": "global:cart", "events": []}
+    (tmp_path / "summary.json").write_text(json.dumps({"url": "http://shop.test/cart/", "reversals": [reversal]}))
+    excerpts = Run(tmp_path).racing_event(ReversalReport.from_json(reversal), "first").excerpts
+    assert [e.site for e in excerpts] == ["http://shop.test/cart/app.js:12:3", "http://shop.test/vendor/store.min.js:1:80"]

@@ -9,7 +9,9 @@ from pathlib import Path
 from PIL import Image
 
 from webr4.state import StateSnapshot, diff_states
-from webr4.state.diff import diff_dom, diff_heap, diff_screenshots
+from webr4.state.categories.dom import diff_dom
+from webr4.state.categories.heap import diff_heap
+from webr4.state.categories.screenshot import diff_screenshots
 from webr4.state.dom import parse_dom
 from webr4.state.screenshot import Tolerance
 from webr4.trace import Category, ErrorRecord, Event, Trace

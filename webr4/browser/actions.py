@@ -1,9 +1,10 @@
 """User actions of a session: what a person does to the page, as events the harness dispatches.
 
 A session's actions come from JSON (``--actions FILE.json``): a list of steps, each one of
-``{"click": sel}``, ``{"fill": sel, "value": s}``, ``{"press": sel, "key": k}``,
-``{"select": sel, "value": v}``, ``{"hover": sel}`` or ``{"wait": ms}`` (virtual milliseconds
-before the next action). Selectors are Playwright selectors (CSS, ``text=…``, …).
+the kinds of :data:`webr4.useractions.ACTIONS` (``{"click": sel}``, ``{"fill": sel, "value": s}``,
+``{"press": sel, "key": k}``, ``{"select": sel, "value": v}``, ``{"hover": sel}``) or
+``{"wait": ms}`` (virtual milliseconds before the next action). Selectors are Playwright
+selectors (CSS, ``text=…``, …).
 
 A ``press`` is two user events, as a key is in a browser: ``keydown`` (focus, then the key goes
 down: keydown, keypress, beforeinput, input) and ``keyup``, :data:`MIN_STEP_GAP_MS` later, so a
@@ -21,10 +22,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from playwright.async_api import Page
+from playwright.async_api import Locator, Page
 
 from webr4.trace import Category, Event
 from webr4.errors import Webr4Error
+from webr4.useractions import ACTION_OF_EVENT, ACTIONS
 
 
 class InvalidSelector(Webr4Error, ValueError):
@@ -35,7 +37,6 @@ _USER_CHOOSES = ("el => { const log = window.__webr4 && window.__webr4.log; "
                  "if (log && log.userChooses) log.userChooses(el); }")
 _USER_CHOOSES_NONE = ("() => { const log = window.__webr4 && window.__webr4.log; "
                       "if (log && log.userChooses) log.userChooses(null); }")
-_KINDS = {"click": (), "fill": ("value",), "press": ("key",), "select": ("value",), "hover": ()}
 MIN_STEP_GAP_MS = 1.0
 """The least virtual time between two user actions."""
 
@@ -53,10 +54,14 @@ class UserAction:
     step: int = 0
 
     @property
-    def needs_target(self) -> bool:
-        """Whether the action can only happen while its selector matches (a key comes up
-        wherever the focus went)."""
-        return self.kind != "keyup"
+    def starts_step(self) -> bool:
+        """Whether it is the first event of its step (a key comes up without waiting for the page)."""
+        return ACTION_OF_EVENT[self.kind].events[0].name == self.kind
+
+    @property
+    def step_text(self) -> str:
+        """The session step it comes from, in words: ``step 2 (press on #name)``."""
+        return f"step {self.step + 1} ({ACTION_OF_EVENT[self.kind].name} on {self.selector})"
 
     @property
     def event_id(self) -> str:
@@ -71,11 +76,7 @@ class UserAction:
 
     async def perform(self, page: Page, timeout_ms: float) -> None:
         target = page.locator(self.selector).first
-        if self.kind == "click":
-            await target.click(timeout=timeout_ms)
-        elif self.kind == "fill":
-            await target.fill(self.argument or "", timeout=timeout_ms)
-        elif self.kind == "keydown":
+        if self.kind == "keydown":
             await target.focus(timeout=timeout_ms)
             for key in key_parts(self.argument or ""):
                 await page.keyboard.down(key)
@@ -87,11 +88,16 @@ class UserAction:
             # this select's next ones are the user's (see instrument_js/dom_log.js).
             await target.evaluate(_USER_CHOOSES, timeout=timeout_ms)
             try:
-                await target.select_option(self.argument, timeout=timeout_ms)
+                await self._perform_step(target, timeout_ms)
             finally:
                 await page.evaluate(_USER_CHOOSES_NONE)
-        elif self.kind == "hover":
-            await target.hover(timeout=timeout_ms)
+        else:
+            await self._perform_step(target, timeout_ms)
+
+    async def _perform_step(self, target: Locator, timeout_ms: float) -> None:
+        """Perform a step of one user event the way the table says Playwright performs it."""
+        kind = ACTION_OF_EVENT[self.kind]
+        await kind.perform(target, dict(zip(kind.arguments, [self.argument or ""])), timeout_ms)
 
 
 def key_parts(key: str) -> list[str]:
@@ -116,13 +122,13 @@ def parse_actions(raw: Any) -> list[UserAction]:
                 raise ValueError(f"action {position}: wait takes a non-negative number of milliseconds")
             delay += float(step["wait"])
             continue
-        kinds = [k for k in step if k in _KINDS]
+        kinds = [k for k in step if k in ACTIONS]
         if len(kinds) != 1 or not isinstance(step[kinds[0]], str) or not step[kinds[0]]:
             raise ValueError(
-                f"action {position} must have exactly one of {', '.join(_KINDS)} (or wait) with a selector: {step!r}"
+                f"action {position} must have exactly one of {', '.join(ACTIONS)} (or wait) with a selector: {step!r}"
             )
         kind = kinds[0]
-        extra = _KINDS[kind]
+        extra = ACTIONS[kind].arguments
         allowed = {kind, *extra}
         if set(step) - allowed or any(not isinstance(step.get(name), str) for name in extra):
             need = f" and {extra[0]!r}" if extra else ""
@@ -130,10 +136,9 @@ def parse_actions(raw: Any) -> list[UserAction]:
         argument = step[extra[0]] if extra else None
         gap = max(delay, MIN_STEP_GAP_MS) if actions else delay
         ordinal = actions[-1].step + 1 if actions else 0
-        if kind == "press":
-            actions.append(UserAction(len(actions), "keydown", step[kind], argument, gap, ordinal))
-            actions.append(UserAction(len(actions), "keyup", step[kind], argument, MIN_STEP_GAP_MS, ordinal))
-        else:
-            actions.append(UserAction(len(actions), kind, step[kind], argument, gap, ordinal))
+        for number, event in enumerate(ACTIONS[kind].events):
+            # The first event waits as the step says; the others follow as fast as a person can.
+            wait = gap if number == 0 else MIN_STEP_GAP_MS
+            actions.append(UserAction(len(actions), event.name, step[kind], argument, wait, ordinal))
         delay = 0.0
     return actions

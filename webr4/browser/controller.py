@@ -19,6 +19,16 @@ Approximate replay (R4 §2.3): each planned event runs when enabled and is skipp
 recorded as skipped) otherwise; once the plan is used up, the default policy — earliest virtual
 due time, then user actions after page work due at the same time, then creation order —
 completes the run until nothing is pending or a bound ends it.
+
+A user step is enabled while its target is actionable (:mod:`webr4.browser.readiness`). The
+default policy also waits like a person for the page to settle: it begins a step (a key comes
+up after it goes down without waiting) only once the page is quiet — none of its events but
+animation frames due within :data:`QUIET_MS` of the step — and lets the page's due events run
+(in virtual time, as steps of the trace, so replays repeat them) until then. Both waits are
+bounded, in virtual time after the step was due: a step whose target is actionable goes ahead
+after :data:`QUIET_PATIENCE_MS` on a page that never goes quiet; one whose target is not is
+given up after ``Limits.step_wait_ms``, or at once when nothing is left to run. The trace's
+harness errors then say why it never happened.
 """
 
 from __future__ import annotations
@@ -32,8 +42,9 @@ from typing import Any, Sequence
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import CDPSession, Page
 
-from webr4.browser.actions import InvalidSelector, UserAction
+from webr4.browser.actions import UserAction
 from webr4.browser.network import NetworkError, NetworkGate
+from webr4.browser.readiness import TargetState, target_state
 from webr4.engine.timers import with_timer_order
 from webr4.instrument.chunks import ChunkModel
 from webr4.trace import Access, AccessKind, Category, ErrorRecord, Event, EventId, Navigation, Step, Trace
@@ -43,6 +54,13 @@ _USER_PRIORITY = 2
 _STRETCH_MS = 200  # wall time the page may run events by itself before reporting back
 _NAVIGATION_WAIT_S = 2.0  # how long a navigation the page began may take to reach the network
 _BUSY_PROBE_S = 1.0  # how long a page busy in a script takes to answer before it counts as looping
+QUIET_MS = 50.0
+"""A user step waits while any page event other than an animation frame is due within this many
+virtual milliseconds of it: a module loader's chain of short timers, a response just arrived."""
+QUIET_PATIENCE_MS = 1_000.0
+"""How long, in virtual time, a step whose target is actionable waits for a page that keeps
+being busy (a fast polling timer) before it goes ahead anyway."""
+_NOT_QUIETING = frozenset({"requestAnimationFrame"})  # an animation loop never ends; no one waits for it
 
 
 @dataclass(frozen=True)
@@ -58,6 +76,7 @@ class Limits:
     settle_ms: int = 5_000  # wall time to wait for native completions after an event
     parse_chunks: str = "yield"  # the kind of :class:`ChunkModel`
     chunk_kb: int = 16  # its data-arrival interval
+    step_wait_ms: float = 30_000.0  # virtual time a user step waits for an actionable target (Playwright's default)
 
     def __post_init__(self) -> None:
         ChunkModel(self.parse_chunks, self.chunk_kb)  # raises ValueError for a model that does not exist
@@ -79,6 +98,7 @@ class _Candidate:
         return (self.due, self.prio, self.seq)
 
 
+_GIVE_UP = "give up"  # the default choice when the next user step has waited as long as it may
 _Actuation = tuple[EventId, dict[EventId, _Candidate], bool]
 """An event for the harness to execute: its id, the enabled set before it, whether planned."""
 
@@ -101,6 +121,7 @@ class _RunState:
     leaving: bool = False  # the page began to navigate away (beforeunload, window.open)
     leaving_event: EventId | None = None
     navigation: Navigation | None = None
+    target: TargetState = TargetState.READY  # the next user step's target, when last looked at
 
 
 class Controller:
@@ -148,9 +169,16 @@ class Controller:
                 cursor += 1
             if chosen is None:
                 chosen = self._default_choice(enabled)
+                if chosen == _GIVE_UP:
+                    self._give_up_step(", and the page had nothing left to run" if len(enabled) == 0
+                                       else f" for {self.limits.step_wait_ms:g} ms (the step wait)")
+                    continue
             going = chosen is not None and await self._execute(chosen, enabled, planned)
         if self.state.navigation is None:
             await self._left_page()  # the run's last event may have left the page
+        if self.state.next_user < len(self.actions) and self.state.truncated in (
+                Truncation.HORIZON, Truncation.MAX_EVENTS, Truncation.RUN_TIMEOUT):
+            self._give_up_step(f" when the run reached its {self.state.truncated} bound")
         # Leaving is a final state: the document is gone with whatever it still had pending, so
         # the event that left disabled them all (and R4 tries each of them before it).
         return self._trace({} if self.state.navigation else await self._enabled_safely())
@@ -206,10 +234,13 @@ class Controller:
         enabled = dict(self.state.pending)
         if self.state.next_user < len(self.actions):
             action = self.actions[self.state.next_user]
-            if not action.needs_target or await self._target_exists(action):
-                due = self.state.last_user_time + action.delay
-                enabled[action.event_id] = _Candidate(action.event_id, due, _USER_PRIORITY, 0)
+            self.state.target = await target_state(self.page, action)
+            if self.state.target is TargetState.READY:
+                enabled[action.event_id] = _Candidate(action.event_id, self._user_due(action), _USER_PRIORITY, 0)
         return enabled
+
+    def _user_due(self, action: UserAction) -> float:
+        return self.state.last_user_time + action.delay
 
     async def _enabled_safely(self) -> dict[EventId, _Candidate]:
         try:
@@ -217,28 +248,45 @@ class Controller:
         except (PlaywrightError, asyncio.TimeoutError):
             return dict(self.state.pending)
 
-    async def _target_exists(self, action: UserAction) -> bool:
-        """Whether the action's target is in the page; :class:`InvalidSelector` when its selector
-        cannot be parsed (waiting for it would only end in "never matched")."""
-        try:
-            return await self.page.locator(action.selector).count() > 0
-        except PlaywrightError as error:
-            message = str(error).strip().splitlines()[0] if str(error).strip() else ""
-            if "SyntaxError" in message or "while parsing" in message:
-                raise InvalidSelector(f"step {action.index + 1} ({action.kind}): {action.selector!r} is not a valid "
-                                      f"selector ({message.split(': ', 1)[-1]})") from None
-            return False
-
     def _default_choice(self, enabled: dict[EventId, _Candidate]) -> EventId | None:
-        """The least (due, prio, seq), first in creation order on ties; ``None`` past the horizon.
-        ``defaultChoice`` in the runtime makes the same choice during a stretch."""
-        if not enabled:
+        """The least (due, prio, seq), first in creation order on ties, except that the next user
+        step waits for a quiet page (see the module's docstring); ``None`` past the horizon or
+        when nothing is enabled, :data:`_GIVE_UP` when the next user step's wait is over.
+        ``defaultChoice`` in the runtime makes the same choice during a stretch (no user step)."""
+        step = self.actions[self.state.next_user] if self.state.next_user < len(self.actions) else None
+        page = [c for c in enabled.values() if step is None or c.id != step.event_id]
+        first = min(page, key=lambda c: c.order) if page else None
+        if step is not None:
+            due = self._user_due(step)
+            user = enabled.get(step.event_id)
+            if user is None:
+                if first is None or first.due > due + self.limits.step_wait_ms:
+                    return _GIVE_UP
+            elif first is None or (first.order > user.order and not (
+                    step.starts_step and first.due <= due + min(QUIET_PATIENCE_MS, self.limits.step_wait_ms)
+                    and self._busy(page, user))):
+                first = user
+        if first is None:
             return None
-        best = min(enabled.values(), key=lambda c: c.order)
-        if best.due > self.limits.horizon_ms:
+        if first.due > self.limits.horizon_ms:
             self.state.truncated = Truncation.HORIZON
             return None
-        return best.id
+        return first.id
+
+    def _busy(self, page: list[_Candidate], user: _Candidate) -> bool:
+        """Whether a page event that a person would wait for is due within :data:`QUIET_MS` of
+        the user step ``user``."""
+        until = max(self.state.now, user.due) + QUIET_MS
+        return any(c.due <= until and self.state.events[c.id].type not in _NOT_QUIETING
+                   for c in page if c.id in self.state.events)
+
+    def _give_up_step(self, why: str) -> None:
+        """The next user step never happens: note why in the trace, and go on to the one after."""
+        action = self.actions[self.state.next_user]
+        reason = "the page never went quiet" if self.state.target is TargetState.READY else self.state.target.value
+        self.state.errors.append(ErrorRecord(
+            "harness", f"{action.step_text} never happened: {reason}{why}", None, len(self.state.steps)))
+        self.state.next_user += 1
 
     # ------------------------------------------------------------------ executing
     async def _execute(self, event_id: EventId, enabled: dict[EventId, _Candidate], planned: bool) -> bool:

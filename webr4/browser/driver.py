@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from playwright.async_api import Browser, Page, Playwright, ViewportSize, async_playwright
 from playwright.async_api import Error as PlaywrightError
@@ -22,6 +22,7 @@ from webr4.browser.network import NetworkGate
 from webr4.browser.responses import ResponseStore
 from webr4.instrument.cache import CachedRewriter
 from webr4.instrument.page import DocumentCache
+from webr4.libraries import LIBRARY_PATH
 from webr4.resources import javascript
 from webr4.trace import Plan, Trace
 from webr4.vocabulary import Truncation
@@ -37,14 +38,17 @@ class Execution:
     dom: str
     screenshot: bytes | None = None
     heap: Any = None  # the abstract JS heap (instrument_js/capture_heap.js), when asked for
+    captured: Mapping[str, Any] = field(default_factory=dict)  # name -> what its capture script returned
 
 
 def runtime_script(seed: int, settle_ms: int, event_ms: int, *, full_accesses: bool = False) -> str:
     """The init script: the runtime with its configuration in a private lexical scope, then the
     access log that instrumented code reports to, then the log of accesses made through browser
     APIs (DOM, storage, cookies, event handlers). Each step carries the summary of its accesses
-    (:mod:`webr4.engine.summary`), or every access with ``full_accesses``."""
-    config = json.dumps({"seed": seed, "settleMs": settle_ms, "eventMs": event_ms, "fullAccessLog": full_accesses})
+    (:mod:`webr4.engine.summary`), or every access with ``full_accesses``. The configuration
+    carries what a library's script is (:mod:`webr4.libraries`), so that sites name the app."""
+    config = json.dumps({"seed": seed, "settleMs": settle_ms, "eventMs": event_ms, "fullAccessLog": full_accesses,
+                         "libraryPath": LIBRARY_PATH.pattern})
     return ("{ const __WEBR4_CONFIG__ = " + config + ";\n" + javascript("runtime.js") + "\n}\n"
             + javascript("access_log.js") + "\n" + javascript("dom_log.js"))
 
@@ -91,6 +95,7 @@ class Driver:
         seed: int = 0,
         screenshot: bool = False,
         heap: bool = False,
+        captures: Mapping[str, str] = {},
         instrument: bool = True,
         full_accesses: bool = False,
     ) -> Execution:
@@ -99,7 +104,9 @@ class Driver:
         With ``record=True`` the network is live and every response is added to ``store`` (a new
         one when ``None``); with ``record=False`` the network is served from ``store`` only.
         ``instrument`` rewrites the page's scripts so each step carries its shared-memory accesses;
-        ``screenshot`` and ``heap`` add those to the final state. Steps carry the summary of
+        ``screenshot`` and ``heap`` add those to the final state; ``captures`` names function
+        expressions evaluated in the page at the end, their results kept under the same names in
+        ``Execution.captured``. Steps carry the summary of
         their accesses (:mod:`webr4.engine.summary`); ``full_accesses`` (for diagnostics) keeps
         every access instead.
         Raises :class:`~webr4.browser.network.NetworkError` when the document cannot be loaded.
@@ -121,26 +128,29 @@ class Driver:
             try:
                 cdp = await context.new_cdp_session(page)
                 trace = await Controller(page, cdp, gate, actions, limits).run(url, plan)
-                dom, shot, globals_ = await _final_state(page, trace, gate, screenshot=screenshot, heap=heap)
+                dom, shot, globals_, captured = await _final_state(page, trace, gate, screenshot=screenshot,
+                                                                   heap=heap, captures=captures)
             finally:
                 await gate.abandon()
-            return Execution(trace, dom, shot, globals_)
+            return Execution(trace, dom, shot, globals_, captured)
         finally:
             await context.close()
 
 
-async def _final_state(page: Page, trace: Trace, gate: NetworkGate, *, screenshot: bool,
-                       heap: bool) -> tuple[str, bytes | None, Any]:
-    """DOM, screenshot and heap at the end of a run; empty when the page hung or went away (the
-    trace already says so). Names the trace's racing objects (``trace.names``) on the way."""
+async def _final_state(page: Page, trace: Trace, gate: NetworkGate, *, screenshot: bool, heap: bool,
+                       captures: Mapping[str, str]) -> tuple[str, bytes | None, Any, dict[str, Any]]:
+    """DOM, screenshot, heap and the results of ``captures`` at the end of a run; empty when the
+    page hung or went away (the trace already says so). Names the trace's racing objects
+    (``trace.names``) on the way."""
     if trace.truncated in (Truncation.EVENT_TIMEOUT, Truncation.PAGE_LOST):
-        return "", None, None
+        return "", None, None, {}
     try:
         await page.evaluate("() => { if (window.__webr4.log) window.__webr4.log.enabled = false; }")
         trace.names = await asyncio.wait_for(collect_names(page, trace, gate.original_site, gate.sites), 10)
         dom = await asyncio.wait_for(page.evaluate(javascript("capture_dom.js")), 10)
         shot = await page.screenshot(full_page=True, timeout=10_000) if screenshot else None
         globals_ = await asyncio.wait_for(page.evaluate(javascript("capture_heap.js")), 10) if heap else None
+        captured = {name: await asyncio.wait_for(page.evaluate(script), 10) for name, script in captures.items()}
     except (PlaywrightError, asyncio.TimeoutError):
-        return "", None, None
-    return dom, shot, globals_
+        return "", None, None, {}
+    return dom, shot, globals_, captured

@@ -5,6 +5,11 @@ Rules are tried in groups, in this order; the first group with a match decides:
 1. **error** — ``child-failed``: the child execution did not finish (``truncated`` is
    ``event-timeout``, ``page-lost`` or ``run-timeout``, or the caller says it failed);
    ``parent-failed``: the same for the parent. Nothing else can be trusted.
+1a. **unrealised** — ``order-not-realised``: the child did not run the reversed pair in the planned
+   order (approximate replay skipped the event planned first, or it ran after the other; see
+   :func:`webr4.engine.realism.unrealised`). Whatever its state shows came from some other
+   order, so it is no verdict on this pair; the race that did change the state has a reversal
+   of its own.
 1b. **harmful** — ``endless-loop``: the child ended in an endless loop (``truncated`` is
    ``endless-loop``) and the parent did not: this order hangs the page, whatever its state shows.
 2. **harmless** — ``polling-timer``: ad-hoc synchronisation; only pending events differ in the
@@ -23,7 +28,8 @@ Rules are tried in groups, in this order; the first group with a match decides:
    ``dom-and-render-diff`` (the DOM differs and so does the screenshot — or the screenshots
    could not be compared, in which case a DOM difference is taken to be visible),
    ``network-diff`` (a request was skipped or is new), ``navigation-diff`` (one execution
-   takes the user off the page and the other does not, or elsewhere).
+   takes the user off the page and the other does not, or elsewhere), ``storage-diff`` (the
+   page leaves other data in ``localStorage`` or ``sessionStorage``).
 6. **heap-only** — ``heap-only``: the heap differs and nothing else does (pending events aside).
 7. Otherwise **harmless** — ``other-diff``: the states differ, but only in ways no enabled rule
    calls harmful (console messages, pending events, a DOM change that renders identically).
@@ -36,12 +42,13 @@ from dataclasses import dataclass
 from typing import Callable
 
 from webr4.classify.verdict import Kind
+from webr4.engine.realism import unrealised
 from webr4.state.diff import StateDiff
 from webr4.state.dom import FORM_STATE
 from webr4.trace import AccessKind, Category, Event, Trace
+from webr4.useractions import USER_EVENTS
 from webr4.vocabulary import FAILED_RUNS, UNLOAD_TYPES, Truncation
 
-INPUT_ACTIONS = frozenset({"fill", "select"})  # user events with a native effect of their own
 POLLING_TIMER_TYPES = frozenset({"setInterval"})
 FOCUS_LOCATION = "dom:document.activeElement"  # the focused element (instrument_js/dom_log.js)
 _UNINITIALISED = re.compile(
@@ -81,6 +88,12 @@ def parent_failed(case: Case) -> bool:
     return case.parent.truncated in FAILED_RUNS
 
 
+def order_not_realised(case: Case) -> bool:
+    """The child did not run the second racing event before the first, as planned."""
+    first, second = case.events
+    return unrealised(case.child, first.id, second.id) is not None
+
+
 def commute(case: Case) -> bool:
     """No difference at all between the two final states."""
     return not case.diff.categories
@@ -111,16 +124,17 @@ def _ran_before(trace: Trace, first: str, second: str) -> bool:
 def late_handler_attach(case: Case) -> bool:
     """A user event raced with the event that attaches its handler, and did nothing without it.
 
-    Matches when one racing event is a user event other than ``fill``/``select`` (those change
-    form state natively, so losing them is not "doing nothing") and the other runs page code that
-    can attach handlers: a parse chunk, a script, ``load`` or ``DOMContentLoaded``. The effect
+    Matches when one racing event is a user event that does not change form state natively (the
+    action table's ``form_state``: ``fill`` and ``select`` do, so losing them is not "doing
+    nothing") and the other runs page code that can attach handlers: a parse chunk, a script,
+    ``load`` or ``DOMContentLoaded``. The effect
     must be the user event doing nothing: no exception differs, no form state
     (``(value)``, ``(checked)``, ``(selected)``) appears in the DOM difference, and in the
     execution where the user event ran first it wrote nothing (when accesses were logged) but
     the focus its own click or key moved, which it moves with or without a handler.
     """
     users = [e for e in case.events if e.category is Category.USER]
-    if len(users) != 1 or users[0].type in INPUT_ACTIONS:
+    if len(users) != 1 or users[0].type not in USER_EVENTS or USER_EVENTS[users[0].type].form_state:
         return False
     user = users[0]
     other = case.events[1] if case.events[0] is user else case.events[0]
@@ -189,6 +203,12 @@ def navigation_diff(case: Case) -> bool:
     return bool(case.diff.navigation)
 
 
+def storage_diff(case: Case) -> bool:
+    """The page leaves other data in localStorage or sessionStorage: the next visit (or, for
+    sessionStorage, a reload) starts from it, whatever the page shows now."""
+    return bool(case.diff.storage)
+
+
 def _is_polling_timer(event: Event, traces: tuple[Trace, Trace]) -> bool:
     """An interval (any firing), a repeated firing, or a retry: a one-shot timer created by an event
     that ran in both executions but scheduled it in only one (it found what it waited for missing)."""
@@ -231,6 +251,7 @@ def heap_only(case: Case) -> bool:
 RULES: dict[str, Rule] = {rule.name: rule for rule in (
     Rule("child-failed", "error", child_failed),
     Rule("parent-failed", "error", parent_failed),
+    Rule("order-not-realised", "unrealised", order_not_realised),
     Rule("endless-loop", "harmful", endless_loop),
     Rule("polling-timer", "harmless", polling_timer),
     Rule("commute", "harmless", commute),
@@ -241,17 +262,20 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
     Rule("dom-and-render-diff", "harmful", dom_and_render_diff),
     Rule("network-diff", "harmful", network_diff),
     Rule("navigation-diff", "harmful", navigation_diff),
+    Rule("storage-diff", "harmful", storage_diff),
     Rule("heap-only", "heap-only", heap_only),
 )}
 """Every rule by reason code, in the order they are tried."""
 
 GROUPS: tuple[tuple[str, ...], ...] = (
     ("child-failed", "parent-failed"),
+    ("order-not-realised",),
     ("endless-loop",),
     ("polling-timer",),
     ("commute",),
     ("unload-race", "late-handler-attach"),
-    ("initialization-race", "exception-diff", "dom-and-render-diff", "network-diff", "navigation-diff"),
+    ("initialization-race", "exception-diff", "dom-and-render-diff", "network-diff", "navigation-diff",
+     "storage-diff"),
     ("heap-only",),
 )
 """Rules in one group are all evaluated; the first group with a match decides the verdict."""

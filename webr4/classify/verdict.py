@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-Kind = Literal["harmful", "harmless", "heap-only", "error"]
+Kind = Literal["harmful", "harmless", "heap-only", "unrealised", "error"]
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from webr4.engine.accesses import AccessIndex, LocationAccesses
 from webr4.engine.races import Judge, Race
 from webr4.trace import Access, AccessKind, Category, Event, Trace
+from webr4.useractions import USER_EVENTS
 from webr4.vocabulary import UNLOAD_TYPES
 
 R, W = AccessKind.READ, AccessKind.WRITE
@@ -38,22 +39,8 @@ FALSY_DIGESTS = frozenset({"n:0", "n:-0", "n:NaN", "s:", "b:false", "u", "null",
 JS_PREFIXES = ("global:", "scope:", "prop:")
 """Locations of JavaScript variables and properties (as opposed to DOM, storage or cookies)."""
 
-_FOCUS = frozenset({"focus", "focusin", "blur", "focusout"})
-_POINTER = frozenset(
-    f"{device}{what}" for device in ("mouse", "pointer") for what in ("over", "enter", "move", "out", "leave")
-)
-USER_DISPATCHES: Mapping[str, frozenset[str]] = {
-    "click": _POINTER
-    | _FOCUS
-    | {"mousedown", "mouseup", "pointerdown", "pointerup", "click", "input", "change", "submit"},
-    "hover": _POINTER,
-    "fill": _FOCUS | {"beforeinput", "input", "change"},
-    "press": _FOCUS | {"keydown", "keypress", "keyup", "beforeinput", "input", "change", "submit", "click"},
-    "keydown": _FOCUS | {"keydown", "keypress", "beforeinput", "input", "change", "submit", "click"},
-    "keyup": frozenset({"keyup", "click"}),
-    "select": _FOCUS | {"input", "change"},
-}
-"""DOM event types each user action kind (:mod:`webr4.browser.actions`) dispatches natively."""
+USER_DISPATCHES: Mapping[str, frozenset[str]] = {name: event.dispatches for name, event in USER_EVENTS.items()}
+"""DOM event types each user event type dispatches natively (:data:`webr4.useractions.USER_EVENTS`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,11 +2,12 @@
 
 After the page loads in a plain browser, every visible, enabled element with an event handler
 (an ``on*`` attribute or property, or a listener added with ``addEventListener``, which an init
-script notes per element) is a candidate. Each handler kind suggests an action: mouse-move
-handlers a hover, keyboard and input handlers a fill with a short text followed by Enter, a
+script notes per element) is a candidate. Each handler type suggests the action kind whose
+``explored`` entry in :data:`webr4.useractions.ACTIONS` claims it: mouse-move handlers a hover,
+keyboard and input handlers on a text field a fill with a short text followed by Enter, a
 ``<select>``'s change handler a different option, pointer, focus and change handlers a click
-(``load``, ``error`` and the like call for no action). A seeded shuffle picks
-the candidates; as in the paper, mouse moves come first, then key presses, then clicks. Links
+(``load``, ``error`` and the like call for no action). A seeded shuffle picks the candidates;
+kinds come in the table's order (as in the paper: mouse moves, key presses, clicks). Links
 to other documents and submit buttons of forms with an ``action`` are skipped, and each chosen
 action is tried on the page: one that navigates is dropped (and the page reloaded).
 """
@@ -21,142 +22,48 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Page
 
 from webr4.record.scripted import Steps, first_line, plain_page
+from webr4.resources import javascript
+from webr4.useractions import ACTIONS
 
 TEXT = "webr4"
 TRIAL_TIMEOUT_MS = 10_000
-_PHASES = ("hover", "key", "select", "click")
+_EXPLORED = [{"kind": kind.name, "handlers": sorted(kind.explored.handlers), "elements": kind.explored.elements}
+             for kind in ACTIONS.values() if kind.explored is not None]
+"""The kinds ``--auto`` tries, in order, as the candidate finder in the page reads them."""
 
-_NOTE_LISTENERS = """
-(() => {
-  const kinds = new WeakMap();
-  const add = EventTarget.prototype.addEventListener;
-  EventTarget.prototype.addEventListener = function (type, listener, options) {
-    if (this instanceof Element) {
-      if (!kinds.has(this)) kinds.set(this, new Set());
-      kinds.get(this).add(String(type).toLowerCase());
-    }
-    return add.call(this, type, listener, options);
-  };
-  Object.defineProperty(window, '__webr4ListenerKinds', {
-    value: (element) => Array.from(kinds.get(element) || []),
-  });
-})();
-"""
 
-_CANDIDATES = """
-() => {
-  const MOVE = /^(mouseover|mouseenter|mousemove|mouseout|mouseleave|pointerover|pointerenter|pointermove)$/;
-  const KEY = /^(keydown|keyup|keypress|input|beforeinput|change)$/;
-  const PRESS = new RegExp("^(click|dblclick|auxclick|mousedown|mouseup|pointerdown|pointerup|touchstart" +
-                           "|touchend|change|input|focus|focusin)$");
-  const TYPABLE = /^(text|search|email|url|tel|password|number)$/;
-  const listened = window.__webr4ListenerKinds || (() => []);
-  const here = location.href.split('#')[0];
-
-  function handlerKinds(el) {
-    const kinds = new Set(listened(el));
-    for (const name of el.getAttributeNames()) if (name.startsWith('on')) kinds.add(name.slice(2));
-    for (const name of ['click', 'change', 'input', 'keydown', 'keyup', 'mouseover', 'mouseenter']) {
-      if (typeof el['on' + name] === 'function') kinds.add(name);
-    }
-    return kinds;
-  }
-  function visibleAndEnabled(el) {
-    const style = getComputedStyle(el);
-    return el.getClientRects().length > 0 && style.visibility !== 'hidden' && !el.disabled;
-  }
-  function navigates(el) {
-    const link = el.closest('a[href]');
-    if (link) {
-      const target = link.href.split('#')[0];
-      if (!link.href.startsWith('javascript:') && target !== here) return true;
-    }
-    const submit = (el.tagName === 'BUTTON' && (el.type || 'submit') === 'submit')
-      || (el.tagName === 'INPUT' && (el.type === 'submit' || el.type === 'image'));
-    return submit && el.form !== null && el.form.hasAttribute('action');
-  }
-  function selector(el) {
-    const parts = [];
-    for (let node = el; node && node.nodeType === 1; node = node.parentElement) {
-      if (node.id && document.querySelectorAll('#' + CSS.escape(node.id)).length === 1) {
-        parts.unshift('#' + CSS.escape(node.id));
-        break;
-      }
-      const tag = node.tagName.toLowerCase();
-      const same = Array.from(node.parentElement ? node.parentElement.children : [node])
-        .filter((sibling) => sibling.tagName === node.tagName);
-      parts.unshift(node.parentElement ? `${tag}:nth-of-type(${same.indexOf(node) + 1})` : tag);
-    }
-    return parts.join(' > ');
-  }
-  function typable(el) {
-    // A readonly field takes no typing: the user cannot change it.
-    return el.isContentEditable || (el.tagName === 'TEXTAREA' && !el.readOnly)
-      || (el.tagName === 'INPUT' && TYPABLE.test(el.type) && !el.readOnly);
-  }
-
-  const found = [];
-  for (const el of document.querySelectorAll('*')) {
-    const kinds = handlerKinds(el);
-    if (kinds.size === 0 || !visibleAndEnabled(el) || navigates(el)) continue;
-    const sel = selector(el);
-    const phases = new Set();
-    for (const kind of kinds) {
-      if (MOVE.test(kind)) phases.add('hover');
-      else if (typable(el) && KEY.test(kind)) phases.add('key');
-      else if (el.tagName === 'SELECT' && (kind === 'change' || kind === 'input')) phases.add('select');
-      else if (PRESS.test(kind)) phases.add('click');
-    }
-    const options = el.tagName === 'SELECT'
-      ? Array.from(el.options).filter((o) => !o.disabled && !o.selected).map((o) => o.value) : [];
-    for (const phase of phases) found.push({phase, selector: sel, options});
-  }
-  return found;
-}
-"""
 
 
 @dataclass(frozen=True)
 class Candidate:
     """One element and the kind of action its handlers call for."""
 
-    phase: str
+    kind: str
     selector: str
     options: tuple[str, ...]
 
     def steps(self, rng: random.Random) -> Steps:
-        if self.phase == "hover":
-            return [{"hover": self.selector}]
-        if self.phase == "key":
+        """The steps that try it: typing is a short text and Enter, a choice a different option."""
+        if self.kind == "fill":
             return [{"fill": self.selector, "value": TEXT}, {"press": self.selector, "key": "Enter"}]
-        if self.phase == "select":
+        if self.kind == "select":
             return [{"select": self.selector, "value": rng.choice(self.options)}] if self.options else []
-        return [{"click": self.selector}]
+        return [{self.kind: self.selector}]
 
 
 def candidates(page: Page) -> list[Candidate]:
     """The actionable elements with handlers on ``page``, in document order."""
-    raw: list[dict[str, Any]] = page.evaluate(_CANDIDATES)
-    return [Candidate(c["phase"], c["selector"], tuple(c["options"])) for c in raw]
+    raw: list[dict[str, Any]] = page.evaluate(javascript("auto_candidates.js"), _EXPLORED)
+    return [Candidate(c["kind"], c["selector"], tuple(c["options"])) for c in raw]
 
 
 def perform(page: Page, step: dict[str, Any]) -> None:
-    """Do one step on a plain page (the synchronous twin of ``UserAction.perform``)."""
+    """Do one step on a plain page, with the Playwright method the action table names."""
     if "wait" in step:
         page.wait_for_timeout(step["wait"])
         return
-    kind = next(k for k in ("click", "fill", "press", "select", "hover") if k in step)
-    target = page.locator(step[kind]).first
-    if kind == "click":
-        target.click(timeout=TRIAL_TIMEOUT_MS)
-    elif kind == "fill":
-        target.fill(step["value"], timeout=TRIAL_TIMEOUT_MS)
-    elif kind == "press":
-        target.press(step["key"], timeout=TRIAL_TIMEOUT_MS)
-    elif kind == "select":
-        target.select_option(step["value"], timeout=TRIAL_TIMEOUT_MS)
-    else:
-        target.hover(timeout=TRIAL_TIMEOUT_MS)
+    kind = next(ACTIONS[k] for k in step if k in ACTIONS)
+    kind.perform(page.locator(step[kind.name]).first, step, TRIAL_TIMEOUT_MS)
 
 
 class _Navigations:
@@ -194,11 +101,12 @@ def auto_actions(url: str, n: int, seed: int) -> Steps:
     """Up to ``n`` user steps for ``url`` chosen from its event handlers, reproducibly for ``seed``."""
     rng = random.Random(seed)
     kept: Steps = []
-    with plain_page(url, _NOTE_LISTENERS) as page:
+    with plain_page(url, javascript("auto_listeners.js")) as page:
         navigations = _Navigations(page)
         found = candidates(page)
         rng.shuffle(found)
-        found.sort(key=lambda c: _PHASES.index(c.phase))
+        order = list(ACTIONS)
+        found.sort(key=lambda c: order.index(c.kind))
         try:
             for candidate in found:
                 steps = candidate.steps(rng)

@@ -2,10 +2,11 @@
 
 The script is a Python file defining ``run(page)`` that drives a Playwright page with the
 synchronous API. It runs once against the live site in a plain browser, on a recording proxy
-of the page: every call reaches the real page, and the calls that are user actions
-(``click``, ``fill``, ``press``, ``select_option``, ``hover``, ``wait_for_timeout``, directly or
-through locators) are written down as steps of :mod:`webr4.browser.actions`, with the real time
-between two actions as a ``wait`` step (or a fixed pace, see :class:`StepLog`).
+of the page: every call reaches the real page, and the calls that are user actions (the
+Playwright methods of :data:`webr4.useractions.ACTIONS` — ``click``, ``fill``, ``press``,
+``select_option``, ``hover`` —, directly or through locators, and ``wait_for_timeout``) are
+written down as steps of :mod:`webr4.browser.actions`, with the real time between two actions as
+a ``wait`` step (or a fixed pace, see :class:`StepLog`).
 
 The synchronous Playwright API refuses to run inside a running asyncio loop, so call this
 before starting the asynchronous driver.
@@ -24,6 +25,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, sync_playwright
 
 from webr4.browser.launch import CHROMIUM_ARGS, chromium_path, not_startable, sandbox_off_reason
+from webr4.useractions import BY_METHOD, ActionKind
 
 Steps = list[dict[str, Any]]
 
@@ -140,13 +142,6 @@ class _Finder:
         return getattr(self._target, name)
 
 
-def _single_value(value: Any) -> str | None:
-    """The option value of a ``select_option`` call a step can express (one string), else None."""
-    if isinstance(value, list) and len(value) == 1:
-        value = value[0]
-    return value if isinstance(value, str) else None
-
-
 class RecordingLocator(_Finder):
     """A locator whose user actions are logged against ``selector`` (None: not expressible)."""
 
@@ -155,10 +150,6 @@ class RecordingLocator(_Finder):
 
     def _scope(self, selector: str | None) -> str | None:
         return None if self._selector is None or selector is None else f"{self._selector} >> {selector}"
-
-    def _note(self, step: dict[str, Any]) -> None:
-        if self._selector is not None:
-            self._log.action(step)
 
     @property
     def first(self) -> RecordingLocator:
@@ -171,27 +162,20 @@ class RecordingLocator(_Finder):
     def nth(self, index: int) -> RecordingLocator:
         return self._wrap(self._target.nth(index), f"nth={index}")
 
-    def click(self, **options: Any) -> None:
-        self._target.click(**options)
-        self._note({"click": self._selector})
+    def __getattr__(self, name: str) -> Any:
+        if name in BY_METHOD:
+            return self._acting(BY_METHOD[name])
+        return super().__getattr__(name)
 
-    def fill(self, value: str, **options: Any) -> None:
-        self._target.fill(value, **options)
-        self._note({"fill": self._selector, "value": value})
-
-    def press(self, key: str, **options: Any) -> None:
-        self._target.press(key, **options)
-        self._note({"press": self._selector, "key": key})
-
-    def select_option(self, value: Any = None, **options: Any) -> list[str]:
-        chosen = self._target.select_option(value, **options)
-        if _single_value(value) is not None and not options.keys() - {"timeout", "force", "no_wait_after"}:
-            self._note({"select": self._selector, "value": _single_value(value)})
-        return chosen
-
-    def hover(self, **options: Any) -> None:
-        self._target.hover(**options)
-        self._note({"hover": self._selector})
+    def _acting(self, kind: ActionKind) -> Callable[..., Any]:
+        """The locator's Playwright method for ``kind``, writing down the step it performed."""
+        def act(*args: Any, **options: Any) -> Any:
+            result = getattr(self._target, kind.method)(*args, **options)
+            step = None if self._selector is None else kind.step_of_call(self._selector, args, options)
+            if step is not None:
+                self._log.action(step)
+            return result
+        return act
 
 
 class RecordingPage(_Finder):
@@ -203,20 +187,11 @@ class RecordingPage(_Finder):
     def _scope(self, selector: str | None) -> str | None:
         return selector
 
-    def click(self, selector: str, **options: Any) -> None:
-        self.locator(selector).click(**options)
-
-    def fill(self, selector: str, value: str, **options: Any) -> None:
-        self.locator(selector).fill(value, **options)
-
-    def press(self, selector: str, key: str, **options: Any) -> None:
-        self.locator(selector).press(key, **options)
-
-    def select_option(self, selector: str, value: Any = None, **options: Any) -> list[str]:
-        return self.locator(selector).select_option(value, **options)
-
-    def hover(self, selector: str, **options: Any) -> None:
-        self.locator(selector).hover(**options)
+    def __getattr__(self, name: str) -> Any:
+        if name in BY_METHOD:
+            # page.click(selector, …) is page.locator(selector).click(…)
+            return lambda selector, *args, **options: getattr(self.locator(selector), name)(*args, **options)
+        return super().__getattr__(name)
 
     def wait_for_timeout(self, timeout: float) -> None:
         self._target.wait_for_timeout(timeout)

@@ -92,19 +92,18 @@ def _check_actions_ran(trace: Trace, actions: list[UserAction]) -> None:
     ran = {trace.events[e].params.get("index") for e in trace.sequence
            if e in trace.events and trace.events[e].category is Category.USER}
     for action in actions:
-        if action.index not in ran and trace.navigation is not None:
+        if action.index in ran:
+            continue
+        if trace.navigation is not None:
             raise SessionError(
-                f"step {action.index + 1} ({action.kind} on {action.selector}) never happened: the page had "
-                f"navigated away to {trace.navigation.target}; webr4 explores one page, so end the steps there")
-        if action.index not in ran and trace.truncated in (Truncation.EVENT_TIMEOUT, Truncation.ENDLESS_LOOP):
+                f"{action.step_text} never happened: the page had navigated away to {trace.navigation.target}; "
+                "webr4 explores one page, so end the steps there")
+        if trace.truncated in (Truncation.EVENT_TIMEOUT, Truncation.ENDLESS_LOOP):
             stuck = trace.events[trace.sequence[-1]].label if trace.sequence else "the page's loading"
-            raise SessionError(
-                f"step {action.step + 1} ({action.kind} on {action.selector}) never happened: the page was "
-                f"stuck in {stuck}, which never finished")
-        if action.index not in ran:
-            raise SessionError(
-                f"step {action.step + 1} ({action.kind} on {action.selector}) never happened: "
-                "its selector never matched, or the page stopped first; check the selector")
+            raise SessionError(f"{action.step_text} never happened: the page was stuck in {stuck}, "
+                               "which never finished")
+        why = [e.message for e in trace.errors if e.kind == "harness" and e.message.startswith(action.step_text)]
+        raise SessionError(why[0] if why else f"{action.step_text} never happened: the page stopped first")
     failures = [e.message for e in trace.errors if e.kind == "harness" and " failed: " in e.message]
     if failures:
         what = "action" if any(failures[0].startswith(f"{a.kind} on ") for a in actions) else "request"

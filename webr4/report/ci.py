@@ -4,10 +4,14 @@ Both writers read only ``RUN/summary.json``, through :meth:`webr4.rundir.RunDir.
 
 - :func:`write_junit` writes one ``testcase`` per explored reversal; a harmful reversal is a
   ``failure`` (racing events, location, differences, reasons, report page, replay command), an
-  ``error`` verdict is an ``error``, every other verdict passes.
+  ``error`` verdict is an ``error``, an ``unrealised`` one (the planned order did not happen) is
+  ``skipped``, every other verdict passes.
 - :func:`write_sarif` writes one rule per reason code the results use and one result per
-  harmful (level ``error``) or heap-only (level ``warning``) reversal, located at the source
-  sites of the two racing accesses.
+  harmful (level ``error``), heap-only (level ``warning``) or unrealised (level ``note``)
+  reversal, located at the source sites of the two racing accesses.
+
+Every one of them states the reversal's :func:`headline`: the order that ran and how far it is
+from the recorded timing, or the order that was planned and why it did not happen.
 
 A run "has a harmful race" exactly when :meth:`Summary.harmful <webr4.rundir.Summary.harmful>`
 is not empty; ``webr4 export`` and the pytest plugin fail on that. A run that has not finished
@@ -30,8 +34,9 @@ from webr4.report.source import split_site
 from webr4.rundir import FINISHED, ReversalReport, RunDir, Summary
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-SARIF_LEVELS = {"harmful": "error", "heap-only": "warning"}
+SARIF_LEVELS = {"harmful": "error", "heap-only": "warning", "unrealised": "note"}
 ROLES = ("ran first in the parent sequence", "ran first after the reversal")  # the two racing events
+UNREALISED_ROLES = ("ran first in the parent sequence", "planned to run first, but did not")
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
@@ -60,11 +65,29 @@ def title(reversal: ReversalReport) -> str:
     return f"reversal {reversal.id}: {labels} on {reversal.location or 'an unknown location'}"
 
 
+def _roles(reversal: ReversalReport) -> tuple[str, str]:
+    """What each racing event did, in words: never that the reversal ran first when it did not."""
+    return UNREALISED_ROLES if reversal.unrealised else ROLES
+
+
+def headline(reversal: ReversalReport) -> str:
+    """What ran, in one line: ``click on #add ran before parse chunk 1/1 (click on #add came
+    0.2 ms earlier, before parse chunk 1/1)``, or for a planned order that did not happen
+    ``planned click on #add before parse chunk 1/1, but click on #add … ran after parse chunk 1/1``."""
+    labels = [str(e.get("label")) for e in reversal.events]
+    first, second = (labels + ["an event", "an event"])[:2]
+    if reversal.unrealised:
+        return f"planned {second} before {first}, but {reversal.unrealised}"
+    timing = f" ({reversal.timing})" if reversal.timing else ""
+    return f"{second} ran before {first}{timing}"
+
+
 def in_words(run_dir: Path, reversal: ReversalReport) -> str:
     """What a person needs to act on one reversal: events and their sites, location, reasons,
     differences, report page and replay command; several lines."""
-    lines = [f"{title(reversal)} [{reversal.verdict}: {', '.join(reversal.reasons) or 'no reason'}]"]
-    for role, event in zip(ROLES, reversal.events):
+    lines = [f"{title(reversal)} [{reversal.verdict}: {', '.join(reversal.reasons) or 'no reason'}]",
+             f"  {headline(reversal)}"]
+    for role, event in zip(_roles(reversal), reversal.events):
         lines.append(f"  {event.get('label')} ({role}) at {event.get('site') or 'an unknown site'}")
     if len(reversal.locations) > 1:
         lines.append(f"  both touch: {', '.join(reversal.locations)}")
@@ -86,7 +109,7 @@ def junit_tree(run_dir: Path, summary: Summary) -> ET.ElementTree:
         "tests": str(len(reversals)),
         "failures": str(sum(r.verdict == "harmful" for r in reversals)),
         "errors": str(sum(r.verdict == "error" for r in reversals)),
-        "skipped": "0",
+        "skipped": str(sum(r.verdict == "unrealised" for r in reversals)),
         "time": str(summary.seconds),
     }
     site = _xml_text(summary.url)
@@ -109,6 +132,9 @@ def junit_tree(run_dir: Path, summary: Summary) -> ET.ElementTree:
                 message += f"; {differences_line(reversal.differences, per_category=1)}"
             outcome = ET.SubElement(case, tag, {"type": verdict, "message": _xml_text(message)})
             outcome.text = words
+        elif verdict == "unrealised":
+            ET.SubElement(case, "skipped", {"message": _xml_text(f"order not realised: {headline(reversal)}")})
+            ET.SubElement(case, "system-out").text = words
         else:
             ET.SubElement(case, "system-out").text = words
     ET.indent(root)
@@ -157,27 +183,34 @@ def _location(event: dict[str, Any], number: int, role: str, logical: list[dict[
     }
 
 
+def _kind_in_words(verdict: str) -> str:
+    return "Planned reversal not realised" if verdict == "unrealised" else f"{verdict.capitalize()} event race"
+
+
 def _result(run_dir: Path, reversal: ReversalReport, rule_index: dict[str, int]) -> dict[str, Any]:
     reasons = reversal.reasons or [reversal.verdict]
     logical = [{"name": name, "kind": "variable"} for name in reversal.locations or [""]]
     logical[0]["fullyQualifiedName"] = reversal.location_key
     events = reversal.events
-    located = [loc for number, (event, role) in enumerate(zip(events, ROLES))
+    located = [loc for number, (event, role) in enumerate(zip(events, _roles(reversal)))
                if (loc := _location(event, number, role, logical)) is not None]
     race = "\n".join([reversal.location_key] + [str(e.get("label")) for e in events])
     return {
         "ruleId": reasons[0],
         "ruleIndex": rule_index[reasons[0]],
         "level": SARIF_LEVELS[reversal.verdict],
-        "message": {"text": f"{reversal.verdict.capitalize()} event race, {title(reversal)} "
-                            f"({', '.join(reasons)}); differences: {differences_line(reversal.differences)}; "
+        "message": {"text": f"{_kind_in_words(reversal.verdict)}, {title(reversal)} "
+                            f"({', '.join(reasons)}); {headline(reversal)}; "
+                            f"differences: {differences_line(reversal.differences)}; "
                             f"report: {report_page(reversal)}; replay: {replay_command(run_dir, reversal)}"},
         "locations": located[:1] or [{"logicalLocations": logical}],
         "relatedLocations": located[1:],
         "partialFingerprints": {"webr4Race/v1": hashlib.sha256(race.encode()).hexdigest()[:32]},
         "properties": {"reversal": reversal.id, "verdict": reversal.verdict, "reasons": reasons,
                        "differences": reversal.differences, "report": report_page(reversal),
-                       "witness": reversal.witness, "replay": replay_command(run_dir, reversal)},
+                       "witness": reversal.witness, "replay": replay_command(run_dir, reversal),
+                       "unrealised": reversal.unrealised, "timing": reversal.timing,
+                       "timing_ms": reversal.timing_ms},
     }
 
 

@@ -9,13 +9,19 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from webr4.libraries import app_first
 from webr4.report.align import Row, align
-from webr4.report.source import Excerpt, SourceStore
+from webr4.report.source import Excerpt, SourceStore, split_site
 from webr4.rundir import DIFF, ReversalReport, RunDir, Summary
 from webr4.sweep.runfiles import RunFiles
 from webr4.trace import Trace
 
-VERDICTS = ("harmful", "error", "heap-only", "harmless")
+VERDICTS = ("harmful", "error", "heap-only", "unrealised", "harmless")
+
+
+def _site_url(site: str) -> str:
+    parsed = split_site(site)
+    return parsed[0] if parsed else site
 
 
 def verdict_rank(verdict: str) -> int:
@@ -74,7 +80,8 @@ class Run:
         return json.loads(path.read_text(encoding="utf-8")) if path is not None else {}
 
     def racing_event(self, reversal: ReversalReport, which: str) -> RacingEvent:
-        """``which`` is ``first`` or ``second``: the event, and its accesses to the racing location."""
+        """``which`` is ``first`` or ``second``: the event, and its accesses to the racing location,
+        those in the app's own scripts before those in a library's (:mod:`webr4.libraries`)."""
         event_id, label = getattr(reversal, f"{which}_id"), getattr(reversal, which)
         parent = self.trace(reversal.parent)
         event = parent.events.get(event_id) if parent else None
@@ -84,9 +91,22 @@ class Run:
         # its accesses to the racing location, else the access summary.json located the event by
         racing = [a for a in accesses if a.location == reversal.location_key] or \
             [a for a in accesses if a.site == reported]
-        sites = dict.fromkeys((a.kind.value, a.site) for a in racing)
-        excerpts = [e for kind, site in sites if site and (e := self.sources.excerpt(kind, site)) is not None]
+        sites = app_first(dict.fromkeys((a.kind.value, a.site) for a in racing if a.site),
+                          lambda kind_site: _site_url(kind_site[1]), self.summary.url)
+        excerpts = [e for kind, site in sites if (e := self.sources.excerpt(kind, site)) is not None]
         return RacingEvent(event_id, label, event.category.value if event else "other", excerpts)
+
+    def pair_kinds(self, reversal: ReversalReport) -> tuple[str, str]:
+        """The kinds of the two racing events (``user click``, ``parse parse``, ``network xhr``),
+        from the parent's trace; an event it does not know is its label."""
+        parent = self.trace(reversal.parent)
+        events = parent.events if parent else {}
+
+        def kind(which: str) -> str:
+            event = events.get(getattr(reversal, f"{which}_id"))
+            return f"{event.category.value} {event.type}" if event else str(getattr(reversal, which))
+
+        return kind("first"), kind("second")
 
     def alignment(self, reversal: ReversalReport) -> list[Row]:
         parent, child = self.trace(reversal.parent), self.trace(reversal.index)

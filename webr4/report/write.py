@@ -1,7 +1,9 @@
 """``write_report(run_dir)``: the static HTML report of a run, under ``run_dir/report/``.
 
-Pages: ``index.html`` (overview, sortable and filterable table of reversals), one
-``reversal-<n>.html`` per reversal, and ``timeline.html``. Everything from the site is escaped by
+Pages: ``index.html`` (overview, sortable and filterable table of reversals, near-identical ones
+in expandable groups: :mod:`webr4.report.groups`), one ``reversal-<n>.html`` per reversal (one
+section per state category, drawn by the category's template in ``reports/categories/``), and
+``timeline.html``. Everything from the site is escaped by
 Jinja2's autoescaping and no site URL is ever put in ``href`` or ``src``: a hostile page cannot
 run script in the report. The pages need no network and work from ``file://``.
 """
@@ -17,10 +19,12 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from webr4.classify.differences import differences_line
 from webr4.report.ci import replay_command, unfinished_reason
+from webr4.report.groups import groups
 from webr4.report.run import VERDICTS, Run
 from webr4.report.timeline import layout
 from webr4.resources import resource_dir
 from webr4.rundir import DIFF, SCREENSHOT, RunDir
+from webr4.state.categories import CATEGORIES
 
 ASSETS = ("report.css", "report.js")
 MAX_VALUE_CHARS = 300
@@ -56,7 +60,7 @@ def write_report(run_dir: Path) -> Path:
               "unfinished": unfinished_reason(run_dir, run.summary)}
     shots = {r.index: (run.image(r.parent, SCREENSHOT), run.image(r.index, SCREENSHOT)) for r in reversals}
     _write(files.report_page(), env.get_template("index.html.j2").render(
-        **common, page="index", reversals=reversals, shots=shots))
+        **common, page="index", reversals=reversals, groups=groups(reversals, run.pair_kinds), shots=shots))
     seed = run.trace(0)
     timeline = layout(seed, ((r.index, r.first_id, r.second_id) for r in reversals)) if seed else None
     _write(out / "timeline.html", env.get_template("timeline.html.j2").render(
@@ -65,7 +69,7 @@ def write_report(run_dir: Path) -> Path:
     for r in reversals:
         index = r.index
         _write(files.report_page(index), template.render(
-            **common, page="reversal", r=r,
+            **common, page="reversal", r=r, categories=CATEGORIES,
             events=[run.racing_event(r, "first"), run.racing_event(r, "second")],
             rows=run.alignment(r), skipped=run.skipped(index), diff=run.diff(index),
             shots=shots[index], diff_image=run.image(index, f"{DIFF}.png"),

@@ -1,10 +1,12 @@
 """Masks for differences that are not caused by the reversed conflict.
 
 A :class:`NoiseMask` built from two replays of the same sequence holds what differed between
-them anyway — DOM nodes (by their stable key, so a clock's next value is masked too), heap paths
-and screenshot regions (16-pixel tiles around the changed pixels). Users add their own: CSS
-selectors (``#id``, ``.class``, ``tag``, ``tag#id``, ``tag.class``) whose elements are hidden
-with everything inside them, and heap path prefixes (``window.stats`` or ``stats``).
+them anyway, in the mask fields of each category (:attr:`~webr4.state.categories.base.Category.mask_fields`):
+DOM nodes by their stable key (``dom_keys``: a clock's next value is masked too), heap paths
+(``heap_paths``) and screenshot regions (``boxes``: 16-pixel tiles around the changed pixels).
+Users add their own: CSS selectors (``selectors``: ``#id``, ``.class``, ``tag``, ``tag#id``,
+``tag.class``) whose elements are hidden with everything inside them, and heap path prefixes
+(``window.stats`` or ``stats``).
 
 :meth:`NoiseMask.apply` rewrites a snapshot with the masked parts replaced by placeholders;
 compare masked snapshots (:meth:`NoiseMask.diff`) and masked parts can no longer differ.
@@ -12,39 +14,33 @@ compare masked snapshots (:meth:`NoiseMask.diff`) and masked parts can no longer
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Any, Iterable
+from typing import Any, Collection, Iterable
 
-from webr4.state import screenshot as pixels
-from webr4.state.diff import StateDiff, diff_states, heap_changes
-from webr4.state.dom import DomLine, Selector, changed_blocks, parse_dom
-from webr4.state.heappaths import HeapPath, format_path, parse_path, without_paths
+from webr4.state.categories import CATEGORIES, MASK_FIELDS
+from webr4.state.diff import StateDiff, diff_states
+from webr4.state.dom import Selector
+from webr4.state.heappaths import parse_path
+from webr4.state.parts import Parts
 from webr4.state.snapshot import StateSnapshot
 
-PLACEHOLDER = "[masked]"
-_CONTAINER_CHANGES = ("iterable_item_added", "iterable_item_removed")
 
+class NoiseMask(Parts):
+    """What to ignore when comparing two states: one collection of entries per mask field
+    (:data:`~webr4.state.categories.MASK_FIELDS`), as the attribute of the field's name
+    (``mask.dom_keys``, ``mask.boxes``, …); a field not given is empty."""
 
-@dataclass(frozen=True)
-class NoiseMask:
-    """What to ignore when comparing two states.
-
-    ``dom_keys`` are :attr:`~webr4.state.dom.DomLine.key` values of lines to blank;
-    ``selectors`` hide matching elements and their subtrees; ``heap_paths`` are heap subtrees to
-    drop; ``boxes`` are screenshot rectangles to paint black.
-    """
-
-    dom_keys: frozenset[str] = frozenset()
-    selectors: tuple[str, ...] = ()
-    heap_paths: frozenset[HeapPath] = frozenset()
-    boxes: tuple[pixels.Box, ...] = field(default_factory=tuple)
+    def __init__(self, **fields: Iterable[Any]) -> None:
+        self._fill(MASK_FIELDS, {name: MASK_FIELDS[name].entries(values) if name in MASK_FIELDS else values
+                                 for name, values in fields.items()},
+                   lambda name: MASK_FIELDS[name].entries(()))
 
     @classmethod
-    def from_baselines(cls, first: StateSnapshot, second: StateSnapshot,
-                       tolerance: pixels.Tolerance = pixels.Tolerance()) -> NoiseMask:
+    def from_baselines(cls, first: StateSnapshot, second: StateSnapshot) -> NoiseMask:
         """The mask of everything that differs between two replays of one sequence."""
-        return cls(_dom_noise(first.dom, second.dom), (), _heap_noise(first.heap, second.heap),
-                   tuple(_screenshot_noise(first.screenshot_png(), second.screenshot_png(), tolerance)))
+        fields: dict[str, Collection[Any]] = {}
+        for category in CATEGORIES:
+            fields.update(category.noise(first[category.key], second[category.key]))
+        return cls(**fields)
 
     @classmethod
     def from_options(cls, selectors: Iterable[str] = (), heap_prefixes: Iterable[str] = ()) -> NoiseMask:
@@ -52,92 +48,29 @@ class NoiseMask:
         selectors = tuple(selectors)
         for selector in selectors:
             Selector.parse(selector)
-        return cls(selectors=selectors, heap_paths=frozenset(parse_path(p) for p in heap_prefixes))
+        return cls(selectors=selectors, heap_paths=[parse_path(p) for p in heap_prefixes])
 
     def __or__(self, other: NoiseMask) -> NoiseMask:
-        return NoiseMask(self.dom_keys | other.dom_keys, tuple(dict.fromkeys(self.selectors + other.selectors)),
-                         self.heap_paths | other.heap_paths, tuple(dict.fromkeys(self.boxes + other.boxes)))
+        return NoiseMask(**{name: [*self[name], *other[name]] for name in MASK_FIELDS})
+
+    @property
+    def categories(self) -> list[str]:
+        """Names of the categories this mask hides something of, in registry order."""
+        return [c.name for c in CATEGORIES if any(self[f.name] for f in c.mask_fields)]
 
     def apply(self, snapshot: StateSnapshot) -> StateSnapshot:
-        """``snapshot`` with the masked DOM lines, heap subtrees and screenshot boxes blanked."""
-        png = snapshot.screenshot_png()
-        return replace(
-            snapshot,
-            dom=_mask_dom(snapshot.dom, self.dom_keys, self.selectors),
-            heap=without_paths(snapshot.heap, set(self.heap_paths)) if snapshot.heap is not None else None,
-            screenshot=pixels.paint_boxes(png, list(self.boxes)) if png is not None and self.boxes else png,
-        )
+        """``snapshot`` with what the mask names blanked, category by category."""
+        fields = {name: self[name] for name in MASK_FIELDS}
+        return snapshot.replace(**{c.key: c.mask(snapshot[c.key], fields) for c in CATEGORIES})
 
-    def diff(self, parent: StateSnapshot, child: StateSnapshot,
-             tolerance: pixels.Tolerance = pixels.Tolerance()) -> StateDiff:
+    def diff(self, parent: StateSnapshot, child: StateSnapshot) -> StateDiff:
         """The difference between ``parent`` and ``child`` outside the mask."""
-        return diff_states(self.apply(parent), self.apply(child), tolerance)
+        return diff_states(self.apply(parent), self.apply(child))
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "dom_keys": sorted(self.dom_keys),
-            "selectors": list(self.selectors),
-            "heap_paths": sorted(format_path(p) for p in self.heap_paths),
-            "boxes": [list(b) for b in self.boxes],
-        }
+        return {name: field.to_json(self[name]) for name, field in MASK_FIELDS.items()}
 
     @classmethod
     def from_json(cls, raw: dict[str, Any]) -> NoiseMask:
-        return cls(frozenset(raw.get("dom_keys", ())), tuple(raw.get("selectors", ())),
-                   frozenset(parse_path(p) for p in raw.get("heap_paths", ())),
-                   tuple(tuple(b) for b in raw.get("boxes", ())))
-
-
-def _dom_noise(first: str, second: str) -> frozenset[str]:
-    a, b = parse_dom(first), parse_dom(second)
-    return frozenset(x.key for i1, i2, j1, j2 in changed_blocks(a, b) for x in a[i1:i2] + b[j1:j2])
-
-
-def _heap_noise(first: Any, second: Any) -> frozenset[HeapPath]:
-    if first is None or second is None:
-        return frozenset()
-    # an array that grew or shrank is masked whole: next time it may be another index
-    return frozenset(keys[:-1] if change.change in _CONTAINER_CHANGES else keys
-                     for keys, change in heap_changes(first, second))
-
-
-def _screenshot_noise(first: bytes | None, second: bytes | None, tolerance: pixels.Tolerance) -> list[pixels.Box]:
-    if first is None or second is None:
-        return []
-    mask = pixels.changed_mask(pixels.load(first), pixels.load(second), tolerance.channel_tolerance)
-    return pixels.tile_boxes(mask)
-
-
-def _placeholder(line: DomLine) -> str:
-    pad = "  " * line.depth
-    if line.kind == "open":
-        id_ = line.attributes.get("id")
-        id_attribute = f' id="{id_}"' if id_ else ""
-        return f"{pad}<{line.tag}{id_attribute} {PLACEHOLDER}>"
-    if line.kind == "text":
-        return pad + PLACEHOLDER
-    return line.text
-
-
-def _mask_dom(dom: str, keys: frozenset[str], selectors: tuple[str, ...]) -> str:
-    """Blank the lines with masked keys; collapse elements matching a selector to their tags."""
-    parsed = [Selector.parse(s) for s in selectors]
-    out: list[str] = []
-    hidden_depth: int | None = None  # depth of the selected element we are inside
-    for line in parse_dom(dom):
-        if hidden_depth is not None:
-            if line.depth > hidden_depth:
-                continue
-            closing = line.depth == hidden_depth and line.kind == "close"
-            hidden_depth = None
-            if closing:
-                out.append(line.text)
-                continue
-        if any(selector.matches(line) for selector in parsed):
-            hidden_depth = line.depth
-            out.append(_placeholder(line))
-        elif line.key in keys:
-            out.append(_placeholder(line))
-        else:
-            out.append(line.text)
-    return "\n".join(out)
+        """Inverse of :meth:`to_json`; fields the JSON lacks are empty."""
+        return cls(**{name: field.from_json(raw[name]) for name, field in MASK_FIELDS.items() if name in raw})

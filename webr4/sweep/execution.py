@@ -15,6 +15,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from webr4.browser.driver import Driver, Execution
 from webr4.rundir import state_from_text, state_text, trace_from_text, trace_text
+from webr4.state.categories import page_scripts
 from webr4.state.snapshot import StateSnapshot
 from webr4.record.session import Session
 from webr4.trace import ErrorRecord, Trace
@@ -56,7 +57,8 @@ async def run_plan(driver: Driver, session: Session, plan: Iterable[str]) -> Exe
         try:
             execution = await driver.execute(session.url, tuple(plan), actions=session.user_actions,
                                              store=session.network(), record=False, limits=session.run_limits,
-                                             seed=session.seed, screenshot=True, heap=True)
+                                             seed=session.seed, screenshot=True, heap=True,
+                                             captures=page_scripts())
         except PlaywrightError as error:
             if attempt == 2:
                 message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__

@@ -35,6 +35,7 @@ from webr4.classify.differences import describe_differences
 from webr4.engine import Explorer, PlannedSequence, Strategy, find_races
 from webr4.engine.describe import describe_locations
 from webr4.engine.filters import DEFAULT_FILTERS, NamedFilter, filters_by_name
+from webr4.engine.realism import shift_in_words, timing_shift, unrealised
 from webr4.engine.stats import por_pruning
 from webr4.engine.strategies import make_strategy
 from webr4.rundir import FINISHED, INTERRUPTED, ReversalReport, RunDir, Summary
@@ -50,8 +51,6 @@ from webr4.sweep.store import RunStore, StoreError, execution_key
 from webr4.trace import Event, Trace
 from webr4.errors import Webr4Error
 from webr4.vocabulary import FAILED_RUNS, StopReason, Truncation
-
-_MASK_FIELD = {"dom": "dom_keys", "heap": "heap_paths", "screenshot": "boxes"}  # category -> NoiseMask field
 
 
 class SeedNotReproducible(Webr4Error):
@@ -158,8 +157,7 @@ async def _sweep(pipeline: Pipeline, store: RunStore, session: Session, run: Run
     summary = Summary(session.url, settings.bound, settings.strategy, settings.session,
                       session.run_limits.chunking.describe(), len(first.trace.steps),
                       len(find_races(first.trace, filters=filters).uncovered),
-                      noise=[name for name, part in _MASK_FIELD.items() if getattr(noise, part)],
-                      sandbox=sandbox_state())
+                      noise=noise.categories, sandbox=sandbox_state())
     run.write_noise(noise)
     mask = noise | NoiseMask.from_json(settings.mask)
     run.write_summary(summary)
@@ -213,8 +211,8 @@ async def _explore_all(pipeline: Pipeline, store: RunStore, run: RunDir, setting
         if stored is not None:
             report = ReversalReport.from_json(stored)
         else:
-            report = _judge(run, planned, traces[planned.derived_from], states[planned.derived_from], child.trace,
-                            states[planned.index], mask, settings.rules)
+            report = _judge(run, planned, seed, traces[planned.derived_from], states[planned.derived_from],
+                            child.trace, states[planned.index], mask, settings.rules)
             store.judged(planned.index, execution_key(planned.plan), report.to_json())
         summary.reversals.append(report)
         summary.sequences = len(explorer.explored)
@@ -249,9 +247,10 @@ def _planned(strategy: Strategy) -> int:
     return len(strategy.explored) + strategy.pending
 
 
-def _judge(run: RunDir, planned: PlannedSequence, parent_trace: Trace, parent_state: StateSnapshot, child_trace: Trace,
-           child_state: StateSnapshot, mask: NoiseMask, rules: list[str] | None) -> ReversalReport:
-    """Compare a child with its parent, classify the difference, write the witness directory."""
+def _judge(run: RunDir, planned: PlannedSequence, seed: Trace, parent_trace: Trace, parent_state: StateSnapshot,
+           child_trace: Trace, child_state: StateSnapshot, mask: NoiseMask, rules: list[str] | None) -> ReversalReport:
+    """Compare a child with its parent, classify the difference, write the witness directory;
+    the child's timing is measured against the recording, ``seed``."""
     difference = mask.diff(parent_state, child_state)
     *pair, location = _racing_pair(planned, parent_trace, child_trace)
     verdict = classify(parent_trace, child_trace, difference, (pair[0], pair[1]),
@@ -261,6 +260,7 @@ def _judge(run: RunDir, planned: PlannedSequence, parent_trace: Trace, parent_st
     named = describe_locations(parent_trace, pair[0].id, pair[1].id, location)
     keys = [key for _words, key in named] or [location]
     location = keys[0]
+    shift = timing_shift(seed, child_trace.sequence)
     return ReversalReport(
         id=planned.index, index=planned.index, parent=planned.derived_from, depth=planned.depth,
         first=pair[0].label, second=pair[1].label, first_id=pair[0].id, second_id=pair[1].id,
@@ -270,6 +270,8 @@ def _judge(run: RunDir, planned: PlannedSequence, parent_trace: Trace, parent_st
         skipped=len(child_trace.skipped), sequence=child_trace.sequence,
         events=[{"id": e.id, "label": e.label, "site": _access_site(parent_trace, e.id, keys)} for e in pair],
         witness=witness.directory.relative_to(run.directory).as_posix(),
+        unrealised=unrealised(child_trace, pair[0].id, pair[1].id),
+        timing=shift_in_words(shift, seed.events), timing_ms=shift.ms if shift else 0.0,
     )
 
 
@@ -297,4 +299,4 @@ def _save(run: RunDir, store: RunStore, index: int, key: str, state: StateSnapsh
         return state
     path = run.keep_screenshot(index, png)
     store.screenshot_moved(key, path.relative_to(run.directory).as_posix())
-    return replace(state, screenshot=path)
+    return state.replace(screenshot=path)

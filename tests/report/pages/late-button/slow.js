@@ -1,0 +1,1 @@
+window.stock = 3;

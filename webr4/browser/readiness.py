@@ -1,0 +1,71 @@
+"""Whether a user step's target can be acted on now, and if not, why.
+
+A step acts on the first element its selector matches (``locator.first``), once that element
+passes the checks Playwright makes before the step's kind of action (the ``actionability`` of
+:data:`webr4.useractions.USER_EVENTS`). The checks that need no waiting — attached (it matches
+at all), visible, enabled, editable — are read here through Playwright's own ``is_*`` queries,
+which run in Playwright's isolated world: the page's scripts cannot see or change them. The
+others, ``stable`` and ``receives events``, need animation frames and hit testing: Playwright's
+own action waits for those when the step is performed.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
+
+from webr4.browser.actions import InvalidSelector, UserAction
+from webr4.useractions import USER_EVENTS
+
+
+class TargetState(Enum):
+    """The state of a step's target, by what stops it: ``READY`` when nothing does."""
+
+    READY = "ready"
+    MISSING = "no element matched its selector"
+    HIDDEN = "its element was hidden"
+    DISABLED = "its element was disabled"
+    READ_ONLY = "its element was read-only"
+
+
+_QUERY_TIMEOUT_MS = 1_000  # the element was just found; this only bounds a page that went away
+
+
+async def target_state(page: Page, action: UserAction) -> TargetState:
+    """The state of ``action``'s target now; :class:`InvalidSelector` when its selector cannot be
+    parsed (waiting for it would only end in "never matched")."""
+    event = USER_EVENTS[action.kind]
+    if not event.needs_target:
+        return TargetState.READY
+    checks = event.actionability
+    target = page.locator(action.selector)
+    try:
+        if "visible" in checks and not await target.first.is_visible():
+            return TargetState.HIDDEN if await target.count() else TargetState.MISSING
+        if "visible" not in checks and not await target.count():
+            return TargetState.MISSING
+        if ("enabled" in checks or "editable" in checks) and not await target.first.is_enabled(
+                timeout=_QUERY_TIMEOUT_MS):
+            return TargetState.DISABLED
+        if "editable" in checks and not await _editable(page, action.selector):
+            return TargetState.READ_ONLY
+    except PlaywrightError as error:
+        message = str(error).strip().splitlines()[0] if str(error).strip() else ""
+        if "SyntaxError" in message or "while parsing" in message:
+            raise InvalidSelector(f"step {action.index + 1} ({action.kind}): {action.selector!r} is not a valid "
+                                  f"selector ({message.split(': ', 1)[-1]})") from None
+        return TargetState.MISSING
+    return TargetState.READY
+
+
+async def _editable(page: Page, selector: str) -> bool:
+    """Playwright's ``editable``; an element that cannot be edited at all (a button, a plain
+    ``div``), which Playwright's query refuses, is not."""
+    try:
+        return await page.locator(selector).first.is_editable(timeout=_QUERY_TIMEOUT_MS)
+    except PlaywrightError as error:
+        if "Element is not" in str(error):
+            return False
+        raise

@@ -1,0 +1,40 @@
+"""The categories of final state webr4 compares, one module each, and their registry.
+
+A category (:class:`~webr4.state.categories.base.Category`) says how its part of the state is
+captured, saved, compared, masked and put into words. :class:`~webr4.state.snapshot.StateSnapshot`,
+:class:`~webr4.state.diff.StateDiff`, :class:`~webr4.state.noise.NoiseMask`, the ``differences``
+of ``summary.json`` and the reversal page all loop over :data:`CATEGORIES`; whether a difference
+makes a race harmful is decided by :mod:`webr4.classify.rules`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from webr4.state.categories.base import Category, MaskField
+from webr4.state.categories.console import CONSOLE
+from webr4.state.categories.dom import DOM
+from webr4.state.categories.exceptions import EXCEPTIONS
+from webr4.state.categories.heap import HEAP
+from webr4.state.categories.navigation import NAVIGATION
+from webr4.state.categories.network import NETWORK
+from webr4.state.categories.pending import PENDING
+from webr4.state.categories.screenshot import SCREENSHOT
+from webr4.state.categories.storage import STORAGE
+
+CATEGORIES: tuple[Category[Any, Any], ...] = (
+    NAVIGATION, EXCEPTIONS, DOM, SCREENSHOT, CONSOLE, NETWORK, PENDING, HEAP, STORAGE,
+)
+"""Every category, in the order people read their differences."""
+
+MASK_FIELDS: dict[str, MaskField] = {f.name: f for category in CATEGORIES for f in category.mask_fields}
+"""Every noise-mask field by name."""
+
+
+def page_scripts() -> dict[str, str]:
+    """Category name → the function expression that reads its value from the page at the end
+    of a run (``Driver.execute(captures=...)``), for the categories that need one."""
+    return {c.name: c.page_script for c in CATEGORIES if c.page_script is not None}
+
+
+__all__ = ["CATEGORIES", "MASK_FIELDS", "Category", "MaskField", "page_scripts"]

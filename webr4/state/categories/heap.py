@@ -1,0 +1,123 @@
+"""``heap``: the abstract JavaScript heap of ``instrument_js/capture_heap.js``, ``None`` when not
+captured.
+
+Compared structurally (:class:`HeapDiff`, paths ``window.x.y``), only when both sides have a heap;
+the first :data:`MAX_HEAP_CHANGES` changes are listed. Masked by heap paths (``heap_paths``: a
+subtree). Items: ``window.app.total: 1 → 2``, ``window.app.cart added``, ``window.x removed``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Collection, Mapping
+
+from deepdiff import DeepDiff
+from deepdiff.helper import NotPresent
+
+from webr4.state.categories.base import Category, MaskField
+from webr4.state.categories.words import MAX_TEXT, clip
+from webr4.state.heappaths import HeapPath, format_path, parse_path, without_paths
+
+if TYPE_CHECKING:
+    from webr4.browser.driver import Execution
+
+MAX_HEAP_CHANGES = 200
+_CONTAINER_CHANGES = ("iterable_item_added", "iterable_item_removed")
+
+
+@dataclass(frozen=True)
+class HeapChange:
+    """One heap difference: ``change`` is deepdiff's report type (``values_changed``,
+    ``dictionary_item_added``, …); ``before``/``after`` are omitted (``None``) when absent."""
+
+    path: str
+    change: str
+    before: Any = None
+    after: Any = None
+
+
+@dataclass(frozen=True)
+class HeapDiff:
+    changes: list[HeapChange] = field(default_factory=list)
+    total: int = 0  # changes found; only the first MAX_HEAP_CHANGES are listed
+
+    def __bool__(self) -> bool:
+        return self.total > 0
+
+
+def _present(value: Any) -> Any:
+    return None if isinstance(value, NotPresent) else value
+
+
+def heap_changes(before: Any, after: Any) -> list[tuple[HeapPath, HeapChange]]:
+    """Every difference between two abstract heaps, with its path as keys, sorted by path."""
+    tree = DeepDiff(before, after, view="tree")
+    changes = []
+    for report, levels in tree.items():
+        for level in levels:
+            keys = tuple(level.path(output_format="list"))
+            changes.append((keys, HeapChange(format_path(keys), report, _present(level.t1), _present(level.t2))))
+    changes.sort(key=lambda c: c[1].path)
+    return changes
+
+
+def diff_heap(before: Any, after: Any) -> HeapDiff:
+    """Structural diff of two abstract heaps; nothing when either is ``None``."""
+    if before is None or after is None:
+        return HeapDiff()
+    changes = [change for _keys, change in heap_changes(before, after)]
+    return HeapDiff(changes[:MAX_HEAP_CHANGES], len(changes))
+
+
+def _heap_value(value: Any) -> str:
+    return clip(json.dumps(value, ensure_ascii=False, default=str), MAX_TEXT // 2)
+
+
+class Heap(Category[Any, HeapDiff]):
+    name = "heap"
+    title = "Heap"
+    section = "heap"
+    mask_fields = (MaskField("heap_paths", dump=format_path, load=parse_path),)
+
+    def empty(self) -> Any:
+        return None
+
+    def capture(self, execution: Execution) -> Any:
+        return execution.heap
+
+    def no_difference(self) -> HeapDiff:
+        return HeapDiff()
+
+    def diff(self, before: Any, after: Any) -> HeapDiff:
+        return diff_heap(before, after)
+
+    def dump_diff(self, part: HeapDiff) -> dict[str, Any]:
+        return {"total": part.total, "changes": [vars(c) for c in part.changes]}
+
+    def items(self, part: HeapDiff) -> list[str]:
+        items = []
+        for change in part.changes:
+            if change.change.endswith("_added"):
+                items.append(f"{change.path} added")
+            elif change.change.endswith("_removed"):
+                items.append(f"{change.path} removed")
+            else:
+                items.append(f"{change.path}: {_heap_value(change.before)} → {_heap_value(change.after)}")
+        return items
+
+    def unlisted(self, part: HeapDiff) -> int:
+        return max(0, part.total - len(part.changes))
+
+    def noise(self, first: Any, second: Any) -> dict[str, Collection[Any]]:
+        if first is None or second is None:
+            return {"heap_paths": frozenset()}
+        # an array that grew or shrank is masked whole: next time it may be another index
+        return {"heap_paths": frozenset(keys[:-1] if change.change in _CONTAINER_CHANGES else keys
+                                        for keys, change in heap_changes(first, second))}
+
+    def mask(self, value: Any, fields: Mapping[str, Collection[Any]]) -> Any:
+        return without_paths(value, set(fields["heap_paths"])) if value is not None else None
+
+
+HEAP = Heap()

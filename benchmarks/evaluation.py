@@ -35,6 +35,7 @@ from webr4.browser.actions import parse_actions
 from webr4.browser.driver import Driver
 from webr4.sweep.explore import SeedNotReproducible, explore
 from webr4.record.session import Session, record
+from webr4.sweep.runfiles import RunFiles
 from webr4.trace import Trace
 
 PLAIN_RUNS = 20
@@ -86,35 +87,29 @@ class SiteTruth:
         return race_of(labels, parent, child, names, self.races)
 
 
-class _Runs:
-    """The traces of one run directory, read when first needed."""
-
-    def __init__(self, out: Path) -> None:
-        self._out = out
-        self._cache: dict[int, Trace] = {}
-
-    def __getitem__(self, index: int) -> Trace:
-        if index not in self._cache:
-            self._cache[index] = Trace.loads((self._out / "sequences" / str(index) / "trace.json").read_text())
-        return self._cache[index]
+def _trace(runs: RunFiles, index: int) -> Trace:
+    trace = runs.trace(index)
+    if trace is None:
+        raise LookupError(f"{runs.directory} keeps no trace of sequence {index}")
+    return trace
 
 
 def judge(summary: dict[str, Any], out: Path, truth: SiteTruth) -> tuple[list[int | None], int]:
     """Per expected race the first reversal id exposing it, and the number of false harmful verdicts."""
-    runs = _Runs(out)
     first: list[int | None] = [None] * truth.expected
     false = 0
-    for reversal in summary["reversals"]:
-        if reversal["verdict"] != "harmful":
-            continue
-        parent, child = runs[reversal["parent"]], runs[reversal["id"]]
-        names = {e: ev.label for trace in (parent, child) for e, ev in trace.events.items()}
-        labels = (reversal["events"][0]["label"], reversal["events"][1]["label"])
-        race = truth.race_of(labels, parent.sequence, child.sequence, names)
-        if race is None:
-            false += 1
-        elif first[race] is None:
-            first[race] = reversal["id"]
+    with RunFiles(out) as runs:
+        for reversal in summary["reversals"]:
+            if reversal["verdict"] != "harmful":
+                continue
+            parent, child = _trace(runs, reversal["parent"]), _trace(runs, reversal["id"])
+            names = {e: ev.label for trace in (parent, child) for e, ev in trace.events.items()}
+            labels = (reversal["events"][0]["label"], reversal["events"][1]["label"])
+            race = truth.race_of(labels, parent.sequence, child.sequence, names)
+            if race is None:
+                false += 1
+            elif first[race] is None:
+                first[race] = reversal["id"]
     return first, false
 
 

@@ -25,9 +25,10 @@ if TYPE_CHECKING:
     from webr4.errors import Webr4Error
     from webr4.report.write import write_report
     from webr4.state.noise import NoiseMask
-    from webr4.sweep.explore import ReversalReport, Summary, explore
     from webr4.record.session import Session
     from webr4.record.session import record as record_session
+    from webr4.rundir import ReversalReport, Summary
+    from webr4.sweep.explore import explore
 
 _HOMES: dict[str, str | tuple[str, str]] = {  # public name -> its module (and its name there, when that differs)
     "Limits": "webr4.browser.controller",
@@ -38,8 +39,8 @@ _HOMES: dict[str, str | tuple[str, str]] = {  # public name -> its module (and i
     "Webr4Error": "webr4.errors",
     "write_report": "webr4.report.write",
     "NoiseMask": "webr4.state.noise",
-    "ReversalReport": "webr4.sweep.explore",
-    "Summary": "webr4.sweep.explore",
+    "ReversalReport": "webr4.rundir",
+    "Summary": "webr4.rundir",
     "explore": "webr4.sweep.explore",
     "Session": "webr4.record.session",
     "record_session": ("webr4.record.session", "record"),

@@ -15,14 +15,12 @@ from typing import Any
 from webr4.browser.controller import Limits
 from webr4.browser.driver import Driver
 from webr4.report.write import write_report
+from webr4.rundir import RunDir, Summary
 from webr4.state.noise import NoiseMask
 from webr4.sweep.backends import Backend, DaskCluster, WorkerProcesses
-from webr4.sweep.explore import Summary, explore
+from webr4.sweep.explore import explore
 from webr4.sweep.progress import Progress, Quiet
-from webr4.record.session import MANIFEST, Session, record
-from webr4.sweep.store import FILENAME as STORE_FILENAME
-
-SESSION_DIR = "session"  # where a check keeps its recording, inside the run directory
+from webr4.record.session import Session, record
 
 
 @dataclass(frozen=True)
@@ -87,9 +85,10 @@ async def check(url: str, out: Path, actions: Iterable[Mapping[str, Any]] = (), 
     and the sweep stored in ``out`` continues where it stopped; a session recorded but never
     explored starts its sweep.
     """
-    session_dir = out / SESSION_DIR
-    recorded = options.resume and (session_dir / MANIFEST).is_file()
-    if recorded and not (out / STORE_FILENAME).is_file():
+    run = RunDir(out)
+    session_dir = run.own_session.directory
+    recorded = options.resume and run.own_session.recorded
+    if recorded and not run.store.is_file():
         options = replace(options, resume=False)  # recorded, then stopped before exploring
     in_process = not options.cluster and options.workers <= 1
     async with Driver() as driver:

@@ -39,7 +39,7 @@ from webr4.browser.network import NetworkError
 from webr4.browser.responses import ResponseStore
 from webr4.resources import resource_dir
 from webr4.serve import serve
-from webr4.checking import SESSION_DIR, Checked, SweepOptions, check, explore_session
+from webr4.checking import Checked, SweepOptions, check, explore_session
 from webr4.classify import RULES
 from webr4.classify.differences import MAX_ITEMS, differences_line
 from webr4.config import ConfigError, load_settings
@@ -47,15 +47,16 @@ from webr4.errors import Webr4Error
 from webr4.instrument.chunks import CHUNK_MODELS
 from webr4.report import ci
 from webr4.report.write import write_report
+from webr4.rundir import ExecutionFiles, RunDir, SummaryError
 from webr4.state.noise import NoiseMask
+from webr4.state.snapshot import StateSnapshot
 from webr4.record.auto import auto_actions
 from webr4.engine.strategies import STRATEGIES
 from webr4.sweep.progress import MODES, Progress, progress_for
 from webr4.record.scripted import actions_from_script
 from webr4.sweep.replay import ReplayError, replay_reversal, write_traces
 from webr4.record.session import Session, SessionError, record
-from webr4.sweep.store import FILENAME as STORE_FILENAME
-from webr4.sweep.store import RunStore, is_run_directory
+from webr4.sweep.store import RunStore
 from webr4.trace import plan_from_json
 
 T = TypeVar("T")
@@ -252,14 +253,14 @@ def run(url: str, out_dir: Path, sequence: Path | None, actions: Path | None, ne
     store = _load_store(network) if network else ResponseStore()
     execution = _run_once(url, plan, steps, store, record=network is None, seed=seed, screenshot=screenshot,
                           limits=_limits(horizon, max_events, event_timeout, parse_chunks, chunk_kb, step_wait))
-    _write_execution(out_dir, execution, store)
+    files = _write_execution(out_dir, execution, store)
     trace = execution.trace
     if trace.navigation is not None:
         ended = f"left the page for {trace.navigation.target}"
     else:
         ended = f"cut by {trace.truncated}" if trace.truncated else "nothing left pending"
     click.echo(f"{len(trace.steps)} events, {len(trace.skipped)} skipped, {len(trace.errors)} errors, {ended}")
-    click.echo(f"wrote {out_dir / 'trace.json'}")
+    click.echo(f"wrote {files.trace}")
 
 
 def _load_plan(path: Path) -> list[str]:
@@ -292,23 +293,14 @@ def _run_once(url: str, plan: list[str], actions: list[UserAction], store: Respo
                                                       limits=limits, seed=seed, screenshot=screenshot))
 
 
-def _write_execution(out_dir: Path, execution: Execution, store: ResponseStore) -> None:
+def _write_execution(out_dir: Path, execution: Execution, store: ResponseStore) -> ExecutionFiles:
+    files = ExecutionFiles(out_dir)
     try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        trace = execution.trace
-        (out_dir / "trace.json").write_text(json.dumps({"sequence": trace.sequence, **trace.to_json()}, indent=1))
-        state = {
-            "dom": execution.dom,
-            "errors": [e.__dict__ for e in trace.errors],
-            "pending": sorted(trace.enabled_at_end),
-            "truncated": trace.truncated,
-        }
-        (out_dir / "state.json").write_text(json.dumps(state, indent=1))
-        store.save_har(out_dir / "network.har")
-        if execution.screenshot:
-            (out_dir / "screenshot.png").write_bytes(execution.screenshot)
+        files.write(execution.trace, StateSnapshot.from_execution(execution, execution.heap))
+        store.save_har(files.network)
     except OSError as error:
         raise Failure(f"cannot write to {out_dir}: {error.strerror}") from None
+    return files
 
 
 def record_options(command: Any) -> Any:
@@ -402,10 +394,10 @@ def explore_command(session_dir: Path, out_dir: Path, **sweep: Any) -> None:
 
 def _refuse_foreign(out_dir: Path) -> None:
     """Refuse to write a run into a directory that holds something else (see
-    :func:`~webr4.sweep.store.is_run_directory`): webr4 never overwrites files it did not write."""
+    :meth:`~webr4.rundir.RunDir.is_run`): webr4 never overwrites files it did not write."""
     if out_dir.exists() and not out_dir.is_dir():
         raise Failure(f"--out {out_dir} is a file; choose a directory")
-    if out_dir.is_dir() and any(out_dir.iterdir()) and not is_run_directory(out_dir):
+    if out_dir.is_dir() and any(out_dir.iterdir()) and not RunDir(out_dir).is_run():
         raise Failure(f"--out {out_dir} is not empty and is not a webr4 run; choose a new or empty directory")
 
 
@@ -424,8 +416,8 @@ def check_command(url: str, out_dir: Path, actions: Path | None, script: Path | 
     in RUN/session is reused instead of recording again.
     """
     _refuse_foreign(out_dir)
-    session_dir = out_dir / SESSION_DIR
-    recorded = (session_dir / "session.json").is_file()
+    own_session = RunDir(out_dir).own_session
+    session_dir, recorded = own_session.directory, own_session.recorded
     if recorded and not sweep["resume"]:
         raise Failure(f"{out_dir} already holds a recorded session; add --resume to finish its sweep, "
                       "or choose another --out")
@@ -479,9 +471,8 @@ def _differences_in_words(differences: dict[str, list[str]]) -> str:
 def report_command(run_dir: Path, open_page: bool) -> None:
     """Write the HTML report of the run directory RUN to RUN/report/index.html."""
     try:
-        ci.load_summary(run_dir)
         page = write_report(run_dir)
-    except ci.SummaryError as error:
+    except SummaryError as error:
         raise click.UsageError(str(error)) from None
     except OSError as error:
         raise Failure(f"cannot write the report in {run_dir}: {error.strerror}") from None
@@ -502,8 +493,8 @@ def export_command(run_dir: Path, junit: Path | None, sarif: Path | None, allow_
     A sweep that has not finished is refused (status 2) unless --allow-unfinished is given.
     """
     try:
-        summary = ci.load_summary(run_dir)
-    except ci.SummaryError as error:
+        summary = RunDir(run_dir).read_summary()
+    except SummaryError as error:
         raise click.UsageError(str(error)) from None
     unfinished = ci.unfinished_reason(run_dir, summary)
     if unfinished and not allow_unfinished:
@@ -516,8 +507,8 @@ def export_command(run_dir: Path, junit: Path | None, sarif: Path | None, allow_
                 click.echo(f"wrote {write(run_dir, path)}")
             except OSError as error:
                 raise click.BadParameter(f"cannot write {path}: {error.strerror}", param_hint=option) from None
-    found = ci.harmful(summary)
-    click.echo(f"{len(found)} harmful of {len(summary['reversals'])} reversals")
+    found = summary.harmful()
+    click.echo(f"{len(found)} harmful of {len(summary.reversals)} reversals")
     for reversal in found:
         click.echo(ci.in_words(run_dir, reversal))
     if found:
@@ -628,7 +619,7 @@ def _report(checked: Checked, out_dir: Path, *, progress: _Outputs) -> None:
 def _note_stored_settings(out_dir: Path, **given: Any) -> None:
     """Say on stderr which settings given for a resumed sweep differ from the stored ones: the
     stored ones win, so that the sweep stays the one it was."""
-    if not (out_dir / STORE_FILENAME).is_file():
+    if not RunDir(out_dir).store.is_file():
         return  # RunStore.open says what is wrong
     context = click.get_current_context()
     store = RunStore.open(out_dir)

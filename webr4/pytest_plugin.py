@@ -31,11 +31,14 @@ import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 import pytest
 
 from webr4.errors import Webr4Error
+
+if TYPE_CHECKING:
+    from webr4.rundir import Summary
 
 MARKER = "webr4"
 _UNSAFE = re.compile(r"[^\w.-]+")
@@ -138,7 +141,7 @@ class SweepFailed(Webr4Error):
 
 
 def sweep(url: str, steps: list[dict[str, Any]], run_dir: Path, bound: int,
-          root: Path) -> tuple[dict[str, Any], Path]:
+          root: Path) -> tuple[Summary, Path]:
     """Record ``url`` with ``steps`` into ``run_dir/session``, explore it with ``bound`` and write
     the report; return the run's summary and the report's index page.
 
@@ -150,7 +153,6 @@ def sweep(url: str, steps: list[dict[str, Any]], run_dir: Path, bound: int,
 
     from webr4.checking import SweepOptions, check
     from webr4.config import load_settings
-    from webr4.report.ci import load_summary
     from webr4.state.noise import NoiseMask
 
     try:
@@ -164,7 +166,7 @@ def sweep(url: str, steps: list[dict[str, Any]], run_dir: Path, bound: int,
             checked = pool.submit(lambda: asyncio.run(check(url, run_dir, steps, options=options))).result()
     except Webr4Error as error:
         raise SweepFailed(str(error)) from None
-    return load_summary(run_dir), checked.report
+    return checked.summary, checked.report
 
 
 @dataclass(frozen=True)
@@ -226,7 +228,7 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> Iterator[None]:
 
 
 def _sweep_and_judge(item: pytest.Function, check: Check, seed: SeedPage) -> None:
-    from webr4.report.ci import harmful, in_words, unfinished_reason
+    from webr4.report.ci import in_words, unfinished_reason
 
     if seed.seed_url is None:
         pytest.fail(f"{item.name} never opened a page: give @pytest.mark.webr4(url=...) or call page.goto",
@@ -240,10 +242,10 @@ def _sweep_and_judge(item: pytest.Function, check: Check, seed: SeedPage) -> Non
     unfinished = unfinished_reason(check.run_dir, summary)
     if unfinished:  # partial verdicts must not pass a test
         pytest.fail(f"webr4 could not explore {item.name}: {unfinished}", pytrace=False)
-    found = harmful(summary)
+    found = summary.harmful()
     if found:
         lines = [f"webr4: {len(found)} harmful event race(s) in {seed.seed_url} with the actions of {item.name} "
-                 f"(bound {check.bound}, {summary.get('sequences_explored')} sequences)"]
+                 f"(bound {check.bound}, {summary.sequences} sequences)"]
         lines += [in_words(check.run_dir, reversal) for reversal in found]
         lines.append(f"report: {report}")
         pytest.fail("\n".join(lines), pytrace=False)
@@ -251,9 +253,12 @@ def _sweep_and_judge(item: pytest.Function, check: Check, seed: SeedPage) -> Non
 
 def _clear(run_dir: Path) -> None:
     """Remove the run directory of an earlier run of the test; anything else in the way fails it."""
+    from webr4.rundir import RunDir
+
     if not run_dir.exists():
         return
-    if not ((run_dir / "summary.json").is_file() or (run_dir / "session").is_dir()):
+    run = RunDir(run_dir)
+    if not (run.summary.is_file() or run.own_session.directory.is_dir()):
         pytest.fail(f"{run_dir} is in the way and is not a webr4 run directory; remove it or use --webr4-out",
                     pytrace=False)
     shutil.rmtree(run_dir)

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from webr4.report.ci import load_summary, sarif_log
+from webr4.report.ci import sarif_log
+from webr4.rundir import RunDir
 
 pytest_plugins = ["pytester"]
 
@@ -39,7 +40,7 @@ def test_the_example_fails_on_the_harmful_race_and_passes_the_commutative_one(sh
     assert (harmful_run / "report" / "index.html").is_file()
     session = json.loads((harmful_run / "session" / "session.json").read_text())
     assert session["url"].endswith("/click-during-parse/") and session["actions"] == [{"click": "#add"}]
-    (result,) = sarif_log(harmful_run, load_summary(harmful_run))["runs"][0]["results"]
+    (result,) = sarif_log(harmful_run, RunDir(harmful_run).read_summary())["runs"][0]["results"]
     uris = [loc["physicalLocation"]["artifactLocation"]["uri"] for loc in result["locations"] + result["relatedLocations"]]
     assert [uri.removeprefix(session["url"]) for uri in uris] == ["cart.js", ""]  # cart.js defines, the page's onclick reads
     summary = json.loads((commuting_run / "summary.json").read_text())

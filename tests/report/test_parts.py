@@ -10,6 +10,7 @@ from webr4.report.align import align
 from webr4.report.run import Run
 from webr4.report.source import SourceStore, split_site
 from webr4.report.write import write_report
+from webr4.rundir import ReversalReport
 from webr4.state.snapshot import StateSnapshot
 from webr4.sweep.execution import Outcome
 from webr4.sweep.store import RunStore, execution_key
@@ -106,5 +107,5 @@ def test_the_report_shows_the_apps_access_before_the_librarys(tmp_path: Path) ->
     reversal = {"id": 1, "index": 1, "parent": 0, "first": "event a", "second": "event b", "first_id": "a",
                 "second_id": "b", "verdict": "harmful", "location_key": "global:cart", "events": []}
     (tmp_path / "summary.json").write_text(json.dumps({"url": "http://shop.test/cart/", "reversals": [reversal]}))
-    excerpts = Run(tmp_path).racing_event(reversal, "first").excerpts
+    excerpts = Run(tmp_path).racing_event(ReversalReport.from_json(reversal), "first").excerpts
     assert [e.site for e in excerpts] == ["http://shop.test/cart/app.js:12:3", "http://shop.test/vendor/store.min.js:1:80"]

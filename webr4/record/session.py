@@ -1,16 +1,15 @@
 """A recorded session: the seed execution of a site that every later replay starts from.
 
-A session directory holds ``session.json`` (the manifest: URL, user actions, seed, limits, the
-webr4 version), ``network.har`` (every response the page received) and ``seed/`` (the seed's
-trace, DOM and screenshot). It is written to a temporary directory and renamed into place only
-when complete, so a failed recording leaves nothing a later ``explore`` could mistake for a
-session.
+A session directory (:class:`webr4.rundir.SessionDir`) holds ``session.json`` (the manifest:
+URL, user actions, seed, limits, the webr4 version), ``network.har`` (every response the page
+received) and ``seed/`` (the seed's trace, end state and screenshot). It is written to a
+temporary directory and renamed into place only when complete, so a failed recording leaves
+nothing a later ``explore`` could mistake for a session.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import tempfile
 from dataclasses import asdict, dataclass, field
@@ -22,11 +21,11 @@ from webr4.browser.actions import UserAction, parse_actions
 from webr4.browser.controller import Limits
 from webr4.browser.driver import Driver, Execution
 from webr4.browser.responses import ResponseStore
+from webr4.rundir import SessionDir, read_trace
+from webr4.state.snapshot import StateSnapshot
 from webr4.trace import Category, Trace
 from webr4.errors import Webr4Error
 from webr4.vocabulary import Truncation
-
-MANIFEST = "session.json"
 
 
 class SessionError(Webr4Error):
@@ -50,17 +49,22 @@ class Session:
     def run_limits(self) -> Limits:
         return Limits(**self.limits)
 
+    @property
+    def files(self) -> SessionDir:
+        return SessionDir(self.directory)
+
     def network(self) -> ResponseStore:
-        return ResponseStore.load_har(self.directory / "network.har")
+        return ResponseStore.load_har(self.files.network)
 
     def seed_trace(self) -> Trace:
-        return Trace.loads((self.directory / "seed" / "trace.json").read_text())
+        return read_trace(self.files.seed.trace)
 
     @classmethod
     def load(cls, directory: Path) -> Session:
-        manifest = directory / MANIFEST
+        manifest = SessionDir(directory).manifest
         if not manifest.is_file():
-            raise SessionError(f"{directory} is not a webr4 session (no {MANIFEST}); record one with 'webr4 record'")
+            raise SessionError(f"{directory} is not a webr4 session (no {manifest.name}); "
+                               "record one with 'webr4 record'")
         try:
             raw = json.loads(manifest.read_text())
             session = cls(raw["url"], raw["actions"], raw.get("seed", 0), raw.get("limits", {}),
@@ -72,26 +76,10 @@ class Session:
         if not compatible(session.version):
             raise SessionError(f"{directory} was recorded by webr4 {session.version}; this is webr4 {__version__}, "
                                "which replays sessions of its own minor version only: record it again")
-        for needed in ("network.har", "seed/trace.json"):
-            if not (directory / needed).is_file():
-                raise SessionError(f"{directory} is incomplete ({needed} is missing); record the session again")
+        missing = session.files.missing()
+        if missing:
+            raise SessionError(f"{directory} is incomplete ({missing[0]} is missing); record the session again")
         return session
-
-
-def session_of_run(run: Path, recorded: str | None) -> Path:
-    """The session directory of the run directory ``run``, from ``recorded`` (``summary.json``'s
-    ``session``: relative to the run, absolute in older runs). When that path holds no session
-    any more (the run was moved or copied without it), ``RUN/session``."""
-    if recorded:
-        path = Path(recorded) if Path(recorded).is_absolute() else run / recorded
-        if (path / MANIFEST).is_file():
-            return path
-    return run / "session"
-
-
-def relative_to_run(directory: Path, run: Path) -> str:
-    """``directory`` as a path relative to the run directory ``run`` (``session``, ``../s1``)."""
-    return os.path.relpath(directory.resolve(), run.resolve())
 
 
 def compatible(version: str) -> bool:
@@ -135,16 +123,12 @@ async def record(driver: Driver, url: str, out: Path, actions: list[dict[str, An
     session = Session(url, actions, seed, asdict(limits), __version__, out)
     out.parent.mkdir(parents=True, exist_ok=True)
     partial = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    files = SessionDir(partial)
     try:
-        store.save_har(partial / "network.har")
-        seed_dir = partial / "seed"
-        seed_dir.mkdir()
-        (seed_dir / "trace.json").write_text(execution.trace.dumps())
-        (seed_dir / "dom.txt").write_text(execution.dom)
-        if execution.screenshot:
-            (seed_dir / "screenshot.png").write_bytes(execution.screenshot)
+        store.save_har(files.network)
+        files.seed.write(execution.trace, StateSnapshot.from_execution(execution, execution.heap))
         manifest = {k: v for k, v in asdict(session).items() if k != "directory"}
-        (partial / MANIFEST).write_text(json.dumps(manifest, indent=1))
+        files.manifest.write_text(json.dumps(manifest, indent=1))
         partial.rename(out)
     except BaseException:
         shutil.rmtree(partial, ignore_errors=True)

@@ -11,10 +11,11 @@ reads as one group of ten, not ten lines. Within a group, reversals come by
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from typing import Any
 
-Reversal = Mapping[str, Any]
+from webr4.rundir import ReversalReport
+
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 
@@ -23,28 +24,28 @@ def _shapes(items: Iterable[str]) -> tuple[str, ...]:
     return tuple(_NUMBER.sub("N", item) for item in items)
 
 
-def group_key(reversal: Reversal, kinds: tuple[str, str]) -> tuple[Any, ...]:
+def group_key(reversal: ReversalReport, kinds: tuple[str, str]) -> tuple[Any, ...]:
     """What near-identical reversals share: the verdict, the racing events' kinds (unordered)
     and the difference items modulo numbers."""
-    differences = reversal.get("differences") or {}
     shapes = tuple((category, _shapes([items] if isinstance(items, str) else items))
-                   for category, items in sorted(differences.items()))
-    return reversal.get("verdict"), tuple(sorted(kinds)), shapes
+                   for category, items in sorted(reversal.differences.items()))
+    return reversal.verdict, tuple(sorted(kinds)), shapes
 
 
-def realism_rank(reversal: Reversal) -> tuple[int, float, int]:
+def realism_rank(reversal: ReversalReport) -> tuple[int, float, int]:
     """Sort key of the likeliest races first: realised orders by timing distance, then those
     without a distance, then unrealised ones."""
-    timing = reversal.get("timing_ms")
-    if reversal.get("unrealised"):
-        return 2, 0.0, reversal["index"]
-    return (0, float(timing), reversal["index"]) if isinstance(timing, (int, float)) else (1, 0.0, reversal["index"])
+    if reversal.unrealised:
+        return 2, 0.0, reversal.index
+    timing = reversal.timing_ms
+    return (0, float(timing), reversal.index) if timing is not None else (1, 0.0, reversal.index)
 
 
-def groups(reversals: Iterable[Reversal], kinds: Callable[[Reversal], tuple[str, str]]) -> list[list[Reversal]]:
+def groups(reversals: Iterable[ReversalReport],
+           kinds: Callable[[ReversalReport], tuple[str, str]]) -> list[list[ReversalReport]]:
     """``reversals`` in groups of near-identical ones (see :func:`group_key`), each by
     :func:`realism_rank`; groups come in the order of their first member in ``reversals``."""
-    grouped: dict[tuple[Any, ...], list[Reversal]] = {}
+    grouped: dict[tuple[Any, ...], list[ReversalReport]] = {}
     for reversal in reversals:
         grouped.setdefault(group_key(reversal, kinds(reversal)), []).append(reversal)
     return [sorted(members, key=realism_rank) for members in grouped.values()]

@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import os
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from webr4.report.align import Row, align
-from webr4.report.ci import load_summary
 from webr4.libraries import app_first
+from webr4.report.align import Row, align
 from webr4.report.source import Excerpt, SourceStore, split_site
+from webr4.rundir import DIFF, ReversalReport, RunDir, Summary
 from webr4.sweep.runfiles import RunFiles
-from webr4.record.session import session_of_run
 from webr4.trace import Trace
 
 VERDICTS = ("harmful", "error", "heap-only", "unrealised", "harmless")
@@ -43,12 +42,12 @@ class RacingEvent:
 class Run:
     """A run directory, loaded lazily: each trace is parsed once.
 
-    Raises :class:`~webr4.report.ci.SummaryError` when the directory holds no readable summary.
+    Raises :class:`~webr4.rundir.SummaryError` when the directory holds no readable summary.
     """
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
-        self.summary: dict[str, Any] = load_summary(directory)
+        self.summary: Summary = RunDir(directory).read_summary()
 
     @cached_property
     def files(self) -> RunFiles:
@@ -56,65 +55,64 @@ class Run:
         return RunFiles(self.directory)
 
     @cached_property
-    def session_directory(self) -> Path:
-        """The session the run explored (``summary.json``'s ``session``, relative to the run)."""
-        return session_of_run(self.directory, self.summary.get("session"))
-
-    @cached_property
     def sources(self) -> SourceStore:
-        return SourceStore.from_har(self.session_directory / "network.har")
+        """The scripts and pages of the session the run explored, from its recorded network."""
+        return SourceStore.from_har(RunDir(self.directory).session(self.summary.session).network)
 
     @property
-    def reversals(self) -> list[dict[str, Any]]:
+    def reversals(self) -> list[ReversalReport]:
         """Every reversal, harmful first, then by index."""
-        return sorted(self.summary.get("reversals", []), key=lambda r: (verdict_rank(r["verdict"]), r["index"]))
+        return sorted(self.summary.reversals, key=lambda r: (verdict_rank(r.verdict), r.index))
 
     def trace(self, index: int) -> Trace | None:
         """The trace of sequence ``index``; ``None`` when it was not written."""
         return self.files.trace(index)
 
-    def has_file(self, index: int, name: str) -> bool:
-        return self.files.file(index, name) is not None
+    def image(self, index: int, name: str) -> str | None:
+        """Sequence ``index``'s image ``name`` (``state.png``, ``diff.png``) as the report's pages
+        link it, relative to the report directory; ``None`` when the run has none."""
+        path = self.files.file(index, name)
+        return None if path is None else Path(os.path.relpath(path, RunDir(self.directory).report)).as_posix()
 
     def diff(self, index: int) -> dict[str, Any]:
-        """``sequences/<index>/diff.json``; empty when missing."""
-        path = self.files.file(index, "diff.json")
+        """The full difference of sequence ``index`` with its parent (``diff.json``); empty when missing."""
+        path = self.files.file(index, f"{DIFF}.json")
         return json.loads(path.read_text(encoding="utf-8")) if path is not None else {}
 
-    def racing_event(self, reversal: dict[str, Any], which: str) -> RacingEvent:
+    def racing_event(self, reversal: ReversalReport, which: str) -> RacingEvent:
         """``which`` is ``first`` or ``second``: the event, and its accesses to the racing location,
         those in the app's own scripts before those in a library's (:mod:`webr4.libraries`)."""
-        event_id, label = reversal[f"{which}_id"], reversal[which]
-        parent = self.trace(reversal["parent"])
+        event_id, label = getattr(reversal, f"{which}_id"), getattr(reversal, which)
+        parent = self.trace(reversal.parent)
         event = parent.events.get(event_id) if parent else None
         accesses = [a for step in (parent.steps if parent else ()) if step.event == event_id
                     for a in step.accesses if a.site]
-        reported = next((e.get("site") for e in reversal.get("events") or () if e.get("id") == event_id), None)
+        reported = next((e.get("site") for e in reversal.events if e.get("id") == event_id), None)
         # its accesses to the racing location, else the access summary.json located the event by
-        racing = [a for a in accesses if a.location == reversal["location_key"]] or \
+        racing = [a for a in accesses if a.location == reversal.location_key] or \
             [a for a in accesses if a.site == reported]
         sites = app_first(dict.fromkeys((a.kind.value, a.site) for a in racing if a.site),
-                          lambda kind_site: _site_url(kind_site[1]), str(self.summary.get("url") or ""))
+                          lambda kind_site: _site_url(kind_site[1]), self.summary.url)
         excerpts = [e for kind, site in sites if (e := self.sources.excerpt(kind, site)) is not None]
         return RacingEvent(event_id, label, event.category.value if event else "other", excerpts)
 
-    def pair_kinds(self, reversal: Mapping[str, Any]) -> tuple[str, str]:
+    def pair_kinds(self, reversal: ReversalReport) -> tuple[str, str]:
         """The kinds of the two racing events (``user click``, ``parse parse``, ``network xhr``),
         from the parent's trace; an event it does not know is its label."""
-        parent = self.trace(reversal["parent"])
+        parent = self.trace(reversal.parent)
         events = parent.events if parent else {}
 
         def kind(which: str) -> str:
-            event = events.get(reversal[f"{which}_id"])
-            return f"{event.category.value} {event.type}" if event else str(reversal[which])
+            event = events.get(getattr(reversal, f"{which}_id"))
+            return f"{event.category.value} {event.type}" if event else str(getattr(reversal, which))
 
         return kind("first"), kind("second")
 
-    def alignment(self, reversal: dict[str, Any]) -> list[Row]:
-        parent, child = self.trace(reversal["parent"]), self.trace(reversal["index"])
+    def alignment(self, reversal: ReversalReport) -> list[Row]:
+        parent, child = self.trace(reversal.parent), self.trace(reversal.index)
         if parent is None or child is None:
             return []
-        return align(parent, child, frozenset((reversal["first_id"], reversal["second_id"])))
+        return align(parent, child, frozenset((reversal.first_id, reversal.second_id)))
 
     def skipped(self, index: int) -> list[str]:
         """Labels of the planned events sequence ``index`` could not run."""

@@ -23,6 +23,7 @@ from webr4.report.groups import groups
 from webr4.report.run import VERDICTS, Run
 from webr4.report.timeline import layout
 from webr4.resources import resource_dir
+from webr4.rundir import DIFF, SCREENSHOT, RunDir
 from webr4.state.categories import CATEGORIES
 
 ASSETS = ("report.css", "report.js")
@@ -46,34 +47,34 @@ def _environment() -> Environment:
 def write_report(run_dir: Path) -> Path:
     """Write the report of the run in ``run_dir``; return the path of ``report/index.html``."""
     run = Run(run_dir)
-    out = run_dir / "report"
+    files = RunDir(run_dir)
+    out = files.report
     out.mkdir(parents=True, exist_ok=True)
     for asset in ASSETS:
         shutil.copyfile(resource_dir("reports") / asset, out / asset)
     env = _environment()
     reversals = run.reversals
-    counts = run.summary.get("counts", {})
+    counts = run.summary.counts
     verdicts = list(VERDICTS) + sorted(set(counts) - set(VERDICTS))
     common = {"summary": run.summary, "verdicts": verdicts, "counts": counts,
               "unfinished": unfinished_reason(run_dir, run.summary)}
-    shots = {r["index"]: (run.has_file(r["parent"], "state.png"), run.has_file(r["index"], "state.png"))
-             for r in reversals}
-    _write(out / "index.html", env.get_template("index.html.j2").render(
+    shots = {r.index: (run.image(r.parent, SCREENSHOT), run.image(r.index, SCREENSHOT)) for r in reversals}
+    _write(files.report_page(), env.get_template("index.html.j2").render(
         **common, page="index", reversals=reversals, groups=groups(reversals, run.pair_kinds), shots=shots))
     seed = run.trace(0)
-    timeline = layout(seed, ((r["index"], r["first_id"], r["second_id"]) for r in reversals)) if seed else None
+    timeline = layout(seed, ((r.index, r.first_id, r.second_id) for r in reversals)) if seed else None
     _write(out / "timeline.html", env.get_template("timeline.html.j2").render(
         **common, page="timeline", timeline=timeline, reversals=reversals))
     template = env.get_template("reversal.html.j2")
     for r in reversals:
-        index = r["index"]
-        _write(out / f"reversal-{index}.html", template.render(
+        index = r.index
+        _write(files.report_page(index), template.render(
             **common, page="reversal", r=r, categories=CATEGORIES,
             events=[run.racing_event(r, "first"), run.racing_event(r, "second")],
             rows=run.alignment(r), skipped=run.skipped(index), diff=run.diff(index),
-            shots=shots[index], diff_image=run.has_file(index, "diff.png"),
+            shots=shots[index], diff_image=run.image(index, f"{DIFF}.png"),
             command=replay_command(run_dir, r)))
-    return out / "index.html"
+    return files.report_page()
 
 
 def _write(path: Path, text: str) -> None:

@@ -7,7 +7,6 @@ the run store.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +14,7 @@ from pathlib import Path
 from playwright.async_api import Error as PlaywrightError
 
 from webr4.browser.driver import Driver, Execution
+from webr4.rundir import state_from_text, state_text, trace_from_text, trace_text
 from webr4.state.categories import page_scripts
 from webr4.state.snapshot import StateSnapshot
 from webr4.record.session import Session
@@ -34,14 +34,13 @@ class Outcome:
         return self.trace.truncated in FAILED_RUNS
 
     def to_row(self) -> tuple[str, str, bytes | None]:
-        """(trace JSON, state JSON without the screenshot, screenshot PNG) for the store; the
-        JSON is compact."""
-        return self.trace.dumps(), json.dumps(self.state.to_json(), separators=(",", ":")), self.state.screenshot_png()
+        """(trace JSON, state JSON without the screenshot, screenshot PNG) for the store, in the
+        schemas of :mod:`webr4.rundir`."""
+        return trace_text(self.trace), state_text(self.state), self.state.screenshot_png()
 
     @classmethod
     def from_row(cls, trace: str, state: str, screenshot: bytes | Path | None) -> Outcome:
-        snapshot = StateSnapshot.from_json(json.loads(state)).replace(screenshot=screenshot)
-        return cls(Trace.loads(trace), snapshot)
+        return cls(trace_from_text(trace), state_from_text(state, screenshot))
 
     @classmethod
     def failure(cls, message: str) -> Outcome:

@@ -12,48 +12,19 @@
    Idle workers run the plans the strategy will probably ask for next
    (:mod:`webr4.sweep.speculate`); the strategy only ever sees real traces, so the result does
    not depend on the number of workers.
-3. Everything is written under the run directory as it happens: ``webr4.sqlite`` (the store
-   that ``--resume`` continues from and the only home of every trace and end state,
-   :mod:`webr4.sweep.store`, read through :class:`~webr4.sweep.runfiles.RunFiles`),
-   ``sequences/<n>/`` (screenshot, difference with the parent), ``reversals/<id>/`` (the
-   witness: both screenshots and the difference, linked to ``sequences/``), ``noise.json`` and
-   ``summary.json``.
-
-``summary.json`` (written when exploring starts and rewritten after every reversal) has these
-top-level keys: ``status`` (``running`` while the sweep goes on — and after a ``kill -9``, which
-leaves no chance to say otherwise —, ``interrupted`` when it stopped on an interrupt or an error,
-``finished`` when it ended by itself), ``stop_reason`` (once finished: ``exhausted``,
-``max-sequences`` or ``time-limit``; null before), ``site`` (the URL),
-``bound``, ``strategy``, ``parse_chunks`` (the parse-chunk model, in words), ``seed_events``,
-``races_uncovered`` (in the seed, after filters),
-``sequences_explored``, ``truncated`` (once finished, the budget that stopped the run, else null), ``counts``
-(reversals per verdict), ``session`` (its directory, relative to the run), ``noise`` (categories masked after
-the seed replays), ``sandbox`` (``on``, or ``off (why)``: whether Chromium ran sandboxed),
-``pruning`` (R4 only: the enabled events of the explored states, those
-explored, and the fraction partial-order reduction pruned), ``seconds`` and ``reversals``. Each
-reversal has ``id``, ``parent``, ``sequence`` (the event ids it executed),
-``depth``, ``events`` (the two racing events, each ``{"id", "label", "site"}``, in parent order),
-``locations`` (every location the two events conflict on, in words, most visible to the user
-first: see :func:`~webr4.engine.describe.describe_locations`), ``location`` (the first of them)
-and ``location_key``, ``verdict`` (``harmful``, ``harmless``, ``heap-only``, ``unrealised`` or ``error``),
-``reasons`` (reason codes), ``differences`` (category → short items, see
-:mod:`webr4.classify.differences`), ``witness`` (its directory, relative to the run),
-``unrealised`` (why the planned order did not happen, in words, or null when it did; such a
-reversal's verdict is ``unrealised``) and ``timing`` and ``timing_ms`` (how far the order that ran
-is from the recorded timing, in words and in virtual milliseconds: see
-:mod:`webr4.engine.realism`). The keys ``index``, ``first``,
-``second``, ``first_id``, ``second_id`` and ``skipped`` repeat those facts for the report.
+3. Everything is written under the run directory as it happens, through
+   :class:`~webr4.rundir.RunDir` (its layout is described in :mod:`webr4.rundir`): the store
+   ``webr4.sqlite`` that ``--resume`` continues from, each sequence's screenshot and difference
+   with its parent, each reversal's witness, ``noise.json`` and ``summary.json`` (a
+   :class:`~webr4.rundir.Summary`, written when exploring starts and rewritten after every
+   reversal).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
-import os
-import shutil
 import time
-from collections import Counter
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Iterable
 
@@ -67,82 +38,23 @@ from webr4.engine.filters import DEFAULT_FILTERS, NamedFilter, filters_by_name
 from webr4.engine.realism import shift_in_words, timing_shift, unrealised
 from webr4.engine.stats import por_pruning
 from webr4.engine.strategies import make_strategy
+from webr4.rundir import FINISHED, INTERRUPTED, ReversalReport, RunDir, Summary
 from webr4.state.noise import NoiseMask
 from webr4.state.snapshot import StateSnapshot
 from webr4.sweep.backends import Backend, InProcess
 from webr4.sweep.execution import Outcome
 from webr4.sweep.pipeline import Pipeline
 from webr4.sweep.progress import Progress, Quiet
-from webr4.record.session import MANIFEST, Session, relative_to_run, session_of_run
+from webr4.record.session import Session
 from webr4.sweep.speculate import predict, upcoming
 from webr4.sweep.store import RunStore, StoreError, execution_key
 from webr4.trace import Event, Trace
 from webr4.errors import Webr4Error
 from webr4.vocabulary import FAILED_RUNS, StopReason, Truncation
 
-RUNNING, INTERRUPTED, FINISHED = "running", "interrupted", "finished"  # a sweep's status in summary.json
-
 
 class SeedNotReproducible(Webr4Error):
     """Replaying the recording twice ran different events: exploring it would compare noise."""
-
-
-@dataclass(frozen=True)
-class ReversalReport:
-    """One explored sequence against its parent (see the module docstring for the schema)."""
-
-    id: int
-    index: int
-    parent: int
-    depth: int
-    first: str  # label of the event that ran first in the parent
-    second: str  # label of the event the child runs first
-    first_id: str
-    second_id: str
-    location: str  # in words: the first of ``locations``
-    location_key: str
-    verdict: str
-    reasons: list[str]
-    differences: dict[str, list[str]]
-    skipped: int
-    sequence: list[str]
-    events: list[dict[str, str | None]]
-    witness: str
-    locations: list[str] = field(default_factory=list)
-    unrealised: str | None = None  # why the planned order did not happen, in words; None when it did
-    timing: str = ""  # how far the order that ran is from the recorded timing, in words
-    timing_ms: float | None = None  # that distance in virtual ms (0: the recorded times allow it)
-
-
-@dataclass
-class Summary:
-    url: str
-    bound: int | None
-    strategy: str = "r4"
-    session: str = ""  # the session directory explored, relative to the run directory
-    parse_chunks: str = ""  # the parse-chunk model of the session, in words
-    seed_events: int = 0
-    races_uncovered: int = 0
-    sequences: int = 1
-    status: str = RUNNING
-    stop_reason: str | None = None  # set when the sweep finishes
-    seconds: float = 0.0
-    noise: list[str] = field(default_factory=list)
-    sandbox: str = field(default_factory=sandbox_state)  # Chromium's sandbox in this sweep: on, or off (why)
-    pruning: dict[str, float] | None = None  # R4 only: enabled, explored, ratio (see webr4.engine.stats)
-    reversals: list[ReversalReport] = field(default_factory=list)
-
-    @property
-    def counts(self) -> dict[str, int]:
-        return dict(Counter(r.verdict for r in self.reversals))
-
-    def to_json(self) -> dict:
-        raw = asdict(self)
-        raw["counts"] = self.counts
-        raw["site"] = self.url
-        raw["sequences_explored"] = self.sequences
-        raw["truncated"] = None if self.stop_reason in (None, StopReason.EXHAUSTED) else self.stop_reason
-        return raw
 
 
 def _first_divergence(a: Trace, b: Trace) -> str:
@@ -186,7 +98,8 @@ async def explore(runner: Driver | Backend, session: Session, out: Path, *, boun
     started = time.monotonic()
     backend = InProcess(runner, session) if isinstance(runner, Driver) else runner
     out.mkdir(parents=True, exist_ok=True)
-    settings = SweepSettings(relative_to_run(session.directory, out), bound, strategy, max_sequences, time_limit,
+    run = RunDir(out)
+    settings = SweepSettings(run.relative(session.directory), bound, strategy, max_sequences, time_limit,
                              mask.to_json(), list(rules) if rules is not None else None, [f.name for f in filters])
     if resume:
         store = RunStore.open(out)
@@ -195,7 +108,7 @@ async def explore(runner: Driver | Backend, session: Session, out: Path, *, boun
         store = RunStore.create(out, asdict(settings))
     pipeline = Pipeline(backend, store)
     try:
-        return await _sweep(pipeline, store, session, out, settings, started, progress, backend.workers)
+        return await _sweep(pipeline, store, session, run, settings, started, progress, backend.workers)
     finally:
         await pipeline.close()
         store.close()
@@ -223,15 +136,15 @@ class SweepSettings:
         with the session given.
         """
         settings = cls(**store.get("settings"))
-        run = store.path.parent
-        explored = session_of_run(run, settings.session)
-        if (explored / MANIFEST).is_file() and explored.resolve() != session.directory.resolve():
-            raise StoreError(f"the sweep in {run} explored {explored}, not {session.directory}; "
+        run = RunDir(store.path.parent)
+        explored = run.session(settings.session)
+        if explored.recorded and explored.directory.resolve() != session.directory.resolve():
+            raise StoreError(f"the sweep in {run.directory} explored {explored.directory}, not {session.directory}; "
                              "resume it with that session")
-        return replace(settings, session=relative_to_run(session.directory, run))
+        return replace(settings, session=run.relative(session.directory))
 
 
-async def _sweep(pipeline: Pipeline, store: RunStore, session: Session, out: Path, settings: SweepSettings,
+async def _sweep(pipeline: Pipeline, store: RunStore, session: Session, run: RunDir, settings: SweepSettings,
                  started: float, progress: Progress, workers: int) -> Summary:
     filters = filters_by_name(settings.filters)
     seed_plan = session.seed_trace().sequence
@@ -244,18 +157,18 @@ async def _sweep(pipeline: Pipeline, store: RunStore, session: Session, out: Pat
     summary = Summary(session.url, settings.bound, settings.strategy, settings.session,
                       session.run_limits.chunking.describe(), len(first.trace.steps),
                       len(find_races(first.trace, filters=filters).uncovered),
-                      noise=noise.categories)
-    (out / "noise.json").write_text(json.dumps(noise.to_json()))
+                      noise=noise.categories, sandbox=sandbox_state())
+    run.write_noise(noise)
     mask = noise | NoiseMask.from_json(settings.mask)
-    _write_summary(out, summary)
+    run.write_summary(summary)
     try:
-        await _explore_all(pipeline, store, out, settings, started, progress, workers, summary,
+        await _explore_all(pipeline, store, run, settings, started, progress, workers, summary,
                            first.trace, first.state, execution_key(seed_plan, copy=1), mask, filters)
     except BaseException:
         summary.status = INTERRUPTED
         summary.seconds = round(time.monotonic() - started, 2)
         try:
-            _write_summary(out, summary)
+            run.write_summary(summary)
         except OSError:  # the failure may be the disk itself; the summary still says "running"
             pass
         progress.finish(summary.to_json())  # a live bar must let go of the terminal
@@ -263,7 +176,7 @@ async def _sweep(pipeline: Pipeline, store: RunStore, session: Session, out: Pat
     return summary
 
 
-async def _explore_all(pipeline: Pipeline, store: RunStore, out: Path, settings: SweepSettings,
+async def _explore_all(pipeline: Pipeline, store: RunStore, run: RunDir, settings: SweepSettings,
                        started: float, progress: Progress, workers: int, summary: Summary, seed: Trace,
                        seed_state: StateSnapshot, seed_key: str, mask: NoiseMask,
                        filters: tuple[NamedFilter, ...]) -> None:
@@ -273,7 +186,7 @@ async def _explore_all(pipeline: Pipeline, store: RunStore, out: Path, settings:
     explorer = make_strategy(settings.strategy, seed, bound=settings.bound, filters=filters,
                              max_sequences=settings.max_sequences)
     traces: dict[int, Trace] = {0: seed}
-    states: dict[int, StateSnapshot] = {0: _save(out, store, 0, seed_key, seed_state)}
+    states: dict[int, StateSnapshot] = {0: _save(run, store, 0, seed_key, seed_state)}
     progress.start(_planned(explorer))
     stop_reason = StopReason.EXHAUSTED
     while True:
@@ -293,26 +206,26 @@ async def _explore_all(pipeline: Pipeline, store: RunStore, out: Path, settings:
         child = await pipeline.outcome(planned.plan)
         explorer.record(planned, _as_planned(child, planned, traces[planned.derived_from], seed))
         traces[planned.index] = child.trace
-        states[planned.index] = _save(out, store, planned.index, execution_key(planned.plan), child.state)
+        states[planned.index] = _save(run, store, planned.index, execution_key(planned.plan), child.state)
         stored = store.report(planned.index)
         if stored is not None:
-            report = ReversalReport(**stored)
+            report = ReversalReport.from_json(stored)
         else:
-            report = _judge(out, planned, seed, traces[planned.derived_from], states[planned.derived_from],
+            report = _judge(run, planned, seed, traces[planned.derived_from], states[planned.derived_from],
                             child.trace, states[planned.index], mask, settings.rules)
-            store.judged(planned.index, execution_key(planned.plan), asdict(report))
+            store.judged(planned.index, execution_key(planned.plan), report.to_json())
         summary.reversals.append(report)
         summary.sequences = len(explorer.explored)
         summary.seconds = round(time.monotonic() - started, 2)
-        _write_summary(out, summary)
-        progress.advance(len(explorer.explored) - 1, _planned(explorer) - 1, summary.counts, asdict(report))
+        run.write_summary(summary)
+        progress.advance(len(explorer.explored) - 1, _planned(explorer) - 1, summary.counts, report.to_json())
     summary.sequences = len(explorer.explored)
     summary.seconds = round(time.monotonic() - started, 2)
     if isinstance(explorer, Explorer):
         pruned = por_pruning(explorer)
         summary.pruning = {"enabled": pruned.enabled, "explored": pruned.explored, "ratio": round(pruned.ratio, 4)}
     summary.status, summary.stop_reason = FINISHED, stop_reason
-    _write_summary(out, summary)
+    run.write_summary(summary)
     progress.finish(summary.to_json())
 
 
@@ -334,7 +247,7 @@ def _planned(strategy: Strategy) -> int:
     return len(strategy.explored) + strategy.pending
 
 
-def _judge(out: Path, planned: PlannedSequence, seed: Trace, parent_trace: Trace, parent_state: StateSnapshot,
+def _judge(run: RunDir, planned: PlannedSequence, seed: Trace, parent_trace: Trace, parent_state: StateSnapshot,
            child_trace: Trace, child_state: StateSnapshot, mask: NoiseMask, rules: list[str] | None) -> ReversalReport:
     """Compare a child with its parent, classify the difference, write the witness directory;
     the child's timing is measured against the recording, ``seed``."""
@@ -342,8 +255,8 @@ def _judge(out: Path, planned: PlannedSequence, seed: Trace, parent_trace: Trace
     *pair, location = _racing_pair(planned, parent_trace, child_trace)
     verdict = classify(parent_trace, child_trace, difference, (pair[0], pair[1]),
                        child_failed=child_trace.truncated in FAILED_RUNS, rules=rules)
-    difference.save(out / "sequences" / str(planned.index), "diff")
-    witness = _witness(out, planned.index, planned.derived_from)
+    run.write_difference(planned.index, difference)
+    witness = run.write_witness(planned.index, planned.derived_from)
     named = describe_locations(parent_trace, pair[0].id, pair[1].id, location)
     keys = [key for _words, key in named] or [location]
     location = keys[0]
@@ -356,7 +269,7 @@ def _judge(out: Path, planned: PlannedSequence, seed: Trace, parent_trace: Trace
         verdict=verdict.kind, reasons=list(verdict.reasons), differences=describe_differences(difference),
         skipped=len(child_trace.skipped), sequence=child_trace.sequence,
         events=[{"id": e.id, "label": e.label, "site": _access_site(parent_trace, e.id, keys)} for e in pair],
-        witness=str(witness.relative_to(out)),
+        witness=witness.directory.relative_to(run.directory).as_posix(),
         unrealised=unrealised(child_trace, pair[0].id, pair[1].id),
         timing=shift_in_words(shift, seed.events), timing_ms=shift.ms if shift else 0.0,
     )
@@ -375,46 +288,15 @@ def _access_site(trace: Trace, event_id: str, locations: list[str]) -> str | Non
     return None
 
 
-def _witness(out: Path, index: int, parent: int) -> Path:
-    """``reversals/<index>/``: ``parent/`` and ``child/`` (the screenshot) and the difference
-    between them (``diff.json``, ``diff.png``), all linked to ``sequences/``; both traces and
-    states are in the store (:class:`~webr4.sweep.runfiles.RunFiles`)."""
-    directory = out / "reversals" / str(index)
-    for role, number in (("parent", parent), ("child", index)):
-        (directory / role).mkdir(parents=True, exist_ok=True)
-        _link(out / "sequences" / str(number) / "state.png", directory / role / "state.png")
-    for name in ("diff.json", "diff.png"):
-        _link(out / "sequences" / str(index) / name, directory / name)
-    return directory
-
-
-def _link(source: Path, target: Path) -> None:
-    if not source.exists() or target.exists():
-        return
-    try:
-        os.link(source, target)
-    except OSError:
-        shutil.copyfile(source, target)
-
-
-def _save(out: Path, store: RunStore, index: int, key: str, state: StateSnapshot) -> StateSnapshot:
+def _save(run: RunDir, store: RunStore, index: int, key: str, state: StateSnapshot) -> StateSnapshot:
     """Note that sequence ``index`` ran as the stored execution ``key`` (which holds its trace and
-    state) and move its screenshot out of the store to ``sequences/<index>/state.png``, where the
+    state) and move its screenshot out of the store into the run's sequence files, where the
     report and the witness find it; returns the state with the screenshot as that file, so that
     its bytes need not stay in memory."""
     store.explored(index, key)
     png = state.screenshot_png()
     if png is None:
         return state
-    path = out / "sequences" / str(index) / "state.png"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if not path.is_file() or path.read_bytes() != png:
-        path.write_bytes(png)
-    store.screenshot_moved(key, path.relative_to(out).as_posix())
+    path = run.keep_screenshot(index, png)
+    store.screenshot_moved(key, path.relative_to(run.directory).as_posix())
     return state.replace(screenshot=path)
-
-
-def _write_summary(out: Path, summary: Summary) -> None:
-    temporary = out / "summary.json.tmp"
-    temporary.write_text(json.dumps(summary.to_json(), indent=1))
-    temporary.replace(out / "summary.json")

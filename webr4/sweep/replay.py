@@ -8,19 +8,16 @@ as plain ``trace.json`` files instead (the run keeps them only in its store).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from webr4.browser.driver import Driver
 from webr4.classify.differences import describe_differences
-from webr4.state.noise import NoiseMask
+from webr4.rundir import ExecutionFiles, ReversalReport, RunDir, Summary, SummaryError, write_trace
 from webr4.state.snapshot import StateSnapshot
 from webr4.sweep.execution import run_plan
 from webr4.sweep.runfiles import RunFiles
-from webr4.record.session import Session, session_of_run
-from webr4.sweep.store import FILENAME
+from webr4.record.session import Session
 from webr4.trace import Trace
 from webr4.errors import Webr4Error
 
@@ -41,49 +38,46 @@ class Reproduction:
 
 async def replay_reversal(driver: Driver, run: Path, reversal_id: int) -> Reproduction:
     summary, reversal = _find(run, reversal_id)
-    session = Session.load(session_of_run(run, summary.get("session")))
-    mask = NoiseMask.from_json(json.loads((run / "noise.json").read_text())) \
-        if (run / "noise.json").is_file() else NoiseMask()
+    run_dir = RunDir(run)
+    session = Session.load(run_dir.session(summary.session).directory)
+    mask = run_dir.read_noise()
     with RunFiles(run) as files:
-        plans = [_trace(files, run, number).sequence for number in (reversal["parent"], reversal["id"])]
+        plans = [_trace(files, run_dir, number).sequence for number in (reversal.parent, reversal.id)]
     states = []
     for plan in plans:
         execution = await run_plan(driver, session, plan)
         states.append(StateSnapshot.from_execution(execution, execution.heap))
-    return Reproduction(reversal["differences"], describe_differences(mask.diff(states[0], states[1])))
+    return Reproduction(reversal.differences, describe_differences(mask.diff(states[0], states[1])))
 
 
 def write_traces(run: Path, reversal_id: int, target: Path) -> list[Path]:
     """Write the stored traces of reversal ``reversal_id`` as plain files, ``target/parent/trace.json``
-    and ``target/child/trace.json``, in the form ``webr4 run`` writes (with the executed
-    ``sequence``, so each is usable as ``webr4 run --sequence``); returns their paths."""
+    and ``target/child/trace.json`` (each usable as ``webr4 run --sequence``); returns their paths."""
     _summary, reversal = _find(run, reversal_id)
     written = []
     with RunFiles(run) as files:
-        for role, number in (("parent", reversal["parent"]), ("child", reversal["id"])):
-            path = target / role / "trace.json"
-            path.parent.mkdir(parents=True, exist_ok=True)
-            trace = _trace(files, run, number)
-            path.write_text(json.dumps({"sequence": trace.sequence, **trace.to_json()}), encoding="utf-8")
-            written.append(path)
+        for role, number in (("parent", reversal.parent), ("child", reversal.id)):
+            trace = _trace(files, RunDir(run), number)
+            written.append(write_trace(ExecutionFiles(target / role).trace, trace))
     return written
 
 
-def _find(run: Path, reversal_id: int) -> tuple[dict[str, Any], dict[str, Any]]:
+def _find(run: Path, reversal_id: int) -> tuple[Summary, ReversalReport]:
     """The run's summary and its reversal ``reversal_id``."""
     try:
-        summary = json.loads((run / "summary.json").read_text())
-    except (OSError, ValueError):
-        raise ReplayError(f"{run} holds no readable summary.json; is it a run directory of 'webr4 explore'?") from None
-    reversal = next((r for r in summary["reversals"] if r["id"] == reversal_id), None)
+        summary = RunDir(run).read_summary()
+    except SummaryError as error:
+        raise ReplayError(str(error)) from None
+    reversal = next((r for r in summary.reversals if r.id == reversal_id), None)
     if reversal is None:
-        known = ", ".join(str(r["id"]) for r in summary["reversals"]) or "none"
+        known = ", ".join(str(r.id) for r in summary.reversals) or "none"
         raise ReplayError(f"the run has no reversal {reversal_id} (reversals: {known})")
     return summary, reversal
 
 
-def _trace(files: RunFiles, run: Path, number: int) -> Trace:
+def _trace(files: RunFiles, run: RunDir, number: int) -> Trace:
     trace = files.trace(number)
     if trace is None:
-        raise ReplayError(f"{run} has no stored trace of sequence {number}; was its {FILENAME} removed?")
+        raise ReplayError(f"{run.directory} has no stored trace of sequence {number}; "
+                          f"was its {run.store.name} removed?")
     return trace

@@ -2,17 +2,18 @@
 
 Every explored sequence's trace and end state live once, compressed, in the run store
 (``webr4.sqlite``, :mod:`webr4.sweep.store`); its screenshot, the pixel difference and the
-difference report live as files under ``sequences/<n>/``. The report, ``webr4 replay`` and
-the tests read sequences through :class:`RunFiles` and never open the store themselves.
+difference report live as files of the run (:meth:`webr4.rundir.RunDir.sequence`). The report,
+``webr4 replay`` and the tests read sequences through :class:`RunFiles` and never open the store
+themselves.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
-from webr4.sweep.store import FILENAME, RunStore
+from webr4.rundir import SCREENSHOT, RunDir, state_from_text, trace_from_text
+from webr4.state.snapshot import StateSnapshot
+from webr4.sweep.store import RunStore
 from webr4.trace import Trace
 
 
@@ -25,8 +26,8 @@ class RunFiles:
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
-        path = directory / FILENAME
-        self._store = RunStore(path) if path.is_file() else None
+        self.run = RunDir(directory)
+        self._store = RunStore(self.run.store) if self.run.store.is_file() else None
         self._traces: dict[int, Trace] = {}
 
     def close(self) -> None:
@@ -45,25 +46,15 @@ class RunFiles:
             text = self._store.sequence_trace(index) if self._store is not None else None
             if text is None:
                 return None
-            self._traces[index] = Trace.loads(text)
+            self._traces[index] = trace_from_text(text)
         return self._traces[index]
 
-    def state(self, index: int) -> dict[str, Any] | None:
-        """The end state of sequence ``index`` as JSON (its screenshot is :meth:`file` ``state.png``)."""
+    def state(self, index: int) -> StateSnapshot | None:
+        """The end state of sequence ``index``, its screenshot the file :meth:`file` ``state.png``
+        when there is one; ``None`` when the run has none."""
         text = self._store.sequence_state(index) if self._store is not None else None
-        return None if text is None else json.loads(text)
+        return None if text is None else state_from_text(text, self.file(index, SCREENSHOT))
 
     def file(self, index: int, name: str) -> Path | None:
-        """``sequences/<index>/<name>`` (``state.png``, ``diff.json``, ``diff.png``) when it exists."""
-        path = self.directory / "sequences" / str(index) / name
-        return path if path.is_file() else None
-
-    def write_trace(self, index: int, target: Path) -> bool:
-        """Write sequence ``index``'s trace as a plain ``trace.json`` at ``target`` (for tools that
-        want one file); ``False`` when the run has no such trace."""
-        trace = self.trace(index)
-        if trace is None:
-            return False
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(trace.dumps(), encoding="utf-8")
-        return True
+        """``name`` (``state.png``, ``diff.json``, ``diff.png``) of sequence ``index`` when it exists."""
+        return self.run.sequence_file(index, name)

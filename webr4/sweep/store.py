@@ -31,11 +31,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from webr4.rundir import RunDir, trace_from_text
 from webr4.sweep.execution import Outcome
 from webr4.trace import Trace
 from webr4.errors import Webr4Error
 
-FILENAME = "webr4.sqlite"
 SCHEMA_VERSION = 3
 
 _SCHEMA = """
@@ -52,13 +52,6 @@ CREATE TABLE IF NOT EXISTS executions (
 );
 CREATE TABLE IF NOT EXISTS sequences (idx INTEGER PRIMARY KEY, key TEXT NOT NULL, report TEXT);
 """
-
-
-def is_run_directory(directory: Path) -> bool:
-    """Whether ``directory`` is a webr4 run: it holds a run store (``webr4.sqlite``) or the session
-    that ``webr4 check`` records first (``session/session.json``). Only such directories are
-    written into; anything else that is not empty belongs to someone else."""
-    return (directory / FILENAME).is_file() or (directory / "session" / "session.json").is_file()
 
 
 class StoreError(Webr4Error):
@@ -89,7 +82,7 @@ class RunStore:
     @classmethod
     def create(cls, run_dir: Path, settings: dict[str, Any]) -> RunStore:
         """A new store for a fresh sweep; refuses a run directory that already has one."""
-        path = run_dir / FILENAME
+        path = RunDir(run_dir).store
         if path.exists():
             raise StoreError(f"{run_dir} already holds a sweep; add --resume to continue it, or choose another --out")
         store = cls(path)
@@ -100,9 +93,9 @@ class RunStore:
     @classmethod
     def open(cls, run_dir: Path) -> RunStore:
         """The store of an earlier sweep in ``run_dir``, to resume it."""
-        path = run_dir / FILENAME
+        path = RunDir(run_dir).store
         if not path.is_file():
-            raise StoreError(f"{run_dir} holds no sweep to resume (no {FILENAME}); run without --resume")
+            raise StoreError(f"{run_dir} holds no sweep to resume (no {path.name}); run without --resume")
         store = cls(path)
         if store.get("schema") != SCHEMA_VERSION:
             raise StoreError(f"{path} was written by another webr4 version; explore again into a new --out")
@@ -151,7 +144,7 @@ class RunStore:
     def trace(self, key: str) -> Trace | None:
         """The trace of the finished execution ``key`` (without its state), or ``None``."""
         row = self._db.execute("SELECT trace FROM executions WHERE key = ? AND trace IS NOT NULL", (key,)).fetchone()
-        return None if row is None else Trace.loads(_unpack(row[0]))
+        return None if row is None else trace_from_text(_unpack(row[0]))
 
     def attempts(self) -> dict[str, int]:
         """Execution key → how many times it was started."""

@@ -1,0 +1,69 @@
+// webr4 page runtime: holds every asynchronous event of the page in a pending set until the
+// harness (Python, through Playwright) dispatches it. Injected as an init script, so it runs in
+// every document before any page script. Only the top frame is controlled; child frames are
+// reported as uncontrolled and left to run natively.
+//
+// Contract with the harness (webr4/browser/controller.py):
+//   __webr4.begin(id)  -> starts event `id`; resolves to a step record once the event, its
+//                          microtasks and every native completion it caused have settled.
+//                          Events that Python must actuate (parse chunks, held scripts, user
+//                          actions) resolve at once with {actuate: …}; Python acts, then calls
+//                          __webr4.finish(id), which settles and resolves to the step record.
+//   __webr4.runStretch(plan, horizon, max, sliceMs) -> chooses and runs events by itself, as
+//                          the harness would, until one needs the harness; resolves to the JSON
+//                          of {steps: [[id, planned, record]], skipped, consumed, stop, id?, planned?}.
+//   __webr4.drainStretch() -> stops a stretch whose event hung; what it finished, and `running`.
+// A step record is {created: [descriptor], gone: [id], errors: [error], accesses: JSON of [access],
+// actuate?: {...}, uncontrolled: [text]}: the pending set gains `created` and loses `gone`.
+// Descriptors carry the event's stable identity and its due time, priority and sequence number.
+
+function record(extra) {
+  orderArrivals();
+  const out = Object.assign({
+    // The pending set changes by `created` (each with its due, prio and seq) and `gone`: a
+    // page with 10^3 pending timers would otherwise send them all at every step.
+    created: created.map(describe),
+    gone: gone.slice(),
+    errors: errors.slice(),
+    accesses: N.stringify(entriesOf(accesses)), // one string: cheaper to hand to Python than many small arrays
+    uncontrolled: uncontrolled.slice(),
+    now: virtualNow,
+  }, extra || {});
+  created.length = 0; gone.length = 0; errors.length = 0; accesses = newAccessLog(); uncontrolled.length = 0;
+  if (navigating !== undefined) { out.navigating = navigating; navigating = undefined; }
+  return out;
+}
+
+/** Called once by the harness after navigation; `chunks` is the number of parse chunks after
+ *  the head (0 when the document was not split). Resolves, once the head is parsed and has
+ *  settled, to a record whose `ran` names the head event. */
+function start(chunks) {
+  parse.chunks = chunks || 0;
+  const headDone = () => (parse.chunks === 0 ? document.readyState !== "loading" : parse.next >= 0);
+  return new Promise((resolve) => {
+    const wait = () => {
+      if (!headDone()) return N.setTimeout(wait, 1);
+      if (parse.chunks === 0) { parse.done = true; releaseDeferredScripts(); }
+      settle().then(() => { collectLogged(); current = null; resolve(record({ ran: headEvent.id })); });
+    };
+    wait();
+  });
+}
+
+const api = {
+  start,
+  begin,
+  finish,
+  runStretch,
+  drainStretch,
+  chunkEnd,
+  /** A fresh log for one event's accesses (access_log.js records into it). */
+  newAccessLog,
+  /** Marks the start of a user action performed by the harness at virtual time `due`. */
+  userBegin(id, due) {
+    current = id;
+    virtualNow = Math.max(virtualNow, due || 0);
+    accesses.push(["r", `event:${id}`, null, null]);
+  },
+};
+N.defineProperty(window, "__webr4", { value: api, enumerable: false, configurable: false, writable: false });

@@ -1,0 +1,131 @@
+// webr4 runtime: the pending set, event identity (ids stable across runs), creation and
+// cancellation of events, and the source locations that label them.
+
+// ------------------------------------------------------------------ identity and bookkeeping
+let virtualNow = 0; // virtual milliseconds since navigation start
+let current = null; // id of the event whose code is running, or null
+let seqCounter = 0;
+const pending = new Map(); // id -> event (executable)
+const created = []; // descriptors created since the last record
+const gone = []; // ids that left the pending set since the last record (ran or cancelled)
+const errors = [];
+// CONFIG.fullAccessLog (diagnostics and tests only) ships every access instead of the summary.
+const newAccessLog = () => (CONFIG.fullAccessLog ? [] : new AccessSummary());
+let accesses = newAccessLog(); // the current event's accesses: [kind, location, site, digest]
+const uncontrolled = [];
+const childOrdinals = new Map();
+let inflight = 0; // native operations whose completion has not arrived yet
+const arrived = []; // events created by native arrivals, ordered at settle time
+
+function hash53(text) {
+  // cyrb53: a fast, well-mixed 53-bit string hash, good enough for identities.
+  let h1 = 0xdeadbeef, h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+}
+
+function normalizeUrl(raw) {
+  // Identity ignores cache-busting query strings and fragments: keep origin+path only, and
+  // the sorted query keys (not values).
+  try {
+    const u = new URL(String(raw), document.baseURI);
+    const keys = [...new Set([...u.searchParams.keys()])].sort();
+    return u.origin + u.pathname + (keys.length ? "?" + keys.join("&") : "");
+  } catch (e) {
+    return String(raw);
+  }
+}
+
+function shortUrl(raw) {
+  try {
+    const u = new URL(String(raw), document.baseURI);
+    return u.origin === location.origin ? u.pathname + u.search : u.href;
+  } catch (e) {
+    return String(raw);
+  }
+}
+
+function creationSite() {
+  // url:line:col of the first stack frame outside the runtime, query string removed.
+  return firstPageFrame(new Error().stack || "");
+}
+
+function firstPageFrame(stack) {
+  // The first frame of `stack` in the page's own code (not webr4's injected scripts).
+  for (const line of stack.split("\n").slice(1)) {
+    if (line.includes(RUNTIME_URL) || line.includes("__webr4_")) continue;
+    const m = line.match(/\(?((?:https?|file):[^\s()]+):(\d+):(\d+)\)?\s*$/);
+    if (m) return `${m[1].replace(/[?#][^:]*$/, "")}:${m[2]}:${m[3]}`;
+  }
+  return null;
+}
+
+function errorSite(e) {
+  // Where an uncaught exception was thrown in the page's code: its own position, or, when
+  // that is inside a DOM API webr4 wraps, the first page frame of its stack.
+  if (e.filename && !e.filename.includes("__webr4_")) return `${e.filename.replace(/[?#].*$/, "")}:${e.lineno}:${e.colno}`;
+  let stack = "";
+  try {
+    stack = e.error instanceof Error ? String(e.error.stack) : "";
+  } catch (error) {
+    stack = "";
+  }
+  return firstPageFrame(stack);
+}
+
+function shortSite(site) {
+  if (!site) return "";
+  return site.startsWith(location.origin) ? site.slice(location.origin.length) : site;
+}
+
+/** Create a pending event. spec: {category, type, label, params, due, prio, run|actuate,
+ *  creator?, preds?, origin?} — `origin` orders events that native arrivals create. */
+function createEvent(spec) {
+  const creator = spec.creator === undefined ? current : spec.creator;
+  const params = spec.params || {};
+  const key = `${creator}|${spec.category}|${spec.type}|${N.stringify(params)}`;
+  const ordinal = childOrdinals.get(key) || 0;
+  childOrdinals.set(key, ordinal + 1);
+  const id = `${spec.category[0]}${hash53(key + "#" + ordinal)}`;
+  const ev = {
+    id,
+    category: spec.category,
+    type: spec.type,
+    label: spec.label,
+    creator,
+    params: Object.assign({ ordinal }, params),
+    due: spec.due === undefined ? virtualNow : spec.due,
+    prio: spec.prio || 0,
+    seq: spec.origin === undefined ? ++seqCounter : null,
+    origin: spec.origin,
+    preds: spec.preds || [],
+    run: spec.run || null,
+    actuate: spec.actuate || null,
+    onSettled: spec.onSettled || null,
+  };
+  pending.set(id, ev);
+  if (ev.seq === null) arrived.push(ev);
+  created.push(ev);
+  accesses.push(["w", `event:${id}`, spec.site || null, null]);
+  return ev;
+}
+
+function cancelEvent(ev, site) {
+  if (!ev || !pending.has(ev.id)) return;
+  pending.delete(ev.id);
+  gone.push(ev.id);
+  accesses.push(["w", `event:${ev.id}`, site || null, null]);
+}
+
+function describe(ev) {
+  return {
+    id: ev.id, category: ev.category, type: ev.type, label: ev.label, creator: ev.creator,
+    params: ev.params, due: ev.due, prio: ev.prio, seq: ev.seq, preds: ev.preds,
+  };
+}

@@ -1,0 +1,129 @@
+// webr4 runtime: parse chunks, held (async, defer, dynamic) scripts, and the head event.
+
+// ------------------------------------------------------------------ scripts and parsing
+const parse = { chunks: 0, next: -1, lastChunk: null, done: false };
+const deferScripts = []; // {el, eventId}
+const scriptWaiters = new Map(); // element -> resolve
+const heldScripts = new WeakSet();
+const scriptOfEvent = new Map(); // event id -> held script element
+
+const scriptsDone = new WeakSet(); // held scripts that ran (or failed) before anyone waited
+
+function scriptSettled(el, type) {
+  const waiter = scriptWaiters.get(el);
+  if (waiter) { scriptWaiters.delete(el); waiter(type); } else scriptsDone.add(el);
+}
+
+function parseChunkEvent(index) {
+  const ev = createEvent({
+    category: "parse", type: "parse", label: `parse chunk ${index + 1}/${parse.chunks}`,
+    creator: null, params: { index }, preds: parse.lastChunk ? [parse.lastChunk] : [],
+    actuate: { kind: "chunk", index },
+  });
+  parse.lastChunk = ev.id;
+  return ev;
+}
+
+function noticeScript(el) {
+  // Every script that does not block the parser is an event of its own, held by the harness
+  // at the network until dispatched. Parser-blocking scripts run inside their parse chunk.
+  // Module scripts fetch their imports themselves: the harness serves the module graph at
+  // once and module code runs when the browser runs it.
+  if (!el.src || heldScripts.has(el) || el.type === "module") return;
+  const dynamic = dynamicScripts.has(el);
+  const deferred = !dynamic && !el.async && el.defer;
+  if (!deferred && !dynamic && !el.async) return;
+  heldScripts.add(el);
+  // A script the page detaches while it loads (JSONP: container.innerHTML = … over it) still
+  // runs and fires load at the element, out of the document's sight: listen on the element.
+  N.addEventListener.call(el, "load", onHeldScriptEvent);
+  N.addEventListener.call(el, "error", onHeldScriptEvent);
+  const kind = deferred ? "defer" : "async";
+  const record = { el, eventId: null, spec: null };
+  const spec = {
+    category: "network", type: "script", label: `${kind} script ${shortUrl(el.src)}`,
+    params: { src: normalizeUrl(el.src), kind }, preds: [],
+    actuate: { kind: "script", url: el.src },
+  };
+  if (!deferred) { record.eventId = createScriptEvent(spec, el).id; return; }
+  // A deferred script cannot run before parsing ends, and deferred scripts run in order:
+  // their events appear when the last parse chunk has run.
+  record.spec = spec;
+  deferScripts.push(record);
+  if (parse.done) releaseDeferredScripts();
+}
+
+function onHeldScriptEvent(e) {
+  if (!passThrough.has(e) && e.target === this) scriptSettled(this, e.type);
+}
+
+function createScriptEvent(spec, el) {
+  const ev = createEvent(spec);
+  scriptOfEvent.set(ev.id, el);
+  loadPreds.push(ev.id);
+  return ev;
+}
+
+function releaseDeferredScripts() {
+  let prev = null;
+  for (const record of deferScripts) {
+    if (!record.eventId) {
+      record.spec.preds = prev ? [prev] : [];
+      record.eventId = createScriptEvent(record.spec, record.el).id;
+    }
+    prev = record.eventId;
+  }
+}
+
+function noticeElement(el) {
+  if (!elementCreator.has(el)) elementCreator.set(el, current);
+  if (el instanceof HTMLScriptElement) noticeScript(el);
+}
+
+const observer = new N.MutationObserver((records) => {
+  for (const r of records) {
+    for (const node of r.addedNodes) {
+      if (!(node instanceof N.Element)) continue;
+      noticeElement(node);
+      for (const child of N.querySelectorAll.call(node, "script,img,iframe,link,video,audio,object,embed")) noticeElement(child);
+    }
+  }
+});
+observer.observe(document, { childList: true, subtree: true });
+
+// Scripts inserted by page code: remember them, so they are told apart from parser-inserted.
+function markDynamic(node) {
+  if (node instanceof HTMLScriptElement) dynamicScripts.add(node);
+  else if (node instanceof N.Element) for (const s of N.querySelectorAll.call(node, "script")) dynamicScripts.add(s);
+}
+for (const [proto, names] of [
+  [Node.prototype, ["appendChild", "insertBefore", "replaceChild"]],
+  [Element.prototype, ["append", "prepend", "before", "after", "replaceWith", "insertAdjacentElement"]],
+]) {
+  for (const name of names) {
+    const original = proto[name];
+    proto[name] = function (...nodes) {
+      for (const n of nodes) markDynamic(n);
+      return original.apply(this, nodes);
+    };
+  }
+}
+
+// Called by the inline marker at the end of the head (index -1) and of each parse chunk.
+function chunkEnd(index, total) {
+  const script = document.currentScript;
+  if (script) script.remove();
+  parse.chunks = total;
+  parse.next = index + 1;
+  if (index + 1 < parse.chunks) parseChunkEvent(index + 1);
+  else { parse.done = true; releaseDeferredScripts(); }
+}
+
+// The head is parsed before the harness can act: it is the first event, already running.
+const headEvent = createEvent({
+  category: "parse", type: "parse", label: "parse head", creator: null, params: { index: -1 },
+});
+pending.delete(headEvent.id);
+gone.push(headEvent.id);
+current = headEvent.id;
+parse.lastChunk = headEvent.id;

@@ -11,15 +11,15 @@
 //                          __webr4.finish(id), which settles and resolves to the step record.
 //   __webr4.runStretch(plan, horizon, max, sliceMs) -> chooses and runs events by itself, as
 //                          the harness would, until one needs the harness; resolves to the JSON
-//                          of {steps: [[id, planned, record]], skipped, consumed, stop, id?, planned?}.
+//                          of a stretch report.
 //   __webr4.drainStretch() -> stops a stretch whose event hung; what it finished, and `running`.
-// A step record is {created: [descriptor], gone: [id], errors: [error], accesses: JSON of [access],
-// actuate?: {...}, uncontrolled: [text]}: the pending set gains `created` and loses `gone`.
-// Descriptors carry the event's stable identity and its due time, priority and sequence number.
+// Every message sent to Python (step record, actuation request, opening, stretch report) follows
+// the schema written in webr4/browser/records.py, which Python checks each one against: a field
+// added or renamed here must be added or renamed there.
 
-function record(extra) {
+function record() {
   orderArrivals();
-  const out = Object.assign({
+  const out = {
     // The pending set changes by `created` (each with its due, prio and seq) and `gone`: a
     // page with 10^3 pending timers would otherwise send them all at every step.
     created: created.map(describe),
@@ -28,15 +28,16 @@ function record(extra) {
     accesses: N.stringify(entriesOf(accesses)), // one string: cheaper to hand to Python than many small arrays
     uncontrolled: uncontrolled.slice(),
     now: virtualNow,
-  }, extra || {});
+    leaving: navigating === undefined ? null : { event: navigating },
+  };
   created.length = 0; gone.length = 0; errors.length = 0; accesses = newAccessLog(); uncontrolled.length = 0;
-  if (navigating !== undefined) { out.navigating = navigating; navigating = undefined; }
+  navigating = undefined;
   return out;
 }
 
 /** Called once by the harness after navigation; `chunks` is the number of parse chunks after
  *  the head (0 when the document was not split). Resolves, once the head is parsed and has
- *  settled, to a record whose `ran` names the head event. */
+ *  settled, to the head event's id and its record. */
 function start(chunks) {
   parse.chunks = chunks || 0;
   const headDone = () => (parse.chunks === 0 ? document.readyState !== "loading" : parse.next >= 0);
@@ -44,7 +45,7 @@ function start(chunks) {
     const wait = () => {
       if (!headDone()) return N.setTimeout(wait, 1);
       if (parse.chunks === 0) { parse.done = true; releaseDeferredScripts(); }
-      settle().then(() => { collectLogged(); current = null; resolve(record({ ran: headEvent.id })); });
+      settle().then(() => { collectLogged(); current = null; resolve({ head: headEvent.id, record: record() }); });
     };
     wait();
   });

@@ -6,7 +6,7 @@ N.addEventListener.call(window, "error", (e) => {
   if (e.target !== window) return; // resource errors are element events, handled below
   errors.push({ kind: "exception", message: String(e.message || e.error), site: errorSite(e), event: current });
 });
-// Leaving the page ends an execution: the event that tried is reported once (`navigating` in
+// Leaving the page ends an execution: the event that tried is reported once (`leaving` in
 // its record) and a stretch stops after it. The harness refuses the navigation itself at the
 // network, so the page stays as it was for the state capture. beforeunload fires, before the
 // navigation starts, for link activation, form submission and location changes (HTML

@@ -43,7 +43,7 @@ function noticeScript(el) {
   const spec = {
     category: "network", type: "script", label: `${kind} script ${shortUrl(el.src)}`,
     params: { src: normalizeUrl(el.src), kind }, preds: [],
-    actuate: { kind: "script", url: el.src },
+    actuate: { kind: "script", url: el.src, worker: false },
   };
   if (!deferred) { record.eventId = createScriptEvent(spec, el).id; return; }
   // A deferred script cannot run before parsing ends, and deferred scripts run in order:

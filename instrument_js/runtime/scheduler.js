@@ -58,7 +58,7 @@ function collectLogged() {
 
 function begin(id) {
   const ev = pending.get(id);
-  if (!ev) return Promise.resolve(record({}));
+  if (!ev) return Promise.resolve(record());
   pending.delete(id);
   gone.push(id);
   virtualNow = Math.max(virtualNow, ev.due);

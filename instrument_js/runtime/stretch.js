@@ -21,7 +21,7 @@ function defaultChoice() {
 
 function stretchReport(s, extra) {
   // One JSON string: a stretch of a thousand steps is far cheaper to hand over that way.
-  return N.stringify(Object.assign({ steps: s.steps, skipped: s.skipped, consumed: s.consumed, before: s.before || null }, extra));
+  return N.stringify(Object.assign({ steps: s.steps, skipped: s.skipped, consumed: s.consumed, before: s.before || null, next: null, running: null }, extra));
 }
 
 /* Native arrivals between two steps of a stretch (a worker's or a socket's message) are
@@ -40,6 +40,7 @@ function reportArrivals(s) {
   for (const a of JSON.parse(last.accesses).concat(JSON.parse(late.accesses))) merged.push(a);
   last.accesses = N.stringify(entriesOf(merged));
   last.now = Math.max(last.now, late.now);
+  if (last.leaving === null) last.leaving = late.leaving;
 }
 
 function runStretch(plan, horizon, max, sliceMs) {
@@ -63,12 +64,12 @@ function runStretch(plan, horizon, max, sliceMs) {
         if (chosen === null) return resolve(stop("done"));
         if (chosen.due > horizon) return resolve(stop("horizon"));
       }
-      if (chosen.actuate) return resolve(stop("actuate", { id: chosen.id, planned }));
+      if (chosen.actuate) return resolve(stop("actuate", { next: [chosen.id, planned] }));
       mine.running = [chosen.id, planned];
       begin(chosen.id).then((out) => {
         mine.running = null;
         mine.steps.push([chosen.id, planned, out]);
-        if (out.navigating !== undefined) return resolve(stop("navigated"));
+        if (out.leaving !== null) return resolve(stop("navigated"));
         next();
       });
     };
@@ -82,5 +83,5 @@ function drainStretch() {
   const drained = stretch || { steps: [], skipped: [], consumed: 0, running: null };
   drained.halted = true;
   stretch = null;
-  return stretchReport(drained, { running: drained.running });
+  return stretchReport(drained, { stop: "drained", running: drained.running });
 }

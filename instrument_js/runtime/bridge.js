@@ -22,11 +22,11 @@ function record() {
   const out = {
     // The pending set changes by `created` (each with its due, prio and seq) and `gone`: a
     // page with 10^3 pending timers would otherwise send them all at every step.
-    created: created.map(describe),
-    gone: gone.slice(),
-    errors: errors.slice(),
-    accesses: N.stringify(entriesOf(accesses)), // one string: cheaper to hand to Python than many small arrays
-    uncontrolled: uncontrolled.slice(),
+    created: A.map(created, describe),
+    gone: A.slice(gone),
+    errors: A.slice(errors),
+    accesses: N.stringify(accesses.entries()), // one string: cheaper to hand to Python than many small arrays
+    uncontrolled: A.slice(uncontrolled),
     now: virtualNow,
     leaving: navigating === undefined ? null : { event: navigating },
   };
@@ -41,11 +41,11 @@ function record() {
 function start(chunks) {
   parse.chunks = chunks || 0;
   const headDone = () => (parse.chunks === 0 ? document.readyState !== "loading" : parse.next >= 0);
-  return new Promise((resolve) => {
+  return new NativePromise((resolve) => {
     const wait = () => {
       if (!headDone()) return N.setTimeout(wait, 1);
       if (parse.chunks === 0) { parse.done = true; releaseDeferredScripts(); }
-      settle().then(() => { collectLogged(); current = null; resolve({ head: headEvent.id, record: record() }); });
+      then(settle(), () => { collectLogged(); current = null; resolve({ head: headEvent.id, record: record() }); });
     };
     wait();
   });

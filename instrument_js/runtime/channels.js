@@ -1,11 +1,11 @@
 // webr4 runtime: window and port messages, workers and WebSockets as events.
 
 // ------------------------------------------------------------------ messages
-const passThrough = new WeakSet(); // events the runtime dispatches itself
+const passThrough = newWeakSet(); // events the runtime dispatches itself
 
 function redispatch(target, event) {
   passThrough.add(event);
-  return N.dispatchEvent.call(target, event);
+  return call(N.dispatchEvent, target, event);
 }
 
 window.postMessage = function postMessage(message, targetOrigin, transfer) {
@@ -21,7 +21,7 @@ window.postMessage = function postMessage(message, targetOrigin, transfer) {
   lastMessageEvent = ev.id;
 };
 let lastMessageEvent = null;
-N.addEventListener.call(window, "message", (e) => {
+call(N.addEventListener, window, "message", (e) => {
   if (passThrough.has(e)) return;
   // A message from another window (a frame, an opener): hold it like any native arrival.
   e.stopImmediatePropagation();
@@ -39,7 +39,7 @@ class RuntimePort extends EventTarget {
   set onmessage(fn) {
     if (!this._handlerRegistered) {
       this._handlerRegistered = true;
-      this.addEventListener("message", (e) => { if (typeof this._handler === "function") this._handler.call(this, e); });
+      call(N.addEventListener, this, "message", (e) => { if (typeof this._handler === "function") call(this._handler, this, e); });
     }
     this._handler = fn;
   }
@@ -54,7 +54,7 @@ class RuntimePort extends EventTarget {
     const ev = createEvent({
       category: "message", type: "MessagePort", label: `port message${site ? " from " + shortSite(site) : ""}`,
       params: { site }, preds, site,
-      run: () => { if (!target._closed) target.dispatchEvent(new MessageEvent("message", { data })); },
+      run: () => { if (!target._closed) call(N.dispatchEvent, target, new MessageEvent("message", { data })); },
     });
     this._last = ev.id;
   }
@@ -73,7 +73,7 @@ window.MessageChannel = function MessageChannel() {
 // waits a little for such a peer to answer once it was started or sent something, so that
 // its answer is usually pending at the same step in every run.
 const PEER_ANSWER_MS = 250;
-const peerWaits = new Set(); // {peer, eventId: an event that must run first, or null; since}
+const peerWaits = newSet(); // {peer, eventId: an event that must run first, or null; since}
 function peersAnswering() {
   const now = N.perfNow();
   for (const wait of peerWaits) {
@@ -109,11 +109,11 @@ function holdPeerEvents(peer, types, describePeer, copyOf) {
       category: "message", type: describePeer.type, creator, label: `${e.type} from ${describePeer.label}`,
       params: { url: describePeer.url, kind: e.type, site }, preds: ids.length ? [ids[ids.length - 1]] : [],
       origin: [2, seqCounter],
-      run: () => { ids.splice(ids.indexOf(ev.id), 1); redispatch(peer, copy); },
+      run: () => { A.splice(ids, A.indexOf(ids, ev.id), 1); redispatch(peer, copy); },
     });
-    ids.push(ev.id);
+    A.push(ids, ev.id);
   };
-  for (const type of types) N.addEventListener.call(peer, type, hold, true);
+  for (const type of types) call(N.addEventListener, peer, type, hold, true);
   return ids;
 }
 function copyMessage(e) {
@@ -125,10 +125,10 @@ if (typeof window.Worker === "function") {
   const workerTerminate = NativeWorker.prototype.terminate;
   const pendingOf = nativeWeakMap(); // worker -> ids of its messages not yet dispatched
   const Worker = function Worker(url, options) {
-    if (!new.target) return NativeWorker.apply(this, arguments); // throws the native TypeError
+    if (!new.target) return apply(NativeWorker, this, arguments); // throws the native TypeError
     const worker = Reflect.construct(NativeWorker, arguments, new.target);
     const href = new URL(String(url), document.baseURI).href;
-    uncontrolled.push(`worker ${shortUrl(href)}`);
+    A.push(uncontrolled, `worker ${shortUrl(href)}`);
     pendingOf.set(worker, holdPeerEvents(worker, ["message", "error"],
       { type: "worker", label: `worker ${shortUrl(href)}`, url: normalizeUrl(href) },
       (e) => e.type === "message" ? copyMessage(e) : new ErrorEvent("error", {
@@ -148,7 +148,7 @@ if (typeof window.Worker === "function") {
   Worker.prototype = NativeWorker.prototype;
   N.defineProperty(Worker.prototype, "constructor", { value: Worker, writable: true, configurable: true });
   NativeWorker.prototype.postMessage = function postMessage() {
-    const result = workerPost.apply(this, arguments);
+    const result = apply(workerPost, this, arguments);
     if (pendingOf.has(this)) awaitAnswer(this);
     return result;
   };
@@ -156,7 +156,7 @@ if (typeof window.Worker === "function") {
     // Messages the worker sent that the page has not seen are never dispatched.
     for (const id of (pendingOf.get(this) || []).splice(0)) cancelEvent(pending.get(id), creationSite());
     answered(this);
-    return workerTerminate.apply(this, arguments);
+    return apply(workerTerminate, this, arguments);
   };
   window.Worker = Worker;
 }
@@ -164,13 +164,13 @@ if (typeof window.WebSocket === "function") {
   const NativeWebSocket = window.WebSocket;
   const socketSend = NativeWebSocket.prototype.send;
   const socketClose = NativeWebSocket.prototype.close;
-  const sockets = new WeakSet();
+  const sockets = newWeakSet();
   const WebSocket = function WebSocket(url, protocols) {
-    if (!new.target) return NativeWebSocket.apply(this, arguments); // throws the native TypeError
+    if (!new.target) return apply(NativeWebSocket, this, arguments); // throws the native TypeError
     // readyState stays native: it reads OPEN once connected, even while `open` is pending.
     const socket = Reflect.construct(NativeWebSocket, arguments, new.target);
     sockets.add(socket);
-    uncontrolled.push(`websocket ${socket.url}`);
+    A.push(uncontrolled, `websocket ${socket.url}`);
     holdPeerEvents(socket, ["open", "message", "error", "close"],
       { type: "websocket", label: `websocket ${socket.url}`, url: normalizeUrl(socket.url) },
       (e) => e.type === "message" ? copyMessage(e)
@@ -183,12 +183,12 @@ if (typeof window.WebSocket === "function") {
   for (const [k, v] of Object.entries({ CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 })) WebSocket[k] = v;
   N.defineProperty(WebSocket.prototype, "constructor", { value: WebSocket, writable: true, configurable: true });
   NativeWebSocket.prototype.send = function send() {
-    const result = socketSend.apply(this, arguments);
+    const result = apply(socketSend, this, arguments);
     if (sockets.has(this)) awaitAnswer(this);
     return result;
   };
   NativeWebSocket.prototype.close = function close() {
-    const result = socketClose.apply(this, arguments);
+    const result = apply(socketClose, this, arguments);
     if (sockets.has(this)) awaitAnswer(this); // the server's closing handshake
     return result;
   };

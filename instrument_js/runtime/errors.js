@@ -2,9 +2,9 @@
 // to leave.
 
 // ------------------------------------------------------------------ errors
-N.addEventListener.call(window, "error", (e) => {
+call(N.addEventListener, window, "error", (e) => {
   if (e.target !== window) return; // resource errors are element events, handled below
-  errors.push({ kind: "exception", message: String(e.message || e.error), site: errorSite(e), event: current });
+  A.push(errors, { kind: "exception", message: String(e.message || e.error), site: errorSite(e), event: current });
 });
 // Leaving the page ends an execution: the event that tried is reported once (`leaving` in
 // its record) and a stretch stops after it. The harness refuses the navigation itself at the
@@ -13,17 +13,17 @@ N.addEventListener.call(window, "error", (e) => {
 // "navigate": prompt to unload); a new window never unloads this page, hence window.open.
 let navigating; // the event that tried (undefined: none)
 const noteNavigation = () => { if (navigating === undefined) navigating = current; };
-N.addEventListener.call(window, "beforeunload", noteNavigation);
+call(N.addEventListener, window, "beforeunload", noteNavigation);
 const nativeOpen = window.open;
 window.open = function open(...args) {
   noteNavigation();
-  return nativeOpen.apply(this, args);
+  return apply(nativeOpen, this, args);
 };
-N.addEventListener.call(window, "unhandledrejection", (e) => {
+call(N.addEventListener, window, "unhandledrejection", (e) => {
   const r = e.reason;
-  errors.push({ kind: "unhandledrejection", message: String(r && r.stack ? r.message : r), site: null, event: current });
+  A.push(errors, { kind: "unhandledrejection", message: String(r && r.stack ? r.message : r), site: null, event: current });
 });
 console.error = function error(...args) {
-  errors.push({ kind: "console", message: args.map(String).join(" "), site: creationSite(), event: current });
+  A.push(errors, { kind: "console", message: A.join(A.map(args, String), " "), site: creationSite(), event: current });
   return N.consoleError(...args);
 };

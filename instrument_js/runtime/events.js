@@ -5,15 +5,15 @@
 let virtualNow = 0; // virtual milliseconds since navigation start
 let current = null; // id of the event whose code is running, or null
 let seqCounter = 0;
-const pending = new Map(); // id -> event (executable)
+const pending = newMap(); // id -> event (executable)
 const created = []; // descriptors created since the last record
 const gone = []; // ids that left the pending set since the last record (ran or cancelled)
 const errors = [];
 // CONFIG.fullAccessLog (diagnostics and tests only) ships every access instead of the summary.
-const newAccessLog = () => (CONFIG.fullAccessLog ? [] : new AccessSummary());
+const newAccessLog = () => (CONFIG.fullAccessLog ? new FullAccessLog() : new AccessSummary());
 let accesses = newAccessLog(); // the current event's accesses: [kind, location, site, digest]
 const uncontrolled = [];
-const childOrdinals = new Map();
+const childOrdinals = newMap();
 let inflight = 0; // native operations whose completion has not arrived yet
 const arrived = []; // events created by native arrivals, ordered at settle time
 
@@ -35,8 +35,9 @@ function normalizeUrl(raw) {
   // the sorted query keys (not values).
   try {
     const u = new URL(String(raw), document.baseURI);
-    const keys = [...new Set([...u.searchParams.keys()])].sort();
-    return u.origin + u.pathname + (keys.length ? "?" + keys.join("&") : "");
+    const names = [...u.searchParams.keys()];
+    const keys = A.sort(A.filter(names, (name, i) => A.indexOf(names, name) === i));
+    return u.origin + u.pathname + (keys.length ? "?" + A.join(keys, "&") : "");
   } catch (e) {
     return String(raw);
   }
@@ -58,7 +59,9 @@ function creationSite() {
 
 function firstPageFrame(stack) {
   // The first frame of `stack` in the page's own code (not webr4's injected scripts).
-  for (const line of stack.split("\n").slice(1)) {
+  const lines = stack.split("\n");
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i];
     if (line.includes(RUNTIME_URL) || line.includes("__webr4_")) continue;
     const m = line.match(/\(?((?:https?|file):[^\s()]+):(\d+):(\d+)\)?\s*$/);
     if (m) return `${m[1].replace(/[?#][^:]*$/, "")}:${m[2]}:${m[3]}`;
@@ -99,7 +102,7 @@ function createEvent(spec) {
     type: spec.type,
     label: spec.label,
     creator,
-    params: Object.assign({ ordinal }, params),
+    params: N.assign({ ordinal }, params),
     due: spec.due === undefined ? virtualNow : spec.due,
     prio: spec.prio || 0,
     seq: spec.origin === undefined ? ++seqCounter : null,
@@ -110,8 +113,8 @@ function createEvent(spec) {
     onSettled: spec.onSettled || null,
   };
   pending.set(id, ev);
-  if (ev.seq === null) arrived.push(ev);
-  created.push(ev);
+  if (ev.seq === null) A.push(arrived, ev);
+  A.push(created, ev);
   accesses.push(["w", `event:${id}`, spec.site || null, null]);
   return ev;
 }
@@ -119,7 +122,7 @@ function createEvent(spec) {
 function cancelEvent(ev, site) {
   if (!ev || !pending.has(ev.id)) return;
   pending.delete(ev.id);
-  gone.push(ev.id);
+  A.push(gone, ev.id);
   accesses.push(["w", `event:${ev.id}`, site || null, null]);
 }
 

@@ -2,8 +2,8 @@
 
 // ------------------------------------------------------------------ element loads, lifecycle
 const elementCreator = nativeWeakMap(); // element -> event that inserted it
-const loadSeen = new WeakSet();
-const dynamicScripts = new WeakSet();
+const loadSeen = newWeakSet();
+const dynamicScripts = newWeakSet();
 let loadsBuffered = false;
 
 function elementKey(el) {
@@ -17,8 +17,8 @@ function elementText(el) {
 
 // Images outside the document (new Image(), preloading) get their load and error events at the
 // element only: the runtime listens on the element itself from the moment a source is set.
-const detachedImages = new Set(); // detached images whose load has not arrived yet
-const hookedImages = new WeakSet();
+const detachedImages = newSet(); // detached images whose load has not arrived yet
+const hookedImages = newWeakSet();
 const sourceOrder = nativeWeakMap(); // detached image -> when its source was last set
 let sourcesSet = 0;
 function hookDetachedImage(img) {
@@ -26,26 +26,26 @@ function hookDetachedImage(img) {
   sourceOrder.set(img, ++sourcesSet);
   if (!hookedImages.has(img)) {
     hookedImages.add(img);
-    N.addEventListener.call(img, "load", onElementEvent, true);
-    N.addEventListener.call(img, "error", onElementEvent, true);
+    call(N.addEventListener, img, "load", onElementEvent, true);
+    call(N.addEventListener, img, "error", onElementEvent, true);
   }
   if (!elementCreator.has(img)) elementCreator.set(img, current);
   loadSeen.delete(img);
   detachedImages.add(img);
 }
 const srcProperty = Object.getOwnPropertyDescriptor(HTMLImageElement.prototype, "src");
-N.defineProperty(HTMLImageElement.prototype, "src", Object.assign({}, srcProperty, {
-  set(value) { srcProperty.set.call(this, value); hookDetachedImage(this); },
+N.defineProperty(HTMLImageElement.prototype, "src", N.assign({}, srcProperty, {
+  set(value) { call(srcProperty.set, this, value); hookDetachedImage(this); },
 }));
 const setAttribute = Element.prototype.setAttribute;
 Element.prototype.setAttribute = function (name, value) {
-  const result = setAttribute.call(this, name, value);
+  const result = call(setAttribute, this, name, value);
   if (this instanceof HTMLImageElement && String(name).toLowerCase() === "src") hookDetachedImage(this);
   return result;
 };
 
-N.addEventListener.call(document, "load", onElementEvent, true);
-N.addEventListener.call(document, "error", onElementEvent, true);
+call(N.addEventListener, document, "load", onElementEvent, true);
+call(N.addEventListener, document, "error", onElementEvent, true);
 function onElementEvent(e) {
   const el = e.target;
   if (passThrough.has(e) || !(el instanceof N.Element) || el instanceof HTMLStyleElement) return;
@@ -56,7 +56,7 @@ function onElementEvent(e) {
   loadSeen.add(el);
   detachedImages.delete(el);
   if (el instanceof HTMLIFrameElement || el instanceof HTMLFrameElement) {
-    try { if (el.contentWindow) uncontrolled.push(`frame ${elementText(el)}`); } catch (err) { /* cross-origin */ }
+    try { if (el.contentWindow) A.push(uncontrolled, `frame ${elementText(el)}`); } catch (err) { /* cross-origin */ }
   }
   e.stopImmediatePropagation();
   const type = e.type;
@@ -67,7 +67,7 @@ function onElementEvent(e) {
     params: elementKey(el), origin: [1, documentOrder(el), sourceOrder.get(el) || 0],
     run: () => redispatch(el, new Event(type)),
   });
-  loadPreds.push(ev.id);
+  A.push(loadPreds, ev.id);
 }
 function documentOrder(el) {
   // position in document order, for ordering simultaneous arrivals deterministically
@@ -79,20 +79,20 @@ function documentOrder(el) {
 }
 
 const lifecycle = { domContentLoaded: null, load: null };
-N.addEventListener.call(window, "DOMContentLoaded", (e) => {
+call(N.addEventListener, window, "DOMContentLoaded", (e) => {
   if (passThrough.has(e)) return;
   e.stopImmediatePropagation();
-  const preds = [parse.lastChunk, ...deferScripts.map((s) => s.eventId)].filter(Boolean);
+  const preds = A.filter(A.concat([parse.lastChunk], A.map(deferScripts, (s) => s.eventId)), Boolean);
   lifecycle.domContentLoaded = createEvent({
     category: "lifecycle", type: "DOMContentLoaded", label: "DOMContentLoaded", creator: null,
     params: {}, preds, origin: [3, 0],
     run: () => redispatch(document, new Event("DOMContentLoaded", { bubbles: true })),
   }).id;
 }, true);
-N.addEventListener.call(window, "load", (e) => {
+call(N.addEventListener, window, "load", (e) => {
   if (passThrough.has(e) || e.target !== document) return;
   e.stopImmediatePropagation();
-  const preds = [lifecycle.domContentLoaded, ...loadPreds].filter(Boolean);
+  const preds = A.filter(A.concat([lifecycle.domContentLoaded], loadPreds), Boolean);
   createEvent({
     category: "lifecycle", type: "load", label: "window load", creator: null,
     params: {}, preds, origin: [4, 0],

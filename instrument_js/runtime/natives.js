@@ -26,6 +26,8 @@ const N = {
   dispatchEvent: EventTarget.prototype.dispatchEvent,
   structuredClone: window.structuredClone.bind(window),
   stringify: JSON.stringify.bind(JSON),
+  parse: JSON.parse.bind(JSON),
+  assign: Object.assign,
   Response: window.Response,
   MutationObserver: window.MutationObserver,
   defineProperty: Object.defineProperty,
@@ -33,18 +35,57 @@ const N = {
   querySelectorAll: Element.prototype.querySelectorAll,
   Element: window.Element, // a polyfill may put its own constructor in the global
 };
-/* A WeakMap whose methods are the natives, as own properties: a page that replaces
-   WeakMap.prototype.get (a polyfill, say) never sees the runtime's lookups. */
-const nativeWeakMap = (() => {
-  const { get, set, has, delete: remove } = WeakMap.prototype;
-  return () => N.defineProperty(N.defineProperty(N.defineProperty(N.defineProperty(new WeakMap(),
-    "get", { value: get }), "set", { value: set }), "has", { value: has }), "delete", { value: remove });
-})();
+
+// The page's builtins are the page's: a polyfill or a logger may replace Array.prototype.push,
+// Map.prototype.set, JSON.stringify, Promise or Function.prototype.call, and must neither see the
+// runtime's own calls nor break it. So the runtime calls functions through the captured
+// Reflect.apply (`apply`, `call`), array methods through `A` (`A.push(list, item)`), and keeps its
+// maps and sets in collections whose methods are the natives, as own properties (`newMap()`).
+// What it still reaches through the page's prototypes: iteration (for…of, spread) and String
+// methods.
+const apply = Reflect.apply;
+const call = (fn, self, ...args) => apply(fn, self, args);
+const uncurry = (fn) => (self, ...args) => apply(fn, self, args);
+const A = {};
+for (const name of ["concat", "every", "filter", "includes", "indexOf", "join", "map", "push", "shift", "slice",
+  "sort", "splice"]) A[name] = uncurry(Array.prototype[name]);
+
+/** The native methods of `Ctor`'s prototype (and its `size` getter), read now. */
+function nativeMethods(Ctor) {
+  const table = [];
+  for (const name of Object.getOwnPropertyNames(Ctor.prototype)) {
+    const property = Object.getOwnPropertyDescriptor(Ctor.prototype, name);
+    if (name === "size") table.push([name, { get: property.get }]);
+    else if (name !== "constructor" && typeof property.value === "function") table.push([name, { value: property.value }]);
+  }
+  return table;
+}
+/** A new `Ctor` whose methods are the natives of `table`, as own properties. */
+function sealed(Ctor, table) {
+  const collection = new Ctor();
+  for (let i = 0; i < table.length; i++) N.defineProperty(collection, table[i][0], table[i][1]);
+  return collection;
+}
+const MAP = nativeMethods(Map), SET = nativeMethods(Set), WEAK_MAP = nativeMethods(WeakMap);
+const WEAK_SET = nativeMethods(WeakSet);
+const newMap = () => sealed(Map, MAP);
+const newSet = (items) => {
+  const set = sealed(Set, SET);
+  if (items) for (let i = 0; i < items.length; i++) set.add(items[i]);
+  return set;
+};
+const nativeWeakMap = () => sealed(WeakMap, WEAK_MAP);
+const newWeakSet = () => sealed(WeakSet, WEAK_SET);
+const NativePromise = Promise;
+const then = uncurry(Promise.prototype.then);
+const resolved = (value) => new NativePromise((resolve) => resolve(value));
+const rejected = (reason) => new NativePromise((resolve, reject) => reject(reason));
 const nativeTick = (() => {
   // A native macrotask with no clamping: one MessageChannel owned by the runtime.
   const channel = new N.MessageChannel();
   const queue = [];
-  channel.port1.onmessage = () => { const fn = queue.shift(); if (fn) fn(); };
-  return (fn) => { queue.push(fn); channel.port2.postMessage(0); };
+  channel.port1.onmessage = () => { const fn = A.shift(queue); if (fn) fn(); };
+  const post = MessagePort.prototype.postMessage;
+  return (fn) => { A.push(queue, fn); call(post, channel.port2, 0); };
 })();
 const RUNTIME_URL = "__webr4_runtime__.js";

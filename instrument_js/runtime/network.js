@@ -14,9 +14,9 @@ function defineHandlerProperties(proto, types) {
       set(fn) {
         this._handlers = this._handlers || {};
         if (!(type in this._handlers)) {
-          N.addEventListener.call(this, type, (e) => {
+          call(N.addEventListener, this, type, (e) => {
             const h = this._handlers[type];
-            if (typeof h === "function") h.call(this, e);
+            if (typeof h === "function") call(h, this, e);
           });
         }
         this._handlers[type] = typeof fn === "function" ? fn : null;
@@ -53,7 +53,7 @@ class RuntimeXMLHttpRequest extends EventTarget {
   overrideMimeType(type) { this._x.overrideMimeType(type); }
   _fire(type, init) {
     const e = type === "readystatechange" ? new Event(type) : new ProgressEvent(type, init || {});
-    N.dispatchEvent.call(this, e);
+    call(N.dispatchEvent, this, e);
   }
   open(method, url, async) {
     this._async = arguments.length < 3 || !!async;
@@ -118,7 +118,7 @@ N.defineProperty(RuntimeXMLHttpRequest, "name", { value: "XMLHttpRequest" });
 window.XMLHttpRequest = RuntimeXMLHttpRequest;
 
 // ------------------------------------------------------------------ fetch
-const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+const NULL_BODY = newSet([101, 103, 204, 205, 304]);
 
 function settledResponse(res, buffer) {
   let copy;
@@ -130,14 +130,14 @@ function settledResponse(res, buffer) {
   for (const key of ["url", "redirected", "type"]) N.defineProperty(copy, key, { value: res[key] });
   let used = false;
   const body = (convert) => function () {
-    if (used) return Promise.reject(new TypeError("Failed to execute on 'Response': body stream already read"));
+    if (used) return rejected(new TypeError("Failed to execute on 'Response': body stream already read"));
     used = true;
-    try { return Promise.resolve(convert()); } catch (e) { return Promise.reject(e); }
+    try { return resolved(convert()); } catch (e) { return rejected(e); }
   };
   const text = () => new TextDecoder().decode(buffer);
   N.defineProperty(copy, "bodyUsed", { get: () => used });
   copy.text = body(text);
-  copy.json = body(() => JSON.parse(text()));
+  copy.json = body(() => N.parse(text()));
   copy.arrayBuffer = body(() => buffer.slice(0));
   copy.blob = body(() => new Blob([buffer], { type: res.headers.get("content-type") || "" }));
   return copy;
@@ -152,7 +152,7 @@ window.fetch = function fetch(input, init) {
   const rawUrl = request ? request.url : String(input);
   const url = normalizeUrl(rawUrl);
   const signal = (init && init.signal) || (request && request.signal);
-  return new Promise((resolve, reject) => {
+  return new NativePromise((resolve, reject) => {
     let ev = null;
     inflight++;
     const arrive = (outcome, run) => {
@@ -165,16 +165,18 @@ window.fetch = function fetch(input, init) {
       });
     };
     if (signal) {
-      N.addEventListener.call(signal, "abort", () => {
+      call(N.addEventListener, signal, "abort", () => {
         if (ev) cancelEvent(ev, creationSite());
         reject(signal.reason || new DOMException("The user aborted a request.", "AbortError"));
       });
     }
-    N.fetch(input, init).then(
-      (res) => res.arrayBuffer().then(
-        (buffer) => arrive("response", () => resolve(settledResponse(res, buffer))),
-        (err) => arrive("error", () => reject(err)),
-      ),
+    // No callback returns a promise: resolving with one would look up its `then`, the page's.
+    then(N.fetch(input, init),
+      (res) => {
+        then(res.arrayBuffer(),
+          (buffer) => arrive("response", () => resolve(settledResponse(res, buffer))),
+          (err) => arrive("error", () => reject(err)));
+      },
       (err) => arrive("error", () => reject(err)),
     );
   });

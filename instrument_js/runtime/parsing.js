@@ -3,11 +3,11 @@
 // ------------------------------------------------------------------ scripts and parsing
 const parse = { chunks: 0, next: -1, lastChunk: null, done: false };
 const deferScripts = []; // {el, eventId}
-const scriptWaiters = new Map(); // element -> resolve
-const heldScripts = new WeakSet();
-const scriptOfEvent = new Map(); // event id -> held script element
+const scriptWaiters = newMap(); // element -> resolve
+const heldScripts = newWeakSet();
+const scriptOfEvent = newMap(); // event id -> held script element
 
-const scriptsDone = new WeakSet(); // held scripts that ran (or failed) before anyone waited
+const scriptsDone = newWeakSet(); // held scripts that ran (or failed) before anyone waited
 
 function scriptSettled(el, type) {
   const waiter = scriptWaiters.get(el);
@@ -36,8 +36,8 @@ function noticeScript(el) {
   heldScripts.add(el);
   // A script the page detaches while it loads (JSONP: container.innerHTML = … over it) still
   // runs and fires load at the element, out of the document's sight: listen on the element.
-  N.addEventListener.call(el, "load", onHeldScriptEvent);
-  N.addEventListener.call(el, "error", onHeldScriptEvent);
+  call(N.addEventListener, el, "load", onHeldScriptEvent);
+  call(N.addEventListener, el, "error", onHeldScriptEvent);
   const kind = deferred ? "defer" : "async";
   const record = { el, eventId: null, spec: null };
   const spec = {
@@ -49,7 +49,7 @@ function noticeScript(el) {
   // A deferred script cannot run before parsing ends, and deferred scripts run in order:
   // their events appear when the last parse chunk has run.
   record.spec = spec;
-  deferScripts.push(record);
+  A.push(deferScripts, record);
   if (parse.done) releaseDeferredScripts();
 }
 
@@ -60,7 +60,7 @@ function onHeldScriptEvent(e) {
 function createScriptEvent(spec, el) {
   const ev = createEvent(spec);
   scriptOfEvent.set(ev.id, el);
-  loadPreds.push(ev.id);
+  A.push(loadPreds, ev.id);
   return ev;
 }
 
@@ -85,7 +85,7 @@ const observer = new N.MutationObserver((records) => {
     for (const node of r.addedNodes) {
       if (!(node instanceof N.Element)) continue;
       noticeElement(node);
-      for (const child of N.querySelectorAll.call(node, "script,img,iframe,link,video,audio,object,embed")) noticeElement(child);
+      for (const child of call(N.querySelectorAll, node, "script,img,iframe,link,video,audio,object,embed")) noticeElement(child);
     }
   }
 });
@@ -94,7 +94,7 @@ observer.observe(document, { childList: true, subtree: true });
 // Scripts inserted by page code: remember them, so they are told apart from parser-inserted.
 function markDynamic(node) {
   if (node instanceof HTMLScriptElement) dynamicScripts.add(node);
-  else if (node instanceof N.Element) for (const s of N.querySelectorAll.call(node, "script")) dynamicScripts.add(s);
+  else if (node instanceof N.Element) for (const s of call(N.querySelectorAll, node, "script")) dynamicScripts.add(s);
 }
 for (const [proto, names] of [
   [Node.prototype, ["appendChild", "insertBefore", "replaceChild"]],
@@ -104,7 +104,7 @@ for (const [proto, names] of [
     const original = proto[name];
     proto[name] = function (...nodes) {
       for (const n of nodes) markDynamic(n);
-      return original.apply(this, nodes);
+      return apply(original, this, nodes);
     };
   }
 }
@@ -124,6 +124,6 @@ const headEvent = createEvent({
   category: "parse", type: "parse", label: "parse head", creator: null, params: { index: -1 },
 });
 pending.delete(headEvent.id);
-gone.push(headEvent.id);
+A.push(gone, headEvent.id);
 current = headEvent.id;
 parse.lastChunk = headEvent.id;

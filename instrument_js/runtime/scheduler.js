@@ -5,7 +5,7 @@ function orderArrivals() {
   // Native arrivals within one settle get sequence numbers in a deterministic order
   // (request send order, then document order, then detached images in the order their source
   // was set), not in network arrival order.
-  arrived.sort((a, b) => a.origin[0] - b.origin[0] || a.origin[1] - b.origin[1]
+  A.sort(arrived, (a, b) => a.origin[0] - b.origin[0] || a.origin[1] - b.origin[1]
     || (a.origin[2] || 0) - (b.origin[2] || 0));
   for (const ev of arrived) ev.seq = ++seqCounter;
   arrived.length = 0;
@@ -15,7 +15,7 @@ function imagesInFlight() {
   if (detachedImages.size) return true;
   for (const img of document.images) {
     // The native getAttribute: the harness's own reads are not the page's accesses.
-    if (img.loading === "lazy" || !N.getAttribute.call(img, "src")) continue;
+    if (img.loading === "lazy" || !call(N.getAttribute, img, "src")) continue;
     if (!loadSeen.has(img)) return true;
   }
   return false;
@@ -25,7 +25,7 @@ function documentFinishing() {
   // Parsing is over and no held deferred script stands in the way, yet DOMContentLoaded has
   // not come: the browser is still running module scripts (and fetching their imports).
   if (!parse.done || lifecycle.domContentLoaded !== null) return false;
-  return deferScripts.every((r) => r.eventId && !pending.has(r.eventId));
+  return A.every(deferScripts, (r) => r.eventId && !pending.has(r.eventId));
 }
 
 function settle() {
@@ -33,14 +33,14 @@ function settle() {
   // complete and the same in every run), or after the settle budget (a note is recorded).
   const budget = CONFIG.settleMs || 5000;
   const started = N.perfNow();
-  return new Promise((resolve) => {
+  return new NativePromise((resolve) => {
     let quiet = 0;
     const check = () => {
       const busy = inflight > 0 || imagesInFlight() || documentFinishing() || peersAnswering();
       quiet = busy ? 0 : quiet + 1;
       if (quiet >= 3) return resolve();
       if (N.perfNow() - started > budget) {
-        errors.push({ kind: "harness", message: `native work still in flight after ${budget} ms (requests: ${inflight})`, site: null, event: current });
+        A.push(errors, { kind: "harness", message: `native work still in flight after ${budget} ms (requests: ${inflight})`, site: null, event: current });
         return resolve();
       }
       if (busy) N.setTimeout(check, 2); else nativeTick(check);
@@ -58,22 +58,22 @@ function collectLogged() {
 
 function begin(id) {
   const ev = pending.get(id);
-  if (!ev) return Promise.resolve(record());
+  if (!ev) return resolved(record());
   pending.delete(id);
-  gone.push(id);
+  A.push(gone, id);
   virtualNow = Math.max(virtualNow, ev.due);
   current = id;
   accesses.push(["r", `event:${id}`, null, null]);
   if (ev.actuate) {
-    return Promise.resolve({ actuate: ev.actuate, now: virtualNow });
+    return resolved({ actuate: ev.actuate, now: virtualNow });
   }
-  return new Promise((resolve) => {
+  return new NativePromise((resolve) => {
     nativeTick(() => {
       // Runs after the callback's task and its microtasks.
-      settle().then(() => finishWith(resolve));
+      then(settle(), () => finishWith(resolve));
     });
     nativeTick(() => ev.run()); // an exception here reaches window.onerror like a native one
-  }).then((out) => out);
+  });
 }
 
 function finishWith(resolve) {
@@ -85,14 +85,14 @@ function finishWith(resolve) {
 function finish(id, actuation) {
   // Python has actuated `id` (released a parse chunk or a held script, or performed a user
   // action); wait for its effect, settle, and report.
-  return new Promise((resolve) => {
-    const afterEffect = () => settle().then(() => finishWith(resolve));
+  return new NativePromise((resolve) => {
+    const afterEffect = () => then(settle(), () => finishWith(resolve));
     if (actuation && actuation.kind === "chunk") {
       const index = actuation.index;
       const waitChunk = () => {
         if (parse.next > index) return afterEffect();
         if (N.perfNow() - startedAt > (CONFIG.eventMs || 10000)) {
-          errors.push({ kind: "harness", message: `parse chunk ${index + 1} did not finish`, site: null, event: current });
+          A.push(errors, { kind: "harness", message: `parse chunk ${index + 1} did not finish`, site: null, event: current });
           return afterEffect();
         }
         N.setTimeout(waitChunk, 1);
@@ -103,7 +103,7 @@ function finish(id, actuation) {
       const el = scriptOfEvent.get(id);
       scriptOfEvent.delete(id);
       if (!el || scriptsDone.has(el)) return afterEffect();
-      new Promise((r) => scriptWaiters.set(el, r)).then(afterEffect);
+      then(new NativePromise((r) => scriptWaiters.set(el, r)), afterEffect);
     } else {
       afterEffect();
     }

@@ -21,7 +21,7 @@ function defaultChoice() {
 
 function stretchReport(s, extra) {
   // One JSON string: a stretch of a thousand steps is far cheaper to hand over that way.
-  return N.stringify(Object.assign({ steps: s.steps, skipped: s.skipped, consumed: s.consumed, before: s.before || null, next: null, running: null }, extra));
+  return N.stringify(N.assign({ steps: s.steps, skipped: s.skipped, consumed: s.consumed, before: s.before || null, next: null, running: null }, extra));
 }
 
 /* Native arrivals between two steps of a stretch (a worker's or a socket's message) are
@@ -32,13 +32,14 @@ function reportArrivals(s) {
   const late = record();
   const last = s.steps.length ? s.steps[s.steps.length - 1][2] : null;
   if (last === null) { s.before = late; return; }
-  for (const key of ["created", "gone", "errors", "uncontrolled"]) last[key] = last[key].concat(late[key]);
+  for (const key of ["created", "gone", "errors", "uncontrolled"]) last[key] = A.concat(last[key], late[key]);
   // Between steps only the runtime itself logs (creating or cancelling an event: writes of
   // digest null), so no increment straddles the two and summarising the two summaries
   // together is summarising everything the step and the arrivals logged.
   const merged = newAccessLog();
-  for (const a of JSON.parse(last.accesses).concat(JSON.parse(late.accesses))) merged.push(a);
-  last.accesses = N.stringify(entriesOf(merged));
+  const both = A.concat(N.parse(last.accesses), N.parse(late.accesses));
+  for (let i = 0; i < both.length; i++) merged.push(both[i]);
+  last.accesses = N.stringify(merged.entries());
   last.now = Math.max(last.now, late.now);
   if (last.leaving === null) last.leaving = late.leaving;
 }
@@ -47,8 +48,8 @@ function runStretch(plan, horizon, max, sliceMs) {
   const started = N.perfNow();
   stretch = { steps: [], skipped: [], consumed: 0, running: null, halted: false };
   const mine = stretch;
-  const stop = (why, extra) => stretchReport(mine, Object.assign({ stop: why }, extra));
-  return new Promise((resolve) => {
+  const stop = (why, extra) => stretchReport(mine, N.assign({ stop: why }, extra));
+  return new NativePromise((resolve) => {
     const next = () => {
       if (mine.halted) return resolve(stop("halted"));
       if (mine.steps.length >= max || N.perfNow() - started > sliceMs) return resolve(stop("slice"));
@@ -57,7 +58,7 @@ function runStretch(plan, horizon, max, sliceMs) {
       let planned = false;
       while (mine.consumed < plan.length && chosen === null) {
         const id = plan[mine.consumed++];
-        if (pending.has(id)) { chosen = pending.get(id); planned = true; } else mine.skipped.push(id);
+        if (pending.has(id)) { chosen = pending.get(id); planned = true; } else A.push(mine.skipped, id);
       }
       if (chosen === null) {
         chosen = defaultChoice();
@@ -66,9 +67,9 @@ function runStretch(plan, horizon, max, sliceMs) {
       }
       if (chosen.actuate) return resolve(stop("actuate", { next: [chosen.id, planned] }));
       mine.running = [chosen.id, planned];
-      begin(chosen.id).then((out) => {
+      then(begin(chosen.id), (out) => {
         mine.running = null;
-        mine.steps.push([chosen.id, planned, out]);
+        A.push(mine.steps, [chosen.id, planned, out]);
         if (out.leaving !== null) return resolve(stop("navigated"));
         next();
       });

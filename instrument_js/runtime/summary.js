@@ -7,7 +7,7 @@
    for an increment, the read/write pair around each). The schema and its proof of
    equivalence are in webr4/engine/summary.py; `entries()` equals its `summarise`. */
 class AccessSummary {
-  constructor() { this.locations = new Map(); this.count = 0; }
+  constructor() { this.locations = newMap(); this.count = 0; }
 
   push(access) {
     const at = [this.count++, access];
@@ -25,9 +25,9 @@ class AccessSummary {
       if (s.readAt === null && site) s.readAt = at;
     } else {
       // Each kept write remembers the access before it: the read of its pair in an increment.
-      if (s.write === null) { s.write = at; s.pairs.push(s.prev); }
-      if (s.writeAt === null && site) { s.writeAt = at; s.pairs.push(s.prev); }
-      if (s.differ === null && value !== s.write[1][3]) { s.differ = at; s.pairs.push(s.prev); }
+      if (s.write === null) { s.write = at; A.push(s.pairs, s.prev); }
+      if (s.writeAt === null && site) { s.writeAt = at; A.push(s.pairs, s.prev); }
+      if (s.differ === null && value !== s.write[1][3]) { s.differ = at; A.push(s.pairs, s.prev); }
       s.last = at; s.lastPrev = s.prev;
     }
     s.prev = at;
@@ -39,11 +39,12 @@ class AccessSummary {
     for (const s of this.locations.values()) {
       const increment = s.inc && s.n % 2 === 0;
       const kept = [s.first, s.read, s.readAt, s.write, s.writeAt, s.differ, s.last];
-      if (increment) kept.push(s.readAtNext, s.lastPrev, ...s.pairs);
-      const chosen = [...new Set(kept.filter((at) => at !== null && at !== undefined))].sort((a, b) => a[0] - b[0]);
-      const mine = chosen.map((at) => at[1]);
-      if (!increment && isIncrement(mine)) mine.splice(1, 0, mine[0]);
-      for (const access of mine) out.push(access);
+      if (increment) apply(A.push, null, A.concat([kept, s.readAtNext, s.lastPrev], s.pairs));
+      const chosen = A.sort(A.filter(kept, (at, i) => at !== null && at !== undefined && A.indexOf(kept, at) === i),
+        (a, b) => a[0] - b[0]);
+      const mine = A.map(chosen, (at) => at[1]);
+      if (!increment && isIncrement(mine)) A.splice(mine, 1, 0, mine[0]);
+      for (let i = 0; i < mine.length; i++) A.push(out, mine[i]);
     }
     return out;
   }
@@ -58,4 +59,9 @@ function isIncrement(list) {
   return true;
 }
 
-const entriesOf = (log) => (Array.isArray(log) ? log : log.entries());
+/** Every access, in order: the log of CONFIG.fullAccessLog (diagnostics and tests only). */
+class FullAccessLog {
+  constructor() { this.list = []; }
+  push(access) { A.push(this.list, access); }
+  entries() { return this.list; }
+}

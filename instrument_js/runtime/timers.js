@@ -6,7 +6,7 @@
 // browser would use: HTML clamps a delay below 4 ms to 4 ms once timers nest more than 5 deep
 // (a timer set by the callback of a timer set by the callback of …), intervals included.
 let nextHandle = 1;
-const timerByHandle = new Map(); // handle -> pending event (current firing)
+const timerByHandle = newMap(); // handle -> pending event (current firing)
 const MAX_UNCLAMPED_NESTING = 5;
 const NESTED_MIN_DELAY = 4;
 let timerNesting = 0; // the HTML timer nesting level of the running timer callback, 0 outside one
@@ -17,7 +17,7 @@ function toDelay(raw) {
 }
 
 function invoke(cb, args) {
-  if (typeof cb === "function") return cb.apply(window, args);
+  if (typeof cb === "function") return apply(cb, window, args);
   return (0, eval)(String(cb)); // string handlers: indirect eval, as the browser does
 }
 

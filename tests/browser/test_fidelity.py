@@ -48,6 +48,20 @@ def plain_dom(url: str, settled: str) -> str:
             browser.close()
 
 
+def plain_dom_once_shown(url: str, selector: str) -> str:
+    """The page's DOM in plain Chromium once an element matches ``selector``: waited for from
+    Playwright's isolated world, so nothing runs in the page's own world before the capture."""
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path(p), args=list(CHROMIUM_ARGS))
+        try:
+            page = browser.new_page()
+            page.goto(url)
+            page.locator(selector).wait_for(state="attached", timeout=10_000)
+            return page.evaluate(javascript("capture_dom.js"))
+        finally:
+            browser.close()
+
+
 def webr4_dom(driver, url: str) -> tuple[str, list]:
     execution = driver.execute(url, store=ResponseStore(), record=True)
     return execution.dom, [e for e in execution.trace.errors if e.kind == "harness"]
@@ -146,3 +160,12 @@ def test_a_step_after_an_event_that_never_finished_names_that_event(pages_url, t
     with pytest.raises(SessionError, match=r"^step 1 \(click on #out\) never happened: the page was stuck in "
                                            r"setTimeout.*100ms.*, which never finished$"):
         asyncio.run(record_with_a_click())
+
+
+def test_a_page_that_replaces_the_builtins_the_runtime_uses_ends_as_in_plain_chromium(driver, pages_url):
+    url = pages_url + "builtins.html"
+    dom, harness = webr4_dom(driver, url)
+    assert not harness
+    # The page counts calls of its wrapped builtins: webr4 making any of them shows in the DOM.
+    assert dom == plain_dom_once_shown(url, "#out:not(:empty)")
+    assert "fetch 7, frame, image error, interval, load, message hello, microtask, sync, timer, xhr 7 |" in dom

@@ -27,7 +27,7 @@ import asyncio
 import json
 import time
 from dataclasses import asdict, dataclass, field, replace
-from typing import Sequence
+from typing import Any, Sequence
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import CDPSession, Page
@@ -194,7 +194,7 @@ class Controller:
             raise NetworkError(self.gate.document_error)
         chunks = self.gate.document.chunked.chunks if self.gate.document else 0
         for _ in range(200):
-            raw = await self.page.evaluate("n => window.__webr4 ? window.__webr4.start(n) : null", chunks)
+            raw = await self._runtime("start", chunks)
             if raw is not None:
                 opening = parse(Opening, raw, "opening")
                 head = opening.head
@@ -268,8 +268,7 @@ class Controller:
         event to execute from Python (it must be actuated), or a reason the run is over.
         """
         budget = self.limits.max_events - len(self.state.steps)
-        run = self.page.evaluate("([p, h, m, s]) => window.__webr4.runStretch(p, h, m, s)",
-                                 [list(plan), self.limits.horizon_ms, budget, _STRETCH_MS])
+        run = self._runtime("runStretch", list(plan), self.limits.horizon_ms, budget, _STRETCH_MS)
         try:
             text = await asyncio.wait_for(run, self.limits.event_timeout_s + _STRETCH_MS / 1000)
         except asyncio.TimeoutError:
@@ -307,7 +306,7 @@ class Controller:
     async def _drain(self) -> StretchReport | None:
         """What the stopped stretch finished, or None when the page cannot say."""
         try:
-            text = await asyncio.wait_for(self.page.evaluate("() => window.__webr4.drainStretch()"), 5)
+            text = await asyncio.wait_for(self._runtime("drainStretch"), 5)
         except (PlaywrightError, asyncio.TimeoutError):
             return None
         return parse(StretchReport, json.loads(text), "stretch report")
@@ -325,7 +324,7 @@ class Controller:
         timeout = self.limits.event_timeout_s
         if self.state.next_user < len(self.actions) and self.actions[self.state.next_user].event_id == event_id:
             return await self._user_action(self.actions[self.state.next_user], candidate)
-        reply = parse_begin(await self.page.evaluate("id => window.__webr4.begin(id)", event_id))
+        reply = parse_begin(await self._runtime("begin", event_id))
         if not isinstance(reply, ActuationRequest):
             return reply
         actuation = reply.actuate
@@ -333,18 +332,35 @@ class Controller:
             await self.gate.release_chunk(actuation.index, timeout)
         else:
             await self.gate.release_script(actuation.url, timeout, instrument=not actuation.worker)
-        raw = await self.page.evaluate("([id, a]) => window.__webr4.finish(id, a)", [event_id, asdict(actuation)])
+        raw = await self._runtime("finish", event_id, asdict(actuation))
         return parse(StepRecord, raw, "step record")
+
+    async def _runtime(self, method: str, *args: Any) -> Any:
+        """``window.__webr4[method](*args)`` in the page, awaited; None before the runtime exists.
+
+        Called through CDP, not ``page.evaluate``: Playwright's evaluation helpers run in the
+        page's own world and pass arguments and results with the page's builtins (array methods,
+        ``Map``, ``Function.prototype.call``), so a page that replaced those would see every call.
+        """
+        arguments = ", ".join(json.dumps(arg) for arg in args)
+        expression = f"window.__webr4 ? window.__webr4.{method}({arguments}) : null"
+        reply = await self.cdp.send("Runtime.evaluate", {"expression": expression, "awaitPromise": True,
+                                                         "returnByValue": True})
+        if "exceptionDetails" in reply:
+            details = reply["exceptionDetails"]
+            text = str(details.get("exception", {}).get("description") or details.get("text") or "an exception")
+            raise PlaywrightError(f"the page runtime failed in {method}: {text.splitlines()[0]}")
+        return reply["result"].get("value")
 
     async def _user_action(self, action: UserAction, candidate: _Candidate) -> StepRecord:
         self.state.events[action.event_id] = action.event()
-        await self.page.evaluate("([id, due]) => window.__webr4.userBegin(id, due)", [action.event_id, candidate.due])
+        await self._runtime("userBegin", action.event_id, candidate.due)
         failure = None
         try:
             await action.perform(self.page, timeout_ms=self.limits.event_timeout_s * 500)
         except PlaywrightError as error:
             failure = f"{action.kind} on {action.selector} failed: {str(error).splitlines()[0]}"
-        raw = await self.page.evaluate("id => window.__webr4.finish(id, {kind: 'user'})", action.event_id)
+        raw = await self._runtime("finish", action.event_id, {"kind": "user"})
         record = parse(StepRecord, raw, "step record")
         if failure:
             record = replace(record, errors=(*record.errors, PageError("harness", failure, None, action.event_id)))

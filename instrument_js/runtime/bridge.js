@@ -35,14 +35,16 @@ function record() {
   return out;
 }
 
-/** Called once by the harness after navigation; `chunks` is the number of parse chunks after
- *  the head (0 when the document was not split). Resolves, once the head is parsed and has
- *  settled, to the head event's id and its record. */
+/** Called by the harness after navigation; `chunks` is the number of parse chunks after the
+ *  head (0 when the document was not split). Resolves, once the head is parsed and has settled,
+ *  to the head event's id and its record; before that, to a request to release a script the
+ *  head wrote (the harness releases it and calls again). */
 function start(chunks) {
   parse.chunks = chunks || 0;
   const headDone = () => (parse.chunks === 0 ? document.readyState !== "loading" : parse.next >= 0);
   return new NativePromise((resolve) => {
     const wait = () => {
+      if (writtenScripts.length) return resolve(releaseRequest()); // released, then start again
       if (!headDone()) return N.setTimeout(wait, 1);
       if (parse.chunks === 0) { parse.done = true; releaseDeferredScripts(); }
       then(settle(), () => { collectLogged(); current = null; resolve({ head: headEvent.id, record: record() }); });

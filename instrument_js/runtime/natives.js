@@ -30,6 +30,7 @@ const N = {
   assign: Object.assign,
   Response: window.Response,
   MutationObserver: window.MutationObserver,
+  takeRecords: MutationObserver.prototype.takeRecords,
   defineProperty: Object.defineProperty,
   getAttribute: Element.prototype.getAttribute,
   querySelectorAll: Element.prototype.querySelectorAll,

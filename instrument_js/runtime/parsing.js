@@ -24,6 +24,18 @@ function parseChunkEvent(index) {
   return ev;
 }
 
+/* Scripts that document.write puts in the parser's way (a boot loader writing <script src>) block
+   the parser as in Chromium: each loads and runs within the event that wrote it, before parsing
+   goes on. The harness holds their responses like those of any script the document did not list,
+   so the writing event hands each URL over to be released (`releaseRequest`) before it can end. */
+const writtenScripts = []; // URLs, in the order the parser requests them
+const writtenSeen = newWeakSet();
+let writing = 0; // > 0 while document.write runs
+
+function releaseRequest() {
+  return { actuate: { kind: "script", url: A.shift(writtenScripts), worker: false }, now: virtualNow };
+}
+
 function noticeScript(el) {
   // Every script that does not block the parser is an event of its own, held by the harness
   // at the network until dispatched. Parser-blocking scripts run inside their parse chunk.
@@ -32,7 +44,10 @@ function noticeScript(el) {
   if (!el.src || heldScripts.has(el) || el.type === "module") return;
   const dynamic = dynamicScripts.has(el);
   const deferred = !dynamic && !el.async && el.defer;
-  if (!deferred && !dynamic && !el.async) return;
+  if (!deferred && !dynamic && !el.async) {
+    if (writing && !writtenSeen.has(el)) { writtenSeen.add(el); A.push(writtenScripts, el.src); }
+    return;
+  }
   heldScripts.add(el);
   // A script the page detaches while it loads (JSONP: container.innerHTML = … over it) still
   // runs and fires load at the element, out of the document's sight: listen on the element.
@@ -80,7 +95,7 @@ function noticeElement(el) {
   if (el instanceof HTMLScriptElement) noticeScript(el);
 }
 
-const observer = new N.MutationObserver((records) => {
+function noticeMutations(records) {
   for (const r of records) {
     for (const node of r.addedNodes) {
       if (!(node instanceof N.Element)) continue;
@@ -88,8 +103,24 @@ const observer = new N.MutationObserver((records) => {
       for (const child of call(N.querySelectorAll, node, "script,img,iframe,link,video,audio,object,embed")) noticeElement(child);
     }
   }
-});
+}
+const observer = new N.MutationObserver(noticeMutations);
 observer.observe(document, { childList: true, subtree: true });
+
+// What document.write inserted is noticed before it returns, while it is known to be written.
+for (const name of ["write", "writeln"]) {
+  const native = Document.prototype[name];
+  Document.prototype[name] = function (...markup) {
+    writing++;
+    try {
+      const result = apply(native, this, markup);
+      noticeMutations(call(N.takeRecords, observer));
+      return result;
+    } finally {
+      writing--;
+    }
+  };
+}
 
 // Scripts inserted by page code: remember them, so they are told apart from parser-inserted.
 function markDynamic(node) {

@@ -84,12 +84,14 @@ function finishWith(resolve) {
 
 function finish(id, actuation) {
   // Python has actuated `id` (released a parse chunk or a held script, or performed a user
-  // action); wait for its effect, settle, and report.
+  // action); wait for its effect, settle, and report. A parse chunk that wrote a script first
+  // asks for its release: Python releases it and calls again.
   return new NativePromise((resolve) => {
     const afterEffect = () => then(settle(), () => finishWith(resolve));
     if (actuation && actuation.kind === "chunk") {
       const index = actuation.index;
       const waitChunk = () => {
+        if (writtenScripts.length) return resolve(releaseRequest()); // released, then finish again
         if (parse.next > index) return afterEffect();
         if (N.perfNow() - startedAt > (CONFIG.eventMs || 10000)) {
           A.push(errors, { kind: "harness", message: `parse chunk ${index + 1} did not finish`, site: null, event: current });

@@ -169,3 +169,33 @@ def test_a_page_that_replaces_the_builtins_the_runtime_uses_ends_as_in_plain_chr
     # The page counts calls of its wrapped builtins: webr4 making any of them shows in the DOM.
     assert dom == plain_dom_once_shown(url, "#out:not(:empty)")
     assert "fetch 7, frame, image error, interval, load, message hello, microtask, sync, timer, xhr 7 |" in dom
+
+
+@pytest.mark.parametrize("chunks", ["yield", "element"])
+def test_scripts_that_document_write_puts_in_the_parser_run_in_chromium_order(driver, pages_url, chunks):
+    # A boot loader: the head writes a script that writes another; the body writes markup with an
+    # inline script, and a script after the document's own blocking one. Chromium runs each
+    # written script where it was written, blocking the parser (oracle: the same page, plain).
+    url = pages_url + "docwrite.html"
+    execution = driver.execute(url, store=ResponseStore(), record=True, limits=Limits(parse_chunks=chunks))
+    assert execution.trace.truncated is None
+    assert not [e for e in execution.trace.errors if e.kind == "harness"]
+    # Same elements in the same places; inline scripts differ only by webr4's rewriting.
+    assert _without_script_text(execution.dom) == _without_script_text(plain_dom_once_shown(url, "#out:not(:empty)"))
+    assert ("head, after writing a, a, after writing a2, a2 sees no first, next inline, written inline true, "
+            "after writing markup, b, after writing c, c sees no last") in execution.dom
+
+
+def _without_script_text(dom: str) -> list[str]:
+    """The lines of a captured DOM (``capture_dom.js``: one tag or text per line) without the
+    text inside script elements."""
+    kept, inside = [], False
+    for line in dom.splitlines():
+        tag = line.strip()
+        if tag.startswith("</script"):
+            inside = False
+        if not inside:
+            kept.append(line)
+        if tag.startswith("<script"):
+            inside = True
+    return kept

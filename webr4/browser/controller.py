@@ -34,8 +34,8 @@ from playwright.async_api import CDPSession, Page
 
 from webr4.browser.actions import InvalidSelector, UserAction
 from webr4.browser.network import NetworkError, NetworkGate
-from webr4.browser.records import (ActuationRequest, ChunkRelease, Opening, PageError, RecordError, StepRecord,
-                                   StretchReport, parse, parse_begin)
+from webr4.browser.records import (ActuationRequest, ChunkRelease, Opening, PageError, RecordError, ScriptRelease,
+                                   StepRecord, StretchReport, parse, parse_begin)
 from webr4.engine.timers import with_timer_order
 from webr4.instrument.chunks import ChunkModel
 from webr4.trace import Access, AccessKind, Category, ErrorRecord, Event, EventId, Navigation, Step, Trace
@@ -195,6 +195,9 @@ class Controller:
         chunks = self.gate.document.chunked.chunks if self.gate.document else 0
         for _ in range(200):
             raw = await self._runtime("start", chunks)
+            while raw is not None and "actuate" in raw:  # the head wrote a script: it loads now
+                await self._release_written(parse(ActuationRequest, raw, "actuation"))
+                raw = await self._runtime("start", chunks)
             if raw is not None:
                 opening = parse(Opening, raw, "opening")
                 head = opening.head
@@ -332,8 +335,18 @@ class Controller:
             await self.gate.release_chunk(actuation.index, timeout)
         else:
             await self.gate.release_script(actuation.url, timeout, instrument=not actuation.worker)
-        raw = await self._runtime("finish", event_id, asdict(actuation))
-        return parse(StepRecord, raw, "step record")
+        reply = parse_begin(await self._runtime("finish", event_id, asdict(actuation)))
+        while isinstance(reply, ActuationRequest):  # the chunk wrote a script: it loads now
+            await self._release_written(reply)
+            reply = parse_begin(await self._runtime("finish", event_id, asdict(actuation)))
+        return reply
+
+    async def _release_written(self, request: ActuationRequest) -> None:
+        """Release a parser-blocking script that ``document.write`` put in the parser's way: it
+        runs within the event that wrote it, before parsing goes on, as in Chromium."""
+        if not isinstance(request.actuate, ScriptRelease):
+            raise RecordError("the page runtime asked to release a parse chunk while one was running")
+        await self.gate.release_script(request.actuate.url, self.limits.event_timeout_s)
 
     async def _runtime(self, method: str, *args: Any) -> Any:
         """``window.__webr4[method](*args)`` in the page, awaited; None before the runtime exists.

@@ -3,7 +3,10 @@
 The runtime (``instrument_js/runtime/``) answers each call of the harness with one of them:
 ``start`` with an :class:`Opening`, ``begin`` with a :class:`StepRecord` or, for an event only
 Python can perform, an :class:`ActuationRequest`; ``finish`` with a :class:`StepRecord`;
-``runStretch`` and ``drainStretch`` with the JSON text of a :class:`StretchReport`.
+``runStretch`` and ``drainStretch`` with the JSON text of a :class:`StretchReport`. While the
+head or a parse chunk waits for a script ``document.write`` put in the parser's way, ``start``
+and ``finish`` answer an :class:`ActuationRequest` for it instead, and are called again once it
+is released.
 
 :func:`parse` checks a message against its class before anything reads it: every field is
 required and nothing else may be present, and each value must have the annotated type. What

@@ -1,6 +1,6 @@
 """One controlled execution: the loop that decides, step by step, which pending event runs.
 
-The page runtime (``instrument_js/runtime.js``) holds every asynchronous event; this loop keeps
+The page runtime (``instrument_js/runtime/``) holds every asynchronous event; this loop keeps
 the pending set, picks the next event — the next enabled event of the plan, else the default
 policy — and has it run: JavaScript callbacks inside the page, parse chunks and held scripts by
 releasing their response at the network, user actions through Playwright. Each step's record

@@ -123,7 +123,7 @@ if (typeof window.Worker === "function") {
   const NativeWorker = window.Worker;
   const workerPost = NativeWorker.prototype.postMessage;
   const workerTerminate = NativeWorker.prototype.terminate;
-  const pendingOf = nativeWeakMap(); // worker -> ids of its messages not yet dispatched
+  const pendingOf = newWeakMap(); // worker -> ids of its messages not yet dispatched
   const Worker = function Worker(url, options) {
     if (!new.target) return apply(NativeWorker, this, arguments); // throws the native TypeError
     const worker = Reflect.construct(NativeWorker, arguments, new.target);

@@ -1,7 +1,7 @@
 // webr4 runtime: load and error events of elements, DOMContentLoaded and window load.
 
 // ------------------------------------------------------------------ element loads, lifecycle
-const elementCreator = nativeWeakMap(); // element -> event that inserted it
+const elementCreator = newWeakMap(); // element -> event that inserted it
 const loadSeen = newWeakSet();
 const dynamicScripts = newWeakSet();
 let loadsBuffered = false;
@@ -19,7 +19,7 @@ function elementText(el) {
 // element only: the runtime listens on the element itself from the moment a source is set.
 const detachedImages = newSet(); // detached images whose load has not arrived yet
 const hookedImages = newWeakSet();
-const sourceOrder = nativeWeakMap(); // detached image -> when its source was last set
+const sourceOrder = newWeakMap(); // detached image -> when its source was last set
 let sourcesSet = 0;
 function hookDetachedImage(img) {
   if (img.isConnected) return;

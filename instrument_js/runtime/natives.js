@@ -61,22 +61,25 @@ function nativeMethods(Ctor) {
   }
   return table;
 }
-/** A new `Ctor` whose methods are the natives of `table`, as own properties. */
-function sealed(Ctor, table) {
-  const collection = new Ctor();
-  for (let i = 0; i < table.length; i++) N.defineProperty(collection, table[i][0], table[i][1]);
-  return collection;
+/** A maker of new `Ctor`s whose methods are the natives, as own properties: no later change to
+ *  the global or its prototype reaches them. */
+function sealedMaker(Ctor) {
+  const table = nativeMethods(Ctor);
+  return () => {
+    const collection = new Ctor();
+    for (let i = 0; i < table.length; i++) N.defineProperty(collection, table[i][0], table[i][1]);
+    return collection;
+  };
 }
-const MAP = nativeMethods(Map), SET = nativeMethods(Set), WEAK_MAP = nativeMethods(WeakMap);
-const WEAK_SET = nativeMethods(WeakSet);
-const newMap = () => sealed(Map, MAP);
+const newMap = sealedMaker(Map);
+const newWeakMap = sealedMaker(WeakMap);
+const newWeakSet = sealedMaker(WeakSet);
+const newEmptySet = sealedMaker(Set);
 const newSet = (items) => {
-  const set = sealed(Set, SET);
+  const set = newEmptySet();
   if (items) for (let i = 0; i < items.length; i++) set.add(items[i]);
   return set;
 };
-const nativeWeakMap = () => sealed(WeakMap, WEAK_MAP);
-const newWeakSet = () => sealed(WeakSet, WEAK_SET);
 const NativePromise = Promise;
 const then = uncurry(Promise.prototype.then);
 const resolved = (value) => new NativePromise((resolve) => resolve(value));

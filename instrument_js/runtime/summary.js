@@ -39,7 +39,10 @@ class AccessSummary {
     for (const s of this.locations.values()) {
       const increment = s.inc && s.n % 2 === 0;
       const kept = [s.first, s.read, s.readAt, s.write, s.writeAt, s.differ, s.last];
-      if (increment) apply(A.push, null, A.concat([kept, s.readAtNext, s.lastPrev], s.pairs));
+      if (increment) {
+        A.push(kept, s.readAtNext, s.lastPrev);
+        for (let i = 0; i < s.pairs.length; i++) A.push(kept, s.pairs[i]);
+      }
       const chosen = A.sort(A.filter(kept, (at, i) => at !== null && at !== undefined && A.indexOf(kept, at) === i),
         (a, b) => a[0] - b[0]);
       const mine = A.map(chosen, (at) => at[1]);

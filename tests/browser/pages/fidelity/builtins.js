@@ -1,7 +1,7 @@
 // Like a logging or compatibility library: the builtins a script leans on most (array methods,
 // Map, Set, JSON, Function.prototype.call/apply/bind, Promise.prototype.then, Object.assign) are
-// replaced by wrappers that count their calls. Every call counted is one the page made; the
-// counts end up in the page.
+// replaced by wrappers that count their calls, and the Map and Set globals by counting
+// constructors. Every call counted is one the page made; the counts end up in the page.
 (function () {
   var calls = window.builtinCalls = {};
   var reflectApply = Reflect.apply;
@@ -29,4 +29,14 @@
   wrap(Function.prototype, "bind", "Function.bind");
   wrap(Function.prototype, "apply", "Function.apply");
   wrap(Function.prototype, "call", "Function.call");
+  // The constructors themselves give way to counting ones, as a collections polyfill's do.
+  [Map, Set].forEach(function (Native) {
+    var label = "new " + Native.name;
+    var Counting = function (items) {
+      calls[label] = (calls[label] || 0) + 1;
+      return new Native(items);
+    };
+    Counting.prototype = Native.prototype;
+    window[Native.name] = Counting;
+  });
 })();

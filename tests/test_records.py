@@ -9,7 +9,7 @@ from typing import get_args, get_type_hints
 import pytest
 
 from webr4.browser.records import (ActuationRequest, RecordError, ScriptRelease, StepRecord, StretchReport, parse,
-                                   parse_begin)
+                                   parse_reply)
 from webr4.browser.runtime import runtime_source
 
 
@@ -49,12 +49,12 @@ def test_a_record_that_does_not_follow_the_schema_is_one_line_naming_the_field(r
     assert says in message and "\n" not in message
 
 
-def test_begin_answers_either_a_step_record_or_an_actuation_request():
-    assert isinstance(parse_begin(_record()), StepRecord)
-    request = parse_begin({"actuate": {"kind": "script", "url": "http://a/b.js", "worker": False}, "now": 3})
+def test_begin_and_finish_answer_a_step_record_or_an_actuation_request():
+    assert isinstance(parse_reply(_record()), StepRecord)
+    request = parse_reply({"actuate": {"kind": "script", "url": "http://a/b.js", "worker": False}, "now": 3})
     assert isinstance(request, ActuationRequest) and request.actuate == ScriptRelease("script", "http://a/b.js", False)
     with pytest.raises(RecordError, match=r"actuation\.actuate\.index: expected an integer"):
-        parse_begin({"actuate": {"kind": "chunk", "index": "2"}, "now": 3})
+        parse_reply({"actuate": {"kind": "chunk", "index": "2"}, "now": 3})
 
 
 def test_the_runtime_stops_a_stretch_only_with_words_of_the_schema():

@@ -82,19 +82,19 @@ def _exact(kind: Any, raw: Any, where: str) -> None:
 
 def test_every_message_the_runtime_builds_has_exactly_the_fields_of_the_schema(driver, monkeypatch):
     seen: list[tuple[type, Any]] = []
-    real_parse, real_begin = records.parse, records.parse_begin
+    real_parse, real_reply = records.parse, records.parse_reply
 
     def spy_parse(cls, raw, what):
         seen.append((cls, raw))
         return real_parse(cls, raw, what)
 
-    def spy_begin(raw):
-        reply = real_begin(raw)
+    def spy_reply(raw):
+        reply = real_reply(raw)
         seen.append((type(reply), raw))
         return reply
 
     monkeypatch.setattr(controller, "parse", spy_parse)
-    monkeypatch.setattr(controller, "parse_begin", spy_begin)
+    monkeypatch.setattr(controller, "parse_reply", spy_reply)
     with route_server(_respond) as base:
         result = driver.execute(base + "/", actions=parse_actions([{"click": "#b"}]))
     assert result.trace.navigation is not None, "the timer that leaves the page ran"

@@ -35,7 +35,7 @@ from playwright.async_api import CDPSession, Page
 from webr4.browser.actions import InvalidSelector, UserAction
 from webr4.browser.network import NetworkError, NetworkGate
 from webr4.browser.records import (ActuationRequest, ChunkRelease, Opening, PageError, RecordError, ScriptRelease,
-                                   StepRecord, StretchReport, parse, parse_begin)
+                                   StepRecord, StretchReport, parse, parse_reply)
 from webr4.engine.timers import with_timer_order
 from webr4.instrument.chunks import ChunkModel
 from webr4.trace import Access, AccessKind, Category, ErrorRecord, Event, EventId, Navigation, Step, Trace
@@ -327,7 +327,7 @@ class Controller:
         timeout = self.limits.event_timeout_s
         if self.state.next_user < len(self.actions) and self.actions[self.state.next_user].event_id == event_id:
             return await self._user_action(self.actions[self.state.next_user], candidate)
-        reply = parse_begin(await self._runtime("begin", event_id))
+        reply = parse_reply(await self._runtime("begin", event_id))
         if not isinstance(reply, ActuationRequest):
             return reply
         actuation = reply.actuate
@@ -335,10 +335,10 @@ class Controller:
             await self.gate.release_chunk(actuation.index, timeout)
         else:
             await self.gate.release_script(actuation.url, timeout, instrument=not actuation.worker)
-        reply = parse_begin(await self._runtime("finish", event_id, asdict(actuation)))
+        reply = parse_reply(await self._runtime("finish", event_id, asdict(actuation)))
         while isinstance(reply, ActuationRequest):  # the chunk wrote a script: it loads now
             await self._release_written(reply)
-            reply = parse_begin(await self._runtime("finish", event_id, asdict(actuation)))
+            reply = parse_reply(await self._runtime("finish", event_id, asdict(actuation)))
         return reply
 
     async def _release_written(self, request: ActuationRequest) -> None:

@@ -158,8 +158,8 @@ def parse(cls: type[T], raw: Any, what: str) -> T:
         raise RecordError(f"the page runtime sent a message webr4 cannot read: {mismatch}") from None
 
 
-def parse_begin(raw: Any) -> StepRecord | ActuationRequest:
-    """The answer of ``begin``: an actuation request when it names one, else a step record."""
+def parse_reply(raw: Any) -> StepRecord | ActuationRequest:
+    """The answer of ``begin`` or ``finish``: an actuation request when it names one, else a step record."""
     if isinstance(raw, dict) and "actuate" in raw:
         return parse(ActuationRequest, raw, "actuation")
     return parse(StepRecord, raw, "step record")

@@ -12,7 +12,8 @@ from webr4.browser import controller, records
 from webr4.browser.actions import parse_actions
 from webr4.browser.records import (ActuationRequest, ChunkRelease, EventDescriptor, Opening, PageError, ScriptRelease,
                                    StepRecord, StretchReport)
-from tests.route_server import route_server
+
+from ..route_server import route_server
 
 pytestmark = pytest.mark.browser  # every test here drives Chromium
 

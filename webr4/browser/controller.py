@@ -116,6 +116,8 @@ class Controller:
         self.actions = list(actions)
         self.limits = limits
         self.state = _RunState()
+        self._crashed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        page.on("crash", self._on_crash)
 
     async def run(self, url: str, plan: Sequence[EventId]) -> Trace:
         """Navigate to ``url`` and execute ``plan`` approximately. Raises :class:`NetworkError`
@@ -348,6 +350,10 @@ class Controller:
             raise RecordError("the page runtime asked to release a parse chunk while one was running")
         await self.gate.release_script(request.actuate.url, self.limits.event_timeout_s)
 
+    def _on_crash(self, _: Page) -> None:
+        if not self._crashed.done():
+            self._crashed.set_result(None)
+
     async def _runtime(self, method: str, *args: Any) -> Any:
         """``window.__webr4[method](*args)`` in the page, awaited; None before the runtime exists.
 
@@ -357,8 +363,15 @@ class Controller:
         """
         arguments = ", ".join(json.dumps(arg) for arg in args)
         expression = f"window.__webr4 ? window.__webr4.{method}({arguments}) : null"
-        reply = await self.cdp.send("Runtime.evaluate", {"expression": expression, "awaitPromise": True,
-                                                         "returnByValue": True})
+        call = asyncio.ensure_future(self.cdp.send("Runtime.evaluate", {"expression": expression, "awaitPromise": True,
+                                                                        "returnByValue": True}))
+        # A crashed renderer never answers over CDP, where page.evaluate would fail at once.
+        either: list[asyncio.Future[Any]] = [call, self._crashed]
+        await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+        if not call.done():
+            call.cancel()
+            raise PlaywrightError("Target crashed")
+        reply = call.result()
         if "exceptionDetails" in reply:
             details = reply["exceptionDetails"]
             text = str(details.get("exception", {}).get("description") or details.get("text") or "an exception")

@@ -6,12 +6,12 @@ import re
 
 from webr4.cli import main
 from webr4.engine import plans
-from webr4.resources import resource_dir
+from webr4.browser.runtime import runtime_source
 from webr4.vocabulary import StopReason, Truncation
 
 
 def test_the_runtime_stops_a_stretch_at_the_horizon_with_the_python_word():
-    runtime = (resource_dir("js") / "runtime.js").read_text(encoding="utf-8")
+    runtime = runtime_source()
     sent = set(re.findall(r'\bstop\("([\w-]+)"', runtime))
     assert Truncation.HORIZON.value in sent
 

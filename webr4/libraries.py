@@ -5,7 +5,7 @@ so: it lives under ``node_modules/``, ``vendor/``, ``vendors/`` or ``bower_compo
 is minified by name (``*.min.js``, ``*-min.js``, ``*.min.mjs``). Where webr4 names a place in the
 page's code and has several to choose from, it names the app's: the page's runtime gets
 :data:`LIBRARY_PATH` in its configuration and places a creation or exception site at the first
-frame of the stack in the app (``isLibraryScript`` in ``instrument_js/runtime.js``), and a racing
+frame of the stack in the app (``isLibraryScript`` in ``instrument_js/runtime/events.js``), and a racing
 event's accesses are shown with the app's sites first (:func:`app_first`).
 """
 

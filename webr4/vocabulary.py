@@ -2,7 +2,7 @@
 
 Everything here is a plain string on disk (``trace.json``, ``summary.json``) and in memory, so a
 value read back from a file compares equal to the constant. The page's runtime
-(``instrument_js/runtime.js``) sends some of them to Python; ``tests/test_vocabulary.py`` checks
+(``instrument_js/runtime/``) sends some of them to Python; ``tests/test_vocabulary.py`` checks
 that its literals match.
 """
 

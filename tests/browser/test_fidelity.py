@@ -48,6 +48,20 @@ def plain_dom(url: str, settled: str) -> str:
             browser.close()
 
 
+def plain_dom_once_shown(url: str, selector: str) -> str:
+    """The page's DOM in plain Chromium once an element matches ``selector``: waited for from
+    Playwright's isolated world, so nothing runs in the page's own world before the capture."""
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path(p), args=list(CHROMIUM_ARGS))
+        try:
+            page = browser.new_page()
+            page.goto(url)
+            page.locator(selector).wait_for(state="attached", timeout=10_000)
+            return page.evaluate(javascript("capture_dom.js"))
+        finally:
+            browser.close()
+
+
 def webr4_dom(driver, url: str) -> tuple[str, list]:
     execution = driver.execute(url, store=ResponseStore(), record=True)
     return execution.dom, [e for e in execution.trace.errors if e.kind == "harness"]
@@ -146,3 +160,42 @@ def test_a_step_after_an_event_that_never_finished_names_that_event(pages_url, t
     with pytest.raises(SessionError, match=r"^step 1 \(click on #out\) never happened: the page was stuck in "
                                            r"setTimeout.*100ms.*, which never finished$"):
         asyncio.run(record_with_a_click())
+
+
+def test_a_page_that_replaces_the_builtins_the_runtime_uses_ends_as_in_plain_chromium(driver, pages_url):
+    url = pages_url + "builtins.html"
+    dom, harness = webr4_dom(driver, url)
+    assert not harness
+    # The page counts calls of its wrapped builtins: webr4 making any of them shows in the DOM.
+    assert dom == plain_dom_once_shown(url, "#out:not(:empty)")
+    assert "fetch 7, frame, image error, interval, load, message hello, microtask, sync, timer, xhr 7 |" in dom
+
+
+@pytest.mark.parametrize("chunks", ["yield", "element"])
+def test_scripts_that_document_write_puts_in_the_parser_run_in_chromium_order(driver, pages_url, chunks):
+    # A boot loader: the head writes a script that writes another; the body writes markup with an
+    # inline script, and a script after the document's own blocking one. Chromium runs each
+    # written script where it was written, blocking the parser (oracle: the same page, plain).
+    url = pages_url + "docwrite.html"
+    execution = driver.execute(url, store=ResponseStore(), record=True, limits=Limits(parse_chunks=chunks))
+    assert execution.trace.truncated is None
+    assert not [e for e in execution.trace.errors if e.kind == "harness"]
+    # Same elements in the same places; inline scripts differ only by webr4's rewriting.
+    assert _without_script_text(execution.dom) == _without_script_text(plain_dom_once_shown(url, "#out:not(:empty)"))
+    assert ("head, after writing a, a, after writing a2, a2 sees no first, next inline, written inline true, "
+            "after writing markup, b, after writing c, c sees no last") in execution.dom
+
+
+def _without_script_text(dom: str) -> list[str]:
+    """The lines of a captured DOM (``capture_dom.js``: one tag or text per line) without the
+    text inside script elements."""
+    kept, inside = [], False
+    for line in dom.splitlines():
+        tag = line.strip()
+        if tag.startswith("</script"):
+            inside = False
+        if not inside:
+            kept.append(line)
+        if tag.startswith("<script"):
+            inside = True
+    return kept

@@ -1,6 +1,6 @@
 """One controlled execution: the loop that decides, step by step, which pending event runs.
 
-The page runtime (``instrument_js/runtime.js``) holds every asynchronous event; this loop keeps
+The page runtime (``instrument_js/runtime/``) holds every asynchronous event; this loop keeps
 the pending set, picks the next event — the next enabled event of the plan, else the default
 policy — and has it run: JavaScript callbacks inside the page, parse chunks and held scripts by
 releasing their response at the network, user actions through Playwright. Each step's record
@@ -36,7 +36,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Awaitable, Sequence, TypeVar
 
 from playwright.async_api import Error as PlaywrightError
@@ -46,6 +46,8 @@ from webr4.browser.actions import UserAction
 from webr4.browser.budget import wait_within
 from webr4.browser.network import NetworkError, NetworkGate
 from webr4.browser.readiness import TargetState, target_state
+from webr4.browser.records import (ActuationRequest, ChunkRelease, Opening, PageError, RecordError, ScriptRelease,
+                                   StepRecord, StretchReport, parse, parse_reply)
 from webr4.engine.timers import with_timer_order
 from webr4.instrument.chunks import ChunkModel
 from webr4.trace import Access, AccessKind, Category, ErrorRecord, Event, EventId, Navigation, Step, Trace
@@ -138,6 +140,8 @@ class Controller:
         self.actions = list(actions)
         self.limits = limits
         self.state = _RunState()
+        self._crashed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        page.on("crash", self._on_crash)
 
     async def run(self, url: str, plan: Sequence[EventId]) -> Trace:
         """Navigate to ``url`` and execute ``plan`` approximately. Raises :class:`NetworkError`
@@ -223,11 +227,15 @@ class Controller:
             raise NetworkError(self.gate.document_error)
         chunks = self.gate.document.chunked.chunks if self.gate.document else 0
         for _ in range(200):
-            record = await self.page.evaluate("n => window.__webr4 ? window.__webr4.start(n) : null", chunks)
-            if record is not None:
-                head = record["ran"]
-                self._absorb(record, step=0)
-                self._add_step(head, {head: _Candidate(head, 0.0, 0, 0)}, True, record)
+            raw = await self._runtime("start", chunks)
+            while raw is not None and "actuate" in raw:  # the head wrote a script: it loads now
+                await self._release_written(parse(ActuationRequest, raw, "actuation"))
+                raw = await self._runtime("start", chunks)
+            if raw is not None:
+                opening = parse(Opening, raw, "opening")
+                head = opening.head
+                self._absorb(opening.record, step=0)
+                self._add_step(head, {head: _Candidate(head, 0.0, 0, 0)}, True, opening.record)
                 return head
             await asyncio.sleep(0.005)
         raise NetworkError(f"{url} did not start the webr4 runtime (is it an HTML page in the top frame?)")
@@ -321,77 +329,125 @@ class Controller:
         event to execute from Python (it must be actuated), or a reason the run is over.
         """
         budget = self.limits.max_events - len(self.state.steps)
-        run = self.page.evaluate("([p, h, m, s]) => window.__webr4.runStretch(p, h, m, s)",
-                                 [list(plan), self.limits.horizon_ms, budget, _STRETCH_MS])
+        run = self._runtime("runStretch", list(plan), self.limits.horizon_ms, budget, _STRETCH_MS)
         try:
-            stretch = json.loads(await self._within_budget(run, self.limits.event_timeout_s + _STRETCH_MS / 1000))
+            text = await self._within_budget(run, self.limits.event_timeout_s + _STRETCH_MS / 1000)
         except asyncio.TimeoutError:
             looping = await self._script_busy()
             await self._terminate_script()
             drained = await self._drain()
-            steps = list(drained.get("steps", ()))
+            if drained is None:
+                self.state.truncated = Truncation.EVENT_TIMEOUT
+                return 0, self.state.truncated
+            steps = list(drained.steps)
             # The event that hung is still running, or (its script terminated) it has just
             # finished: then it is the last step, and nothing ran after it (the slice was over).
-            hung = drained.get("running") or (steps.pop()[:2] if steps else None)
-            self._absorb_stretch({**drained, "steps": steps})
+            hung = drained.running or (steps.pop()[:2] if steps else None)
+            self._absorb_stretch(replace(drained, steps=tuple(steps)))
             if hung:
                 self._timed_out(hung[0], dict(self.state.pending), hung[1], looping)
             else:
                 self.state.truncated = Truncation.EVENT_TIMEOUT
-            return drained.get("consumed", 0), self.state.truncated
+            return drained.consumed, self.state.truncated
         except PlaywrightError as error:
             self._lost(error)
             return 0, Truncation.PAGE_LOST
+        stretch = parse(StretchReport, json.loads(text), "stretch report")
         self._absorb_stretch(stretch)
-        why = stretch["stop"]
+        why = stretch.stop
         if why == "actuate":
-            return stretch["consumed"], (stretch["id"], dict(self.state.pending), stretch["planned"])
+            if stretch.next is None:
+                raise RecordError("the page runtime sent a stretch report that stops to actuate but names no event")
+            event_id, planned = stretch.next
+            return stretch.consumed, (event_id, dict(self.state.pending), planned)
         if why == Truncation.HORIZON:
             self.state.truncated = Truncation.HORIZON
-        return stretch["consumed"], None if why in ("slice", "navigated") else why
+        return stretch.consumed, None if why in ("slice", "navigated") else why
 
-    async def _drain(self) -> dict[str, Any]:
+    async def _drain(self) -> StretchReport | None:
+        """What the stopped stretch finished, or None when the page cannot say."""
         try:
-            return json.loads(await asyncio.wait_for(self.page.evaluate("() => window.__webr4.drainStretch()"), 5))
+            text = await asyncio.wait_for(self._runtime("drainStretch"), 5)
         except (PlaywrightError, asyncio.TimeoutError):
-            return {}
+            return None
+        return parse(StretchReport, json.loads(text), "stretch report")
 
-    def _absorb_stretch(self, stretch: dict[str, Any]) -> None:
-        if stretch.get("before"):  # arrivals reported before the stretch's first step
-            self._absorb(stretch["before"], step=None)
-        self.state.skipped.extend(stretch.get("skipped", ()))
-        for event_id, planned, record in stretch.get("steps", ()):
+    def _absorb_stretch(self, stretch: StretchReport) -> None:
+        if stretch.before is not None:  # arrivals reported before the stretch's first step
+            self._absorb(stretch.before, step=None)
+        self.state.skipped.extend(stretch.skipped)
+        for event_id, planned, record in stretch.steps:
             index = len(self.state.steps)
             self._add_step(event_id, self.state.pending, planned, record)  # read before it changes
             self._absorb(record, step=index)
 
-    async def _dispatch(self, event_id: EventId, candidate: _Candidate) -> dict[str, Any]:
+    async def _dispatch(self, event_id: EventId, candidate: _Candidate) -> StepRecord:
         timeout = self.limits.event_timeout_s
         if self.state.next_user < len(self.actions) and self.actions[self.state.next_user].event_id == event_id:
             return await self._user_action(self.actions[self.state.next_user], candidate)
-        record = await self.page.evaluate("id => window.__webr4.begin(id)", event_id)
-        actuation = record.get("actuate")
-        if actuation is None:
-            return record
-        if actuation["kind"] == "chunk":
-            await self.gate.release_chunk(actuation["index"], timeout)
+        reply = parse_reply(await self._runtime("begin", event_id))
+        if not isinstance(reply, ActuationRequest):
+            return reply
+        actuation = reply.actuate
+        if isinstance(actuation, ChunkRelease):
+            await self.gate.release_chunk(actuation.index, timeout)
         else:
-            await self.gate.release_script(actuation["url"], timeout, instrument=not actuation.get("worker"))
-        return await self.page.evaluate("([id, a]) => window.__webr4.finish(id, a)", [event_id, actuation])
+            await self.gate.release_script(actuation.url, timeout, instrument=not actuation.worker)
+        reply = parse_reply(await self._runtime("finish", event_id, asdict(actuation)))
+        while isinstance(reply, ActuationRequest):  # the chunk wrote a script: it loads now
+            await self._release_written(reply)
+            reply = parse_reply(await self._runtime("finish", event_id, asdict(actuation)))
+        return reply
 
-    async def _user_action(self, action: UserAction, candidate: _Candidate) -> dict[str, Any]:
+    async def _release_written(self, request: ActuationRequest) -> None:
+        """Release a parser-blocking script that ``document.write`` put in the parser's way: it
+        runs within the event that wrote it, before parsing goes on, as in Chromium."""
+        if not isinstance(request.actuate, ScriptRelease):
+            raise RecordError("the page runtime asked to release a parse chunk while one was running")
+        await self.gate.release_script(request.actuate.url, self.limits.event_timeout_s)
+
+    def _on_crash(self, _: Page) -> None:
+        if not self._crashed.done():
+            self._crashed.set_result(None)
+
+    async def _runtime(self, method: str, *args: Any) -> Any:
+        """``window.__webr4[method](*args)`` in the page, awaited; None before the runtime exists.
+
+        Called through CDP, not ``page.evaluate``: Playwright's evaluation helpers run in the
+        page's own world and pass arguments and results with the page's builtins (array methods,
+        ``Map``, ``Function.prototype.call``), so a page that replaced those would see every call.
+        """
+        arguments = ", ".join(json.dumps(arg) for arg in args)
+        expression = f"window.__webr4 ? window.__webr4.{method}({arguments}) : null"
+        call = asyncio.ensure_future(self.cdp.send("Runtime.evaluate", {"expression": expression, "awaitPromise": True,
+                                                                        "returnByValue": True}))
+        # A crashed renderer never answers over CDP, where page.evaluate would fail at once.
+        either: list[asyncio.Future[Any]] = [call, self._crashed]
+        await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+        if not call.done():
+            call.cancel()
+            raise PlaywrightError("Target crashed")
+        reply = call.result()
+        if "exceptionDetails" in reply:
+            details = reply["exceptionDetails"]
+            text = str(details.get("exception", {}).get("description") or details.get("text") or "an exception")
+            raise PlaywrightError(f"the page runtime failed in {method}: {text.splitlines()[0]}")
+        return reply["result"].get("value")
+
+    async def _user_action(self, action: UserAction, candidate: _Candidate) -> StepRecord:
         self.state.events[action.event_id] = action.event()
-        await self.page.evaluate("([id, due]) => window.__webr4.userBegin(id, due)", [action.event_id, candidate.due])
+        await self._runtime("userBegin", action.event_id, candidate.due)
         failure = None
         try:
             await action.perform(self.page, timeout_ms=self.limits.event_timeout_s * 500)
         except PlaywrightError as error:
             failure = f"{action.kind} on {action.selector} failed: {str(error).splitlines()[0]}"
-        record = await self.page.evaluate("id => window.__webr4.finish(id, {kind: 'user'})", action.event_id)
+        raw = await self._runtime("finish", action.event_id, {"kind": "user"})
+        record = parse(StepRecord, raw, "step record")
         if failure:
-            record.setdefault("errors", []).append({"kind": "harness", "message": failure, "site": None})
+            record = replace(record, errors=(*record.errors, PageError("harness", failure, None, action.event_id)))
         self.state.next_user += 1
-        self.state.last_user_time = record.get("now", candidate.due)
+        self.state.last_user_time = record.now
         return record
 
     def _timed_out(self, event_id: EventId, enabled: dict[EventId, _Candidate], planned: bool,
@@ -408,7 +464,7 @@ class Controller:
                    else f"{label} did not finish within {limit}")
         self.state.errors.append(ErrorRecord("harness", message, None, len(self.state.steps)))
         self.state.truncated = Truncation.ENDLESS_LOOP if looping else Truncation.EVENT_TIMEOUT
-        self._add_step(event_id, enabled, planned, {"accesses": []})
+        self._add_step(event_id, enabled, planned, None)
 
     def _lost(self, error: PlaywrightError) -> None:
         self.state.errors.append(ErrorRecord(
@@ -433,7 +489,8 @@ class Controller:
 
     # ------------------------------------------------------------------ bookkeeping
     def _add_step(self, event_id: EventId, enabled: dict[EventId, _Candidate], planned: bool,
-                  record: dict[str, Any]) -> None:
+                  record: StepRecord | None) -> None:
+        """Append the step of ``event_id``; ``record`` None: it never finished (no accesses)."""
         index = len(self.state.steps)
         event = self.state.events.get(event_id)
         sources = list(self.state.preds.get(event_id, ()))
@@ -451,7 +508,7 @@ class Controller:
         fix = self.gate.original_site
         accesses = tuple(
             Access(AccessKind(kind), location, fix(site), value)
-            for kind, location, site, value in json.loads(record.get("accesses") or "[]")
+            for kind, location, site, value in (record.accesses if record is not None else ())
         )
         candidate = enabled[event_id]
         self.state.steps.append(Step(
@@ -478,29 +535,29 @@ class Controller:
                 sources.extend(self.state.preds.get(source, ()))
         return steps
 
-    def _absorb(self, record: dict[str, Any], step: int | None) -> None:
+    def _absorb(self, record: StepRecord, step: int | None) -> None:
         fix = self.gate.original_site
-        for raw in record.get("created", ()):
-            params = dict(raw.get("params") or {})
-            label = raw["label"]
+        for created in record.created:
+            params = dict(created.params)
+            label = created.label
             if params.get("site"):
                 served, params["site"] = params["site"], fix(params["site"])
                 label = label.replace(served.rsplit("/", 1)[-1], params["site"].rsplit("/", 1)[-1])
-            self.state.events[raw["id"]] = Event(
-                id=raw["id"], category=Category(raw["category"]), type=raw["type"], label=label,
-                creator=raw.get("creator"), params=params,
+            self.state.events[created.id] = Event(
+                id=created.id, category=Category(created.category), type=created.type, label=label,
+                creator=created.creator, params=params,
             )
-            self.state.preds[raw["id"]] = list(raw.get("preds") or ())
-        for raw in record.get("errors", ()):
-            self.state.errors.append(ErrorRecord(raw["kind"], raw["message"], fix(raw.get("site")), step))
-        self.state.uncontrolled.extend(record.get("uncontrolled", ()))
-        for raw in record.get("created", ()):
-            self.state.pending[raw["id"]] = _Candidate(raw["id"], raw["due"], raw["prio"], raw["seq"] or 0)
-        for event in record.get("gone", ()):
+            self.state.preds[created.id] = list(created.preds)
+        for error in record.errors:
+            self.state.errors.append(ErrorRecord(error.kind, error.message, fix(error.site), step))
+        self.state.uncontrolled.extend(record.uncontrolled)
+        for created in record.created:
+            self.state.pending[created.id] = _Candidate(created.id, created.due, created.prio, created.seq or 0)
+        for event in record.gone:
             self.state.pending.pop(event, None)
-        self.state.now = max(self.state.now, record.get("now", 0.0))
-        if "navigating" in record and not self.state.leaving:
-            self.state.leaving, self.state.leaving_event = True, record["navigating"]
+        self.state.now = max(self.state.now, record.now)
+        if record.leaving is not None and not self.state.leaving:
+            self.state.leaving, self.state.leaving_event = True, record.leaving.event
 
     def _trace(self, enabled_at_end: dict[EventId, _Candidate]) -> Trace:
         for action in self.actions[self.state.next_user:]:

@@ -20,6 +20,7 @@ from webr4.browser.launch import launch
 from webr4.browser.naming import collect_names
 from webr4.browser.network import NetworkGate
 from webr4.browser.responses import ResponseStore
+from webr4.browser.runtime import runtime_source
 from webr4.engine.summary import without_unshared_reads
 from webr4.instrument.cache import CachedRewriter
 from webr4.instrument.page import DocumentCache
@@ -50,7 +51,7 @@ def runtime_script(seed: int, settle_ms: int, event_ms: int, *, full_accesses: b
     carries what a library's script is (:mod:`webr4.libraries`), so that sites name the app."""
     config = json.dumps({"seed": seed, "settleMs": settle_ms, "eventMs": event_ms, "fullAccessLog": full_accesses,
                          "libraryPath": LIBRARY_PATH.pattern})
-    return ("{ const __WEBR4_CONFIG__ = " + config + ";\n" + javascript("runtime.js") + "\n}\n"
+    return ("{ const __WEBR4_CONFIG__ = " + config + ";\n" + runtime_source() + "\n}\n"
             + javascript("access_log.js") + "\n" + javascript("dom_log.js"))
 
 

@@ -1,0 +1,95 @@
+// webr4 runtime, part 1: the configuration, the guards that keep the runtime to the top frame
+// and to one copy, and the natives it uses, captured before any page script can replace them.
+
+const CONFIG = typeof __WEBR4_CONFIG__ === "object" ? __WEBR4_CONFIG__ : {};
+if (window !== window.top) {
+  // Child frames run natively; the top frame reports them as uncontrolled.
+  return;
+}
+if (window.__webr4) return;
+
+// ------------------------------------------------------------------ natives, captured first
+const N = {
+  setTimeout: window.setTimeout.bind(window),
+  clearTimeout: window.clearTimeout.bind(window),
+  XMLHttpRequest: window.XMLHttpRequest,
+  fetch: window.fetch.bind(window),
+  MessageChannel: window.MessageChannel,
+  postMessage: window.postMessage.bind(window),
+  Date: window.Date,
+  dateNow: window.Date.now,
+  perfNow: performance.now.bind(performance),
+  getRandomValues: crypto.getRandomValues.bind(crypto),
+  consoleError: console.error.bind(console),
+  addEventListener: EventTarget.prototype.addEventListener,
+  removeEventListener: EventTarget.prototype.removeEventListener,
+  dispatchEvent: EventTarget.prototype.dispatchEvent,
+  structuredClone: window.structuredClone.bind(window),
+  stringify: JSON.stringify.bind(JSON),
+  parse: JSON.parse.bind(JSON),
+  assign: Object.assign,
+  Response: window.Response,
+  MutationObserver: window.MutationObserver,
+  takeRecords: MutationObserver.prototype.takeRecords,
+  defineProperty: Object.defineProperty,
+  getAttribute: Element.prototype.getAttribute,
+  querySelectorAll: Element.prototype.querySelectorAll,
+  Element: window.Element, // a polyfill may put its own constructor in the global
+};
+
+// The page's builtins are the page's: a polyfill or a logger may replace Array.prototype.push,
+// Map.prototype.set, JSON.stringify, Promise or Function.prototype.call, and must neither see the
+// runtime's own calls nor break it. So the runtime calls functions through the captured
+// Reflect.apply (`apply`, `call`), array methods through `A` (`A.push(list, item)`), and keeps its
+// maps and sets in collections whose methods are the natives, as own properties (`newMap()`).
+// What it still reaches through the page's prototypes: iteration (for…of, spread) and String
+// methods.
+const apply = Reflect.apply;
+const call = (fn, self, ...args) => apply(fn, self, args);
+const uncurry = (fn) => (self, ...args) => apply(fn, self, args);
+const A = {};
+for (const name of ["concat", "every", "filter", "includes", "indexOf", "join", "map", "push", "shift", "slice",
+  "sort", "splice"]) A[name] = uncurry(Array.prototype[name]);
+
+/** The native methods of `Ctor`'s prototype (and its `size` getter), read now. */
+function nativeMethods(Ctor) {
+  const table = [];
+  for (const name of Object.getOwnPropertyNames(Ctor.prototype)) {
+    const property = Object.getOwnPropertyDescriptor(Ctor.prototype, name);
+    if (name === "size") table.push([name, { get: property.get }]);
+    else if (name !== "constructor" && typeof property.value === "function") table.push([name, { value: property.value }]);
+  }
+  return table;
+}
+/** A maker of new `Ctor`s whose methods are the natives, as own properties: no later change to
+ *  the global or its prototype reaches them. */
+function sealedMaker(Ctor) {
+  const table = nativeMethods(Ctor);
+  return () => {
+    const collection = new Ctor();
+    for (let i = 0; i < table.length; i++) N.defineProperty(collection, table[i][0], table[i][1]);
+    return collection;
+  };
+}
+const newMap = sealedMaker(Map);
+const newWeakMap = sealedMaker(WeakMap);
+const newWeakSet = sealedMaker(WeakSet);
+const newEmptySet = sealedMaker(Set);
+const newSet = (items) => {
+  const set = newEmptySet();
+  if (items) for (let i = 0; i < items.length; i++) set.add(items[i]);
+  return set;
+};
+const NativePromise = Promise;
+const then = uncurry(Promise.prototype.then);
+const resolved = (value) => new NativePromise((resolve) => resolve(value));
+const rejected = (reason) => new NativePromise((resolve, reject) => reject(reason));
+const nativeTick = (() => {
+  // A native macrotask with no clamping: one MessageChannel owned by the runtime.
+  const channel = new N.MessageChannel();
+  const queue = [];
+  channel.port1.onmessage = () => { const fn = A.shift(queue); if (fn) fn(); };
+  const post = MessagePort.prototype.postMessage;
+  return (fn) => { A.push(queue, fn); call(post, channel.port2, 0); };
+})();
+const RUNTIME_URL = "__webr4_runtime__.js";

@@ -1,0 +1,183 @@
+// webr4 runtime: XMLHttpRequest and fetch completions as events.
+
+// ------------------------------------------------------------------ XMLHttpRequest
+let requestCounter = 0;
+const XHR_EVENTS = ["readystatechange", "loadstart", "progress", "abort", "error", "load", "timeout", "loadend"];
+
+function defineHandlerProperties(proto, types) {
+  // on<type> properties with the browser's semantics: the handler takes its place among the
+  // listeners when it is first set.
+  for (const type of types) {
+    N.defineProperty(proto, "on" + type, {
+      configurable: true, enumerable: true,
+      get() { return (this._handlers || {})[type] || null; },
+      set(fn) {
+        this._handlers = this._handlers || {};
+        if (!(type in this._handlers)) {
+          call(N.addEventListener, this, type, (e) => {
+            const h = this._handlers[type];
+            if (typeof h === "function") call(h, this, e);
+          });
+        }
+        this._handlers[type] = typeof fn === "function" ? fn : null;
+      },
+    });
+  }
+}
+
+class RuntimeXMLHttpRequest extends EventTarget {
+  constructor() {
+    super();
+    this._x = new N.XMLHttpRequest();
+    this._visible = 0; // readyState the page sees
+    this._async = true;
+    this._event = null;
+  }
+  get readyState() { return this._visible; }
+  get status() { return this._visible >= 2 ? this._x.status : 0; }
+  get statusText() { return this._visible >= 2 ? this._x.statusText : ""; }
+  get responseURL() { return this._visible >= 2 ? this._x.responseURL : ""; }
+  get response() { return this._visible === 4 ? this._x.response : (this.responseType === "" || this.responseType === "text" ? "" : null); }
+  get responseText() { return this._visible === 4 ? this._x.responseText : ""; }
+  get responseXML() { return this._visible === 4 ? this._x.responseXML : null; }
+  get responseType() { return this._x.responseType; }
+  set responseType(v) { this._x.responseType = v; }
+  get timeout() { return this._x.timeout; }
+  set timeout(v) { this._x.timeout = v; }
+  get withCredentials() { return this._x.withCredentials; }
+  set withCredentials(v) { this._x.withCredentials = v; }
+  get upload() { return this._x.upload; }
+  getResponseHeader(name) { return this._visible >= 2 ? this._x.getResponseHeader(name) : null; }
+  getAllResponseHeaders() { return this._visible >= 2 ? this._x.getAllResponseHeaders() : ""; }
+  setRequestHeader(name, value) { this._x.setRequestHeader(name, value); }
+  overrideMimeType(type) { this._x.overrideMimeType(type); }
+  _fire(type, init) {
+    const e = type === "readystatechange" ? new Event(type) : new ProgressEvent(type, init || {});
+    call(N.dispatchEvent, this, e);
+  }
+  open(method, url, async) {
+    this._async = arguments.length < 3 || !!async;
+    this._method = String(method).toUpperCase();
+    this._url = String(url);
+    this._x.open(...arguments);
+    this._visible = 1;
+    this._fire("readystatechange");
+  }
+  send(body) {
+    if (!this._async) {
+      this._x.send(body);
+      for (const s of [2, 3, 4]) { this._visible = s; this._fire("readystatechange"); }
+      this._fire(this._x.status ? "load" : "error");
+      this._fire("loadend");
+      return;
+    }
+    const creator = current;
+    const origin = [0, ++requestCounter];
+    const site = creationSite();
+    const url = normalizeUrl(this._url);
+    inflight++;
+    const done = (outcome) => {
+      inflight--;
+      this._event = createEvent({
+        category: "network", type: "xhr", creator,
+        label: `XHR ${this._method} ${shortUrl(this._url)} ${outcome}`,
+        params: { method: this._method, url, site }, origin, site,
+        run: () => {
+          this._event = null;
+          for (const s of [2, 3, 4]) { this._visible = s; this._fire("readystatechange"); }
+          this._fire(outcome, { lengthComputable: false });
+          this._fire("loadend");
+        },
+      });
+    };
+    this._x.onload = () => done("load");
+    this._x.onerror = () => done("error");
+    this._x.ontimeout = () => done("timeout");
+    this._x.onabort = () => { inflight--; };
+    this._fire("loadstart");
+    this._x.send(body);
+  }
+  abort() {
+    if (this._event) { cancelEvent(this._event, creationSite()); this._event = null; }
+    else if (this._x.readyState !== 4 && this._x.readyState !== 0) this._x.abort();
+    if (this._visible >= 1 && this._visible < 4) {
+      this._visible = 4;
+      this._fire("readystatechange");
+      this._fire("abort");
+      this._fire("loadend");
+    }
+    this._visible = 0;
+  }
+}
+defineHandlerProperties(RuntimeXMLHttpRequest.prototype, XHR_EVENTS);
+for (const [k, v] of Object.entries({ UNSENT: 0, OPENED: 1, HEADERS_RECEIVED: 2, LOADING: 3, DONE: 4 })) {
+  RuntimeXMLHttpRequest[k] = v;
+  RuntimeXMLHttpRequest.prototype[k] = v;
+}
+N.defineProperty(RuntimeXMLHttpRequest, "name", { value: "XMLHttpRequest" });
+window.XMLHttpRequest = RuntimeXMLHttpRequest;
+
+// ------------------------------------------------------------------ fetch
+const NULL_BODY = newSet([101, 103, 204, 205, 304]);
+
+function settledResponse(res, buffer) {
+  let copy;
+  try {
+    copy = new N.Response(NULL_BODY.has(res.status) ? null : buffer, { status: res.status, statusText: res.statusText, headers: res.headers });
+  } catch (e) {
+    return res; // opaque responses (status 0) cannot be rebuilt; hand over the original
+  }
+  for (const key of ["url", "redirected", "type"]) N.defineProperty(copy, key, { value: res[key] });
+  let used = false;
+  const body = (convert) => function () {
+    if (used) return rejected(new TypeError("Failed to execute on 'Response': body stream already read"));
+    used = true;
+    try { return resolved(convert()); } catch (e) { return rejected(e); }
+  };
+  const text = () => new TextDecoder().decode(buffer);
+  N.defineProperty(copy, "bodyUsed", { get: () => used });
+  copy.text = body(text);
+  copy.json = body(() => N.parse(text()));
+  copy.arrayBuffer = body(() => buffer.slice(0));
+  copy.blob = body(() => new Blob([buffer], { type: res.headers.get("content-type") || "" }));
+  return copy;
+}
+
+window.fetch = function fetch(input, init) {
+  const creator = current;
+  const origin = [0, ++requestCounter];
+  const site = creationSite();
+  const request = input instanceof Request ? input : null;
+  const method = String((init && init.method) || (request && request.method) || "GET").toUpperCase();
+  const rawUrl = request ? request.url : String(input);
+  const url = normalizeUrl(rawUrl);
+  const signal = (init && init.signal) || (request && request.signal);
+  return new NativePromise((resolve, reject) => {
+    let ev = null;
+    inflight++;
+    const arrive = (outcome, run) => {
+      inflight--;
+      if (signal && signal.aborted) return; // the abort already rejected the promise
+      ev = createEvent({
+        category: "network", type: "fetch", creator,
+        label: `fetch ${method} ${shortUrl(rawUrl)} ${outcome}`,
+        params: { method, url, site }, origin, site, run,
+      });
+    };
+    if (signal) {
+      call(N.addEventListener, signal, "abort", () => {
+        if (ev) cancelEvent(ev, creationSite());
+        reject(signal.reason || new DOMException("The user aborted a request.", "AbortError"));
+      });
+    }
+    // No callback returns a promise: resolving with one would look up its `then`, the page's.
+    then(N.fetch(input, init),
+      (res) => {
+        then(res.arrayBuffer(),
+          (buffer) => arrive("response", () => resolve(settledResponse(res, buffer))),
+          (err) => arrive("error", () => reject(err)));
+      },
+      (err) => arrive("error", () => reject(err)),
+    );
+  });
+};

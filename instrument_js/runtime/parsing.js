@@ -1,0 +1,160 @@
+// webr4 runtime: parse chunks, held (async, defer, dynamic) scripts, and the head event.
+
+// ------------------------------------------------------------------ scripts and parsing
+const parse = { chunks: 0, next: -1, lastChunk: null, done: false };
+const deferScripts = []; // {el, eventId}
+const scriptWaiters = newMap(); // element -> resolve
+const heldScripts = newWeakSet();
+const scriptOfEvent = newMap(); // event id -> held script element
+
+const scriptsDone = newWeakSet(); // held scripts that ran (or failed) before anyone waited
+
+function scriptSettled(el, type) {
+  const waiter = scriptWaiters.get(el);
+  if (waiter) { scriptWaiters.delete(el); waiter(type); } else scriptsDone.add(el);
+}
+
+function parseChunkEvent(index) {
+  const ev = createEvent({
+    category: "parse", type: "parse", label: `parse chunk ${index + 1}/${parse.chunks}`,
+    creator: null, params: { index }, preds: parse.lastChunk ? [parse.lastChunk] : [],
+    actuate: { kind: "chunk", index },
+  });
+  parse.lastChunk = ev.id;
+  return ev;
+}
+
+/* Scripts that document.write puts in the parser's way (a boot loader writing <script src>) block
+   the parser as in Chromium: each loads and runs within the event that wrote it, before parsing
+   goes on. The harness holds their responses like those of any script the document did not list,
+   so the writing event hands each URL over to be released (`releaseRequest`) before it can end. */
+const writtenScripts = []; // URLs, in the order the parser requests them
+const writtenSeen = newWeakSet();
+let writing = 0; // > 0 while document.write runs
+
+function releaseRequest() {
+  return { actuate: { kind: "script", url: A.shift(writtenScripts), worker: false }, now: virtualNow };
+}
+
+function noticeScript(el) {
+  // Every script that does not block the parser is an event of its own, held by the harness
+  // at the network until dispatched. Parser-blocking scripts run inside their parse chunk.
+  // Module scripts fetch their imports themselves: the harness serves the module graph at
+  // once and module code runs when the browser runs it.
+  if (!el.src || heldScripts.has(el) || el.type === "module") return;
+  const dynamic = dynamicScripts.has(el);
+  const deferred = !dynamic && !el.async && el.defer;
+  if (!deferred && !dynamic && !el.async) {
+    if (writing && !writtenSeen.has(el)) { writtenSeen.add(el); A.push(writtenScripts, el.src); }
+    return;
+  }
+  heldScripts.add(el);
+  // A script the page detaches while it loads (JSONP: container.innerHTML = … over it) still
+  // runs and fires load at the element, out of the document's sight: listen on the element.
+  call(N.addEventListener, el, "load", onHeldScriptEvent);
+  call(N.addEventListener, el, "error", onHeldScriptEvent);
+  const kind = deferred ? "defer" : "async";
+  const record = { el, eventId: null, spec: null };
+  const spec = {
+    category: "network", type: "script", label: `${kind} script ${shortUrl(el.src)}`,
+    params: { src: normalizeUrl(el.src), kind }, preds: [],
+    actuate: { kind: "script", url: el.src, worker: false },
+  };
+  if (!deferred) { record.eventId = createScriptEvent(spec, el).id; return; }
+  // A deferred script cannot run before parsing ends, and deferred scripts run in order:
+  // their events appear when the last parse chunk has run.
+  record.spec = spec;
+  A.push(deferScripts, record);
+  if (parse.done) releaseDeferredScripts();
+}
+
+function onHeldScriptEvent(e) {
+  if (!passThrough.has(e) && e.target === this) scriptSettled(this, e.type);
+}
+
+function createScriptEvent(spec, el) {
+  const ev = createEvent(spec);
+  scriptOfEvent.set(ev.id, el);
+  A.push(loadPreds, ev.id);
+  return ev;
+}
+
+function releaseDeferredScripts() {
+  let prev = null;
+  for (const record of deferScripts) {
+    if (!record.eventId) {
+      record.spec.preds = prev ? [prev] : [];
+      record.eventId = createScriptEvent(record.spec, record.el).id;
+    }
+    prev = record.eventId;
+  }
+}
+
+function noticeElement(el) {
+  if (!elementCreator.has(el)) elementCreator.set(el, current);
+  if (el instanceof HTMLScriptElement) noticeScript(el);
+}
+
+function noticeMutations(records) {
+  for (const r of records) {
+    for (const node of r.addedNodes) {
+      if (!(node instanceof N.Element)) continue;
+      noticeElement(node);
+      for (const child of call(N.querySelectorAll, node, "script,img,iframe,link,video,audio,object,embed")) noticeElement(child);
+    }
+  }
+}
+const observer = new N.MutationObserver(noticeMutations);
+observer.observe(document, { childList: true, subtree: true });
+
+// What document.write inserted is noticed before it returns, while it is known to be written.
+for (const name of ["write", "writeln"]) {
+  const native = Document.prototype[name];
+  Document.prototype[name] = function (...markup) {
+    writing++;
+    try {
+      const result = apply(native, this, markup);
+      noticeMutations(call(N.takeRecords, observer));
+      return result;
+    } finally {
+      writing--;
+    }
+  };
+}
+
+// Scripts inserted by page code: remember them, so they are told apart from parser-inserted.
+function markDynamic(node) {
+  if (node instanceof HTMLScriptElement) dynamicScripts.add(node);
+  else if (node instanceof N.Element) for (const s of call(N.querySelectorAll, node, "script")) dynamicScripts.add(s);
+}
+for (const [proto, names] of [
+  [Node.prototype, ["appendChild", "insertBefore", "replaceChild"]],
+  [Element.prototype, ["append", "prepend", "before", "after", "replaceWith", "insertAdjacentElement"]],
+]) {
+  for (const name of names) {
+    const original = proto[name];
+    proto[name] = function (...nodes) {
+      for (const n of nodes) markDynamic(n);
+      return apply(original, this, nodes);
+    };
+  }
+}
+
+// Called by the inline marker at the end of the head (index -1) and of each parse chunk.
+function chunkEnd(index, total) {
+  const script = document.currentScript;
+  if (script) script.remove();
+  parse.chunks = total;
+  parse.next = index + 1;
+  if (index + 1 < parse.chunks) parseChunkEvent(index + 1);
+  else { parse.done = true; releaseDeferredScripts(); }
+}
+
+// The head is parsed before the harness can act: it is the first event, already running.
+const headEvent = createEvent({
+  category: "parse", type: "parse", label: "parse head", creator: null, params: { index: -1 },
+});
+pending.delete(headEvent.id);
+A.push(gone, headEvent.id);
+current = headEvent.id;
+parse.lastChunk = headEvent.id;

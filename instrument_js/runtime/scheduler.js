@@ -1,0 +1,113 @@
+// webr4 runtime: running one event: settling its native completions, then reporting.
+
+// ------------------------------------------------------------------ running events
+function orderArrivals() {
+  // Native arrivals within one settle get sequence numbers in a deterministic order
+  // (request send order, then document order, then detached images in the order their source
+  // was set), not in network arrival order.
+  A.sort(arrived, (a, b) => a.origin[0] - b.origin[0] || a.origin[1] - b.origin[1]
+    || (a.origin[2] || 0) - (b.origin[2] || 0));
+  for (const ev of arrived) ev.seq = ++seqCounter;
+  arrived.length = 0;
+}
+
+function imagesInFlight() {
+  if (detachedImages.size) return true;
+  for (const img of document.images) {
+    // The native getAttribute: the harness's own reads are not the page's accesses.
+    if (img.loading === "lazy" || !call(N.getAttribute, img, "src")) continue;
+    if (!loadSeen.has(img)) return true;
+  }
+  return false;
+}
+
+function documentFinishing() {
+  // Parsing is over and no held deferred script stands in the way, yet DOMContentLoaded has
+  // not come: the browser is still running module scripts (and fetching their imports).
+  if (!parse.done || lifecycle.domContentLoaded !== null) return false;
+  return A.every(deferScripts, (r) => r.eventId && !pending.has(r.eventId));
+}
+
+function settle() {
+  // Resolve once every native completion caused so far has arrived (so the pending set is
+  // complete and the same in every run), or after the settle budget (a note is recorded).
+  const budget = CONFIG.settleMs || 5000;
+  const started = N.perfNow();
+  return new NativePromise((resolve) => {
+    let quiet = 0;
+    const check = () => {
+      const busy = inflight > 0 || imagesInFlight() || documentFinishing() || peersAnswering();
+      quiet = busy ? 0 : quiet + 1;
+      if (quiet >= 3) return resolve();
+      if (N.perfNow() - started > budget) {
+        A.push(errors, { kind: "harness", message: `native work still in flight after ${budget} ms (requests: ${inflight})`, site: null, event: current });
+        return resolve();
+      }
+      if (busy) N.setTimeout(check, 2); else nativeTick(check);
+    };
+    nativeTick(check);
+  });
+}
+
+function collectLogged() {
+  const log = window.__webr4.log;
+  // The log summarises its own entries; the runtime logs only event: locations, which the
+  // log never touches, so adding the log's summary to the runtime's is summarising both.
+  if (log && typeof log.flush === "function") for (const a of log.flush()) accesses.push(a);
+}
+
+function begin(id) {
+  const ev = pending.get(id);
+  if (!ev) return resolved(record());
+  pending.delete(id);
+  A.push(gone, id);
+  virtualNow = Math.max(virtualNow, ev.due);
+  current = id;
+  accesses.push(["r", `event:${id}`, null, null]);
+  if (ev.actuate) {
+    return resolved({ actuate: ev.actuate, now: virtualNow });
+  }
+  return new NativePromise((resolve) => {
+    nativeTick(() => {
+      // Runs after the callback's task and its microtasks.
+      then(settle(), () => finishWith(resolve));
+    });
+    nativeTick(() => ev.run()); // an exception here reaches window.onerror like a native one
+  });
+}
+
+function finishWith(resolve) {
+  collectLogged();
+  current = null;
+  resolve(record());
+}
+
+function finish(id, actuation) {
+  // Python has actuated `id` (released a parse chunk or a held script, or performed a user
+  // action); wait for its effect, settle, and report. A parse chunk that wrote a script first
+  // asks for its release: Python releases it and calls again.
+  return new NativePromise((resolve) => {
+    const afterEffect = () => then(settle(), () => finishWith(resolve));
+    if (actuation && actuation.kind === "chunk") {
+      const index = actuation.index;
+      const waitChunk = () => {
+        if (writtenScripts.length) return resolve(releaseRequest()); // released, then finish again
+        if (parse.next > index) return afterEffect();
+        if (N.perfNow() - startedAt > (CONFIG.eventMs || 10000)) {
+          A.push(errors, { kind: "harness", message: `parse chunk ${index + 1} did not finish`, site: null, event: current });
+          return afterEffect();
+        }
+        N.setTimeout(waitChunk, 1);
+      };
+      const startedAt = N.perfNow();
+      waitChunk();
+    } else if (actuation && actuation.kind === "script") {
+      const el = scriptOfEvent.get(id);
+      scriptOfEvent.delete(id);
+      if (!el || scriptsDone.has(el)) return afterEffect();
+      then(new NativePromise((r) => scriptWaiters.set(el, r)), afterEffect);
+    } else {
+      afterEffect();
+    }
+  });
+}

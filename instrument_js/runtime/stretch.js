@@ -1,0 +1,88 @@
+// webr4 runtime: a stretch of events the page chooses and runs by itself.
+
+// ------------------------------------------------------------------ running a stretch by itself
+// One Playwright round trip costs more than most events, so once no user action is left the
+// harness lets the page choose and run events itself, exactly as the harness would: the plan's
+// next pending id (ids that are not pending are skipped), else the default policy (least
+// [due, prio, seq]; none past the horizon). It stops at an event Python must actuate (without
+// starting it), when nothing is left, at the horizon, after `max` steps or `sliceMs` of wall
+// time. Steps that finished are kept in `stretch` so the harness can drain them when an event
+// hangs and it has to terminate the script.
+let stretch = null;
+
+function defaultChoice() {
+  let best = null;
+  for (const ev of pending.values()) {
+    if (best === null || ev.due < best.due || (ev.due === best.due && (ev.prio < best.prio
+        || (ev.prio === best.prio && (ev.seq || 0) < (best.seq || 0))))) best = ev;
+  }
+  return best;
+}
+
+function stretchReport(s, extra) {
+  // One JSON string: a stretch of a thousand steps is far cheaper to hand over that way.
+  return N.stringify(N.assign({ steps: s.steps, skipped: s.skipped, consumed: s.consumed, before: s.before || null, next: null, running: null }, extra));
+}
+
+/* Native arrivals between two steps of a stretch (a worker's or a socket's message) are
+   reported before the next choice, as the harness would learn of them: with the step that ran
+   last, or in the stretch's `before` record when none has. */
+function reportArrivals(s) {
+  if (!created.length) return;
+  const late = record();
+  const last = s.steps.length ? s.steps[s.steps.length - 1][2] : null;
+  if (last === null) { s.before = late; return; }
+  for (const key of ["created", "gone", "errors", "uncontrolled"]) last[key] = A.concat(last[key], late[key]);
+  // Between steps only the runtime itself logs (creating or cancelling an event: writes of
+  // digest null), so no increment straddles the two and summarising the two summaries
+  // together is summarising everything the step and the arrivals logged.
+  const merged = newAccessLog();
+  const both = A.concat(N.parse(last.accesses), N.parse(late.accesses));
+  for (let i = 0; i < both.length; i++) merged.push(both[i]);
+  last.accesses = N.stringify(merged.entries());
+  last.now = Math.max(last.now, late.now);
+  if (last.leaving === null) last.leaving = late.leaving;
+}
+
+function runStretch(plan, horizon, max, sliceMs) {
+  const started = N.perfNow();
+  stretch = { steps: [], skipped: [], consumed: 0, running: null, halted: false };
+  const mine = stretch;
+  const stop = (why, extra) => stretchReport(mine, N.assign({ stop: why }, extra));
+  return new NativePromise((resolve) => {
+    const next = () => {
+      if (mine.halted) return resolve(stop("halted"));
+      if (mine.steps.length >= max || N.perfNow() - started > sliceMs) return resolve(stop("slice"));
+      reportArrivals(mine);
+      let chosen = null;
+      let planned = false;
+      while (mine.consumed < plan.length && chosen === null) {
+        const id = plan[mine.consumed++];
+        if (pending.has(id)) { chosen = pending.get(id); planned = true; } else A.push(mine.skipped, id);
+      }
+      if (chosen === null) {
+        chosen = defaultChoice();
+        if (chosen === null) return resolve(stop("done"));
+        if (chosen.due > horizon) return resolve(stop("horizon"));
+      }
+      if (chosen.actuate) return resolve(stop("actuate", { next: [chosen.id, planned] }));
+      mine.running = [chosen.id, planned];
+      then(begin(chosen.id), (out) => {
+        mine.running = null;
+        A.push(mine.steps, [chosen.id, planned, out]);
+        if (out.leaving !== null) return resolve(stop("navigated"));
+        next();
+      });
+    };
+    next();
+  });
+}
+
+/** Stops the current stretch and hands over (as JSON) what it finished and the event it was
+ *  running. */
+function drainStretch() {
+  const drained = stretch || { steps: [], skipped: [], consumed: 0, running: null };
+  drained.halted = true;
+  stretch = null;
+  return stretchReport(drained, { stop: "drained", running: drained.running });
+}

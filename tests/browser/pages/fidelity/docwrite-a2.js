@@ -1,0 +1,1 @@
+order.push("a2 sees " + (document.getElementById("first") ? "first" : "no first"));

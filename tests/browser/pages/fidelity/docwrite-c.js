@@ -1,0 +1,1 @@
+order.push("c sees " + (document.getElementById("last") ? "last" : "no last"));

@@ -1,0 +1,259 @@
+"""The messages the in-page runtime sends Python, written once: the dataclasses below.
+
+The runtime (``instrument_js/runtime/``) answers each call of the harness with one of them:
+``start`` with an :class:`Opening`, ``begin`` with a :class:`StepRecord` or, for an event only
+Python can perform, an :class:`ActuationRequest`; ``finish`` with a :class:`StepRecord`;
+``runStretch`` and ``drainStretch`` with the JSON text of a :class:`StretchReport`. While the
+head or a parse chunk waits for a script ``document.write`` put in the parser's way, ``start``
+and ``finish`` answer an :class:`ActuationRequest` for it instead, and are called again once it
+is released.
+
+:func:`parse` checks a message against its class before anything reads it: every field is
+required and nothing else may be present, and each value must have the annotated type. What
+does not fit is a :class:`RecordError` whose one line names the field
+(``step record: created[2].due: expected a number, got 'soon'``). A record's ``accesses`` is
+the JSON text of the event's access summary (:mod:`webr4.engine.summary`): one string is far
+cheaper to hand over than many small arrays, and it is parsed and checked here like the rest.
+"""
+
+from __future__ import annotations
+
+import json
+import types
+from dataclasses import dataclass, fields, is_dataclass
+from functools import cache
+from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
+
+from webr4.errors import Webr4Error
+
+EventId = str
+
+T = TypeVar("T")
+
+
+class RecordError(Webr4Error):
+    """The page sent a message that does not follow the schema of this module."""
+
+
+class _Mismatch(Exception):
+    """A value that does not fit its type, at ``path``."""
+
+    def __init__(self, path: str, problem: str) -> None:
+        super().__init__(f"{path}: {problem}")
+        self.path = path
+
+
+class JsonText:
+    """Marks a field sent as the JSON text of its annotated type."""
+
+
+AccessEntry = tuple[Literal["r", "w"], str, str | None, str | None]
+"""One access of the summary: kind, location, site (``url:line:col``), value digest."""
+
+
+@dataclass(frozen=True)
+class EventDescriptor:
+    """An event that joined the pending set: its stable identity and its place in the default order."""
+
+    id: EventId
+    category: Literal["parse", "timer", "network", "lifecycle", "message"]  # user events are Python's own
+    type: str
+    label: str
+    creator: EventId | None  # the event that was running when this one was created
+    params: dict[str, Any]  # the identity parameters (URL, delay, site, ordinal, ...)
+    due: float  # virtual milliseconds
+    prio: int
+    seq: int | None  # creation order; None never reaches Python (arrivals are numbered first)
+    preds: tuple[EventId, ...]  # events that must run before it, besides its creator
+
+
+@dataclass(frozen=True)
+class PageError:
+    """An uncaught exception, unhandled rejection, console error, or a note of the runtime."""
+
+    kind: Literal["exception", "unhandledrejection", "console", "harness"]
+    message: str
+    site: str | None
+    event: EventId | None  # the event that was running
+
+
+@dataclass(frozen=True)
+class Leaving:
+    """The page tried to leave (a link, a form, a ``location`` change, ``window.open``)."""
+
+    event: EventId | None  # the event that tried, None outside any event
+
+
+@dataclass(frozen=True)
+class StepRecord:
+    """What happened since the last record: the pending set gains ``created`` and loses ``gone``."""
+
+    created: tuple[EventDescriptor, ...]
+    gone: tuple[EventId, ...]  # ran or cancelled
+    errors: tuple[PageError, ...]
+    accesses: Annotated[tuple[AccessEntry, ...], JsonText]
+    uncontrolled: tuple[str, ...]  # what ran outside control (workers, sockets, frames)
+    now: float  # the virtual clock
+    leaving: Leaving | None
+
+
+@dataclass(frozen=True)
+class ChunkRelease:
+    """Python must release parse chunk ``index`` at the network."""
+
+    kind: Literal["chunk"]
+    index: int
+
+
+@dataclass(frozen=True)
+class ScriptRelease:
+    """Python must release the held script ``url`` (a worker's is served uninstrumented)."""
+
+    kind: Literal["script"]
+    url: str
+    worker: bool
+
+
+@dataclass(frozen=True)
+class ActuationRequest:
+    """``begin`` of an event only Python can perform; ``finish`` then reports its step."""
+
+    actuate: ChunkRelease | ScriptRelease
+    now: float
+
+
+@dataclass(frozen=True)
+class Opening:
+    """``start``: the head of the document was parsed and settled; it is the first event."""
+
+    head: EventId
+    record: StepRecord
+
+
+StretchStep = tuple[EventId, bool, StepRecord]
+"""One event a stretch ran: its id, whether the plan chose it, its record."""
+
+Choice = tuple[EventId, bool]
+"""An event and whether the plan chose it."""
+
+
+@dataclass(frozen=True)
+class StretchReport:
+    """Events the page chose and ran by itself, and why it stopped (``drainStretch``: ``drained``)."""
+
+    steps: tuple[StretchStep, ...]
+    skipped: tuple[EventId, ...]  # planned ids that were not pending when their turn came
+    consumed: int  # how many ids of the plan it used up
+    before: StepRecord | None  # arrivals before its first step
+    stop: Literal["done", "horizon", "slice", "actuate", "navigated", "halted", "drained"]
+    next: Choice | None  # with ``actuate``: the event Python must perform now
+    running: Choice | None  # with ``drained``: the event that was running when it was stopped
+
+
+def parse(cls: type[T], raw: Any, what: str) -> T:
+    """``raw`` (a message of the runtime) as a ``cls``; :class:`RecordError` names what does not fit."""
+    try:
+        return _convert(cls, raw, what)
+    except _Mismatch as mismatch:
+        raise RecordError(f"the page runtime sent a message webr4 cannot read: {mismatch}") from None
+
+
+def parse_reply(raw: Any) -> StepRecord | ActuationRequest:
+    """The answer of ``begin`` or ``finish``: an actuation request when it names one, else a step record."""
+    if isinstance(raw, dict) and "actuate" in raw:
+        return parse(ActuationRequest, raw, "actuation")
+    return parse(StepRecord, raw, "step record")
+
+
+def field_names(cls: type) -> frozenset[str]:
+    """The keys a message of ``cls`` carries."""
+    return frozenset(f.name for f in fields(cls))
+
+
+@cache
+def _hints(cls: type) -> dict[str, Any]:
+    return get_type_hints(cls, include_extras=True)
+
+
+def _describe(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _convert(kind: Any, raw: Any, path: str) -> Any:
+    origin = get_origin(kind)
+    if origin is Annotated:
+        inner, *marks = get_args(kind)
+        if JsonText in marks:
+            if not isinstance(raw, str):
+                raise _Mismatch(path, f"expected JSON text, got {_describe(raw)}")
+            try:
+                raw = json.loads(raw)
+            except ValueError:
+                raise _Mismatch(path, f"not valid JSON: {_describe(raw)}") from None
+        return _convert(inner, raw, path)
+    if is_dataclass(kind) and isinstance(kind, type):
+        if not isinstance(raw, dict):
+            raise _Mismatch(path, f"expected an object, got {_describe(raw)}")
+        hints = _hints(kind)
+        names = [f.name for f in fields(kind)]
+        missing = [name for name in names if name not in raw]
+        if missing:
+            raise _Mismatch(path, f"missing field {missing[0]!r}")
+        extra = sorted(set(raw) - set(names))
+        if extra:
+            raise _Mismatch(path, f"unexpected field {extra[0]!r}")
+        return kind(**{name: _convert(hints[name], raw[name], f"{path}.{name}") for name in names})
+    if origin in (Union, types.UnionType):
+        options = get_args(kind)
+        if raw is None and type(None) in options:
+            return None
+        failures: list[_Mismatch] = []
+        for option in options:
+            if option is type(None):
+                continue
+            try:
+                return _convert(option, raw, path)
+            except _Mismatch as mismatch:
+                failures.append(mismatch)
+        # The option that got furthest into the value says best what is wrong with it.
+        raise max(failures, key=lambda mismatch: len(mismatch.path))
+    if origin is Literal:
+        if raw not in get_args(kind) or isinstance(raw, bool):
+            words = ", ".join(repr(word) for word in get_args(kind))
+            raise _Mismatch(path, f"expected one of {words}, got {_describe(raw)}")
+        return raw
+    if origin is tuple:
+        args = get_args(kind)
+        if not isinstance(raw, list):
+            raise _Mismatch(path, f"expected a list, got {_describe(raw)}")
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_convert(args[0], item, f"{path}[{i}]") for i, item in enumerate(raw))
+        if len(raw) != len(args):
+            raise _Mismatch(path, f"expected {len(args)} items, got {len(raw)}")
+        return tuple(_convert(arg, item, f"{path}[{i}]") for i, (arg, item) in enumerate(zip(args, raw)))
+    if origin is dict:
+        if not isinstance(raw, dict) or not all(isinstance(key, str) for key in raw):
+            raise _Mismatch(path, f"expected an object, got {_describe(raw)}")
+        return raw
+    if kind is type(None):
+        if raw is not None:
+            raise _Mismatch(path, f"expected null, got {_describe(raw)}")
+        return None
+    if kind is bool:
+        if not isinstance(raw, bool):
+            raise _Mismatch(path, f"expected true or false, got {_describe(raw)}")
+        return raw
+    if kind is int:
+        if isinstance(raw, bool) or not (isinstance(raw, int) or (isinstance(raw, float) and raw.is_integer())):
+            raise _Mismatch(path, f"expected an integer, got {_describe(raw)}")
+        return int(raw)
+    if kind is float:
+        if isinstance(raw, bool) or not isinstance(raw, (int, float)):
+            raise _Mismatch(path, f"expected a number, got {_describe(raw)}")
+        return float(raw)
+    if kind is str:
+        if not isinstance(raw, str):
+            raise _Mismatch(path, f"expected a string, got {_describe(raw)}")
+        return raw
+    raise TypeError(f"{path}: the schema uses a type the parser does not know: {kind!r}")

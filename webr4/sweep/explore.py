@@ -30,12 +30,9 @@ from typing import Iterable
 
 from webr4.browser.driver import Driver
 from webr4.browser.launch import sandbox_state
-from webr4.classify import classify
-from webr4.classify.differences import describe_differences
+from webr4.classify.judge import ORDER_OF_EVENTS, judge
 from webr4.engine import Explorer, PlannedSequence, Strategy, find_races
-from webr4.engine.describe import describe_locations
 from webr4.engine.filters import DEFAULT_FILTERS, NamedFilter, filters_by_name
-from webr4.engine.realism import shift_in_words, timing_shift, unrealised
 from webr4.engine.stats import por_pruning
 from webr4.engine.strategies import make_strategy
 from webr4.rundir import FINISHED, INTERRUPTED, ReversalReport, RunDir, Summary
@@ -48,9 +45,9 @@ from webr4.sweep.progress import Progress, Quiet
 from webr4.record.session import Session
 from webr4.sweep.speculate import predict, upcoming
 from webr4.sweep.store import RunStore, StoreError, execution_key
-from webr4.trace import Event, Trace
+from webr4.trace import Trace
 from webr4.errors import Webr4Error
-from webr4.vocabulary import FAILED_RUNS, StopReason, Truncation
+from webr4.vocabulary import StopReason, Truncation
 
 
 class SeedNotReproducible(Webr4Error):
@@ -62,25 +59,6 @@ def _first_divergence(a: Trace, b: Trace) -> str:
         if x != y:
             return f"step {i}: {a.events[x].label} vs {b.events[y].label}"
     return f"one replay ran {len(a.steps)} events, the other {len(b.steps)}"
-
-
-def _event(event_id: str, *traces: Trace) -> Event:
-    for trace in traces:
-        if event_id in trace.events:
-            return trace.events[event_id]
-    raise KeyError(event_id)
-
-
-def _racing_pair(planned: PlannedSequence, parent: Trace, child: Trace) -> tuple[Event, Event, str]:
-    """The reversed pair and its location; for strategies without one, the events at the first
-    position where the two sequences part."""
-    if planned.reversal is not None:
-        r = planned.reversal
-        return _event(r.first, parent, child), _event(r.second, parent, child), r.location
-    for before, after in zip(parent.sequence, child.sequence):
-        if before != after:
-            return _event(before, parent, child), _event(after, parent, child), ""
-    return _event(parent.sequence[-1], parent), _event(child.sequence[-1], child), ""
 
 
 async def explore(runner: Driver | Backend, session: Session, out: Path, *, bound: int | None = 1,
@@ -249,43 +227,23 @@ def _planned(strategy: Strategy) -> int:
 
 def _judge(run: RunDir, planned: PlannedSequence, seed: Trace, parent_trace: Trace, parent_state: StateSnapshot,
            child_trace: Trace, child_state: StateSnapshot, mask: NoiseMask, rules: list[str] | None) -> ReversalReport:
-    """Compare a child with its parent, classify the difference, write the witness directory;
-    the child's timing is measured against the recording, ``seed``."""
-    difference = mask.diff(parent_state, child_state)
-    *pair, location = _racing_pair(planned, parent_trace, child_trace)
-    verdict = classify(parent_trace, child_trace, difference, (pair[0], pair[1]),
-                       child_failed=child_trace.truncated in FAILED_RUNS, rules=rules)
-    run.write_difference(planned.index, difference)
+    """Judge a child against its parent (:func:`~webr4.classify.judge.judge`), write the difference
+    and the witness directory, and say it all as the reversal's report."""
+    judged = judge(planned, seed, parent_trace, parent_state, child_trace, child_state, mask, rules)
+    run.write_difference(planned.index, judged.difference)
     witness = run.write_witness(planned.index, planned.derived_from)
-    named = describe_locations(parent_trace, pair[0].id, pair[1].id, location)
-    keys = [key for _words, key in named] or [location]
-    location = keys[0]
-    shift = timing_shift(seed, child_trace.sequence)
+    first, second = judged.first, judged.second
     return ReversalReport(
         id=planned.index, index=planned.index, parent=planned.derived_from, depth=planned.depth,
-        first=pair[0].label, second=pair[1].label, first_id=pair[0].id, second_id=pair[1].id,
-        location=named[0][0] if named else "order of events", locations=[words for words, _key in named],
-        location_key=location,
-        verdict=verdict.kind, reasons=list(verdict.reasons), differences=describe_differences(difference),
+        first=first.label, second=second.label, first_id=first.id, second_id=second.id,
+        location=judged.locations[0][0] if judged.locations else ORDER_OF_EVENTS,
+        locations=[words for words, _key in judged.locations], location_key=judged.location_key,
+        verdict=judged.verdict.kind, reasons=list(judged.verdict.reasons), differences=judged.differences,
         skipped=len(child_trace.skipped), sequence=child_trace.sequence,
-        events=[{"id": e.id, "label": e.label, "site": _access_site(parent_trace, e.id, keys)} for e in pair],
+        events=[{"id": e.id, "label": e.label, "site": site} for e, site in zip((first, second), judged.sites)],
         witness=witness.directory.relative_to(run.directory).as_posix(),
-        unrealised=unrealised(child_trace, pair[0].id, pair[1].id),
-        timing=shift_in_words(shift, seed.events), timing_ms=shift.ms if shift else 0.0,
+        unrealised=judged.unrealised, timing=judged.timing, timing_ms=judged.timing_ms,
     )
-
-
-def _access_site(trace: Trace, event_id: str, locations: list[str]) -> str | None:
-    """Where ``event_id`` touched the racing locations in ``trace``: its first access with a
-    site to the first of ``locations`` that has one (accesses through browser APIs have none)."""
-    for step in trace.steps:
-        if step.event == event_id:
-            sites: dict[str, str] = {}
-            for access in step.accesses:
-                if access.site and access.location in locations:
-                    sites.setdefault(access.location, access.site)
-            return next((sites[location] for location in locations if location in sites), None)
-    return None
 
 
 def _save(run: RunDir, store: RunStore, index: int, key: str, state: StateSnapshot) -> StateSnapshot:

@@ -20,15 +20,15 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from benchmarks.plain import plain_session
 from benchmarks.section import Section, served
 from webr4.browser.actions import UserAction, parse_actions
 from webr4.browser.controller import Limits
-from webr4.browser.driver import VIEWPORT, Driver
+from webr4.browser.driver import Driver
 from webr4.browser.responses import ResponseStore
 
 REPEATS = 5
 LIMITS = Limits(horizon_ms=5_000)
-STEP_TIMEOUT_MS = 10_000
 TARGETS = {"ratio_median": 2.0, "ratio_worst": 4.0, "execution_median_s": 0.5}
 
 
@@ -43,20 +43,6 @@ class Floor:
     @property
     def ratio(self) -> float:
         return self.execution_s / self.plain_s
-
-
-async def plain_session(driver: Driver, url: str, steps: Sequence[UserAction]) -> float:
-    """Seconds for a fresh context to load ``url``, perform ``steps`` with Playwright and close."""
-    started = time.perf_counter()
-    context = await driver.browser.new_context(viewport=VIEWPORT)
-    try:
-        page = await context.new_page()
-        await page.goto(url, wait_until="load")
-        for step in steps:
-            await step.perform(page, STEP_TIMEOUT_MS)
-    finally:
-        await context.close()
-    return time.perf_counter() - started
 
 
 async def measure_site(driver: Driver, url: str, site: str, steps: Sequence[UserAction]) -> Floor:

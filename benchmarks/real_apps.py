@@ -28,15 +28,15 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from benchmarks.npm import npm_install
+from benchmarks.plain import plain_session
 from benchmarks.section import Section
 from webr4.browser.actions import UserAction, parse_actions
-from webr4.browser.driver import VIEWPORT, Driver
+from webr4.browser.driver import Driver
 from webr4.serve import serve
 from webr4.sweep.explore import explore
 from webr4.record.session import record
@@ -45,7 +45,6 @@ CORPUS = Path(__file__).resolve().parent / "real_apps.json"
 CACHE = Path(__file__).resolve().parent / ".cache" / "real_apps"
 MAX_SEQUENCES = 6
 PLAIN_REPEATS = 3
-STEP_TIMEOUT_MS = 10_000
 SWEEP_TIME_LIMIT_S = 1_200.0
 """A sweep stops after this long even before its six sequences (the table says so)."""
 APP_FIELDS = ("name", "framework", "version", "generation", "source")
@@ -186,20 +185,6 @@ class AppResult:
         derived = ("recorded", "executions", "per_execution_s", "ratio", "record_ratio", "seed_trace_mb",
                    "run_mb_per_sequence")
         return asdict(self) | {name: getattr(self, name) for name in derived}
-
-
-async def plain_session(driver: Driver, url: str, steps: Sequence[UserAction]) -> float:
-    """Seconds for a fresh context to load ``url``, perform ``steps`` with Playwright and close."""
-    started = time.perf_counter()
-    context = await driver.browser.new_context(viewport=VIEWPORT)
-    try:
-        page = await context.new_page()
-        await page.goto(url, wait_until="load")
-        for step in steps:
-            await step.perform(page, STEP_TIMEOUT_MS)
-    finally:
-        await context.close()
-    return time.perf_counter() - started
 
 
 def directory_bytes(directory: Path) -> int:

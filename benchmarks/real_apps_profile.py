@@ -39,7 +39,8 @@ from playwright.async_api import Browser, BrowserContext
 
 import webr4.browser.driver as driver_module
 import webr4.sweep.explore as explore_module
-from benchmarks.real_apps import App, Corpus, ensure_apps, load_corpus, plain_session
+from benchmarks.plain import plain_session
+from benchmarks.real_apps import App, Corpus, ensure_apps, load_corpus
 from webr4.browser.controller import Controller
 from webr4.browser.driver import Driver
 from webr4.browser.responses import ResponseStore

@@ -134,7 +134,7 @@ if (typeof window.Worker === "function") {
       (e) => e.type === "message" ? copyMessage(e) : new ErrorEvent("error", {
         message: e.message, filename: e.filename, lineno: e.lineno, colno: e.colno, error: e.error, cancelable: true })));
     let eventId = null;
-    if (/^https?:/.test(href)) {
+    if (call(N.regexpTest, /^https?:/, href)) {
       // The script is held at the network like an async script, and served uninstrumented.
       eventId = createEvent({
         category: "network", type: "script", label: `worker script ${shortUrl(href)}`,

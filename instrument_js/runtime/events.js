@@ -77,7 +77,7 @@ function isLibraryScript(url) {
   } catch (e) {
     return false;
   }
-  return parsed.origin !== location.origin || LIBRARY_PATH.test(parsed.pathname);
+  return parsed.origin !== location.origin || call(N.regexpTest, LIBRARY_PATH, parsed.pathname);
 }
 
 function firstPageFrame(stack) {

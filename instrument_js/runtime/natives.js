@@ -34,6 +34,7 @@ const N = {
   defineProperty: Object.defineProperty,
   getAttribute: Element.prototype.getAttribute,
   querySelectorAll: Element.prototype.querySelectorAll,
+  regexpTest: RegExp.prototype.test,
   Element: window.Element, // a polyfill may put its own constructor in the global
 };
 

@@ -35,8 +35,9 @@ class RecordError(Webr4Error):
     """The page sent a message that does not follow the schema of this module."""
 
 
-class _Mismatch(Exception):
-    """A value that does not fit its type, at ``path``."""
+class _Mismatch(RecordError):
+    """A value that does not fit its type, at ``path`` (caught by :func:`parse`, which says what
+    the whole message was)."""
 
     def __init__(self, path: str, problem: str) -> None:
         super().__init__(f"{path}: {problem}")

@@ -35,28 +35,16 @@ def pages_url() -> Iterator[str]:
         yield base
 
 
-def plain_dom(url: str, settled: str) -> str:
-    """The page's DOM in plain Chromium once the JS expression ``settled`` holds."""
+def plain_dom(url: str, shown: str) -> str:
+    """The page's DOM in plain Chromium once an element matches the Playwright selector ``shown``:
+    waited for from Playwright's isolated world, so nothing runs in the page's own world (where a
+    page may count calls of its builtins) before the capture."""
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium_path(p), args=list(CHROMIUM_ARGS))
         try:
             page = browser.new_page()
             page.goto(url)
-            page.wait_for_function(settled, timeout=10_000)
-            return page.evaluate(javascript("capture_dom.js"))
-        finally:
-            browser.close()
-
-
-def plain_dom_once_shown(url: str, selector: str) -> str:
-    """The page's DOM in plain Chromium once an element matches ``selector``: waited for from
-    Playwright's isolated world, so nothing runs in the page's own world before the capture."""
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_path(p), args=list(CHROMIUM_ARGS))
-        try:
-            page = browser.new_page()
-            page.goto(url)
-            page.locator(selector).wait_for(state="attached", timeout=10_000)
+            page.locator(shown).wait_for(state="attached", timeout=10_000)
             return page.evaluate(javascript("capture_dom.js"))
         finally:
             browser.close()
@@ -71,7 +59,7 @@ def test_attributes_that_look_like_handlers_are_left_alone(driver, pages_url):
     url = pages_url + "attributes.html"
     dom, harness = webr4_dom(driver, url)
     assert not harness
-    assert dom == plain_dom(url, "document.getElementById('out').textContent !== ''")
+    assert dom == plain_dom(url, "#out:not(:empty)")
     assert "e.g. online=yes | set onerror=x | yes | press onclick=go to start | 3 | 3" in dom
 
 
@@ -79,13 +67,13 @@ def test_a_script_detached_while_it_loads_still_runs(driver, pages_url):
     url = pages_url + "jsonp.html"
     dom, harness = webr4_dom(driver, url)
     assert not harness  # the recording used to wait for a load event that never came
-    assert dom == plain_dom(url, "document.getElementById('out').title === 'loaded'")
+    assert dom == plain_dom(url, "#out[title='loaded']")
 
 
 def test_worker_messages_are_delivered_and_marked_uncontrolled(driver, pages_url):
     url = pages_url + "worker.html"
     execution = driver.execute(url, store=ResponseStore(), record=True)
-    assert execution.dom == plain_dom(url, "document.getElementById('out').textContent === 'sum 42, done'")
+    assert execution.dom == plain_dom(url, "#out:text-is('sum 42, done')")
     trace = execution.trace
     messages = [e for e in trace.sequence if trace.events[e].type == "worker"]
     assert [trace.events[e].label for e in messages] == ["message from worker /worker.js"] * 2
@@ -115,7 +103,7 @@ def test_websocket_events_are_controlled_and_the_socket_marked_uncontrolled(driv
     with websocket_server() as port:
         url = f"{pages_url}websocket.html?port={port}"
         execution = driver.execute(url, store=ResponseStore(), record=True)
-        assert execution.dom == plain_dom(url, "document.getElementById('out').textContent.endsWith('close')")
+        assert execution.dom == plain_dom(url, "#out:text-matches('close$')")
     assert _out(execution.dom) == "open, hello, echo:ping, close"
     trace = execution.trace
     labels = [trace.events[e].label for e in trace.sequence if trace.events[e].type == "websocket"]
@@ -147,7 +135,7 @@ def test_a_polyfill_replacing_dom_methods_and_constructors_ends_as_in_plain_chro
     dom, harness = webr4_dom(driver, url)
     assert not harness
     # The page counts calls of its replaced natives: webr4 making any of them shows in the DOM.
-    assert dom == plain_dom(url, "document.getElementById('out').textContent !== ''")
+    assert dom == plain_dom(url, "#out:not(:empty)")
     assert "clicks 1, x 1, addEventListener 1, appendChild 1" in dom
 
 
@@ -167,7 +155,7 @@ def test_a_page_that_replaces_the_builtins_the_runtime_uses_ends_as_in_plain_chr
     dom, harness = webr4_dom(driver, url)
     assert not harness
     # The page counts calls of its wrapped builtins: webr4 making any of them shows in the DOM.
-    assert dom == plain_dom_once_shown(url, "#out:not(:empty)")
+    assert dom == plain_dom(url, "#out:not(:empty)")
     assert "fetch 7, frame, image error, interval, load, message hello, microtask, sync, timer, xhr 7 |" in dom
 
 
@@ -181,7 +169,7 @@ def test_scripts_that_document_write_puts_in_the_parser_run_in_chromium_order(dr
     assert execution.trace.truncated is None
     assert not [e for e in execution.trace.errors if e.kind == "harness"]
     # Same elements in the same places; inline scripts differ only by webr4's rewriting.
-    assert _without_script_text(execution.dom) == _without_script_text(plain_dom_once_shown(url, "#out:not(:empty)"))
+    assert _without_script_text(execution.dom) == _without_script_text(plain_dom(url, "#out:not(:empty)"))
     assert ("head, after writing a, a, after writing a2, a2 sees no first, next inline, written inline true, "
             "after writing markup, b, after writing c, c sees no last") in execution.dom
 

@@ -61,3 +61,11 @@ def test_the_runtime_stops_a_stretch_only_with_words_of_the_schema():
     runtime = runtime_source()
     sent = set(re.findall(r'\bstop\("([\w-]+)"', runtime)) | set(re.findall(r'\bstop: "([\w-]+)"', runtime))
     assert sent == set(get_args(get_type_hints(StretchReport)["stop"]))
+
+
+def test_a_bad_access_entry_among_many_good_ones_is_named_by_its_index():
+    entries = [["r", f"global:v{i}", "x1:3", None] for i in range(40)]
+    entries[12] = ["x", "global:v12", "x1:3", None]
+    with pytest.raises(RecordError) as refused:
+        parse(StepRecord, _record(accesses=json.dumps(entries)), "step record")
+    assert str(refused.value).endswith("step record.accesses[12][0]: expected one of 'r', 'w', got 'x'")

@@ -14,6 +14,9 @@ does not fit is a :class:`RecordError` whose one line names the field
 (``step record: created[2].due: expected a number, got 'soon'``). A record's ``accesses`` is
 the JSON text of the event's access summary (:mod:`webr4.engine.summary`): one string is far
 cheaper to hand over than many small arrays, and it is parsed and checked here like the rest.
+Long lists of flat values, such as those entries, are checked a column at a time
+(:mod:`webr4.browser.flatrows`, derived from the same annotations); a list that does not pass
+is checked again value by value, which names the first value that does not fit.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from dataclasses import dataclass, fields, is_dataclass
 from functools import cache
 from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
 
+from webr4.browser.flatrows import FlatRows
 from webr4.errors import Webr4Error
 
 EventId = str
@@ -229,6 +233,10 @@ def _convert(kind: Any, raw: Any, path: str) -> Any:
         if not isinstance(raw, list):
             raise _Mismatch(path, f"expected a list, got {_describe(raw)}")
         if len(args) == 2 and args[1] is Ellipsis:
+            rows = FlatRows.of(args[0])
+            converted = rows.convert(raw) if rows is not None else None
+            if converted is not None:
+                return converted
             return tuple(_convert(args[0], item, f"{path}[{i}]") for i, item in enumerate(raw))
         if len(raw) != len(args):
             raise _Mismatch(path, f"expected {len(args)} items, got {len(raw)}")

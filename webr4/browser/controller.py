@@ -50,7 +50,7 @@ from webr4.browser.records import (ActuationRequest, ChunkRelease, Opening, Page
                                    StepRecord, StretchReport, parse, parse_reply)
 from webr4.engine.timers import with_timer_order
 from webr4.instrument.chunks import ChunkModel
-from webr4.trace import Access, AccessKind, Category, ErrorRecord, Event, EventId, Navigation, Step, Trace
+from webr4.trace import ACCESS_KINDS, Access, Category, ErrorRecord, Event, EventId, Navigation, Step, Trace
 from webr4.vocabulary import Truncation
 
 T = TypeVar("T")
@@ -505,9 +505,9 @@ class Controller:
             elif index > 0:
                 preds.add(0)
             self.state.last_user_step = index
-        fix = self.gate.original_site
+        fix, kinds = self.gate.original_site, ACCESS_KINDS
         accesses = tuple(
-            Access(AccessKind(kind), location, fix(site), value)
+            Access(kinds[kind], location, fix(site), value)
             for kind, location, site, value in (record.accesses if record is not None else ())
         )
         candidate = enabled[event_id]

@@ -49,6 +49,7 @@ from webr4.browser.readiness import TargetState, target_state
 from webr4.browser.records import (ActuationRequest, ChunkRelease, Opening, PageError, RecordError, ScriptRelease,
                                    StepRecord, StretchReport, parse, parse_reply)
 from webr4.engine.timers import with_timer_order
+from webr4.gcpause import gc_paused
 from webr4.instrument.chunks import ChunkModel
 from webr4.trace import ACCESS_KINDS, Access, Category, ErrorRecord, Event, EventId, Navigation, Step, Trace
 from webr4.vocabulary import Truncation
@@ -506,10 +507,11 @@ class Controller:
                 preds.add(0)
             self.state.last_user_step = index
         fix, kinds = self.gate.original_site, ACCESS_KINDS
-        accesses = tuple(
-            Access(kinds[kind], location, fix(site), value)
-            for kind, location, site, value in (record.accesses if record is not None else ())
-        )
+        with gc_paused():  # up to 10^5 accesses, and no cycle among them
+            accesses = tuple(
+                Access(kinds[kind], location, fix(site), value)
+                for kind, location, site, value in (record.accesses if record is not None else ())
+            )
         candidate = enabled[event_id]
         self.state.steps.append(Step(
             event=event_id, enabled=frozenset(enabled), predecessors=tuple(sorted(preds)), accesses=accesses,

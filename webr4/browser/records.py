@@ -29,6 +29,7 @@ from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
 
 from webr4.browser.flatrows import FlatRows
 from webr4.errors import Webr4Error
+from webr4.gcpause import gc_paused
 
 EventId = str
 
@@ -158,7 +159,8 @@ class StretchReport:
 def parse(cls: type[T], raw: Any, what: str) -> T:
     """``raw`` (a message of the runtime) as a ``cls``; :class:`RecordError` names what does not fit."""
     try:
-        return _convert(cls, raw, what)
+        with gc_paused():  # a message is acyclic data, up to 10^5 values of it
+            return _convert(cls, raw, what)
     except _Mismatch as mismatch:
         raise RecordError(f"the page runtime sent a message webr4 cannot read: {mismatch}") from None
 

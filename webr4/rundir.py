@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from webr4.errors import Webr4Error
+from webr4.gcpause import gc_paused
 from webr4.state.diff import StateDiff
 from webr4.state.noise import NoiseMask
 from webr4.state.snapshot import StateSnapshot
@@ -58,7 +59,8 @@ def trace_text(trace: Trace) -> str:
 
 def trace_from_text(text: str) -> Trace:
     """The trace in trace JSON ``text`` (``sequence`` is derived from the steps, and may be missing)."""
-    return Trace.from_json(json.loads(text))
+    with gc_paused():  # 10^5 accesses, and no cycle among them
+        return Trace.from_json(json.loads(text))
 
 
 def write_trace(path: Path, trace: Trace) -> Path:

@@ -161,7 +161,7 @@ class Step:
             event=raw["event"],
             enabled=frozenset(raw["enabled"]),
             predecessors=tuple(raw.get("predecessors", ())),
-            accesses=tuple(Access.from_json(a) for a in raw.get("accesses", ())),
+            accesses=tuple(map(Access.from_json, raw.get("accesses", ()))),
             time=raw.get("time", 0.0),
             planned=raw.get("planned", True),
         )

@@ -18,7 +18,7 @@ from __future__ import annotations
 import types
 from dataclasses import dataclass
 from collections.abc import Callable, Iterable
-from functools import cache
+from functools import cache, partial
 from operator import itemgetter
 from typing import Any, Literal, Union, get_args, get_origin
 
@@ -95,6 +95,6 @@ class FlatRows:
         if not set(map(type, raw)) <= {list} or not set(map(len, raw)) <= {self.width}:
             return None
         for index, column in enumerate(self.columns):
-            if not column.fits(lambda get=itemgetter(index): map(get, raw)):
+            if not column.fits(partial(map, itemgetter(index), raw)):
                 return None
         return tuple(map(tuple, raw))

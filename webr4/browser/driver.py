@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Mapping, Sequence
 
-from playwright.async_api import Browser, Page, Playwright, ViewportSize, async_playwright
+from playwright.async_api import Browser, CDPSession, Page, Playwright, ViewportSize, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
 from webr4.browser.actions import UserAction
@@ -21,6 +21,8 @@ from webr4.browser.naming import collect_names
 from webr4.browser.network import NetworkGate
 from webr4.browser.responses import ResponseStore
 from webr4.browser.runtime import runtime_source
+from webr4.browser.screenshot import RESTORE, PageSize, prepare_script
+from webr4.browser.screenshot import capture as capture_screenshot
 from webr4.engine.summary import without_unshared_reads
 from webr4.instrument.cache import CachedRewriter
 from webr4.instrument.page import DocumentCache
@@ -131,7 +133,7 @@ class Driver:
             try:
                 cdp = await context.new_cdp_session(page)
                 trace = await Controller(page, cdp, gate, actions, limits).run(url, plan)
-                dom, shot, globals_, captured = await _final_state(page, trace, gate, screenshot=screenshot,
+                dom, shot, globals_, captured = await _final_state(page, cdp, trace, gate, screenshot=screenshot,
                                                                    heap=heap, captures=captures)
             finally:
                 await gate.abandon()
@@ -140,20 +142,45 @@ class Driver:
             await context.close()
 
 
-async def _final_state(page: Page, trace: Trace, gate: NetworkGate, *, screenshot: bool, heap: bool,
-                       captures: Mapping[str, str]) -> tuple[str, bytes | None, Any, dict[str, Any]]:
+async def _final_state(page: Page, cdp: CDPSession, trace: Trace, gate: NetworkGate, *, screenshot: bool,
+                       heap: bool, captures: Mapping[str, str]) -> tuple[str, bytes | None, Any, dict[str, Any]]:
     """DOM, screenshot, heap and the results of ``captures`` at the end of a run; empty when the
     page hung or went away (the trace already says so). Names the trace's racing objects
-    (``trace.names``) on the way."""
+    (``trace.names``) on the way.
+
+    The access log is switched off first, so that reading the state logs nothing. The DOM is
+    read before the screenshot and the heap after it, as ever. On a page without child frames
+    the DOM, the screenshot's preparation and its measure come back from one evaluation and the
+    heap with the carets put back from another (:mod:`webr4.browser.screenshot`); a page with
+    frames is pictured by Playwright, which prepares every frame."""
     if trace.truncated in (Truncation.EVENT_TIMEOUT, Truncation.PAGE_LOST):
         return "", None, None, {}
+    quick = screenshot and len(page.frames) == 1
     try:
-        await page.evaluate("() => { if (window.__webr4.log) window.__webr4.log.enabled = false; }")
+        dom, size = await asyncio.wait_for(page.evaluate(_closing_script(quick)), 10)
         trace.names = await asyncio.wait_for(collect_names(page, trace, gate.original_site, gate.sites), 10)
-        dom = await asyncio.wait_for(page.evaluate(javascript("capture_dom.js")), 10)
-        shot = await page.screenshot(full_page=True, timeout=10_000) if screenshot else None
-        globals_ = await asyncio.wait_for(page.evaluate(javascript("capture_heap.js")), 10) if heap else None
+        prepared = quick and size is not None
+        shot = None
+        if prepared:
+            shot = await asyncio.wait_for(capture_screenshot(cdp, PageSize.from_page(size), VIEWPORT), 10)
+        elif screenshot:
+            shot = await page.screenshot(full_page=True, timeout=10_000)
+        globals_ = None
+        if heap:
+            restore = f"{RESTORE}; await 0; " if prepared else ""  # observers see the carets come back first
+            globals_ = await asyncio.wait_for(
+                page.evaluate(f"async () => {{ {restore}return ({javascript('capture_heap.js')})(); }}"), 10)
+        elif prepared and captures:
+            await page.evaluate(f"() => {{ {RESTORE}; }}")
         captured = {name: await asyncio.wait_for(page.evaluate(script), 10) for name, script in captures.items()}
     except (PlaywrightError, asyncio.TimeoutError):
         return "", None, None, {}
     return dom, shot, globals_, captured
+
+
+def _closing_script(prepare: bool) -> str:
+    """The first evaluation at the end of a run: switch the access log off, read the DOM and, with
+    ``prepare``, ready the page for its screenshot; returns ``[dom, page size or null]``."""
+    screen = f"await ({prepare_script()})()" if prepare else "null"
+    return ("async () => { if (window.__webr4.log) window.__webr4.log.enabled = false; "
+            f"const dom = ({javascript('capture_dom.js')})(); return [dom, {screen}]; }}")

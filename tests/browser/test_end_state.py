@@ -1,6 +1,7 @@
 """The end state an execution captures is what Playwright sees of the same page in plain Chromium:
-the full-page screenshot has the same pixels, and what the page holds after it (its own inline
-styles, which hiding the carets touches) is the same."""
+the full-page screenshot has the same pixels, what the page holds after it (its own inline
+styles, which hiding the carets touches) is the same, and so is the heap, whether the browser's
+own globals were asked for in this execution or known from an earlier one."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from playwright.async_api import Page
 
 from webr4.browser.driver import VIEWPORT
 from webr4.browser.responses import ResponseStore
+from webr4.resources import javascript
 from webr4.serve import serve
 
 pytestmark = pytest.mark.browser
@@ -50,3 +52,19 @@ def test_a_tall_page_with_text_fields_ends_with_the_screenshot_and_styles_of_pla
     assert size[1] > VIEWPORT["height"]  # the whole page, beyond the viewport
     assert (size, webr4_pixels) == pixels(plain_shot)
     assert execution.captured["styles"] == plain_styles
+
+
+def test_the_heap_is_the_page_globals_of_plain_chromium_in_every_execution(driver, pages_url):
+    url = pages_url + "tall-form.html"
+    heap = f"() => ({javascript('capture_heap.js')})(({javascript('window_builtins.js')})())"
+
+    async def plain(page: Page) -> dict:
+        await page.goto(url, wait_until="load")
+        return await page.evaluate(heap)
+
+    expected = driver.in_plain_chromium(plain)
+    store = ResponseStore()
+    first = driver.execute(url, store=store, record=True, heap=True)
+    again = driver.execute(url, store=store, record=False, heap=True)
+    assert set(expected) == {"form", "submitForm"}
+    assert first.heap == again.heap == expected

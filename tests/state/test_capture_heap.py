@@ -33,7 +33,7 @@ async def _capture() -> dict[str, Any]:
         try:
             page = await browser.new_page()
             await page.set_content(PAGE)
-            return await page.evaluate(javascript("capture_heap.js"))
+            return await page.evaluate(f"() => ({javascript('capture_heap.js')})(({javascript('window_builtins.js')})())")
         finally:
             await browser.close()
 

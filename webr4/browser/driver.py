@@ -10,6 +10,7 @@ import json
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Mapping, Sequence
+from urllib.parse import urlsplit
 
 from playwright.async_api import Browser, CDPSession, Page, Playwright, ViewportSize, async_playwright
 from playwright.async_api import Error as PlaywrightError
@@ -66,6 +67,7 @@ class Driver:
         self._browser: Browser | None = None
         self._rewriter = rewriter if rewriter is not None else CachedRewriter()
         self._documents = DocumentCache()
+        self._builtins: dict[str, list[str]] = {}  # origin -> a fresh window's own property names there
 
     async def __aenter__(self) -> Driver:
         self._playwright = await async_playwright().start()
@@ -134,7 +136,8 @@ class Driver:
                 cdp = await context.new_cdp_session(page)
                 trace = await Controller(page, cdp, gate, actions, limits).run(url, plan)
                 dom, shot, globals_, captured = await _final_state(page, cdp, trace, gate, screenshot=screenshot,
-                                                                   heap=heap, captures=captures)
+                                                                   heap=heap, captures=captures,
+                                                                   builtins=self._builtins)
             finally:
                 await gate.abandon()
             return Execution(trace if full_accesses else without_unshared_reads(trace), dom, shot, globals_, captured)
@@ -143,7 +146,8 @@ class Driver:
 
 
 async def _final_state(page: Page, cdp: CDPSession, trace: Trace, gate: NetworkGate, *, screenshot: bool,
-                       heap: bool, captures: Mapping[str, str]) -> tuple[str, bytes | None, Any, dict[str, Any]]:
+                       heap: bool, captures: Mapping[str, str],
+                       builtins: dict[str, list[str]]) -> tuple[str, bytes | None, Any, dict[str, Any]]:
     """DOM, screenshot, heap and the results of ``captures`` at the end of a run; empty when the
     page hung or went away (the trace already says so). Names the trace's racing objects
     (``trace.names``) on the way.
@@ -152,7 +156,10 @@ async def _final_state(page: Page, cdp: CDPSession, trace: Trace, gate: NetworkG
     read before the screenshot and the heap after it, as ever. On a page without child frames
     the DOM, the screenshot's preparation and its measure come back from one evaluation and the
     heap with the carets put back from another (:mod:`webr4.browser.screenshot`); a page with
-    frames is pictured by Playwright, which prepares every frame."""
+    frames is pictured by Playwright, which prepares every frame. ``builtins`` maps an origin to
+    the names of a fresh window's own properties there (``window_builtins.js``), which the heap
+    leaves out: learnt by the first execution of a page of that origin, added here, reused by the
+    next ones."""
     if trace.truncated in (Truncation.EVENT_TIMEOUT, Truncation.PAGE_LOST):
         return "", None, None, {}
     quick = screenshot and len(page.frames) == 1
@@ -168,14 +175,29 @@ async def _final_state(page: Page, cdp: CDPSession, trace: Trace, gate: NetworkG
         globals_ = None
         if heap:
             restore = f"{RESTORE}; await 0; " if prepared else ""  # observers see the carets come back first
-            globals_ = await asyncio.wait_for(
-                page.evaluate(f"async () => {{ {restore}return ({javascript('capture_heap.js')})(); }}"), 10)
+            globals_ = await asyncio.wait_for(_heap(page, restore, builtins), 10)
         elif prepared and captures:
             await page.evaluate(f"() => {{ {RESTORE}; }}")
         captured = {name: await asyncio.wait_for(page.evaluate(script), 10) for name, script in captures.items()}
     except (PlaywrightError, asyncio.TimeoutError):
         return "", None, None, {}
     return dom, shot, globals_, captured
+
+
+async def _heap(page: Page, before: str, builtins: dict[str, list[str]]) -> Any:
+    """The page's abstract heap (``capture_heap.js``), after the statements ``before``; asks for the
+    browser's own globals first when ``builtins`` does not know the page's origin yet."""
+    parts = urlsplit(page.url)
+    origin = f"{parts.scheme}://{parts.netloc}"
+    capture = javascript("capture_heap.js")
+    known = builtins.get(origin)
+    if known is not None:
+        return await page.evaluate(f"async (names) => {{ {before}return ({capture})(names); }}", known)
+    names, globals_ = await page.evaluate(
+        f"async () => {{ {before}const names = ({javascript('window_builtins.js')})(); return [names, ({capture})(names)]; }}")
+    if names is not None:
+        builtins[origin] = names
+    return globals_
 
 
 def _closing_script(prepare: bool) -> str:

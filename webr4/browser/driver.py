@@ -165,13 +165,11 @@ async def _final_state(page: Page, cdp: CDPSession, trace: Trace, gate: NetworkG
     quick = screenshot and len(page.frames) == 1
     try:
         dom, size = await asyncio.wait_for(page.evaluate(_closing_script(quick)), 10)
-        trace.names = await asyncio.wait_for(collect_names(page, trace, gate.original_site, gate.sites), 10)
-        prepared = quick and size is not None
-        shot = None
-        if prepared:
-            shot = await asyncio.wait_for(capture_screenshot(cdp, PageSize.from_page(size), VIEWPORT), 10)
-        elif screenshot:
-            shot = await page.screenshot(full_page=True, timeout=10_000)
+        prepared = size is not None  # the page is ready for the picture, carets hidden
+        # Naming only reads the log's tables, so it is asked for while the picture is taken.
+        trace.names, shot = await asyncio.gather(
+            asyncio.wait_for(collect_names(page, trace, gate.original_site, gate.sites), 10),
+            asyncio.wait_for(_picture(page, cdp, size, screenshot), 10))
         globals_ = None
         if heap:
             restore = f"{RESTORE}; await 0; " if prepared else ""  # observers see the carets come back first
@@ -182,6 +180,16 @@ async def _final_state(page: Page, cdp: CDPSession, trace: Trace, gate: NetworkG
     except (PlaywrightError, asyncio.TimeoutError):
         return "", None, None, {}
     return dom, shot, globals_, captured
+
+
+async def _picture(page: Page, cdp: CDPSession, size: dict[str, Any] | None, screenshot: bool) -> bytes | None:
+    """The full-page screenshot, when asked for: captured at once in a page prepared and measured
+    as ``size``, else by Playwright."""
+    if not screenshot:
+        return None
+    if size is not None:
+        return await capture_screenshot(cdp, PageSize.from_page(size), VIEWPORT)
+    return await page.screenshot(full_page=True)
 
 
 async def _heap(page: Page, before: str, builtins: dict[str, list[str]]) -> Any:

@@ -152,11 +152,12 @@ async def _final_state(page: Page, cdp: CDPSession, trace: Trace, gate: NetworkG
     page hung or went away (the trace already says so). Names the trace's racing objects
     (``trace.names``) on the way.
 
-    The access log is switched off first, so that reading the state logs nothing. The DOM is
-    read before the screenshot and the heap after it, as ever. On a page without child frames
-    the DOM, the screenshot's preparation and its measure come back from one evaluation and the
-    heap with the carets put back from another (:mod:`webr4.browser.screenshot`); a page with
-    frames is pictured by Playwright, which prepares every frame. ``builtins`` maps an origin to
+    The access log is switched off first, so that reading the state logs nothing; the DOM is read
+    before the screenshot, the heap after it. On a page without child frames one evaluation
+    switches the log off, reads the DOM and readies and measures the page for its screenshot,
+    which one capture call then takes (:mod:`webr4.browser.screenshot`), and the heap's
+    evaluation first puts the carets back; a page with frames is pictured by Playwright, which
+    readies every frame. ``builtins`` maps an origin to
     the names of a fresh window's own properties there (``window_builtins.js``), which the heap
     leaves out: learnt by the first execution of a page of that origin, added here, reused by the
     next ones."""
@@ -183,8 +184,8 @@ async def _final_state(page: Page, cdp: CDPSession, trace: Trace, gate: NetworkG
 
 
 async def _picture(page: Page, cdp: CDPSession, size: dict[str, Any] | None, screenshot: bool) -> bytes | None:
-    """The full-page screenshot, when asked for: captured at once in a page prepared and measured
-    as ``size``, else by Playwright."""
+    """The full-page screenshot, when asked for: one capture call in a page that the closing
+    script readied and measured as ``size``; Playwright's when it did not (``size`` is None)."""
     if not screenshot:
         return None
     if size is not None:
@@ -201,8 +202,9 @@ async def _heap(page: Page, before: str, builtins: dict[str, list[str]]) -> Any:
     known = builtins.get(origin)
     if known is not None:
         return await page.evaluate(f"async (names) => {{ {before}return ({capture})(names); }}", known)
+    ask = javascript("window_builtins.js")
     names, globals_ = await page.evaluate(
-        f"async () => {{ {before}const names = ({javascript('window_builtins.js')})(); return [names, ({capture})(names)]; }}")
+        f"async () => {{ {before}const names = ({ask})(); return [names, ({capture})(names)]; }}")
     if names is not None:
         builtins[origin] = names
     return globals_

@@ -67,7 +67,7 @@ class Driver:
         self._browser: Browser | None = None
         self._rewriter = rewriter if rewriter is not None else CachedRewriter()
         self._documents = DocumentCache()
-        self._builtins: dict[str, list[str]] = {}  # origin -> a fresh window's own property names there
+        self._builtins: dict[str, str] = {}  # origin -> a fresh window's own property names there (JSON)
 
     async def __aenter__(self) -> Driver:
         self._playwright = await async_playwright().start()
@@ -147,7 +147,7 @@ class Driver:
 
 async def _final_state(page: Page, cdp: CDPSession, trace: Trace, gate: NetworkGate, *, screenshot: bool,
                        heap: bool, captures: Mapping[str, str],
-                       builtins: dict[str, list[str]]) -> tuple[str, bytes | None, Any, dict[str, Any]]:
+                       builtins: dict[str, str]) -> tuple[str, bytes | None, Any, dict[str, Any]]:
     """DOM, screenshot, heap and the results of ``captures`` at the end of a run; empty when the
     page hung or went away (the trace already says so). Names the trace's racing objects
     (``trace.names``) on the way.
@@ -158,8 +158,8 @@ async def _final_state(page: Page, cdp: CDPSession, trace: Trace, gate: NetworkG
     which one capture call then takes (:mod:`webr4.browser.screenshot`), and the heap's
     evaluation first puts the carets back; a page with frames is pictured by Playwright, which
     readies every frame. ``builtins`` maps an origin to
-    the names of a fresh window's own properties there (``window_builtins.js``), which the heap
-    leaves out: learnt by the first execution of a page of that origin, added here, reused by the
+    the names of a fresh window's own properties there (``window_builtins.js``) as a JSON array,
+    which the heap leaves out: learnt by the first execution of a page of that origin, added here, reused by the
     next ones."""
     if trace.truncated in (Truncation.EVENT_TIMEOUT, Truncation.PAGE_LOST):
         return "", None, None, {}
@@ -193,20 +193,20 @@ async def _picture(page: Page, cdp: CDPSession, size: dict[str, Any] | None, scr
     return await page.screenshot(full_page=True)
 
 
-async def _heap(page: Page, before: str, builtins: dict[str, list[str]]) -> Any:
+async def _heap(page: Page, before: str, builtins: dict[str, str]) -> Any:
     """The page's abstract heap (``capture_heap.js``), after the statements ``before``; asks for the
     browser's own globals first when ``builtins`` does not know the page's origin yet."""
     parts = urlsplit(page.url)
     origin = f"{parts.scheme}://{parts.netloc}"
     capture = javascript("capture_heap.js")
     known = builtins.get(origin)
-    if known is not None:
-        return await page.evaluate(f"async (names) => {{ {before}return ({capture})(names); }}", known)
+    if known is not None:  # written into the expression: as an argument, a thousand names cost more to pass
+        return await page.evaluate(f"async () => {{ {before}return ({capture})({known}); }}")
     ask = javascript("window_builtins.js")
     names, globals_ = await page.evaluate(
         f"async () => {{ {before}const names = ({ask})(); return [names, ({capture})(names)]; }}")
     if names is not None:
-        builtins[origin] = names
+        builtins[origin] = json.dumps(names)
     return globals_
 
 

@@ -1,9 +1,10 @@
 // Captures an abstract JavaScript heap: the values reachable from the page's own globals, as
 // plain JSON that two executions can be compared on. Evaluated by the harness at the end of an
-// execution as a function expression: () => object (global name -> abstract value).
+// execution as a function expression: (builtins) => object (global name -> abstract value).
 //
-// * The page's globals are the own properties of window that a fresh about:blank window does
-//   not have (when no frame can be made: the enumerable data properties), minus __webr4*.
+// * The page's globals are the own properties of window that are not in `builtins`, the names a
+//   fresh about:blank window of this page has (window_builtins.js; null when no frame could be
+//   made: then the enumerable data properties), minus __webr4*.
 //   Globals declared with let/const/class are not properties of window and are not seen.
 // * Objects are expanded breadth first, properties in sorted order, to depth 4 (window.a.b.c.d);
 //   deeper objects become "<depth limit>". At most 200 properties per object and 2,000 values in
@@ -15,7 +16,7 @@
 //   numbers under a key that names a timer (timer, timeout, interval, handle, tid, raf)
 //   "<timer id>", and other values that do not survive JSON a "<…>" placeholder. Accessor
 //   properties are not called: they become "<getter>". Class instances carry "$class".
-() => {
+(builtins) => {
   const MAX_DEPTH = 4;
   const MAX_NODES = 2000;
   const MAX_CHILDREN = 200;
@@ -24,19 +25,14 @@
   const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
   function builtinNames() {
-    try {
-      const frame = document.createElement("iframe");
-      frame.style.display = "none";
-      (document.body || document.documentElement).appendChild(frame);
-      const names = new Set(Object.getOwnPropertyNames(frame.contentWindow));
-      frame.remove();
+    if (builtins) {
+      const names = new Set(builtins);
       return (name) => names.has(name);
-    } catch (e) {
-      return (name) => {
-        const d = Object.getOwnPropertyDescriptor(window, name);
-        return !d || !d.enumerable || !("value" in d);
-      };
     }
+    return (name) => {
+      const d = Object.getOwnPropertyDescriptor(window, name);
+      return !d || !d.enumerable || !("value" in d);
+    };
   }
 
   const childPath = (path, key) => path + (typeof key === "number" ? `[${key}]` : IDENTIFIER.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`);

@@ -33,7 +33,8 @@ async def _capture() -> dict[str, Any]:
         try:
             page = await browser.new_page()
             await page.set_content(PAGE)
-            return await page.evaluate(javascript("capture_heap.js"))
+            builtins = javascript("window_builtins.js")
+            return await page.evaluate(f"() => ({javascript('capture_heap.js')})(({builtins})())")
         finally:
             await browser.close()
 

@@ -10,8 +10,9 @@ import json
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Mapping, Sequence
+from urllib.parse import urlsplit
 
-from playwright.async_api import Browser, Page, Playwright, ViewportSize, async_playwright
+from playwright.async_api import Browser, CDPSession, Page, Playwright, ViewportSize, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
 from webr4.browser.actions import UserAction
@@ -21,6 +22,8 @@ from webr4.browser.naming import collect_names
 from webr4.browser.network import NetworkGate
 from webr4.browser.responses import ResponseStore
 from webr4.browser.runtime import runtime_source
+from webr4.browser.screenshot import RESTORE, PageSize, prepare_script
+from webr4.browser.screenshot import capture as capture_screenshot
 from webr4.engine.summary import without_unshared_reads
 from webr4.instrument.cache import CachedRewriter
 from webr4.instrument.page import DocumentCache
@@ -64,6 +67,7 @@ class Driver:
         self._browser: Browser | None = None
         self._rewriter = rewriter if rewriter is not None else CachedRewriter()
         self._documents = DocumentCache()
+        self._builtins: dict[str, str] = {}  # origin -> a fresh window's own property names there (JSON)
 
     async def __aenter__(self) -> Driver:
         self._playwright = await async_playwright().start()
@@ -131,8 +135,9 @@ class Driver:
             try:
                 cdp = await context.new_cdp_session(page)
                 trace = await Controller(page, cdp, gate, actions, limits).run(url, plan)
-                dom, shot, globals_, captured = await _final_state(page, trace, gate, screenshot=screenshot,
-                                                                   heap=heap, captures=captures)
+                dom, shot, globals_, captured = await _final_state(page, cdp, trace, gate, screenshot=screenshot,
+                                                                   heap=heap, captures=captures,
+                                                                   builtins=self._builtins)
             finally:
                 await gate.abandon()
             return Execution(trace if full_accesses else without_unshared_reads(trace), dom, shot, globals_, captured)
@@ -140,20 +145,74 @@ class Driver:
             await context.close()
 
 
-async def _final_state(page: Page, trace: Trace, gate: NetworkGate, *, screenshot: bool, heap: bool,
-                       captures: Mapping[str, str]) -> tuple[str, bytes | None, Any, dict[str, Any]]:
+async def _final_state(page: Page, cdp: CDPSession, trace: Trace, gate: NetworkGate, *, screenshot: bool,
+                       heap: bool, captures: Mapping[str, str],
+                       builtins: dict[str, str]) -> tuple[str, bytes | None, Any, dict[str, Any]]:
     """DOM, screenshot, heap and the results of ``captures`` at the end of a run; empty when the
     page hung or went away (the trace already says so). Names the trace's racing objects
-    (``trace.names``) on the way."""
+    (``trace.names``) on the way.
+
+    The access log is switched off first, so that reading the state logs nothing; the DOM is read
+    before the screenshot, the heap after it. On a page without child frames one evaluation
+    switches the log off, reads the DOM and readies and measures the page for its screenshot,
+    which one capture call then takes (:mod:`webr4.browser.screenshot`), and the heap's
+    evaluation first puts the carets back; a page with frames is pictured by Playwright, which
+    readies every frame. ``builtins`` maps an origin to
+    the names of a fresh window's own properties there (``window_builtins.js``) as a JSON array,
+    which the heap leaves out: learnt by the first execution of a page of that origin, added here, reused by the
+    next ones."""
     if trace.truncated in (Truncation.EVENT_TIMEOUT, Truncation.PAGE_LOST):
         return "", None, None, {}
+    quick = screenshot and len(page.frames) == 1
     try:
-        await page.evaluate("() => { if (window.__webr4.log) window.__webr4.log.enabled = false; }")
-        trace.names = await asyncio.wait_for(collect_names(page, trace, gate.original_site, gate.sites), 10)
-        dom = await asyncio.wait_for(page.evaluate(javascript("capture_dom.js")), 10)
-        shot = await page.screenshot(full_page=True, timeout=10_000) if screenshot else None
-        globals_ = await asyncio.wait_for(page.evaluate(javascript("capture_heap.js")), 10) if heap else None
+        dom, size = await asyncio.wait_for(page.evaluate(_closing_script(quick)), 10)
+        prepared = size is not None  # the page is ready for the picture, carets hidden
+        # Naming only reads the log's tables, so it is asked for while the picture is taken.
+        trace.names, shot = await asyncio.gather(
+            asyncio.wait_for(collect_names(page, trace, gate.original_site, gate.sites), 10),
+            asyncio.wait_for(_picture(page, cdp, size, screenshot), 10))
+        globals_ = None
+        if heap:
+            restore = f"{RESTORE}; await 0; " if prepared else ""  # observers see the carets come back first
+            globals_ = await asyncio.wait_for(_heap(page, restore, builtins), 10)
+        elif prepared and captures:
+            await page.evaluate(f"() => {{ {RESTORE}; }}")
         captured = {name: await asyncio.wait_for(page.evaluate(script), 10) for name, script in captures.items()}
     except (PlaywrightError, asyncio.TimeoutError):
         return "", None, None, {}
     return dom, shot, globals_, captured
+
+
+async def _picture(page: Page, cdp: CDPSession, size: dict[str, Any] | None, screenshot: bool) -> bytes | None:
+    """The full-page screenshot, when asked for: one capture call in a page that the closing
+    script readied and measured as ``size``; Playwright's when it did not (``size`` is None)."""
+    if not screenshot:
+        return None
+    if size is not None:
+        return await capture_screenshot(cdp, PageSize.from_page(size), VIEWPORT)
+    return await page.screenshot(full_page=True)
+
+
+async def _heap(page: Page, before: str, builtins: dict[str, str]) -> Any:
+    """The page's abstract heap (``capture_heap.js``), after the statements ``before``; asks for the
+    browser's own globals first when ``builtins`` does not know the page's origin yet."""
+    parts = urlsplit(page.url)
+    origin = f"{parts.scheme}://{parts.netloc}"
+    capture = javascript("capture_heap.js")
+    known = builtins.get(origin)
+    if known is not None:  # written into the expression: as an argument, a thousand names cost more to pass
+        return await page.evaluate(f"async () => {{ {before}return ({capture})({known}); }}")
+    ask = javascript("window_builtins.js")
+    names, globals_ = await page.evaluate(
+        f"async () => {{ {before}const names = ({ask})(); return [names, ({capture})(names)]; }}")
+    if names is not None:
+        builtins[origin] = json.dumps(names)
+    return globals_
+
+
+def _closing_script(prepare: bool) -> str:
+    """The first evaluation at the end of a run: switch the access log off, read the DOM and, with
+    ``prepare``, ready the page for its screenshot; returns ``[dom, page size or null]``."""
+    screen = f"await ({prepare_script()})()" if prepare else "null"
+    return ("async () => { if (window.__webr4.log) window.__webr4.log.enabled = false; "
+            f"const dom = ({javascript('capture_dom.js')})(); return [dom, {screen}]; }}")

@@ -147,6 +147,14 @@ class Controller:
     async def run(self, url: str, plan: Sequence[EventId]) -> Trace:
         """Navigate to ``url`` and execute ``plan`` approximately. Raises :class:`NetworkError`
         when the document itself cannot be loaded."""
+        try:
+            return await self._run(url, plan)
+        finally:
+            # The page's listener would tie this controller, and the trace it built, into the
+            # page's reference cycles until a full collection.
+            self.page.remove_listener("crash", self._on_crash)
+
+    async def _run(self, url: str, plan: Sequence[EventId]) -> Trace:
         started = time.monotonic()
         head = await self._open(url)
         cursor = 1 if plan and plan[0] == head else 0

@@ -22,7 +22,7 @@ from webr4.browser.network import NetworkGate
 from webr4.browser.responses import ResponseStore
 from webr4.browser.runtime import runtime_source
 from webr4.engine.summary import without_unshared_reads
-from webr4.instrument.cache import CachedRewriter
+from webr4.instrument.cache import CachedRewriter, persistent_directory
 from webr4.instrument.page import DocumentCache
 from webr4.libraries import LIBRARY_PATH
 from webr4.resources import javascript
@@ -59,10 +59,11 @@ class Driver:
     """Owns Playwright and one Chromium; ``async with Driver() as d: await d.execute(...)``."""
 
     def __init__(self, rewriter: CachedRewriter | None = None) -> None:
-        """``rewriter`` rewrites the page's scripts (by default one that caches in memory)."""
+        """``rewriter`` rewrites the page's scripts (by default one that caches in memory and in
+        webr4's cache directory, :func:`~webr4.instrument.cache.persistent_directory`)."""
         self._playwright: Playwright | None = None
         self._browser: Browser | None = None
-        self._rewriter = rewriter if rewriter is not None else CachedRewriter()
+        self._rewriter = rewriter if rewriter is not None else CachedRewriter(directory=persistent_directory())
         self._documents = DocumentCache()
 
     async def __aenter__(self) -> Driver:

@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from tests.route_server import route_server
-from webr4.browser.budget import wait_within
+from webr4.browser.budget import HarnessTime, wait_within
 from webr4.browser.controller import Limits
 from webr4.browser.driver import Driver
 from webr4.instrument.cache import CachedRewriter
@@ -35,6 +35,24 @@ def test_harness_time_extends_the_budget_and_page_time_does_not():
     finished, page_time_ran_out = asyncio.run(scenario())
     assert finished == "done"
     assert page_time_ran_out
+
+
+def test_harness_time_counts_work_still_under_way():
+    async def scenario() -> tuple[float, float]:
+        clock = HarnessTime()
+
+        async def rewriting_elsewhere() -> None:
+            with clock.counting():
+                await asyncio.sleep(0.2)
+
+        work = asyncio.ensure_future(rewriting_elsewhere())
+        await asyncio.sleep(0.05)
+        during = clock.seconds  # the work has not finished, and already counts
+        await work
+        return during, clock.seconds
+
+    during, after = asyncio.run(scenario())
+    assert 0 < during < after
 
 
 class SlowRewriter(CachedRewriter):

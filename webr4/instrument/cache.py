@@ -110,7 +110,9 @@ class CachedRewriter:
         temporary = path.with_suffix(f".{os.getpid()}.tmp")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            temporary.write_text(json.dumps(asdict(result)), encoding="utf-8", errors="surrogatepass")
+            stored = {"code": result.code, "sites": result.sites,  # the fields as they are: no deep copy
+                      "uncontrolled": [asdict(site) for site in result.uncontrolled]}
+            temporary.write_text(json.dumps(stored), encoding="utf-8", errors="surrogatepass")
             temporary.replace(path)
         except OSError:
             temporary.unlink(missing_ok=True)

@@ -56,6 +56,8 @@ class HarnessTime:
         self._finished_s = 0.0
         self._started: dict[int, float] = {}
         self._next = 0
+        self._quiet = asyncio.Event()
+        self._quiet.set()
 
     @property
     def seconds(self) -> float:
@@ -67,7 +69,14 @@ class HarnessTime:
         """Count the time the block takes."""
         token, self._next = self._next, self._next + 1
         self._started[token] = time.perf_counter()
+        self._quiet.clear()
         try:
             yield
         finally:
             self._finished_s += time.perf_counter() - self._started.pop(token)
+            if not self._started:
+                self._quiet.set()
+
+    async def quiet(self) -> None:
+        """Return once no counted work is under way."""
+        await self._quiet.wait()

@@ -123,6 +123,7 @@ class NetworkGate:
 
     async def release_chunk(self, index: int, timeout: float) -> None:
         route = await self._next_held(f"chunk:{index}", timeout)
+        await self._harness_time.quiet()  # the scripts the chunk will block on are served first
         await route.fulfill(status=200, content_type="text/javascript", body=_MARKER_BODY)
 
     async def release_script(self, url: str, timeout: float, *, instrument: bool = True) -> None:

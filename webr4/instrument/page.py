@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from webr4.instrument.cache import CachedRewriter
 from webr4.instrument.chunks import ChunkedDocument, ChunkModel, split_into_chunks
 from webr4.instrument.document import instrument_document
-from webr4.instrument.pool import warm_up
 from webr4.instrument.positions import PositionMap, line_starts, to_offset, to_position
 
 # Marker URLs need not differ between executions: while the harness intercepts requests,
@@ -53,7 +52,6 @@ def prepare_document(html: str, url: str, rewriter: CachedRewriter | None, model
     sites: dict[str, str] = {}
     uncontrolled: list[str] = []
     if rewriter is not None:
-        warm_up()  # the document's scripts are requested as soon as it is served
         instrumented = instrument_document(html, url, rewriter, "d")
         html, sites, uncontrolled = instrumented.html, instrumented.sites, instrumented.uncontrolled
         maps.append(instrumented.positions)

@@ -6,13 +6,13 @@ requests, reading the page's step records. :func:`rewrite_elsewhere` runs it in 
 instead, where it also overlaps with Chromium running the scripts that came before, and with the
 rewrite of another script on a second core.
 
-The workers are plain child processes (running :func:`serve`) that read jobs from
-their standard input and answer on their standard output, each message a pickle preceded by its
+The workers are plain child processes (running :func:`serve`) that read jobs from their
+standard input and answer on their standard output, each message a pickle preceded by its
 length. Unlike :mod:`multiprocessing`, that never imports the program's main module again in the
-child, nor forks a process that runs threads. They are started on first use, at most
-:data:`WORKERS` per process, and end when this process closes their input (at exit, or when it
-dies). Where no worker can be started, or one fails, the rewrite runs in this process, with the
-same result.
+child, nor forks a process that runs threads. At most :data:`WORKERS` run per process, started
+by :func:`warm_up` ahead of need or else by the first rewrite; they end when this process closes
+their input (at exit, or when it dies). Where no worker can be started, or one fails, the
+rewrite runs in this process, with the same result.
 """
 
 from __future__ import annotations
@@ -127,7 +127,8 @@ class _Pool:
 
     def warm_up(self) -> None:
         """Start the workers that are not running yet, without waiting for them to be ready: a
-        worker takes a moment to import the rewriter, which can pass while the page is parsed."""
+        worker takes a moment to import the rewriter (0.2 s, and over a second on a busy
+        machine), which can pass while the browser starts."""
         while not self.unavailable:
             with self._lock:
                 if len(self._all) >= WORKERS:
@@ -177,7 +178,7 @@ def _shared_pool() -> _Pool:
 
 
 def warm_up() -> None:
-    """Start this process's workers now, when scripts to rewrite are about to arrive."""
+    """Start this process's workers now, ahead of the first script to rewrite."""
     _shared_pool().warm_up()
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import shutil
 import statistics
 import sys
@@ -31,12 +32,14 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+from unittest.mock import patch
 
 from benchmarks.npm import npm_install
 from benchmarks.plain import plain_session
 from benchmarks.section import Section
 from webr4.browser.actions import UserAction, parse_actions
 from webr4.browser.driver import Driver
+from webr4.instrument.cache import CACHE_ENV
 from webr4.serve import serve
 from webr4.sweep.explore import explore
 from webr4.record.session import record
@@ -244,7 +247,9 @@ async def measure_app(driver: Driver, app: App, url: str, corpus: Corpus, scratc
 async def measure(corpus: Corpus, apps_dir: Path) -> list[AppResult]:
     results = []
     with serve(apps_dir) as base, tempfile.TemporaryDirectory(prefix="webr4-real-apps-") as scratch:
-        async with Driver() as driver:
+        with patch.dict(os.environ, {CACHE_ENV: str(Path(scratch) / "cache")}):  # a recording rewrites every script
+            driver = Driver()
+        async with driver:
             for app in corpus.apps:
                 print(f"real_apps: {app.name} ...", file=sys.stderr, flush=True)
                 result = await measure_app(driver, app, f"{base}{app.name}/", corpus, Path(scratch))

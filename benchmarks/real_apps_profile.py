@@ -1,8 +1,10 @@
 """Where a sweep execution's time goes on the most expensive real apps.
 
 ``python -m benchmarks.real_apps_profile [APP ...]`` (default: the two apps with the most seconds
-per execution in ``benchmarks/results/real_apps.json``) records each app's session, then runs a
-short sweep (``explore --max-sequences 3``: two seed replays and two children, one worker) with
+per execution in ``benchmarks/results/real_apps.json``) records each app's session with timers
+around the stages of a recording (every script rewritten for the first time, in an empty rewrite
+cache) and once more with every rewrite cached, then runs a short sweep (``explore
+--max-sequences 3``: two seed replays and two children, one worker) with
 
 * wall-clock timers wrapped around the stages of an execution (context start, the controlled
   run and, inside it, script rewriting, protocol message decoding and JSON parsing; state
@@ -33,6 +35,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from unittest.mock import patch
 
 from playwright._impl.transport import Transport
 from playwright.async_api import Browser, BrowserContext
@@ -44,7 +47,9 @@ from benchmarks.real_apps import App, Corpus, ensure_apps, load_corpus
 from webr4.browser.controller import Controller
 from webr4.browser.driver import Driver
 from webr4.browser.responses import ResponseStore
-from webr4.instrument.cache import CachedRewriter
+from webr4.instrument.cache import CACHE_ENV, CachedRewriter
+from webr4.instrument.page import DocumentCache
+from webr4.rundir import ExecutionFiles
 from webr4.serve import serve
 from webr4.state.snapshot import StateSnapshot
 from webr4.sweep.explore import SeedNotReproducible, explore
@@ -65,6 +70,7 @@ STAGES: tuple[tuple[Any, str, str], ...] = (
     (BrowserContext, "new_cdp_session", "context start"),
     (Controller, "run", "controlled run"),
     (CachedRewriter, "rewrite", "controlled run: script rewriting"),
+    (CachedRewriter, "rewrite_async", "controlled run: script rewriting"),
     (Transport, "deserialize_message", "protocol message decoding (Python side of the pipe)"),
     (json, "loads", "JSON parsing (all json.loads: protocol, step records, network, stored runs)"),
     (driver_module, "_final_state", "state capture: DOM, screenshot, heap (in the page)"),
@@ -79,6 +85,23 @@ STAGES: tuple[tuple[Any, str, str], ...] = (
 )
 """(owner, attribute, stage): the callables timed; a stage's figure is the sum of its callables."""
 
+RECORDING_STAGES: tuple[tuple[Any, str, str], ...] = (
+    (Browser, "new_context", "context start"),
+    (BrowserContext, "add_init_script", "context start"),
+    (BrowserContext, "route", "context start"),
+    (BrowserContext, "new_page", "context start"),
+    (BrowserContext, "new_cdp_session", "context start"),
+    (Controller, "run", "controlled run"),
+    (DocumentCache, "prepare", "controlled run: document (chunks, inline scripts rewritten)"),
+    (CachedRewriter, "rewrite_async", "controlled run: external scripts rewritten (wall time awaited, overlapping)"),
+    (json, "loads", "JSON parsing (all json.loads)"),
+    (driver_module, "_final_state", "state capture: DOM, screenshot, heap (in the page)"),
+    (BrowserContext, "close", "context close"),
+    (ResponseStore, "save_har", "saving the session: network.har"),
+    (ExecutionFiles, "write", "saving the session: seed trace, state and screenshot"),
+)
+"""The stages of a recording, timed as :data:`STAGES` are."""
+
 
 @dataclass
 class Stage:
@@ -88,8 +111,9 @@ class Stage:
 
 @dataclass
 class Timers:
-    """Wall-clock seconds per stage while :meth:`installed` is active (nested stages overlap)."""
+    """Wall-clock seconds per stage of ``timed`` while :meth:`installed` is active (nested stages overlap)."""
 
+    timed: tuple[tuple[Any, str, str], ...] = STAGES
     stages: dict[str, Stage] = field(default_factory=lambda: defaultdict(Stage))
     received_bytes: int = 0
 
@@ -118,7 +142,7 @@ class Timers:
     def installed(self) -> Iterator[None]:
         undo: list[tuple[Any, str, Any]] = []
         try:
-            for owner, attribute, stage in STAGES:
+            for owner, attribute, stage in self.timed:
                 raw = inspect.getattr_static(owner, attribute)
                 undo.append((owner, attribute, raw))
                 timed = self._timed(getattr(owner, attribute), stage)
@@ -162,15 +186,28 @@ def cpu_by_process() -> dict[str, float]:
     for pid in _descendants(os.getpid()):
         try:
             stat = Path(f"/proc/{pid}/stat").read_text()
-            command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0].decode(errors="replace")
+            arguments = Path(f"/proc/{pid}/cmdline").read_bytes()
         except OSError:
             continue
         fields = stat.rsplit(")", 1)[1].split()
         seconds = sum(int(fields[i]) for i in (11, 12, 13, 14)) / ticks  # own and reaped children's
+        command = arguments.split(b"\0")[0].decode(errors="replace")
         name = ("Python" if pid == os.getpid() else "Chromium" if "chrom" in command
-                else "Playwright driver (Node)" if "node" in command else "other")
+                else "Playwright driver (Node)" if "node" in command
+                else "rewrite workers (Python)" if b"webr4.instrument.pool" in arguments else "other")
         totals[name] += seconds
     return dict(totals)
+
+
+@dataclass
+class RecordingProfile:
+    """One recording with every script rewritten for the first time (``cold_s``), its stages and
+    CPU seconds by process, and the same recording again with every rewrite cached (``warm_s``)."""
+
+    cold_s: float
+    warm_s: float
+    stages: dict[str, Stage]
+    cpu: dict[str, float]
 
 
 @dataclass
@@ -178,6 +215,7 @@ class AppProfile:
     app: str
     framework: str
     plain_s: float
+    recording: RecordingProfile
     uninstrumented_s: float
     instrumented_s: float
     executions: int
@@ -202,8 +240,27 @@ async def _replay(driver: Driver, session: Session, instrument: bool,
     return time.perf_counter() - started
 
 
+def _cpu_since(before: dict[str, float]) -> dict[str, float]:
+    after = cpu_by_process()
+    return {name: after.get(name, 0.0) - before.get(name, 0.0) for name in after}
+
+
+async def _profile_recording(driver: Driver, url: str, corpus: Corpus, scratch: Path) -> tuple[Session, RecordingProfile]:
+    """Record twice: first with the app's scripts new to the rewrite cache, then with them cached."""
+    timers = Timers(RECORDING_STAGES)
+    cpu_before = cpu_by_process()
+    started = time.perf_counter()
+    with timers.installed():
+        session = await record(driver, url, scratch / "session", corpus.session)
+    cold = time.perf_counter() - started
+    cpu = _cpu_since(cpu_before)
+    started = time.perf_counter()
+    await record(driver, url, scratch / "session-again", corpus.session)
+    return session, RecordingProfile(cold, time.perf_counter() - started, dict(timers.stages), cpu)
+
+
 async def profile_app(driver: Driver, app: App, url: str, corpus: Corpus, scratch: Path) -> AppProfile:
-    session = await record(driver, url, scratch / app.name / "session", corpus.session)
+    session, recording = await _profile_recording(driver, url, corpus, scratch / app.name)
     plain = statistics.median([await plain_session(driver, url, corpus.steps) for _ in range(REPLAYS)])
     bare: list[float] = []
     logged: list[float] = []
@@ -221,10 +278,9 @@ async def profile_app(driver: Driver, app: App, url: str, corpus: Corpus, scratc
         except SeedNotReproducible as error:
             failure = str(error)
     sweep_s = time.perf_counter() - started
-    cpu_after = cpu_by_process()
-    cpu = {name: cpu_after.get(name, 0.0) - cpu_before.get(name, 0.0) for name in cpu_after}
+    cpu = _cpu_since(cpu_before)
     executions = max(timers.stages["controlled run"].calls, 1)
-    return AppProfile(app.name, app.framework, plain, statistics.median(bare), statistics.median(logged),
+    return AppProfile(app.name, app.framework, plain, recording, statistics.median(bare), statistics.median(logged),
                       executions, sweep_s, dict(timers.stages), timers.received_bytes / 1e6, cpu,
                       hottest(profiler), failure)
 
@@ -249,11 +305,12 @@ def markdown(profiles: Sequence[AppProfile]) -> str:
              f"(`explore --max-sequences {SEQUENCES}`, one worker) of each app's TodoMVC session, with wall-clock "
              "timers around the stages of an execution, the CPU seconds of each process, and cProfile over "
              "the Python side of one seed replay. Stages nest (the controlled run holds the rewriting, decoding and parsing it "
-             "causes), so the shares do not add up to 100 %. Figures per execution are the sweep's totals "
+             "causes), so the shares do not add up to 100 %. The recording is timed the same way, in a rewrite cache "
+             "of its own that starts empty. Figures per execution are the sweep's totals "
              "divided by its executions (two seed replays and one per explored child).", ""]
     for p in profiles:
         per = p.sweep_s / p.executions
-        lines += [f"## {p.app} ({p.framework})", "",
+        lines += [f"## {p.app} ({p.framework})", "", *_recording_lines(p), "",
                   f"- plain Playwright session: {p.plain_s:.2f} s; seed replay without access logging "
                   f"{p.uninstrumented_s:.2f} s, with it {p.instrumented_s:.2f} s: **access logging costs "
                   f"{p.instrumented_s - p.uninstrumented_s:.2f} s per replay** "
@@ -277,6 +334,20 @@ def markdown(profiles: Sequence[AppProfile]) -> str:
     return "\n".join(lines)
 
 
+def _recording_lines(p: AppProfile) -> list[str]:
+    r = p.recording
+    lines = [f"- recording, every script rewritten for the first time: {r.cold_s:.2f} s "
+             f"(**{r.cold_s / p.plain_s:.1f}× plain**); the same recording with every rewrite cached: "
+             f"{r.warm_s:.2f} s ({r.warm_s / p.plain_s:.1f}× plain)", "",
+             "| recording stage | s | share of the recording | calls |", "|---|---:|---:|---:|"]
+    for stage, figure in sorted(r.stages.items(), key=lambda item: -item[1].seconds):
+        lines.append(f"| {stage} | {figure.seconds:.2f} | {figure.seconds / r.cold_s:.0%} | {figure.calls} |")
+    lines += ["", "CPU seconds of the recording, by process:", "",
+              "| process | CPU s |", "|---|---:|",
+              *(f"| {name} | {seconds:.2f} |" for name, seconds in sorted(r.cpu.items(), key=lambda item: -item[1]))]
+    return lines
+
+
 def _most_expensive(count: int = 2) -> list[str]:
     try:
         apps = json.loads((RESULTS / "real_apps.json").read_text())["section"]["data"]["apps"]
@@ -290,7 +361,9 @@ async def profile(corpus: Corpus, apps_dir: Path, names: Sequence[str]) -> list[
     wanted = [app for name in names for app in corpus.apps if app.name == name]
     profiles = []
     with serve(apps_dir) as base, tempfile.TemporaryDirectory(prefix="webr4-profile-") as scratch:
-        async with Driver() as driver:
+        with patch.dict(os.environ, {CACHE_ENV: str(Path(scratch) / "cache")}):  # empty: every script is new
+            driver = Driver()
+        async with driver:
             for app in wanted:
                 print(f"real_apps_profile: {app.name} ...", file=sys.stderr, flush=True)
                 profiles.append(await profile_app(driver, app, f"{base}{app.name}/", corpus, Path(scratch)))

@@ -1,7 +1,12 @@
 """Speed of the access-logging rewriter on a synthetic script and on real libraries (jQuery,
 react-dom's production and 1 MB development builds, Vue), taken from the npm cache the tests use;
 when that cache is missing the benchmark installs the same package versions into it with npm
-(and leaves the libraries out, saying so, when npm or the registry is not there)."""
+(and leaves the libraries out, saying so, when npm or the registry is not there).
+
+Then, per app of the real-app corpus (:mod:`benchmarks.real_apps`, when its packages are
+installed), the seconds it takes to rewrite every script file the app's page loads, one after
+the other in this process: what a recording of the app adds for rewriting before the rewrite
+cache has any of it."""
 
 from __future__ import annotations
 
@@ -9,8 +14,10 @@ import time
 from pathlib import Path
 
 from benchmarks.npm import npm_install
+from benchmarks.real_apps import CACHE, load_corpus
 from benchmarks.section import Section
 from webr4.instrument import rewrite
+from webr4.instrument.chunks import split_into_chunks
 
 _UNIT = "function f(a) { var b = a.x + g.y; obj[a] = b; return b.c(d, e.f); }\n"
 _NPM_DIR = Path(__file__).resolve().parent.parent / ".pytest_cache" / "d" / "webr4-instrument-npm"
@@ -55,13 +62,52 @@ def measure() -> list[tuple[str, int, float]]:
     return rows
 
 
+def app_scripts(app_dir: Path) -> list[Path]:
+    """The script files ``app_dir/index.html`` loads as JavaScript, in document order."""
+    base = "http://app.test/"
+    document = split_into_chunks((app_dir / "index.html").read_text(encoding="utf-8"), base, "m")
+    return [app_dir / url.removeprefix(base).split("?")[0] for url in document.blocking_scripts if url.startswith(base)]
+
+
+def measure_apps() -> list[tuple[str, int, int, float]]:
+    """(app, script files, bytes, best-of-3 seconds to rewrite them all) per app of the installed
+    corpus; empty when the corpus is not installed (``python -m benchmarks --only real_apps`` does)."""
+    apps_dir = CACHE / "apps"
+    rows = []
+    for app in load_corpus().apps:
+        scripts = [path for path in app_scripts(apps_dir / app.name) if path.is_file()] if apps_dir.is_dir() else []
+        if not scripts:
+            continue
+        sources = [(path.read_text(encoding="utf-8", errors="replace"), path.name) for path in scripts]
+        seconds = min(_timed_all(sources) for _ in range(3))
+        rows.append((app.name, len(scripts), sum(len(text.encode()) for text, _ in sources), seconds))
+    return rows
+
+
+def _timed_all(sources: list[tuple[str, str]]) -> float:
+    started = time.perf_counter()
+    for text, name in sources:
+        rewrite(text, name)
+    return time.perf_counter() - started
+
+
 def table(rows: list[tuple[str, int, float]]) -> str:
     lines = ["| input | size (KB) | rewrite (s) | MB/s |", "|---|---:|---:|---:|"]
     lines += [f"| {name} | {size / 1024:.0f} | {seconds:.2f} | {size / seconds / 1e6:.2f} |" for name, size, seconds in rows]
     return "\n".join(lines)
 
 
+def apps_table(rows: list[tuple[str, int, int, float]]) -> str:
+    if not rows:
+        return "Real-app corpus not installed: its rewrite times are not measured."
+    lines = ["| app | script files | size (KB) | rewrite, all files (s) |", "|---|---:|---:|---:|"]
+    lines += [f"| {name} | {count} | {size / 1024:.0f} | {seconds:.2f} |" for name, count, size, seconds in rows]
+    return "\n".join(lines)
+
+
 def run(sites: list[Path]) -> Section:
     rows = measure()
-    return Section("Access-logging rewriter", table(rows),
-                   [{"input": n, "bytes": b, "seconds": s} for n, b, s in rows])
+    apps = measure_apps()
+    return Section("Access-logging rewriter", table(rows) + "\n\n" + apps_table(apps),
+                   {"inputs": [{"input": n, "bytes": b, "seconds": s} for n, b, s in rows],
+                    "apps": [{"app": a, "scripts": c, "bytes": b, "seconds": s} for a, c, b, s in apps]})

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterator
 
@@ -24,6 +26,12 @@ SITES = resource_dir("sites")
 # shared, so Hypothesis gets no per-example deadline and no "too slow" health check.
 settings.register_profile("webr4", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("webr4")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Rewrites are cached on disk inside the pytest cache, never in the user's cache directory."""
+    directory = config.cache.mkdir("webr4-cache") if config.cache is not None else tempfile.mkdtemp(prefix="webr4-")
+    os.environ.setdefault("WEBR4_CACHE_DIR", str(directory))
 
 
 def site_names() -> list[str]:

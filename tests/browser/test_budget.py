@@ -4,12 +4,11 @@ counted against it."""
 from __future__ import annotations
 
 import asyncio
-import time
 
 import pytest
 
 from tests.route_server import route_server
-from webr4.browser.budget import wait_within
+from webr4.browser.budget import HarnessTime, wait_within
 from webr4.browser.controller import Limits
 from webr4.browser.driver import Driver
 from webr4.instrument.cache import CachedRewriter
@@ -38,13 +37,31 @@ def test_harness_time_extends_the_budget_and_page_time_does_not():
     assert page_time_ran_out
 
 
-class SlowRewriter(CachedRewriter):
-    """Rewrites like the default, holding the event loop as a large script on a busy machine does."""
+def test_harness_time_counts_work_still_under_way():
+    async def scenario() -> tuple[float, float]:
+        clock = HarnessTime()
 
-    def rewrite(self, source: str, url: str, **options: object) -> RewriteResult:
+        async def rewriting_elsewhere() -> None:
+            with clock.counting():
+                await asyncio.sleep(0.2)
+
+        work = asyncio.ensure_future(rewriting_elsewhere())
+        await asyncio.sleep(0.05)
+        during = clock.seconds  # the work has not finished, and already counts
+        await work
+        return during, clock.seconds
+
+    during, after = asyncio.run(scenario())
+    assert 0 < during < after
+
+
+class SlowRewriter(CachedRewriter):
+    """Rewrites like the default, as slowly as a large script on a busy machine."""
+
+    async def rewrite_async(self, source: str, url: str, **options: object) -> RewriteResult:
         if url.endswith("/big.js"):
-            time.sleep(1.5)
-        return super().rewrite(source, url, **options)  # type: ignore[arg-type]
+            await asyncio.sleep(1.5)
+        return await super().rewrite_async(source, url, **options)  # type: ignore[arg-type]
 
 
 PAGE = b"""<!doctype html><html><head><title>t</title></head><body>

@@ -4,14 +4,15 @@ An event may run for ``--event-timeout`` seconds. While it runs, webr4 may have 
 the page asked for (rewrite a script that just arrived, chunk a document); on a large script and
 a busy machine that alone can take longer than the budget, and the page would be blamed for a
 hang that was the harness's. :func:`wait_within` gives the work its budget plus every second the
-harness reports spending meanwhile.
+harness reports spending meanwhile, and :class:`HarnessTime` keeps that running total.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
+import time
+from collections.abc import Awaitable, Callable, Iterator
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -41,3 +42,41 @@ async def wait_within(work: Awaitable[T], seconds: float, harness_seconds: Calla
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+
+
+class HarnessTime:
+    """The wall time the harness has spent on the page's behalf, work still under way included.
+
+    Work that awaits (a script rewritten in a worker process) is counted from its start, so that
+    a budget checked while it runs already sees it. Work running at the same time is counted once
+    per piece: a budget may be extended more than the page waited, never less.
+    """
+
+    def __init__(self) -> None:
+        self._finished_s = 0.0
+        self._started: dict[int, float] = {}
+        self._next = 0
+        self._quiet = asyncio.Event()
+        self._quiet.set()
+
+    @property
+    def seconds(self) -> float:
+        now = time.perf_counter()
+        return self._finished_s + sum(now - started for started in self._started.values())
+
+    @contextlib.contextmanager
+    def counting(self) -> Iterator[None]:
+        """Count the time the block takes."""
+        token, self._next = self._next, self._next + 1
+        self._started[token] = time.perf_counter()
+        self._quiet.clear()
+        try:
+            yield
+        finally:
+            self._finished_s += time.perf_counter() - self._started.pop(token)
+            if not self._started:
+                self._quiet.set()
+
+    async def quiet(self) -> None:
+        """Return once no counted work is under way."""
+        await self._quiet.wait()

@@ -25,8 +25,9 @@ from webr4.browser.runtime import runtime_source
 from webr4.browser.screenshot import RESTORE, PageSize, prepare_script
 from webr4.browser.screenshot import capture as capture_screenshot
 from webr4.engine.summary import without_unshared_reads
-from webr4.instrument.cache import CachedRewriter
+from webr4.instrument.cache import CachedRewriter, persistent_directory
 from webr4.instrument.page import DocumentCache
+from webr4.instrument.pool import warm_up
 from webr4.libraries import LIBRARY_PATH
 from webr4.resources import javascript
 from webr4.trace import Plan, Trace
@@ -62,14 +63,16 @@ class Driver:
     """Owns Playwright and one Chromium; ``async with Driver() as d: await d.execute(...)``."""
 
     def __init__(self, rewriter: CachedRewriter | None = None) -> None:
-        """``rewriter`` rewrites the page's scripts (by default one that caches in memory)."""
+        """``rewriter`` rewrites the page's scripts (by default one that caches in memory and in
+        webr4's cache directory, :func:`~webr4.instrument.cache.persistent_directory`)."""
         self._playwright: Playwright | None = None
         self._browser: Browser | None = None
-        self._rewriter = rewriter if rewriter is not None else CachedRewriter()
+        self._rewriter = rewriter if rewriter is not None else CachedRewriter(directory=persistent_directory())
         self._documents = DocumentCache()
         self._builtins: dict[str, str] = {}  # origin -> a fresh window's own property names there (JSON)
 
     async def __aenter__(self) -> Driver:
+        warm_up()  # the rewrite workers start while Chromium does
         self._playwright = await async_playwright().start()
         try:
             self._browser = await launch(self._playwright)

@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Request, Route
 
+from webr4.browser.budget import HarnessTime
 from webr4.browser.responses import ResponseStore, StoredResponse
 from webr4.instrument.cache import CachedRewriter
 from webr4.instrument.chunks import MARKER_ORIGIN, MARKER_PATH, ChunkModel
@@ -71,7 +72,7 @@ class NetworkGate:
         self.sites: dict[str, str] = {}  # site id of rewritten code -> url:line:col
         self._rewritten: dict[str, tuple[list[str], list[str]]] = {}  # script URL -> original, served lines
         self.uncontrolled: list[str] = []
-        self.busy_s = 0.0  # wall time spent preparing documents and scripts for the page
+        self._harness_time = HarnessTime()  # spent preparing documents and scripts for the page
 
         self.chunking = chunking
         self.documents = documents if documents is not None else DocumentCache()
@@ -85,6 +86,11 @@ class NetworkGate:
         self._blocking: Counter[str] = Counter()
         self._modules: set[str] = set()  # module graph URLs: served at once, grown as modules are served
         self._held: dict[str, _Held] = defaultdict(_Held)
+
+    @property
+    def busy_s(self) -> float:
+        """Seconds spent preparing for the page so far, a rewrite still under way included."""
+        return self._harness_time.seconds
 
     async def handle(self, route: Route, request: Request) -> None:
         try:
@@ -117,6 +123,7 @@ class NetworkGate:
 
     async def release_chunk(self, index: int, timeout: float) -> None:
         route = await self._next_held(f"chunk:{index}", timeout)
+        await self._harness_time.quiet()  # the scripts the chunk will block on are served first
         await route.fulfill(status=200, content_type="text/javascript", body=_MARKER_BODY)
 
     async def release_script(self, url: str, timeout: float, *, instrument: bool = True) -> None:
@@ -176,9 +183,8 @@ class NetworkGate:
             if "html" not in content_type:
                 raise NetworkError(f"{request.url} is not an HTML page (content-type {content_type or 'missing'})")
             html = _decode(response.body, content_type)
-            started = time.perf_counter()
-            self.document = self.documents.prepare(html, request.url, self.rewriter, self.chunking)
-            self.busy_s += time.perf_counter() - started
+            with self._harness_time.counting():
+                self.document = self.documents.prepare(html, request.url, self.rewriter, self.chunking)
             self.sites.update(self.document.sites)
             self.uncontrolled.extend(self.document.uncontrolled)
             self._blocking = Counter(self.document.chunked.blocking_scripts)
@@ -201,13 +207,13 @@ class NetworkGate:
         body = response.body
         if request.resource_type == "script" and response.status < 300:
             if self.rewriter is not None and instrument:
-                body = self._instrument_script(body, request.url, response.headers.get("content-type", ""))
+                body = await self._instrument_script(body, request.url, response.headers.get("content-type", ""))
             elif request.url in self._modules:
                 text = _decode(body, response.headers.get("content-type", ""))
                 self._modules.update(imported_urls(text, request.url))
         await route.fulfill(status=response.status, headers=_clean_headers(response.headers), body=body)
 
-    def _instrument_script(self, body: bytes, url: str, content_type: str) -> bytes:
+    async def _instrument_script(self, body: bytes, url: str, content_type: str) -> bytes:
         assert self.rewriter is not None
         source = _decode(body, content_type)
         module = url in self._modules
@@ -215,9 +221,8 @@ class NetworkGate:
             self._modules.update(imported_urls(source, url))
         plain_url = url.split("#")[0].split("?")[0]
         script_id = "x" + hashlib.sha1(url.encode()).hexdigest()[:8]  # stable: the rewrite cache hits
-        started = time.perf_counter()
-        result = self.rewriter.rewrite(source, plain_url, script_id=script_id, module=module)
-        self.busy_s += time.perf_counter() - started
+        with self._harness_time.counting():
+            result = await self.rewriter.rewrite_async(source, plain_url, script_id=script_id, module=module)
         self.sites.update(result.sites)
         if result.code != source:
             self._rewritten[plain_url] = (source.split("\n"), result.code.split("\n"))

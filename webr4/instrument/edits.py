@@ -71,24 +71,26 @@ class EditList:
         becoming ``else__webr4…``), a space keeps the two tokens apart.
         """
         out: list[bytes] = []
+        append = out.append
         cursor = 0
-        last = b""
-        for edit in sorted(self.edits):
-            if edit.start < cursor:
-                raise ValueError(f"overlapping edits at byte {edit.start}")
-            copied = source[cursor : edit.start]
-            last = copied[-1:] or last
-            out.append(copied)
-            if edit.text:
-                out.append(b" " + edit.text if _word(last) and _word(edit.text[:1]) else edit.text)
-                last = edit.text[-1:]
-            cursor = edit.end
-            if _word(last) and _word(source[cursor : cursor + 1]) and edit.text:
-                out.append(b" ")
-        out.append(source[cursor:])
+        last = -1  # the last byte written so far, -1 before any
+        for start, _, end, text in sorted(self.edits):
+            if start < cursor:
+                raise ValueError(f"overlapping edits at byte {start}")
+            if start > cursor:
+                append(source[cursor:start])
+                last = source[start - 1]
+            if text:
+                append(b" " + text if last in _WORD_BYTES and text[0] in _WORD_BYTES else text)
+                last = text[-1]
+                if last in _WORD_BYTES and end < len(source) and source[end] in _WORD_BYTES:
+                    append(b" ")
+            cursor = end
+        append(source[cursor:])
         return b"".join(out)
 
 
-def _word(byte: bytes) -> bool:
-    """Whether ``byte`` can be part of an identifier or keyword (non-ASCII counts as such)."""
-    return bool(byte) and (byte.isalnum() or byte in b"_$" or byte[0] >= 0x80)
+_WORD_BYTES = frozenset(
+    byte for byte in range(256) if bytes([byte]).isalnum() or byte in b"_$" or byte >= 0x80
+)
+"""Bytes that can be part of an identifier or keyword (non-ASCII counts as such)."""

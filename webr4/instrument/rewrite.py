@@ -35,6 +35,9 @@ once per scope instance; top-level function and class declarations of a classic 
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from tree_sitter import Node
@@ -289,6 +292,29 @@ def rewrite(
     ``"<script_id>:<n>"``. A script that does not parse is returned unchanged with a
     ``parse-error`` entry in ``uncontrolled``.
     """
+    with _collector_paused():
+        return _rewrite(source, url, script_id, module, handler)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector for the block.
+
+    A rewrite allocates several objects per syntax node and keeps most of them until it ends, so
+    the collector's passes find nothing to free while their cost grows with the script: on a
+    1.5 MB library they took a third of the rewrite. What the rewrite leaves behind is collected
+    after it, as usual.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _rewrite(source: str, url: str, script_id: str, module: bool, handler: bool) -> RewriteResult:
     original = source.encode("utf-8", "surrogatepass")
     text = HANDLER_PREFIX + original + HANDLER_SUFFIX if handler else original
     shift = len(HANDLER_PREFIX) if handler else 0

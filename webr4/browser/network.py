@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit

@@ -30,7 +30,8 @@ settings.load_profile("webr4")
 
 def pytest_configure(config: pytest.Config) -> None:
     """Rewrites are cached on disk inside the pytest cache, never in the user's cache directory."""
-    directory = config.cache.mkdir("webr4-cache") if config.cache is not None else tempfile.mkdtemp(prefix="webr4-")
+    cache = getattr(config, "cache", None)  # absent under ``-p no:cacheprovider``
+    directory = cache.mkdir("webr4-cache") if cache is not None else tempfile.mkdtemp(prefix="webr4-")
     os.environ.setdefault("WEBR4_CACHE_DIR", str(directory))
 
 

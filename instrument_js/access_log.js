@@ -62,10 +62,18 @@
   var nextObjectId = 1;
   var nextScopeId = 1;
   /* The runtime's log of the current event: the summary of its accesses (or, for diagnostics,
-     a plain list); a plain list where there is no runtime. */
+     every access); every access where there is no runtime. */
   function freshBuffer() {
     var make = root.__webr4 && root.__webr4.newAccessLog;
-    return typeof make === "function" ? make() : [];
+    return typeof make === "function" ? make() : everyAccess();
+  }
+
+  function everyAccess() {
+    var list = [];
+    return {
+      push: function (entry) { list[list.length] = entry; },
+      entries: function () { return list; }
+    };
   }
   var buffer = freshBuffer();
   var log = { enabled: true, k: undefined };
@@ -460,7 +468,6 @@
     buffer = freshBuffer();
     youngObject = nextObjectId;
     youngScope = nextScopeId;
-    if (isArray(entries)) return entries;
     if (event === null || event === undefined || typeof entries.split !== "function") return entries.entries();
     return entries.split(holder(event, offset || 0));
   };

@@ -43,7 +43,8 @@
   var NativeNode = typeof Node === "function" ? Node : null;
   var NativeWeakRef = WeakRef;
   var Flags = Uint8Array;
-  var copyFlags = getPrototypeOf(Uint8Array.prototype).set;
+  var Stamps = Uint32Array;
+  var copyTyped = getPrototypeOf(Uint8Array.prototype).set;
   var apply = Reflect.apply;
 
   /* `collection` with its prototype's native methods as its own properties, which no later
@@ -93,8 +94,9 @@
 
   /* Holding back what no other event sees. An object or closure scope is *young* in the event
      in which it got its id (here: between two flushes; ids only grow, so the first ids of the
-     event are the test). A framework's compiler or renderer touches mostly such objects and
-     never again after its event. At the event's end the summaries of the locations on young
+     event are the test), or, for an object that got it as a value stored or passed (digest),
+     in the event of the first logged access to one of its properties. A framework's compiler
+     or renderer touches mostly such objects and never again after its event. At the event's end the summaries of the locations on young
      objects and scopes are held back, per owner, instead of being listed. When a later event
      makes a logged access to an owner that has locations held back they are *promoted*: handed
      over with that event's record, tagged with the event that made them, where they take their
@@ -105,6 +107,11 @@
   var owner = 0; // the owner of the location computed last; 0 for one that is not young
   var heldObjects = new Flags(1024); // 1 at the ids of objects with locations held back
   var heldScopes = new Flags(1024);
+  var eventNumber = 1; // the number of the current event: flushes so far, plus one
+  var NO_PROPERTY = 0xffffffff;
+  /* For an object id given to a value, the event of its first property access, NO_PROPERTY
+     before it; 0 for the others. */
+  var firstUse = new Stamps(1024);
   var held = sealed(new Map()); // owner -> [event, (position, rank, entries) for each location]
   var promoted = []; // [event, position, rank, entries] for each location promoted since takeHeld
   var heldWrites = []; // the names of the locations held back since takeHeld that were written
@@ -123,6 +130,17 @@
       if (value === pendingValue) origins.set(id, pendingLocation);
       if (NativeNode !== null && value instanceof NativeNode) nodes.set(id, new NativeWeakRef(value));
       else noteClass(id, value);
+    }
+    return id;
+  }
+
+  /* The id of an object seen as a value: one given here has no property access yet. */
+  function valueId(value) {
+    var fresh = nextObjectId;
+    var id = objectId(value);
+    if (id === fresh) {
+      if (id >= firstUse.length) firstUse = grown(Stamps, firstUse, id);
+      firstUse[id] = NO_PROPERTY;
     }
     return id;
   }
@@ -166,7 +184,7 @@
       case "undefined": return "u";
       case "bigint": return "i:" + value;
       case "symbol": return "y";
-      default: return value === null ? "null" : "o:" + objectId(value);
+      default: return value === null ? "null" : "o:" + valueId(value);
     }
   }
 
@@ -203,7 +221,9 @@
 
   /* Sets `owner` for a location on object `id`, promoting what it has held back; returns `id`. */
   function objectOwner(id) {
-    if (id >= youngObject) {
+    var use = id < firstUse.length ? firstUse[id] : 0;
+    if (use === NO_PROPERTY) firstUse[id] = use = id >= youngObject ? 0 : eventNumber;
+    if (id >= youngObject || use === eventNumber) {
       owner = id;
     } else {
       owner = 0;
@@ -224,14 +244,17 @@
 
   /* `flags` with a 1 at `index`, grown when too short. */
   function flagged(flags, index) {
-    if (index >= flags.length) {
-      var size = flags.length * 2;
-      var grown = new Flags(size > index ? size : index + 1);
-      apply(copyFlags, grown, [flags]);
-      flags = grown;
-    }
+    if (index >= flags.length) flags = grown(Flags, flags, index);
     flags[index] = 1;
     return flags;
+  }
+
+  /* A copy of typed array `array` (of class `Typed`) long enough to hold `index`. */
+  function grown(Typed, array, index) {
+    var size = array.length * 2;
+    var copy = new Typed(size > index ? size : index + 1);
+    apply(copyTyped, copy, [array]);
+    return copy;
   }
 
   /* Holds back one location of young `key` that `event` touched (see `AccessSummary.split`). */
@@ -468,6 +491,7 @@
     buffer = freshBuffer();
     youngObject = nextObjectId;
     youngScope = nextScopeId;
+    eventNumber++;
     if (event === null || event === undefined || typeof entries.split !== "function") return entries.entries();
     return entries.split(holder(event, offset || 0));
   };

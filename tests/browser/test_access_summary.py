@@ -95,7 +95,7 @@ def held_url() -> Iterator[str]:
         yield base + "held/"
 
 
-def test_an_object_no_other_event_touches_leaves_its_written_names_and_one_shared_takes_its_place(driver, held_url):
+def test_objects_no_other_event_touches_leave_their_written_names_and_one_shared_takes_its_place(driver, held_url):
     store = ResponseStore()
     plan = driver.execute(held_url, store=store, record=True).trace.sequence
     full = driver.execute(held_url, plan, store=store, record=False, full_accesses=True).trace
@@ -108,3 +108,6 @@ def test_an_object_no_other_event_touches_leaves_its_written_names_and_one_share
     assert list(by_location(mine.accesses)) == [location for location in by_location(whole.accesses)
                                                 if not location.startswith(scratch + ".")]
     assert {"total", "done"} <= set(mine.unlisted_writes)
+    # An object first seen as a value belongs to the event that first touches its properties.
+    counting = [step for step in held.steps if "count" in step.unlisted_writes]
+    assert len(counting) == 1 and not [a for a in counting[0].accesses if a.location.endswith(".count")]

@@ -17,17 +17,21 @@ def _record(**changes):
     record = {
         "created": [{"id": "t1", "category": "timer", "type": "setTimeout", "label": "setTimeout 5ms", "creator": None,
                      "params": {"delay": 5}, "due": 5, "prio": 0, "seq": 1, "preds": []}],
-        "gone": [], "errors": [], "accesses": json.dumps([["w", "event:t1", None, None]]), "uncontrolled": [],
-        "now": 0, "leaving": None,
+        "gone": [], "errors": [], "accesses": json.dumps([["w", "event:t1", None, None]]), "promoted": "[]",
+        "unlisted_writes": [], "uncontrolled": [], "now": 0, "leaving": None,
     }
     record.update(changes)
     return record
 
 
 def test_a_record_that_follows_the_schema_is_read_with_its_types():
-    record = parse(StepRecord, _record(leaving={"event": "t1"}), "step record")
+    promoted = json.dumps([["t0", 1, 3, [["w", "prop:3.x", "a.js:1:1", "n:1"]]]])
+    record = parse(StepRecord, _record(leaving={"event": "t1"}, promoted=promoted, unlisted_writes=["y"]),
+                   "step record")
     assert record.created[0].due == 5.0 and record.created[0].preds == ()
     assert record.accesses == (("w", "event:t1", None, None),)
+    assert record.promoted == (("t0", 1, 3, (("w", "prop:3.x", "a.js:1:1", "n:1"),)),)
+    assert record.unlisted_writes == ("y",)
     assert record.leaving is not None and record.leaving.event == "t1"
 
 
@@ -40,6 +44,7 @@ def test_a_record_that_follows_the_schema_is_read_with_its_types():
     (_record(accesses=json.dumps([["x", "event:t1", None, None]])),
      "step record.accesses[0][0]: expected one of 'r', 'w'"),
     (_record(accesses=[]), "step record.accesses: expected JSON text"),
+    (_record(promoted=json.dumps([["t0", "1", 3, []]])), "step record.promoted[0][1]: expected an integer"),
     (_record(leaving={"event": 3}), "step record.leaving.event: expected a string, got 3"),
 ])
 def test_a_record_that_does_not_follow_the_schema_is_one_line_naming_the_field(raw, says):

@@ -19,6 +19,10 @@ Contracts that every executor honours:
   another event (creating a timer, ``clearTimeout``, ``xhr.abort()``, removing a listener) is a
   write of that event's shadow location :func:`event_location`, and running an event reads its
   own shadow location, so disabling shows up as an ordinary conflict.
+* A location that only one step touches can take part in no race, conflict or racing-object
+  name. The browser leaves out the accesses to such locations on objects and closure scopes the
+  step created itself; ``Step.unlisted_writes`` keeps the property and variable names of those
+  it wrote, which is all the classifier asks of them.
 
 Everything here is plain data: JSON in, JSON out, with :meth:`Trace.to_json` and
 :meth:`Trace.from_json` as exact inverses.
@@ -144,9 +148,10 @@ class Step:
     accesses: tuple[Access, ...] = ()
     time: float = 0.0  # virtual milliseconds when the event ran
     planned: bool = True  # False when the default policy chose it after the plan ran out
+    unlisted_writes: tuple[str, ...] = ()  # names written in locations ``accesses`` leaves out (see above)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "event": self.event,
             "enabled": sorted(self.enabled),
             "predecessors": list(self.predecessors),
@@ -154,6 +159,9 @@ class Step:
             "time": self.time,
             "planned": self.planned,
         }
+        if self.unlisted_writes:
+            out["unlisted_writes"] = list(self.unlisted_writes)
+        return out
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> Step:
@@ -164,6 +172,7 @@ class Step:
             accesses=tuple(map(Access.from_json, raw.get("accesses", ()))),
             time=raw.get("time", 0.0),
             planned=raw.get("planned", True),
+            unlisted_writes=tuple(raw.get("unlisted_writes", ())),
         )
 
 

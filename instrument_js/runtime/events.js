@@ -12,6 +12,10 @@ const errors = [];
 // CONFIG.fullAccessLog (diagnostics and tests only) ships every access instead of the summary.
 const newAccessLog = () => (CONFIG.fullAccessLog ? new FullAccessLog() : new AccessSummary());
 let accesses = newAccessLog(); // the current event's accesses: [kind, location, site, digest]
+// Locations the access log held back in earlier events that this one touched, and the names of
+// the locations it held back of this one that were written (access_log.js, `takeHeld`).
+let promoted = [];
+let heldWrites = [];
 const uncontrolled = [];
 const childOrdinals = newMap();
 let inflight = 0; // native operations whose completion has not arrived yet

@@ -32,7 +32,8 @@ function reportArrivals(s) {
   const late = record();
   const last = s.steps.length ? s.steps[s.steps.length - 1][2] : null;
   if (last === null) { s.before = late; return; }
-  for (const key of ["created", "gone", "errors", "uncontrolled"]) last[key] = A.concat(last[key], late[key]);
+  for (const key of ["created", "gone", "errors", "uncontrolled", "unlisted_writes"]) last[key] = A.concat(last[key], late[key]);
+  last.promoted = N.stringify(A.concat(N.parse(last.promoted), N.parse(late.promoted)));
   // Between steps only the runtime itself logs (creating or cancelling an event: writes of
   // digest null), so no increment straddles the two and summarising the two summaries
   // together is summarising everything the step and the arrivals logged.

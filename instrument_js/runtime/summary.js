@@ -5,17 +5,20 @@
    access, only the accesses that carry what race detection reads (first access, first read
    and write, first read and write with a site, first write of a different digest, last write;
    for an increment, the read/write pair around each). The schema and its proof of
-   equivalence are in webr4/engine/summary.py; `entries()` equals its `summarise`. */
+   equivalence are in webr4/engine/summary.py; `entries()` equals its `summarise`.
+   A location may be pushed with an `owner` (a non-zero number: the object or closure scope it
+   belongs to, when the access log may hold it back); `split` then offers it to its caller
+   instead of listing it. */
 class AccessSummary {
   constructor() { this.locations = newMap(); this.count = 0; }
 
-  push(access) {
+  push(access, owner) {
     const at = [this.count++, access];
     const [kind, location, site, value] = access;
     let s = this.locations.get(location);
     if (s === undefined) {
       s = { n: 0, first: at, prev: null, lastPrev: null, inc: true, read: null, readAt: null, readAtNext: null,
-        write: null, writeAt: null, differ: null, last: null, pairs: [] };
+        write: null, writeAt: null, differ: null, last: null, pairs: [], owner: owner || 0 };
       this.locations.set(location, s);
     }
     if (s.readAt !== null && s.readAtNext === null && s.prev === s.readAt) s.readAtNext = at;
@@ -37,20 +40,45 @@ class AccessSummary {
   entries() {
     const out = [];
     for (const s of this.locations.values()) {
-      const increment = s.inc && s.n % 2 === 0;
-      const kept = [s.first, s.read, s.readAt, s.write, s.writeAt, s.differ, s.last];
-      if (increment) {
-        A.push(kept, s.readAtNext, s.lastPrev);
-        for (let i = 0; i < s.pairs.length; i++) A.push(kept, s.pairs[i]);
-      }
-      const chosen = A.sort(A.filter(kept, (at, i) => at !== null && at !== undefined && A.indexOf(kept, at) === i),
-        (a, b) => a[0] - b[0]);
-      const mine = A.map(chosen, (at) => at[1]);
-      if (!increment && isIncrement(mine)) A.splice(mine, 1, 0, mine[0]);
+      const mine = keptOf(s);
       for (let i = 0; i < mine.length; i++) A.push(out, mine[i]);
     }
     return out;
   }
+
+  /* `entries()` without the locations that `take(owner, position, rank, entries, wrote)` takes:
+     it is offered every location pushed with an owner, with its entries, how many listed
+     locations come before it (`position`), its place among all locations (`rank`) and whether
+     the event wrote it; a location it takes (it returns true) is left out. */
+  split(take) {
+    const out = [];
+    let listed = 0;
+    let rank = 0;
+    for (const s of this.locations.values()) {
+      const mine = keptOf(s);
+      if (s.owner === 0 || !take(s.owner, listed, rank, mine, s.write !== null)) {
+        for (let i = 0; i < mine.length; i++) A.push(out, mine[i]);
+        listed++;
+      }
+      rank++;
+    }
+    return out;
+  }
+}
+
+/* The accesses the summary keeps of one location's state `s` (see the class comment). */
+function keptOf(s) {
+  const increment = s.inc && s.n % 2 === 0;
+  const kept = [s.first, s.read, s.readAt, s.write, s.writeAt, s.differ, s.last];
+  if (increment) {
+    A.push(kept, s.readAtNext, s.lastPrev);
+    for (let i = 0; i < s.pairs.length; i++) A.push(kept, s.pairs[i]);
+  }
+  const chosen = A.sort(A.filter(kept, (at, i) => at !== null && at !== undefined && A.indexOf(kept, at) === i),
+    (a, b) => a[0] - b[0]);
+  const mine = A.map(chosen, (at) => at[1]);
+  if (!increment && isIncrement(mine)) A.splice(mine, 1, 0, mine[0]);
+  return mine;
 }
 
 function isIncrement(list) {

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from webr4.classify import RULES, Verdict, classify
@@ -165,6 +167,18 @@ def test_initialization_race_needs_the_script_to_write_the_missing_name() -> Non
     assert v.reasons == ["exception-diff"]
 
 
+def test_initialization_race_reads_the_names_a_script_wrote_to_its_own_objects() -> None:
+    # The script's writes to objects no other event touched are left out of its step, their names kept.
+    def unlisted(*names: str) -> Trace:
+        parsed = trace(PARSE, CLICK, writes={"p1": ["global:cartCount"]})
+        parsed.steps[0] = replace(parsed.steps[0], unlisted_writes=names)
+        return parsed
+    child = trace(CLICK, PARSE)
+    diff = StateDiff(exceptions=NEW_REF_ERROR)
+    assert verdict(unlisted("addToCart"), child, diff, (PARSE, CLICK)).reasons[0] == "initialization-race"
+    assert verdict(unlisted("removeFromCart"), child, diff, (PARSE, CLICK)).reasons == ["exception-diff"]
+
+
 def test_initialization_race_needs_an_uninitialised_message_and_a_script_event() -> None:
     assert verdict(trace(PARSE, CLICK), trace(CLICK, PARSE), StateDiff(exceptions=NEW_OTHER_ERROR),
                    (PARSE, CLICK)).reasons == ["exception-diff"]
@@ -184,6 +198,13 @@ def test_late_handler_attach_click_before_load() -> None:
 def test_late_handler_attach_not_when_the_user_event_did_something() -> None:
     parent = trace(LOAD, CLICK)
     child = trace(CLICK, LOAD, writes={CLICK.id: ["global:clicks"]})
+    assert verdict(parent, child, StateDiff(dom=DOM, screenshot=SHOT), (LOAD, CLICK)).kind == "harmful"
+
+
+def test_late_handler_attach_not_when_the_user_event_wrote_only_to_objects_it_made() -> None:
+    parent = trace(LOAD, CLICK)
+    child = trace(CLICK, LOAD)
+    child.steps[0] = replace(child.steps[0], unlisted_writes=("items",))
     assert verdict(parent, child, StateDiff(dom=DOM, screenshot=SHOT), (LOAD, CLICK)).kind == "harmful"
 
 

@@ -4,11 +4,13 @@ names the reports show."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from benchmarks import held_accesses
 from webr4.browser.naming import racing_ids
 from webr4.engine.describe import conflict_locations
 from webr4.engine.explore import Footprint
@@ -106,3 +108,46 @@ def test_only_the_reads_no_other_step_shares_are_dropped() -> None:
              Step("e1", frozenset({"e1"}), (0,), (shared,))]
     pruned = without_unshared_reads(Trace(steps, {}))
     assert [s.accesses for s in pruned.steps] == [(steps[0].accesses[0], steps[0].accesses[2]), (shared,)]
+
+
+OWNED = ("prop:3.n", "prop:3.m", "prop:4.n", "scope:1:y", "scope:1:z", "global:x", "dom:#a.textContent", "event:t1")
+
+
+def owner(location: str) -> str | None:
+    """The object or closure scope a location belongs to (``prop:3``, ``scope:1``), if any."""
+    if location.startswith("prop:"):
+        return location.partition(".")[0]
+    if location.startswith("scope:"):
+        return location.rsplit(":", 1)[0]
+    return None
+
+
+def held_back(trace: Trace, chosen: set[str]) -> Trace:
+    """``trace`` as the page leaves it when it holds back the owners in ``chosen`` that only one
+    step touches: their locations are left out, the names of those written kept."""
+    touching = Counter(o for step in trace.steps for o in {owner(a.location) for a in step.accesses} if o)
+    gone = {o for o in chosen if touching[o] == 1}
+    steps = []
+    for step in trace.steps:
+        left_out = [a for a in step.accesses if owner(a.location) in gone]
+        names = tuple(dict.fromkeys(a.location[len(owner(a.location) or "") + 1:] for a in left_out if a.kind is W))
+        steps.append(replace(step, accesses=tuple(a for a in step.accesses if a not in left_out),
+                             unlisted_writes=names))
+    return replace(trace, steps=steps)
+
+
+@settings(max_examples=500)
+@given(traces(), st.sets(st.sampled_from(("prop:3", "prop:4", "scope:1"))), st.data())
+def test_leaving_out_what_one_step_alone_touches_changes_no_answer(trace: Trace, chosen: set[str],
+                                                                   data: st.DataObject) -> None:
+    trace = replace(trace, steps=[replace(s, accesses=tuple(
+        replace(a, location=data.draw(st.sampled_from(OWNED))) for a in s.accesses)) for s in trace.steps])
+    for whole in (trace, without_unshared_reads(summarised(trace))):
+        assert answers_and_rules(held_back(whole, chosen)) == answers_and_rules(whole)
+
+
+def answers_and_rules(trace: Trace) -> dict[str, object]:
+    found = answers(trace)
+    del found["footprints"]  # a step's own locations: only sleep sets compare them
+    found["rules"] = held_accesses.answers(trace)["rules"]
+    return found

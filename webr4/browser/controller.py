@@ -4,7 +4,10 @@ The page runtime (``instrument_js/runtime/``) holds every asynchronous event; th
 the pending set, picks the next event — the next enabled event of the plan, else the default
 policy — and has it run: JavaScript callbacks inside the page, parse chunks and held scripts by
 releasing their response at the network, user actions through Playwright. Each step's record
-(events created, events gone, accesses, errors) becomes a :class:`~webr4.trace.Step`.
+(events created, events gone, accesses, errors) becomes a :class:`~webr4.trace.Step`. The
+page holds back the accesses to objects and scopes an event created until another event touches
+them (``instrument_js/access_log.js``); a record then hands them over, and they join the step of
+the event that made them, in the place the full log gives them.
 
 Once no user action is left, the page makes the same choices itself for a stretch of steps
 (``runStretch``) and hands the records over together, because one Playwright round trip costs
@@ -46,8 +49,9 @@ from webr4.browser.actions import UserAction
 from webr4.browser.budget import wait_within
 from webr4.browser.network import NetworkError, NetworkGate
 from webr4.browser.readiness import TargetState, target_state
-from webr4.browser.records import (ActuationRequest, ChunkRelease, Opening, PageError, RecordError, ScriptRelease,
-                                   StepRecord, StretchReport, parse, parse_reply)
+from webr4.browser.records import (AccessEntry, ActuationRequest, ChunkRelease, Opening, PageError, RecordError,
+                                   ScriptRelease, StepRecord, StretchReport, parse, parse_reply)
+from webr4.engine.summary import by_location
 from webr4.engine.timers import with_timer_order
 from webr4.gcpause import gc_paused
 from webr4.instrument.chunks import ChunkModel
@@ -104,6 +108,8 @@ class _Candidate:
         return (self.due, self.prio, self.seq)
 
 
+_Promoted = tuple[int, int, tuple[Access, ...]]
+"""A held-back location handed over: its position and rank in its step, its accesses."""
 _GIVE_UP = "give up"  # the default choice when the next user step has waited as long as it may
 _Actuation = tuple[EventId, dict[EventId, _Candidate], bool]
 """An event for the harness to execute: its id, the enabled set before it, whether planned."""
@@ -128,6 +134,7 @@ class _RunState:
     leaving_event: EventId | None = None
     navigation: Navigation | None = None
     target: TargetState = TargetState.READY  # the next user step's target, when last looked at
+    promoted: dict[int, list[_Promoted]] = field(default_factory=dict)  # by step index
 
 
 class Controller:
@@ -353,6 +360,8 @@ class Controller:
             # finished: then it is the last step, and nothing ran after it (the slice was over).
             hung = drained.running or (steps.pop()[:2] if steps else None)
             self._absorb_stretch(replace(drained, steps=tuple(steps)))
+            if hung and not drained.running:  # its step is replaced, but what it handed over stays
+                self._take_promoted(drained.steps[-1][2])
             if hung:
                 self._timed_out(hung[0], dict(self.state.pending), hung[1], looping)
             else:
@@ -514,16 +523,12 @@ class Controller:
             elif index > 0:
                 preds.add(0)
             self.state.last_user_step = index
-        fix, kinds = self.gate.original_site, ACCESS_KINDS
-        with gc_paused():  # up to 10^5 accesses, and no cycle among them
-            accesses = tuple(
-                Access(kinds[kind], location, fix(site), value)
-                for kind, location, site, value in (record.accesses if record is not None else ())
-            )
+        accesses = self._accesses(record.accesses) if record is not None else ()
         candidate = enabled[event_id]
         self.state.steps.append(Step(
             event=event_id, enabled=frozenset(enabled), predecessors=tuple(sorted(preds)), accesses=accesses,
             time=max(self.state.now, candidate.due), planned=planned,
+            unlisted_writes=record.unlisted_writes if record is not None else (),
         ))
         self.state.step_of[event_id] = index
         self.state.pending.pop(event_id, None)
@@ -545,7 +550,38 @@ class Controller:
                 sources.extend(self.state.preds.get(source, ()))
         return steps
 
+    def _accesses(self, entries: Sequence[AccessEntry]) -> tuple[Access, ...]:
+        fix, kinds = self.gate.original_site, ACCESS_KINDS
+        with gc_paused():  # up to 10^5 accesses, and no cycle among them
+            return tuple(Access(kinds[kind], location, fix(site), value) for kind, location, site, value in entries)
+
+    def _take_promoted(self, record: StepRecord) -> None:
+        """Keep the held-back locations ``record`` hands over for the steps that made them."""
+        for event_id, position, rank, entries in record.promoted:
+            index = self.state.step_of.get(event_id)
+            if index is None:
+                raise RecordError(f"the page runtime handed over accesses of {event_id}, which has no step")
+            self.state.promoted.setdefault(index, []).append((position, rank, self._accesses(entries)))
+
+    def _with_promoted(self, index: int, step: Step) -> Step:
+        """``step`` with the held-back locations handed over for it, each in its place."""
+        promoted = sorted(self.state.promoted.get(index, ()), key=lambda p: (p[0], p[1]))
+        if not promoted:
+            return step
+        listed = list(by_location(step.accesses).values())
+        accesses: list[Access] = []
+        at = 0
+        for position, _rank, entries in promoted:
+            while at < position and at < len(listed):
+                accesses += listed[at]
+                at += 1
+            accesses += entries
+        for rest in listed[at:]:
+            accesses += rest
+        return replace(step, accesses=tuple(accesses))
+
     def _absorb(self, record: StepRecord, step: int | None) -> None:
+        self._take_promoted(record)
         fix = self.gate.original_site
         for created in record.created:
             params = dict(created.params)
@@ -574,8 +610,9 @@ class Controller:
             self.state.events.setdefault(action.event_id, action.event())
         errors = list(self.state.errors)
         errors.extend(ErrorRecord("harness", note, None, None) for note in self.gate.notes)
+        steps = [self._with_promoted(index, step) for index, step in enumerate(self.state.steps)]
         return Trace(
-            steps=with_timer_order(self.state.steps, self.state.events),
+            steps=with_timer_order(steps, self.state.events),
             events=self.state.events,
             enabled_at_end=frozenset(enabled_at_end),
             skipped=self.state.skipped,

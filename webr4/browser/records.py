@@ -17,6 +17,8 @@ cheaper to hand over than many small arrays, and it is parsed and checked here l
 Long lists of flat values, such as those entries, are checked a column at a time
 (:mod:`webr4.browser.flatrows`, derived from the same annotations); a list that does not pass
 is checked again value by value, which names the first value that does not fit.
+Its ``promoted`` is the JSON text of the locations earlier events held back and this one
+touched (``instrument_js/access_log.js``, "Holding back"), which belong to those events' steps.
 """
 
 from __future__ import annotations
@@ -55,6 +57,12 @@ class JsonText:
 
 AccessEntry = tuple[Literal["r", "w"], str, str | None, str | None]
 """One access of the summary: kind, location, site (``url:line:col``), value digest."""
+
+
+PromotedLocation = tuple[str, int, int, tuple[AccessEntry, ...]]
+"""A location an earlier event held back and a later one touched: the id of the event that held
+it back, how many locations its record lists before it (its position among them), its rank among
+all that event's locations (orders those at one position), and its summary entries."""
 
 
 @dataclass(frozen=True)
@@ -98,6 +106,8 @@ class StepRecord:
     gone: tuple[EventId, ...]  # ran or cancelled
     errors: tuple[PageError, ...]
     accesses: Annotated[tuple[AccessEntry, ...], JsonText]
+    promoted: Annotated[tuple[PromotedLocation, ...], JsonText]  # earlier events' held-back locations
+    unlisted_writes: tuple[str, ...]  # the names of the locations this event held back and wrote
     uncontrolled: tuple[str, ...]  # what ran outside control (workers, sockets, frames)
     now: float  # the virtual clock
     leaving: Leaving | None

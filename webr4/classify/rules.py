@@ -108,12 +108,21 @@ def _is_script_run(event: Event) -> bool:
     return event.category is Category.PARSE or (event.category is Category.NETWORK and event.type == "script")
 
 
-def _step_writes(trace: Trace, event_id: str) -> list[str] | None:
-    """Locations written by the step of ``event_id`` in ``trace`` (``None`` when it did not run)."""
+def step_writes(trace: Trace, event_id: str) -> list[str] | None:
+    """What the step of ``event_id`` in ``trace`` wrote (``None`` when it did not run): the
+    locations it lists, then ``.<name>`` for each name in its ``unlisted_writes`` (writes to its
+    own objects that no other step touched: only their names matter here)."""
     for step in trace.steps:
         if step.event == event_id:
-            return [a.location for a in step.accesses if a.kind is AccessKind.WRITE]
+            listed = [a.location for a in step.accesses if a.kind is AccessKind.WRITE]
+            return listed + ["." + name for name in step.unlisted_writes]
     return None
+
+
+def wrote_name(writes: list[str], name: str) -> bool:
+    """Whether one of ``writes`` (see :func:`step_writes`) is a location called ``name``:
+    ``global:name``, ``prop:7.name``, ``scope:3:name``."""
+    return any(re.search(rf"[:.]{re.escape(name)}$", location) for location in writes)
 
 
 def _ran_before(trace: Trace, first: str, second: str) -> bool:
@@ -146,7 +155,7 @@ def late_handler_attach(case: Case) -> bool:
     if any(marker in line for line in lines for marker in FORM_STATE):
         return False
     early = case.child if _ran_before(case.child, user.id, other.id) else case.parent
-    writes = _step_writes(early, user.id)
+    writes = step_writes(early, user.id)
     return not [location for location in writes or () if location != FOCUS_LOCATION]
 
 
@@ -172,14 +181,14 @@ def initialization_race(case: Case) -> bool:
     new = [message for message, _site in case.diff.exceptions.new if _UNINITIALISED.search(message)]
     if not new:
         return False
-    writes = _step_writes(case.parent, scripts[0].id) or _step_writes(case.child, scripts[0].id)
+    writes = step_writes(case.parent, scripts[0].id) or step_writes(case.child, scripts[0].id)
     if not writes:
         return True
     found = {_initialised_name(message) for message in new}
     if None in found:
         return True
     names = {name for name in found if name is not None}
-    return any(re.search(rf"[:.]{re.escape(name)}$", location) for name in names for location in writes)
+    return any(wrote_name(writes, name) for name in names)
 
 
 def exception_diff(case: Case) -> bool:

@@ -37,6 +37,16 @@ in no race, conflict or racing-object name: all of those need two events on one 
 in-page compiler or renderer reads lives in objects it built and dropped within one event) and
 keeps every write, because the classifier asks what an event wrote and happens-before reads
 the writes that schedule events.
+
+**Held-back locations.** The page goes further for the objects and closure scopes an event
+created itself (``instrument_js/access_log.js``): it holds their summaries back until another
+event touches the object or scope, then hands them over to join the step that made them, in the
+place this schema gives them. What is never handed over was touched by one step only and leaves
+the trace, writes included; the step keeps the names it wrote there
+(:attr:`webr4.trace.Step.unlisted_writes`), all that the classifier's rules ask of them. Races,
+filter decisions, conflicts, racing-object names and rule outcomes stay those of the full log
+(``tests/engine/test_summary.py``, ``tests/browser/test_access_summary.py``,
+``python -m benchmarks.held_accesses`` on the real-app corpus).
 """
 
 from __future__ import annotations

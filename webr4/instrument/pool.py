@@ -30,6 +30,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import IO, Any
 
+from webr4.errors import Webr4Error
 from webr4.instrument.rewrite import RewriteResult, rewrite
 
 WORKERS = max(1, min(2, os.cpu_count() or 1))
@@ -40,7 +41,7 @@ _LENGTH = struct.Struct("!Q")
 _PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
 
 
-class WorkerFailed(Exception):
+class WorkerFailed(Webr4Error):
     """A worker could not be started, died, or answered with something other than a result."""
 
 

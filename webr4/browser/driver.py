@@ -135,12 +135,16 @@ class Driver:
                                documents=self._documents, chunking=limits.chunking)
             await context.route("**/*", gate.handle)
             page = await context.new_page()
+            crashed = asyncio.Event()
+            page.on("crash", lambda _: crashed.set())
             try:
                 cdp = await context.new_cdp_session(page)
                 trace = await Controller(page, cdp, gate, actions, limits).run(url, plan)
                 dom, shot, globals_, captured = await _final_state(page, cdp, trace, gate, screenshot=screenshot,
                                                                    heap=heap, captures=captures,
                                                                    builtins=self._builtins)
+                if crashed.is_set():  # while the end state was read: what was read is not the page's
+                    raise PlaywrightError("Target crashed")
             finally:
                 await gate.abandon()
             return Execution(trace if full_accesses else without_unshared_reads(trace), dom, shot, globals_, captured)

@@ -201,14 +201,9 @@
     return function (location, position, rank, entries, wrote) {
       if (!holdable(location)) return false;
       var state = touched.get(location);
-      if (event === null || event === undefined) {
-        if (state !== undefined && state !== SHARED) promoted[promoted.length] = state;
-        touched.set(location, SHARED);
-        return false;
-      }
       if (state === SHARED) return false;
-      if (state !== undefined) {
-        promoted[promoted.length] = state;
+      if (state !== undefined || event === null || event === undefined) {
+        if (state !== undefined) promoted[promoted.length] = state;
         touched.set(location, SHARED);
         return false;
       }

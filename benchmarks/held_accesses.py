@@ -1,7 +1,7 @@
 """Holding back the locations one event alone touches changes no answer: the check on real apps.
 
-The page holds back the accesses to objects and closure scopes an event created until another
-event touches them, and never ships the rest (``instrument_js/access_log.js``). This module
+The page holds back each variable and property an event touched until another event touches it,
+and never ships the rest (``instrument_js/access_log.js``). This module
 states what must not change — :func:`answers`: the races, uncovered races and each filter's
 decisions, the conflicting locations of every pair of events, the racing objects to name, and
 what the classifier's rules read of each step's writes — and checks it on the real-app corpus:
@@ -14,9 +14,10 @@ keeps now. Two replays agree up to a native event's timing, which a loaded machi
 so an app gets up to :data:`ATTEMPTS` pairs of replays (a wrong trace differs every time); exit
 status 1 when an app's answers differ in all of them.
 
-The racing objects to name are compared with those of that summary: they are objects two events
-touch, one writing, whichever locations (:func:`webr4.browser.naming.racing_ids`), so dropping
-reads no other step shares already names fewer than the full log, only those no conflict needs.
+The racing objects to name are compared with those of the full log's locations that two or more
+steps touch: naming takes the objects two events touch, one writing, whichever locations
+(:func:`webr4.browser.naming.racing_ids`), so leaving out the locations one step alone touches
+names fewer objects than the full log, only those whose locations can take part in no race.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import asyncio
 import re
 import sys
 import tempfile
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -77,6 +78,13 @@ def answers(trace: Trace) -> dict[str, object]:
     return found
 
 
+def shared_only(trace: Trace) -> Trace:
+    """``trace`` with only the accesses to locations that two or more of its steps touch."""
+    touching = Counter(location for step in trace.steps for location in {a.location for a in step.accesses})
+    return replace(trace, steps=[replace(s, accesses=tuple(a for a in s.accesses if touching[a.location] > 1))
+                                 for s in trace.steps])
+
+
 def as_before(full: Trace) -> Trace:
     """What webr4 kept of ``full`` before holding back: summaries without unshared reads."""
     return without_unshared_reads(replace(full, steps=[replace(s, accesses=summarise(s.accesses)) for s in full.steps]))
@@ -96,11 +104,11 @@ class Comparison:
 
 def differing_answers(full: Trace, held: Trace) -> tuple[str, ...]:
     """The answers of ``held`` (as webr4 runs) that are not those of ``full`` (the full log of
-    the same sequence); racing names against :func:`as_before` (see the module docstring)."""
+    the same sequence); racing names against :func:`shared_only` (see the module docstring)."""
     if held.sequence != full.sequence:
         return ("sequence",)
     mine, theirs = answers(held), answers(full)
-    theirs["names"] = racing_ids(as_before(full))
+    theirs["names"] = racing_ids(shared_only(full))
     return tuple(key for key in theirs if mine[key] != theirs[key])
 
 

@@ -15,8 +15,8 @@
  * `flush()` returns the entries recorded since the last flush and starts a new buffer; in the
  * page the buffer is the runtime's summary of them (webr4/engine/summary.py) and `flush()` its
  * entries. `append(entry)` records another log's entry in order with these.
- * `flush(event, offset)` holds back the locations of objects and scopes no other event has
- * touched yet (see "Holding back" below); `takeHeld()` hands over what that changed.
+ * `flush(event, offset)` holds back the locations no other event has touched yet (see "Holding
+ * back" below); `takeHeld()` hands over what that changed.
  * `names(ids)` names objects for people, by where the page keeps them (see its comment below).
  * While `enabled === false` nothing is recorded. Property accesses on primitives are not shared
  * memory and are not recorded.
@@ -42,10 +42,6 @@
   var arrayPrototype = Array.prototype;
   var NativeNode = typeof Node === "function" ? Node : null;
   var NativeWeakRef = WeakRef;
-  var Flags = Uint8Array;
-  var Stamps = Uint32Array;
-  var copyTyped = getPrototypeOf(Uint8Array.prototype).set;
-  var apply = Reflect.apply;
 
   /* `collection` with its prototype's native methods as its own properties, which no later
      change to Map.prototype (or WeakMap's, Set's) reaches. */
@@ -92,27 +88,19 @@
   var pendingLocation;
   var currentSite = null;
 
-  /* Holding back what no other event sees. An object or closure scope is *young* in the event
-     in which it got its id (here: between two flushes; ids only grow, so the first ids of the
-     event are the test), or, for an object that got it as a value stored or passed (digest),
-     in the event of the first logged access to one of its properties. A framework's compiler
-     or renderer touches mostly such objects and never again after its event. At the event's end the summaries of the locations on young
-     objects and scopes are held back, per owner, instead of being listed. When a later event
-     makes a logged access to an owner that has locations held back they are *promoted*: handed
-     over with that event's record, tagged with the event that made them, where they take their
-     place among its locations again. What is never promoted was touched by one event only.
-     An owner is an object id, or minus a scope id. */
-  var youngObject = 1; // the first object id of the current event
-  var youngScope = 1;
-  var owner = 0; // the owner of the location computed last; 0 for one that is not young
-  var heldObjects = new Flags(1024); // 1 at the ids of objects with locations held back
-  var heldScopes = new Flags(1024);
-  var eventNumber = 1; // the number of the current event: flushes so far, plus one
-  var NO_PROPERTY = 0xffffffff;
-  /* For an object id given to a value, the event of its first property access, NO_PROPERTY
-     before it; 0 for the others. */
-  var firstUse = new Stamps(1024);
-  var held = sealed(new Map()); // owner -> [event, (position, rank, entries) for each location]
+  /* Holding back what no other event sees. At an event's end, each location of its summary
+     that no earlier event touched is held back here, with its summary, instead of being listed:
+     most of what a framework's compiler or renderer touches, one event alone ever does. The
+     first later event that touches a held location *promotes* it: the held summary is handed
+     over with that event's record, tagged with the event that made it, where it takes its place
+     among that event's locations again, and from then on the location is *shared* and listed
+     directly. What is never promoted was touched by one event only. Each location is looked up
+     once per event, when the event ends; the accesses themselves do no more than before.
+     Only the locations of this log's own accesses (variables and properties) are held: the
+     runtime's `event:` locations (happens-before reads who wrote them) are not in this log, and
+     those of the other logs that record here (DOM, storage, cookies: `append`) are listed. */
+  var SHARED = 0;
+  var touched = sealed(new Map()); // location -> SHARED, or [event, position, rank, entries] when held
   var promoted = []; // [event, position, rank, entries] for each location promoted since takeHeld
   var heldWrites = []; // the names of the locations held back since takeHeld that were written
   var heldWritten = sealed(new Set()); // the same, to list each once
@@ -130,17 +118,6 @@
       if (value === pendingValue) origins.set(id, pendingLocation);
       if (NativeNode !== null && value instanceof NativeNode) nodes.set(id, new NativeWeakRef(value));
       else noteClass(id, value);
-    }
-    return id;
-  }
-
-  /* The id of an object seen as a value: one given here has no property access yet. */
-  function valueId(value) {
-    var fresh = nextObjectId;
-    var id = objectId(value);
-    if (id === fresh) {
-      if (id >= firstUse.length) firstUse = grown(Stamps, firstUse, id);
-      firstUse[id] = NO_PROPERTY;
     }
     return id;
   }
@@ -184,96 +161,55 @@
       case "undefined": return "u";
       case "bigint": return "i:" + value;
       case "symbol": return "y";
-      default: return value === null ? "null" : "o:" + valueId(value);
+      default: return value === null ? "null" : "o:" + objectId(value);
     }
   }
 
-  /* Records an access to `location`, which belongs to `owner` (the location computed last). */
   function record(kind, location, site, valueDigest) {
-    if (log.enabled !== false) buffer.push([kind, location, site, valueDigest], owner);
+    if (log.enabled !== false) buffer.push([kind, location, site, valueDigest]);
   }
 
   /* The location of a variable access, noting the site where its scope was first seen. */
   function scopedVariable(site, name, scopeId) {
     currentSite = site;
-    if (scopeId === 0) {
-      owner = 0;
-      return "global:" + name;
-    }
+    if (scopeId === 0) return "global:" + name;
     if (!scopeSites.has(scopeId)) scopeSites.set(scopeId, site);
-    if (scopeId >= youngScope) {
-      owner = -scopeId;
-    } else {
-      owner = 0;
-      if (scopeId < heldScopes.length && heldScopes[scopeId] === 1) promote(-scopeId);
-    }
     return "scope:" + scopeId + ":" + name;
   }
 
   function property(object, key) {
     var name = String(key);
-    if (object === root) {
-      owner = 0;
-      return "global:" + name;
-    }
-    return "prop:" + objectOwner(objectId(object)) + "." + name;
+    if (object === root) return "global:" + name;
+    return "prop:" + objectId(object) + "." + name;
   }
 
-  /* Sets `owner` for a location on object `id`, promoting what it has held back; returns `id`. */
-  function objectOwner(id) {
-    var use = id < firstUse.length ? firstUse[id] : 0;
-    if (use === NO_PROPERTY) firstUse[id] = use = id >= youngObject ? 0 : eventNumber;
-    if (id >= youngObject || use === eventNumber) {
-      owner = id;
-    } else {
-      owner = 0;
-      if (id < heldObjects.length && heldObjects[id] === 1) promote(id);
-    }
-    return id;
+  /* Whether a location of this log's buffer is one of this log's own (see "Holding back"). */
+  function holdable(location) {
+    return location.startsWith("prop:") || location.startsWith("scope:") || location.startsWith("global:");
   }
 
-  function promote(key) {
-    var found = held.get(key);
-    held.delete(key);
-    if (key > 0) heldObjects[key] = 0;
-    else heldScopes[-key] = 0;
-    for (var i = 1; i < found.length; i += 3) {
-      promoted[promoted.length] = [found[0], found[i], found[i + 1], found[i + 2]];
-    }
+  /* The property or variable name of one of this log's own locations. */
+  function nameIn(location) {
+    if (location.startsWith("prop:")) return location.slice(location.indexOf(".") + 1);
+    if (location.startsWith("global:")) return location.slice(7);
+    return location.slice(location.indexOf(":", 6) + 1);
   }
 
-  /* `flags` with a 1 at `index`, grown when too short. */
-  function flagged(flags, index) {
-    if (index >= flags.length) flags = grown(Flags, flags, index);
-    flags[index] = 1;
-    return flags;
-  }
-
-  /* A copy of typed array `array` (of class `Typed`) long enough to hold `index`. */
-  function grown(Typed, array, index) {
-    var size = array.length * 2;
-    var copy = new Typed(size > index ? size : index + 1);
-    apply(copyTyped, copy, [array]);
-    return copy;
-  }
-
-  /* Holds back one location of young `key` that `event` touched (see `AccessSummary.split`). */
+  /* Holds back the locations of `event` no earlier event touched and promotes those one earlier
+     event touched (see `AccessSummary.split`); without an event, every location is shared. */
   function holder(event, offset) {
-    return function (key, position, rank, entries, wrote) {
-      var found = held.get(key);
-      if (found === undefined) {
-        found = [event];
-        held.set(key, found);
-        if (key > 0) heldObjects = flagged(heldObjects, key);
-        else heldScopes = flagged(heldScopes, -key);
+    return function (location, position, rank, entries, wrote) {
+      if (!holdable(location)) return false;
+      var state = touched.get(location);
+      if (state === SHARED) return false;
+      if (state !== undefined || event === null || event === undefined) {
+        if (state !== undefined) promoted[promoted.length] = state;
+        touched.set(location, SHARED);
+        return false;
       }
-      found[found.length] = offset + position;
-      found[found.length] = rank;
-      found[found.length] = entries;
+      touched.set(location, [event, offset + position, rank, entries]);
       if (wrote) {
-        var location = entries[0][1];
-        var prefix = key > 0 ? "prop:" + key + "." : "scope:" + -key + ":";
-        var name = location.slice(prefix.length);
+        var name = nameIn(location);
         if (!heldWritten.has(name)) {
           heldWritten.add(name);
           heldWrites[heldWrites.length] = name;
@@ -411,11 +347,9 @@
   };
   log.rw = function (site, name, scopeId, delta) {
     var location = scopedVariable(site, name, scopeId);
-    var mine = owner;
     record("r", location, site, null);
     return function (result) {
       var value = digest(delta === 0 ? result : plusDelta(result, delta));
-      owner = mine;
       record("w", location, site, value);
       return result;
     };
@@ -442,7 +376,7 @@
 
   function arrayCall(site, object, key) {
     if (!isArray(object) || typeof arrayPrototype[key] !== "function") return;
-    var location = "prop:" + objectOwner(objectId(object)) + ".length";
+    var location = "prop:" + objectId(object) + ".length";
     record("r", location, site, null);
     if (ARRAY_MUTATORS[key] === 1) record("w", location, site, null);
   }
@@ -484,15 +418,12 @@
   log.pds = strictWriters.pd;
 
   /** The entries since the last flush; with `event` (the event they belong to), those of the
-   *  locations on objects and scopes young in it are held back, their positions counted after
-   *  `offset` locations the event's record lists before this log's. */
+   *  locations no earlier event touched are held back, their positions counted after `offset`
+   *  locations the event's record lists before this log's. */
   log.flush = function (event, offset) {
     var entries = buffer;
     buffer = freshBuffer();
-    youngObject = nextObjectId;
-    youngScope = nextScopeId;
-    eventNumber++;
-    if (event === null || event === undefined || typeof entries.split !== "function") return entries.entries();
+    if (typeof entries.split !== "function") return entries.entries();
     return entries.split(holder(event, offset || 0));
   };
 

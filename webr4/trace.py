@@ -20,9 +20,9 @@ Contracts that every executor honours:
   write of that event's shadow location :func:`event_location`, and running an event reads its
   own shadow location, so disabling shows up as an ordinary conflict.
 * A location that only one step touches can take part in no race, conflict or racing-object
-  name. The browser leaves out the accesses to such locations on objects and closure scopes the
-  step created itself; ``Step.unlisted_writes`` keeps the property and variable names of those
-  it wrote, which is all the classifier asks of them.
+  name. The browser leaves out the accesses to such locations when they are variables or
+  properties; ``Step.unlisted_writes`` keeps the property and variable names of those it wrote,
+  which is all the classifier asks of them.
 
 Everything here is plain data: JSON in, JSON out, with :meth:`Trace.to_json` and
 :meth:`Trace.from_json` as exact inverses.

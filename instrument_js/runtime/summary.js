@@ -5,20 +5,18 @@
    access, only the accesses that carry what race detection reads (first access, first read
    and write, first read and write with a site, first write of a different digest, last write;
    for an increment, the read/write pair around each). The schema and its proof of
-   equivalence are in webr4/engine/summary.py; `entries()` equals its `summarise`.
-   A location may be pushed with an `owner` (a non-zero number: the object or closure scope it
-   belongs to, when the access log may hold it back); `split` then offers it to its caller
-   instead of listing it. */
+   equivalence are in webr4/engine/summary.py; `entries()` equals its `summarise`, and `split`
+   lets its caller hold locations back instead of listing them. */
 class AccessSummary {
   constructor() { this.locations = newMap(); this.count = 0; }
 
-  push(access, owner) {
+  push(access) {
     const at = [this.count++, access];
     const [kind, location, site, value] = access;
     let s = this.locations.get(location);
     if (s === undefined) {
       s = { n: 0, first: at, prev: null, lastPrev: null, inc: true, read: null, readAt: null, readAtNext: null,
-        write: null, writeAt: null, differ: null, last: null, pairs: [], owner: owner || 0 };
+        write: null, writeAt: null, differ: null, last: null, pairs: [] };
       this.locations.set(location, s);
     }
     if (s.readAt !== null && s.readAtNext === null && s.prev === s.readAt) s.readAtNext = at;
@@ -46,17 +44,17 @@ class AccessSummary {
     return out;
   }
 
-  /* `entries()` without the locations that `take(owner, position, rank, entries, wrote)` takes:
-     it is offered every location pushed with an owner, with its entries, how many listed
-     locations come before it (`position`), its place among all locations (`rank`) and whether
-     the event wrote it; a location it takes (it returns true) is left out. */
+  /* `entries()` without the locations that `take(location, position, rank, entries, wrote)`
+     takes: it is offered every location once, with its entries, how many listed locations come
+     before it (`position`), its place among all locations (`rank`) and whether the event wrote
+     it; a location it takes (it returns true) is left out. */
   split(take) {
     const out = [];
     let listed = 0;
     let rank = 0;
     for (const s of this.locations.values()) {
       const mine = keptOf(s);
-      if (s.owner === 0 || !take(s.owner, listed, rank, mine, s.write !== null)) {
+      if (!take(s.first[1][1], listed, rank, mine, s.write !== null)) {
         for (let i = 0; i < mine.length; i++) A.push(out, mine[i]);
         listed++;
       }

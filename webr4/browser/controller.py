@@ -5,9 +5,9 @@ the pending set, picks the next event — the next enabled event of the plan, el
 policy — and has it run: JavaScript callbacks inside the page, parse chunks and held scripts by
 releasing their response at the network, user actions through Playwright. Each step's record
 (events created, events gone, accesses, errors) becomes a :class:`~webr4.trace.Step`. The
-page holds back the accesses to objects and scopes an event created until another event touches
-them (``instrument_js/access_log.js``); a record then hands them over, and they join the step of
-the event that made them, in the place the full log gives them.
+page holds back the variables and properties an event alone has touched until another event
+touches them (``instrument_js/access_log.js``); a record then hands them over, and they join the
+step of the event that made them, in the place the full log gives them.
 
 Once no user action is left, the page makes the same choices itself for a stretch of steps
 (``runStretch``) and hands the records over together, because one Playwright round trip costs

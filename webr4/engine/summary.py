@@ -38,11 +38,11 @@ in-page compiler or renderer reads lives in objects it built and dropped within 
 keeps every write, because the classifier asks what an event wrote and happens-before reads
 the writes that schedule events.
 
-**Held-back locations.** The page goes further for the objects and closure scopes an event
-created itself (``instrument_js/access_log.js``): it holds their summaries back until another
-event touches the object or scope, then hands them over to join the step that made them, in the
-place this schema gives them. What is never handed over was touched by one step only and leaves
-the trace, writes included; the step keeps the names it wrote there
+**Held-back locations.** The page goes further for variables and properties
+(``instrument_js/access_log.js``): at an event's end it holds back the summary of each one no
+earlier event touched, until a later event touches it, then hands it over to join the step that
+made it, in the place this schema gives it. What is never handed over was touched by one step
+only and leaves the trace, writes included; the step keeps the names it wrote there
 (:attr:`webr4.trace.Step.unlisted_writes`), all that the classifier's rules ask of them. Races,
 filter decisions, conflicts, racing-object names and rule outcomes stay those of the full log
 (``tests/engine/test_summary.py``, ``tests/browser/test_access_summary.py``,

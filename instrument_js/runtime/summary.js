@@ -1,6 +1,12 @@
 // webr4 runtime: the summary of one event's accesses, as the page ships it.
 
 // ------------------------------------------------------------------ access summaries
+/* The maps that find a location by key and group: a summary makes one per key its event
+   touches, so their methods are the natives on a prototype of their own, which no change to
+   Map.prototype reaches, rather than defined on each map as `newMap()` does. */
+class LookupMap extends Map {}
+for (const [name, property] of nativeMethods(Map)) N.defineProperty(LookupMap.prototype, name, property);
+
 /* The summary of one event's accesses, built as they happen: per location, in order of first
    access, only the accesses that carry what race detection reads (first access, first read
    and write, first read and write with a site, first write of a different digest, last write;
@@ -10,7 +16,7 @@
    belongs to, when the access log may hold it back); `split` then offers it to its caller
    instead of listing it. */
 class AccessSummary {
-  constructor() { this.locations = newMap(); this.named = newMap(); this.count = 0; }
+  constructor() { this.locations = newMap(); this.named = new LookupMap(); this.count = 0; }
 
   push(access, owner) {
     this.add(access[0], access[1], access[2], access[3], owner);
@@ -30,7 +36,7 @@ class AccessSummary {
   addNamed(kind, group, key, site, value, owner, nameOf) {
     let groups = this.named.get(key);
     if (groups === undefined) {
-      groups = newMap();
+      groups = new LookupMap();
       this.named.set(key, groups);
     }
     let s = groups.get(group);

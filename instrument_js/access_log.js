@@ -69,6 +69,9 @@
     var list = [];
     return {
       push: function (entry) { list[list.length] = entry; },
+      addNamed: function (kind, group, key, site, value) {
+        list[list.length] = [kind, locationName(group, key), site, value];
+      },
       entries: function () { return list; }
     };
   }
@@ -85,7 +88,8 @@
   var classes = sealed(new Map());
   var scopeSites = sealed(new Map());
   var pendingValue;
-  var pendingLocation;
+  var pendingGroup = 0;
+  var pendingName = "";
   var currentSite = null;
 
   /* Holding back what no other event sees. At an event's end, each location of its summary
@@ -115,7 +119,7 @@
       id = nextObjectId++;
       objectIds.set(value, id);
       if (currentSite !== null) firstSites.set(id, currentSite);
-      if (value === pendingValue) origins.set(id, pendingLocation);
+      if (value === pendingValue) origins.set(id, locationName(pendingGroup, pendingName));
       if (NativeNode !== null && value instanceof NativeNode) nodes.set(id, new NativeWeakRef(value));
       else noteClass(id, value);
     }
@@ -135,21 +139,23 @@
     }
   }
 
-  /* `value` was stored at or read from `location`: its first such place names it. */
-  function reached(value, location) {
+  /* `value` was stored at or read from the location `group`, `name`: its first such place
+     names it. */
+  function reached(value, group, name) {
     if (!isObject(value)) return value;
     var id = objectIds.get(value);
     if (id === undefined) {
       pendingValue = value;
-      pendingLocation = location;
+      pendingGroup = group;
+      pendingName = name;
     } else if (!origins.has(id)) {
-      origins.set(id, location);
+      origins.set(id, locationName(group, name));
     }
     return value;
   }
 
-  function stored(value, location) {
-    reached(value, location);
+  function stored(value, group, name) {
+    reached(value, group, name);
     return digest(value);
   }
 
@@ -165,22 +171,38 @@
     }
   }
 
-  function record(kind, location, site, valueDigest) {
-    if (log.enabled !== false) buffer.push([kind, location, site, valueDigest]);
+  /* The location of property or variable `name` of `group`: a global for group 0, else of
+     object `group` or, when it is negative, of closure scope `-group`; a string group is a
+     module's scope id. The hot path passes the two along and the summary makes the name once
+     per location and event. */
+  function locationName(group, name) {
+    if (typeof group === "string") return "scope:" + group + ":" + name;
+    if (group > 0) return "prop:" + group + "." + name;
+    return group === 0 ? "global:" + name : "scope:" + -group + ":" + name;
   }
 
-  /* The location of a variable access, noting the site where its scope was first seen. */
+  /* Records an access to location `group`, `name` (see `locationName`). */
+  function record(kind, group, name, site, valueDigest) {
+    if (log.enabled !== false) buffer.addNamed(kind, group, name, site, valueDigest, locationName);
+  }
+
+  /* The group of a variable access (see `locationName`), noting the site where its scope was
+     first seen. */
   function scopedVariable(site, name, scopeId) {
     currentSite = site;
-    if (scopeId === 0) return "global:" + name;
+    if (scopeId === 0) return 0;
     if (!scopeSites.has(scopeId)) scopeSites.set(scopeId, site);
-    return "scope:" + scopeId + ":" + name;
+    return typeof scopeId === "number" ? -scopeId : scopeId;
   }
 
-  function property(object, key) {
-    var name = String(key);
-    if (object === root) return "global:" + name;
-    return "prop:" + objectId(object) + "." + name;
+  /* The group of a property of `object` (see `locationName`). */
+  function propertyGroup(object) {
+    return object === root ? 0 : objectId(object);
+  }
+
+  /* The name a property key has in a location. */
+  function keyName(key) {
+    return typeof key === "string" ? key : String(key);
   }
 
   /* Whether a location of this log's buffer is one of this log's own (see "Holding back"). */
@@ -265,7 +287,7 @@
       if (!isObject(object)) return key;
       key = propertyKey(key);
       currentSite = site;
-      record("r", property(object, key), site, null);
+      record("r", propertyGroup(object), keyName(key), site, null);
       return key;
     }
     return {
@@ -273,8 +295,9 @@
         if (isObject(object)) {
           key = propertyKey(key);
           currentSite = site;
-          var location = property(object, key);
-          record("w", location, site, stored(value, location));
+          var group = propertyGroup(object);
+          var name = keyName(key);
+          record("w", group, name, site, stored(value, group, name));
         }
         assign(object, key, value);
         return value;
@@ -297,7 +320,7 @@
         } else {
           value = combine(operator, old, right());
         }
-        if (isObject(object)) record("w", property(object, key), site, digest(value));
+        if (isObject(object)) record("w", propertyGroup(object), keyName(key), site, digest(value));
         assign(object, rawKey, value);
         return value;
       },
@@ -305,14 +328,14 @@
         var key = readKey(site, object, rawKey);
         var value = object[key];
         var old = delta > 0 ? value++ : value--;
-        if (isObject(object)) record("w", property(object, key), site, digest(value));
+        if (isObject(object)) record("w", propertyGroup(object), keyName(key), site, digest(value));
         assign(object, rawKey, value);
         return prefix ? value : old;
       },
       pd: function (site, object, key) {
         if (isObject(object)) {
           key = propertyKey(key);
-          record("w", property(object, key), site, "u");
+          record("w", propertyGroup(object), keyName(key), site, "u");
         }
         return remove(object, key);
       }
@@ -328,39 +351,41 @@
   /* Variables. */
   /* `log.r(...)(x)`: the function log.r returns receives the value read; one shared function
      and the location of the latest read, rather than a closure per read. */
-  var readLocation = null;
+  var readGroup = 0;
+  var readName = "";
   function readValue(value) {
-    return reached(value, readLocation);
+    return reached(value, readGroup, readName);
   }
   log.r = function (site, name, scopeId) {
-    readLocation = scopedVariable(site, name, scopeId);
-    record("r", readLocation, site, null);
+    readGroup = scopedVariable(site, name, scopeId);
+    readName = name;
+    record("r", readGroup, name, site, null);
     return readValue;
   };
   log.w = function (site, name, scopeId, value) {
-    var location = scopedVariable(site, name, scopeId);
-    record("w", location, site, stored(value, location));
+    var group = scopedVariable(site, name, scopeId);
+    record("w", group, name, site, stored(value, group, name));
     return value;
   };
   log.wn = function (site, name, scopeId, value) {
     return log.w(site, name, scopeId, nameAnonymous(value, name));
   };
   log.rw = function (site, name, scopeId, delta) {
-    var location = scopedVariable(site, name, scopeId);
-    record("r", location, site, null);
+    var group = scopedVariable(site, name, scopeId);
+    record("r", group, name, site, null);
     return function (result) {
       var value = digest(delta === 0 ? result : plusDelta(result, delta));
-      record("w", location, site, value);
+      record("w", group, name, site, value);
       return result;
     };
   };
   log.dl = function (site, name, scopeId, result) {
-    record("w", scopedVariable(site, name, scopeId), site, "u");
+    record("w", scopedVariable(site, name, scopeId), name, site, "u");
     return result;
   };
   log.wm = function (site, value) {
     for (var i = 2; i < arguments.length; i += 2) {
-      record("w", scopedVariable(site, arguments[i], arguments[i + 1]), site, null);
+      record("w", scopedVariable(site, arguments[i], arguments[i + 1]), arguments[i], site, null);
     }
     return value;
   };
@@ -376,9 +401,9 @@
 
   function arrayCall(site, object, key) {
     if (!isArray(object) || typeof arrayPrototype[key] !== "function") return;
-    var location = "prop:" + objectId(object) + ".length";
-    record("r", location, site, null);
-    if (ARRAY_MUTATORS[key] === 1) record("w", location, site, null);
+    var group = objectId(object);
+    record("r", group, "length", site, null);
+    if (ARRAY_MUTATORS[key] === 1) record("w", group, "length", site, null);
   }
 
   /* Properties. */
@@ -386,14 +411,15 @@
     if (!isObject(object)) return object[key];
     key = propertyKey(key);
     currentSite = site;
-    var location = property(object, key);
-    record("r", location, site, null);
-    return reached(object[key], location);
+    var group = propertyGroup(object);
+    var name = keyName(key);
+    record("r", group, name, site, null);
+    return reached(object[key], group, name);
   };
   log.m = function (site, object, key) {
     if (isObject(object)) {
       currentSite = site;
-      record("r", property(object, key), site, null);
+      record("r", propertyGroup(object), keyName(key), site, null);
       arrayCall(site, object, key);
     }
     return object;
@@ -402,7 +428,7 @@
     if (isObject(object)) {
       key = propertyKey(key);
       currentSite = site;
-      record("r", property(object, key), site, null);
+      record("r", propertyGroup(object), keyName(key), site, null);
       arrayCall(site, object, key);
     }
     log.k = key;

@@ -12,20 +12,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import inspect
 import json
 import time
-from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any
 
-from playwright.async_api import Browser, BrowserContext
+from playwright.async_api import BrowserContext
 
 import webr4.browser.controller as controller_module
 import webr4.browser.driver as driver_module
 from benchmarks.floor import LIMITS
 from benchmarks.section import find_sites, served
+from benchmarks.stages import CONTEXT_START, Timers
 from webr4.browser.actions import parse_actions
 from webr4.browser.controller import Controller
 from webr4.browser.driver import Driver
@@ -34,12 +32,7 @@ from webr4.resources import resource_dir
 
 REPEATS = 5
 DEFAULT_SITES = ("commutative-counter", "click-during-parse", "two-xhr")
-STAGES: tuple[tuple[Any, str, str], ...] = (
-    (Browser, "new_context", "context start"),
-    (BrowserContext, "add_init_script", "context start"),
-    (BrowserContext, "route", "context start"),
-    (BrowserContext, "new_page", "context start"),
-    (BrowserContext, "new_cdp_session", "context start"),
+STAGES: tuple[tuple[Any, str, str], ...] = CONTEXT_START + (
     (Controller, "_open", "opening: navigation, head parsed and settled"),
     (controller_module, "target_state", "user steps: target checks"),
     (Controller, "_execute", "events run one by one (user steps, actuations)"),
@@ -50,39 +43,11 @@ STAGES: tuple[tuple[Any, str, str], ...] = (
 """(owner, attribute, stage): the coroutine functions timed; a stage's figure is their sum."""
 
 
-class Timers:
-    """Wall-clock seconds and calls per stage while :meth:`installed` is active."""
-
-    def __init__(self) -> None:
-        self.seconds: dict[str, float] = defaultdict(float)
-
-    def _timed(self, original: Callable[..., Any], stage: str) -> Callable[..., Any]:
-        async def timed(*args: Any, **kwargs: Any) -> Any:
-            started = time.perf_counter()
-            try:
-                return await original(*args, **kwargs)
-            finally:
-                self.seconds[stage] += time.perf_counter() - started
-        return timed
-
-    @contextmanager
-    def installed(self) -> Iterator[None]:
-        undo = []
-        try:
-            for owner, attribute, stage in STAGES:
-                undo.append((owner, attribute, inspect.getattr_static(owner, attribute)))
-                setattr(owner, attribute, self._timed(getattr(owner, attribute), stage))
-            yield
-        finally:
-            for owner, attribute, raw in reversed(undo):
-                setattr(owner, attribute, raw)
-
-
 async def profile_site(driver: Driver, url: str, steps: Sequence[Any]) -> tuple[float, dict[str, float]]:
     """Mean seconds per execution, and per stage, over :data:`REPEATS` executions of ``url``."""
     store = ResponseStore()
     await driver.execute(url, actions=steps, store=store, record=True, limits=LIMITS)
-    timers = Timers()
+    timers = Timers(STAGES)
     total = 0.0
     with timers.installed():
         for _ in range(REPEATS):
@@ -90,7 +55,7 @@ async def profile_site(driver: Driver, url: str, steps: Sequence[Any]) -> tuple[
             await driver.execute(url, actions=steps, store=store, record=False, limits=LIMITS,
                                  screenshot=True, heap=True)
             total += time.perf_counter() - started
-    return total / REPEATS, {stage: seconds / REPEATS for stage, seconds in timers.seconds.items()}
+    return total / REPEATS, {stage: figure.seconds / REPEATS for stage, figure in timers.stages.items()}
 
 
 async def measure(names: Sequence[str]) -> str:

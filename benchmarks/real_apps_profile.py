@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
-import inspect
 import json
 import os
 import pstats
@@ -30,20 +29,22 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from unittest.mock import patch
 
 from playwright._impl.transport import Transport
-from playwright.async_api import Browser, BrowserContext
+from playwright.async_api import BrowserContext
 
 import webr4.browser.driver as driver_module
 import webr4.sweep.explore as explore_module
 from benchmarks.plain import plain_session
 from benchmarks.real_apps import App, Corpus, ensure_apps, load_corpus
+from benchmarks.stages import CONTEXT_START, Stage
+from benchmarks.stages import Timers as StageTimers
 from webr4.browser.controller import Controller
 from webr4.browser.driver import Driver
 from webr4.browser.responses import ResponseStore
@@ -62,12 +63,7 @@ SEQUENCES = 3
 REPLAYS = 2
 DEFAULT_APPS = ("react", "emberjs")
 
-STAGES: tuple[tuple[Any, str, str], ...] = (
-    (Browser, "new_context", "context start"),
-    (BrowserContext, "add_init_script", "context start"),
-    (BrowserContext, "route", "context start"),
-    (BrowserContext, "new_page", "context start"),
-    (BrowserContext, "new_cdp_session", "context start"),
+STAGES: tuple[tuple[Any, str, str], ...] = CONTEXT_START + (
     (Controller, "run", "controlled run"),
     (CachedRewriter, "rewrite", "controlled run: script rewriting"),
     (CachedRewriter, "rewrite_async", "controlled run: script rewriting"),
@@ -85,12 +81,7 @@ STAGES: tuple[tuple[Any, str, str], ...] = (
 )
 """(owner, attribute, stage): the callables timed; a stage's figure is the sum of its callables."""
 
-RECORDING_STAGES: tuple[tuple[Any, str, str], ...] = (
-    (Browser, "new_context", "context start"),
-    (BrowserContext, "add_init_script", "context start"),
-    (BrowserContext, "route", "context start"),
-    (BrowserContext, "new_page", "context start"),
-    (BrowserContext, "new_cdp_session", "context start"),
+RECORDING_STAGES: tuple[tuple[Any, str, str], ...] = CONTEXT_START + (
     (Controller, "run", "controlled run"),
     (DocumentCache, "prepare", "controlled run: document (chunks, inline scripts rewritten)"),
     (CachedRewriter, "rewrite_async", "controlled run: external scripts rewritten (wall time awaited, overlapping)"),
@@ -104,61 +95,25 @@ RECORDING_STAGES: tuple[tuple[Any, str, str], ...] = (
 
 
 @dataclass
-class Stage:
-    seconds: float = 0.0
-    calls: int = 0
-
-
-@dataclass
-class Timers:
-    """Wall-clock seconds per stage of ``timed`` while :meth:`installed` is active (nested stages overlap)."""
+class Timers(StageTimers):
+    """:class:`benchmarks.stages.Timers` that also counts the bytes of protocol messages received."""
 
     timed: tuple[tuple[Any, str, str], ...] = STAGES
-    stages: dict[str, Stage] = field(default_factory=lambda: defaultdict(Stage))
     received_bytes: int = 0
-
-    def _timed(self, original: Callable[..., Any], stage: str) -> Callable[..., Any]:
-        record = self.stages[stage]
-        if inspect.iscoroutinefunction(original):
-            async def timed_async(*args: Any, **kwargs: Any) -> Any:
-                started = time.perf_counter()
-                try:
-                    return await original(*args, **kwargs)
-                finally:
-                    record.seconds += time.perf_counter() - started
-                    record.calls += 1
-            return timed_async
-
-        def timed(*args: Any, **kwargs: Any) -> Any:
-            started = time.perf_counter()
-            try:
-                return original(*args, **kwargs)
-            finally:
-                record.seconds += time.perf_counter() - started
-                record.calls += 1
-        return timed
 
     @contextmanager
     def installed(self) -> Iterator[None]:
-        undo: list[tuple[Any, str, Any]] = []
-        try:
-            for owner, attribute, stage in self.timed:
-                raw = inspect.getattr_static(owner, attribute)
-                undo.append((owner, attribute, raw))
-                timed = self._timed(getattr(owner, attribute), stage)
-                setattr(owner, attribute, staticmethod(timed) if isinstance(raw, (staticmethod, classmethod))
-                        else timed)
-            decode = Transport.deserialize_message
+        with super().installed():
+            decode = Transport.deserialize_message  # timed, when a stage times it
 
             def counting(transport: Transport, data: str | bytes) -> Any:
                 self.received_bytes += len(data)
                 return decode(transport, data)
-            undo.append((Transport, "deserialize_message", inspect.getattr_static(Transport, "deserialize_message")))
-            Transport.deserialize_message = counting  # type: ignore[method-assign]
-            yield
-        finally:
-            for owner, attribute, raw in reversed(undo):
-                setattr(owner, attribute, raw)
+            Transport.deserialize_message = counting  # type: ignore[method-assign,assignment]
+            try:
+                yield
+            finally:
+                Transport.deserialize_message = decode  # type: ignore[method-assign]
 
 
 def _descendants(pid: int) -> list[int]:

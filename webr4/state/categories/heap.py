@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Collection, Mapping
+from typing import TYPE_CHECKING, Any, Collection, Iterator, Mapping
 
 from deepdiff import DeepDiff
 from deepdiff.helper import NotPresent
@@ -51,15 +51,69 @@ def _present(value: Any) -> Any:
 
 
 def heap_changes(before: Any, after: Any) -> list[tuple[HeapPath, HeapChange]]:
-    """Every difference between two abstract heaps, with its path as keys, sorted by path."""
-    tree = DeepDiff(before, after, view="tree")
-    changes = []
-    for report, levels in tree.items():
-        for level in levels:
-            keys = tuple(level.path(output_format="list"))
-            changes.append((keys, HeapChange(format_path(keys), report, _present(level.t1), _present(level.t2))))
+    """Every difference between two abstract heaps, with its path as keys, sorted by path: what
+    deepdiff finds between them. Two executions' heaps are mostly the same, and deepdiff's time
+    grows with all it reads, so the objects both heaps have are compared property by property
+    here, as deepdiff compares them (:func:`_changes`), and deepdiff reads only what differs."""
+    changes = list(_changes(before, after, ()))
     changes.sort(key=lambda c: c[1].path)
     return changes
+
+
+_DIFF_DEEPER = 0.33
+"""deepdiff's ``threshold_to_diff_deeper``: two objects sharing a smaller part of their
+properties are one changed value, not properties added and removed."""
+
+
+def _changes(before: Any, after: Any, at: HeapPath) -> Iterator[tuple[HeapPath, HeapChange]]:
+    """The changes deepdiff finds between ``before`` and ``after``, the values at ``at``.
+
+    Equal values have none (:func:`_same`; deepdiff passes over a value compared with itself).
+    Two objects are compared as deepdiff's ``_diff_dict`` compares them: properties whose names
+    begin with ``__`` are left out; when they share less than :data:`_DIFF_DEEPER` of their
+    properties they are one changed value; otherwise each property only one of them has is added
+    or removed, and the shared ones are compared in turn. Anything else goes to deepdiff whole.
+    The heap is a tree (the capture writes a second path to an object as a ``$ref``), so
+    deepdiff's guard against cycles never applies."""
+    if before is after or _same(before, after):
+        return
+    if type(before) is not dict or type(after) is not dict:
+        for report, levels in DeepDiff(before, after, view="tree").items():
+            for level in levels:
+                keys = at + tuple(level.path(output_format="list"))
+                yield keys, HeapChange(format_path(keys), report, _present(level.t1), _present(level.t2))
+        return
+    old = [key for key in before if not _private(key)]
+    new = [key for key in after if not _private(key)]
+    shared = [key for key in new if key in before and not _private(key)]
+    union = len(set(old) | set(new))
+    if union > 1 and len(shared) / union < _DIFF_DEEPER:
+        yield at, HeapChange(format_path(at), "values_changed", before, after)
+        return
+    for key in new:
+        if key not in before:
+            yield at + (key,), HeapChange(format_path(at + (key,)), "dictionary_item_added", None, after[key])
+    for key in old:
+        if key not in after:
+            yield at + (key,), HeapChange(format_path(at + (key,)), "dictionary_item_removed", before[key], None)
+    for key in shared:
+        yield from _changes(before[key], after[key], at + (key,))
+
+
+def _private(key: Any) -> bool:
+    """Whether deepdiff leaves the property ``key`` out (``ignore_private_variables``)."""
+    return isinstance(key, str) and key.startswith("__")
+
+
+def _same(before: Any, after: Any) -> bool:
+    """Whether deepdiff would find nothing between two JSON values, judged by their JSON text
+    (which, unlike ``==``, tells ``1`` from ``true`` and ``1.0``); ``False`` when that cannot
+    say (a NaN, which deepdiff finds different from itself, or a value that is not JSON), and
+    for objects whose properties come in another order, which deepdiff does not mind."""
+    try:
+        return json.dumps(before, allow_nan=False) == json.dumps(after, allow_nan=False)
+    except (TypeError, ValueError):
+        return False
 
 
 def diff_heap(before: Any, after: Any) -> HeapDiff:

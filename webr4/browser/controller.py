@@ -261,7 +261,7 @@ class Controller:
         enabled = dict(self.state.pending)
         if self.state.next_user < len(self.actions):
             action = self.actions[self.state.next_user]
-            self.state.target = await target_state(self.page, action)
+            self.state.target = await target_state(self.page, action, self.state.target)
             if self.state.target is TargetState.READY:
                 enabled[action.event_id] = _Candidate(action.event_id, self._user_due(action), _USER_PRIORITY, 0)
         return enabled

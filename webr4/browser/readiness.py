@@ -33,23 +33,32 @@ class TargetState(Enum):
 _QUERY_TIMEOUT_MS = 1_000  # the element was just found; this only bounds a page that went away
 
 
-async def target_state(page: Page, action: UserAction) -> TargetState:
+async def target_state(page: Page, action: UserAction, expected: TargetState = TargetState.READY) -> TargetState:
     """The state of ``action``'s target now; :class:`InvalidSelector` when its selector cannot be
-    parsed (waiting for it would only end in "never matched")."""
+    parsed (waiting for it would only end in "never matched").
+
+    ``expected`` is a guess of the answer (the state last found), which only chooses the order
+    of the queries so that the likely answer takes the fewest round trips to the page: a target
+    last missing is counted first, and a target that is editable, as Playwright defines it, is
+    also enabled, so that query alone stands for both."""
     event = USER_EVENTS[action.kind]
     if not event.needs_target:
         return TargetState.READY
     checks = event.actionability
     target = page.locator(action.selector)
     try:
-        if "visible" in checks and not await target.first.is_visible():
-            return TargetState.HIDDEN if await target.count() else TargetState.MISSING
-        if "visible" not in checks and not await target.count():
+        count = await target.count() if expected is TargetState.MISSING or "visible" not in checks else None
+        if count == 0:
             return TargetState.MISSING
+        if "visible" in checks and not await target.first.is_visible():
+            present = count if count is not None else await target.count()
+            return TargetState.HIDDEN if present else TargetState.MISSING
+        if "editable" in checks and await _editable(page, action.selector):
+            return TargetState.READY
         if ("enabled" in checks or "editable" in checks) and not await target.first.is_enabled(
                 timeout=_QUERY_TIMEOUT_MS):
             return TargetState.DISABLED
-        if "editable" in checks and not await _editable(page, action.selector):
+        if "editable" in checks:
             return TargetState.READ_ONLY
     except PlaywrightError as error:
         message = str(error).strip().splitlines()[0] if str(error).strip() else ""

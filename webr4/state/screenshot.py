@@ -47,10 +47,12 @@ def load(png: bytes) -> Image.Image:
     return Image.open(io.BytesIO(png)).convert("RGB")
 
 
-def encode(image: Image.Image) -> bytes:
-    """Encode an image as PNG bytes."""
+def encode(image: Image.Image, level: int = 3) -> bytes:
+    """Encode an image as PNG bytes, with zlib's compression ``level``: 3 makes a page's picture
+    about 15 % larger than PIL's default 6, in 60 % of the time (an image is encoded for every
+    comparison); an image that is decoded again at once and never kept may take 1."""
     out = io.BytesIO()
-    image.save(out, format="PNG")
+    image.save(out, format="PNG", compress_level=level)
     return out.getvalue()
 
 
@@ -79,9 +81,10 @@ def changed_mask(a: Image.Image, b: Image.Image, channel_tolerance: int) -> Imag
 
 
 def compare(a_png: bytes, b_png: bytes, tolerance: Tolerance = Tolerance()) -> PixelDiff:
-    """Compare two screenshots; the diff image highlights changed pixels in red over ``a`` dimmed."""
-    a, b = load(a_png), load(b_png)
-    mask = changed_mask(a, b, tolerance.channel_tolerance)
+    """Compare two screenshots; the diff image highlights changed pixels in red over ``a`` dimmed.
+    Two PNGs with the same bytes have the same pixels: only one is decoded."""
+    a = load(a_png)
+    mask = Image.new("L", a.size, 0) if a_png == b_png else changed_mask(a, load(b_png), tolerance.channel_tolerance)
     changed = mask.histogram()[255]
     total = mask.width * mask.height
     fraction = changed / total if total else 0.0
@@ -113,9 +116,9 @@ def tile_boxes(mask: Image.Image, tile: int = 16) -> list[Box]:
 
 
 def paint_boxes(png: bytes, boxes: list[Box]) -> bytes:
-    """``png`` with every box filled black."""
+    """``png`` with every box filled black (to be compared, not kept: quickly encoded)."""
     image = load(png)
     draw = ImageDraw.Draw(image)
     for left, top, right, bottom in boxes:
         draw.rectangle((left, top, right - 1, bottom - 1), fill=(0, 0, 0))
-    return encode(image)
+    return encode(image, level=1)

@@ -183,8 +183,10 @@ class RunStore:
 
 
 def _pack(text: str) -> bytes:
-    """JSON as the store keeps it: zlib-compressed UTF-8 (traces shrink about tenfold)."""
-    return zlib.compress(text.encode(), 6)
+    """JSON as the store keeps it: zlib-compressed UTF-8 at level 1 (traces shrink about
+    sevenfold, in a fifth to a third of the time level 6 takes to shrink them ninefold: every
+    execution is stored)."""
+    return zlib.compress(text.encode(), 1)
 
 
 def _unpack(blob: bytes) -> str:

@@ -160,11 +160,11 @@ async def _final_state(page: Page, cdp: CDPSession, trace: Trace, gate: NetworkG
     (``trace.names``) on the way.
 
     The access log is switched off first, so that reading the state logs nothing; the DOM is read
-    before the screenshot, the heap after it. On a page without child frames one evaluation
-    switches the log off, reads the DOM and readies and measures the page for its screenshot,
-    which one capture call then takes (:mod:`webr4.browser.screenshot`), and the heap's
-    evaluation first puts the carets back; a page with frames is pictured by Playwright, which
-    readies every frame. ``builtins`` maps an origin to
+    before the screenshot, the heap and ``captures`` after it. On a page without child frames one
+    evaluation switches the log off, reads the DOM and readies and measures the page for its
+    screenshot, which one capture call then takes (:mod:`webr4.browser.screenshot`), and one
+    last evaluation puts the carets back and reads the heap and ``captures``; a page with frames
+    is pictured by Playwright, which readies every frame. ``builtins`` maps an origin to
     the names of a fresh window's own properties there (``window_builtins.js``) as a JSON array,
     which the heap leaves out: learnt by the first execution of a page of that origin, added here, reused by the
     next ones."""
@@ -178,13 +178,11 @@ async def _final_state(page: Page, cdp: CDPSession, trace: Trace, gate: NetworkG
         trace.names, shot = await asyncio.gather(
             asyncio.wait_for(collect_names(page, trace, gate.original_site, gate.sites), 10),
             asyncio.wait_for(_picture(page, cdp, size, screenshot), 10))
-        globals_ = None
-        if heap:
+        globals_: Any = None
+        captured: dict[str, Any] = {}
+        if heap or captures:
             restore = f"{RESTORE}; await 0; " if prepared else ""  # observers see the carets come back first
-            globals_ = await asyncio.wait_for(_heap(page, restore, builtins), 10)
-        elif prepared and captures:
-            await page.evaluate(f"() => {{ {RESTORE}; }}")
-        captured = {name: await asyncio.wait_for(page.evaluate(script), 10) for name, script in captures.items()}
+            globals_, captured = await asyncio.wait_for(_last_reads(page, restore, heap, captures, builtins), 10)
     except (PlaywrightError, asyncio.TimeoutError):
         return "", None, None, {}
     return dom, shot, globals_, captured
@@ -200,21 +198,26 @@ async def _picture(page: Page, cdp: CDPSession, size: dict[str, Any] | None, scr
     return await page.screenshot(full_page=True)
 
 
-async def _heap(page: Page, before: str, builtins: dict[str, str]) -> Any:
-    """The page's abstract heap (``capture_heap.js``), after the statements ``before``; asks for the
-    browser's own globals first when ``builtins`` does not know the page's origin yet."""
+async def _last_reads(page: Page, before: str, heap: bool, captures: Mapping[str, str],
+                      builtins: dict[str, str]) -> tuple[Any, dict[str, Any]]:
+    """In one evaluation, after the statements ``before``: the page's abstract heap
+    (``capture_heap.js``) when ``heap``, then what each of ``captures`` returns, in order. The
+    browser's own globals are asked for first when ``builtins`` does not know the page's origin yet."""
+    reads = "[" + ", ".join(f"await ({script})()" for script in captures.values()) + "]"
     parts = urlsplit(page.url)
     origin = f"{parts.scheme}://{parts.netloc}"
-    capture = javascript("capture_heap.js")
     known = builtins.get(origin)
-    if known is not None:  # written into the expression: as an argument, a thousand names cost more to pass
-        return await page.evaluate(f"async () => {{ {before}return ({capture})({known}); }}")
-    ask = javascript("window_builtins.js")
-    names, globals_ = await page.evaluate(
-        f"async () => {{ {before}const names = ({ask})(); return [names, ({capture})(names)]; }}")
+    if not heap:
+        body = f"return [null, null, {reads}];"
+    elif known is not None:  # written into the expression: as an argument, a thousand names cost more to pass
+        body = f"return [null, ({javascript('capture_heap.js')})({known}), {reads}];"
+    else:
+        body = (f"const names = ({javascript('window_builtins.js')})(); "
+                f"return [names, ({javascript('capture_heap.js')})(names), {reads}];")
+    names, globals_, values = await page.evaluate(f"async () => {{ {before}{body} }}")
     if names is not None:
         builtins[origin] = json.dumps(names)
-    return globals_
+    return globals_, dict(zip(captures, values))
 
 
 def _closing_script(prepare: bool) -> str:

@@ -53,6 +53,8 @@ class DomDiff:
 
 def diff_dom(before: str, after: str) -> DomDiff:
     """Line diff of two DOM serialisations, with the element paths of the changed lines."""
+    if before == after:
+        return DomDiff()
     a, b = parse_dom(before), parse_dom(after)
     hunks = []
     for i1, i2, j1, j2 in changed_blocks(a, b):
@@ -176,6 +178,8 @@ class Dom(Category[str, DomDiff]):
         return [_hunk(hunk) for hunk in part.hunks]
 
     def noise(self, first: str, second: str) -> dict[str, Collection[Any]]:
+        if first == second:
+            return {"dom_keys": frozenset()}
         a, b = parse_dom(first), parse_dom(second)
         return {"dom_keys": frozenset(x.key for i1, i2, j1, j2 in changed_blocks(a, b) for x in a[i1:i2] + b[j1:j2])}
 

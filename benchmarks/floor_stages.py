@@ -1,11 +1,13 @@
 """Where one execution's wall time goes on the bundled sites, stage by stage.
 
 ``python -m benchmarks.floor_stages [SITE ...]`` (default: three sites of the floor table)
-records each site's session, then runs :data:`REPEATS` executions as ``benchmarks.floor`` runs
-them (screenshot and heap, replayed network) with wall-clock timers around the stages below, and
-prints milliseconds per execution for each stage next to the execution's total. The stages do
-not overlap; "other" is what the timers do not cover (Python between stages, the trace's
-post-processing).
+records each site's session, then runs :data:`REPEATS` executions as a sweep runs them
+(screenshot, heap and the categories' page reads, replayed network) with wall-clock timers
+around the stages below, and prints milliseconds per execution for each stage next to the
+execution's total, the Python
+process's CPU milliseconds and the Playwright calls it made per execution (each a message to
+Playwright's driver, most a round trip to the page). The stages do not overlap; "other" is what
+the timers do not cover (Python between stages, the trace's post-processing).
 """
 
 from __future__ import annotations
@@ -14,9 +16,12 @@ import argparse
 import asyncio
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
+from playwright._impl.connection import Connection
 from playwright.async_api import BrowserContext
 
 import webr4.browser.controller as controller_module
@@ -29,6 +34,7 @@ from webr4.browser.controller import Controller
 from webr4.browser.driver import Driver
 from webr4.browser.responses import ResponseStore
 from webr4.resources import resource_dir
+from webr4.state.categories import page_scripts
 
 REPEATS = 5
 DEFAULT_SITES = ("commutative-counter", "click-during-parse", "two-xhr")
@@ -43,38 +49,67 @@ STAGES: tuple[tuple[Any, str, str], ...] = CONTEXT_START + (
 """(owner, attribute, stage): the coroutine functions timed; a stage's figure is their sum."""
 
 
-async def profile_site(driver: Driver, url: str, steps: Sequence[Any]) -> tuple[float, dict[str, float]]:
-    """Mean seconds per execution, and per stage, over :data:`REPEATS` executions of ``url``."""
+@dataclass
+class SiteProfile:
+    """Per execution of one site: seconds, seconds by stage, Python CPU seconds, Playwright calls."""
+
+    seconds: float
+    stages: dict[str, float]
+    cpu_s: float
+    calls: float
+
+
+@contextmanager
+def counting_calls() -> Iterator[list[int]]:
+    """A one-element list counting the messages sent to Playwright's driver while active."""
+    count = [0]
+    send = Connection.send_message_to_server
+
+    def counted(connection: Connection, *args: Any, **kwargs: Any) -> Any:
+        count[0] += 1
+        return send(connection, *args, **kwargs)
+    Connection.send_message_to_server = counted  # type: ignore[method-assign]
+    try:
+        yield count
+    finally:
+        Connection.send_message_to_server = send  # type: ignore[method-assign]
+
+
+async def profile_site(driver: Driver, url: str, steps: Sequence[Any]) -> SiteProfile:
+    """Figures per execution, means over :data:`REPEATS` executions of ``url``."""
     store = ResponseStore()
     await driver.execute(url, actions=steps, store=store, record=True, limits=LIMITS)
     timers = Timers(STAGES)
     total = 0.0
-    with timers.installed():
+    cpu_started = time.process_time()
+    with timers.installed(), counting_calls() as calls:
         for _ in range(REPEATS):
             started = time.perf_counter()
             await driver.execute(url, actions=steps, store=store, record=False, limits=LIMITS,
-                                 screenshot=True, heap=True)
+                                 screenshot=True, heap=True, captures=page_scripts())
             total += time.perf_counter() - started
-    return total / REPEATS, {stage: figure.seconds / REPEATS for stage, figure in timers.stages.items()}
+    return SiteProfile(total / REPEATS, {stage: figure.seconds / REPEATS for stage, figure in timers.stages.items()},
+                       (time.process_time() - cpu_started) / REPEATS, calls[0] / REPEATS)
 
 
 async def measure(names: Sequence[str]) -> str:
     sites = [site for site in find_sites(resource_dir("sites")) if site.name in names]
     stages = list(dict.fromkeys(stage for _, _, stage in STAGES))
-    columns: list[tuple[str, float, dict[str, float]]] = []
+    columns: list[tuple[str, SiteProfile]] = []
     with served(sites) as urls:
         async with Driver() as driver:
             for site in sites:
                 steps = parse_actions(json.loads((site / "expected.json").read_text())["session"])
-                total, by_stage = await profile_site(driver, urls[site], steps)
-                columns.append((site.name, total, by_stage))
-    lines = ["| stage (ms per execution) | " + " | ".join(name for name, _, _ in columns) + " |",
+                columns.append((site.name, await profile_site(driver, urls[site], steps)))
+    lines = ["| stage (ms per execution) | " + " | ".join(name for name, _ in columns) + " |",
              "|---" + "|---:" * len(columns) + "|"]
     for stage in stages:
-        lines.append(f"| {stage} | " + " | ".join(f"{by.get(stage, 0.0) * 1000:.0f}" for _, _, by in columns) + " |")
-    lines.append("| other | " + " | ".join(f"{(total - sum(by.values())) * 1000:.0f}" for _, total, by in columns)
+        lines.append(f"| {stage} | " + " | ".join(f"{p.stages.get(stage, 0.0) * 1000:.0f}" for _, p in columns) + " |")
+    lines.append("| other | " + " | ".join(f"{(p.seconds - sum(p.stages.values())) * 1000:.0f}" for _, p in columns)
                  + " |")
-    lines.append("| **execution** | " + " | ".join(f"**{total * 1000:.0f}**" for _, total, _ in columns) + " |")
+    lines.append("| **execution** | " + " | ".join(f"**{p.seconds * 1000:.0f}**" for _, p in columns) + " |")
+    lines.append("| Python CPU | " + " | ".join(f"{p.cpu_s * 1000:.0f}" for _, p in columns) + " |")
+    lines.append("| Playwright calls | " + " | ".join(f"{p.calls:.0f}" for _, p in columns) + " |")
     return "\n".join(lines)
 
 

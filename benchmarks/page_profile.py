@@ -2,9 +2,11 @@
 
 ``python -m benchmarks.page_profile [APP ...]`` (default: react, emberjs) records each app's
 TodoMVC session, then replays its seed from the recording, alternately without and with access
-logging (:data:`REPLAYS` each, their median wall-clock seconds printed), and once more, logged,
-under V8's sampling CPU profiler (CDP ``Profiler``, started on the page before it navigates and
-stopped when the run ends, before the final state is read). Each sample's self time goes to the
+logging (:data:`REPLAYS` each, their median wall-clock seconds and the CPU seconds Chromium and
+Python spent in them printed), and once more each way under V8's sampling CPU profiler (CDP
+``Profiler``, started on the page before it navigates and stopped when the run ends, before the
+final state is read): what the logged replay's page spends beyond the unlogged one's, bucket by
+bucket, is what access logging costs the page. Each sample's self time goes to the
 function it was in; a function of the init script is attributed to the file it came from
 (``access_log.js``, ``runtime/summary.js``, the other runtime parts, ``dom_log.js``) by finding
 each file's text in the script's source, and every other script is the page's own code. The
@@ -27,7 +29,7 @@ from typing import Any
 from unittest.mock import patch
 
 from benchmarks.real_apps import ensure_apps, load_corpus
-from benchmarks.real_apps_profile import _replay
+from benchmarks.real_apps_profile import _replay, cpu_by_process
 from webr4.browser.controller import Controller
 from webr4.browser.driver import Driver
 from webr4.browser.runtime import RUNTIME_PARTS
@@ -42,17 +44,17 @@ SAMPLING_US = 200
 """The profiler's sampling interval in microseconds."""
 PAGE = "page code"
 BUILTINS = "browser built-ins (DOM and other native functions)"
+IDLE = "(idle)"
+PROCESSES = ("Chromium", "Python")
+"""The processes whose CPU seconds per replay are shown (see :func:`cpu_by_process`)."""
 FILES: tuple[str, ...] = ("access_log.js", *(f"runtime/{part}.js" for part in RUNTIME_PARTS), "dom_log.js")
 """The files of webr4's init script, whose functions are told apart from the page's."""
 
 
 @dataclass(frozen=True)
-class PageProfile:
-    """One app's replay times and the self milliseconds of one profiled, logged replay."""
+class SampledRun:
+    """The self milliseconds of one profiled replay, by file and by function."""
 
-    app: str
-    bare_s: float
-    logged_s: float
     by_file: dict[str, float]  # file (or PAGE, or a V8 pseudo-function such as "(garbage collector)") -> ms
     by_function: dict[tuple[str, str, int], float]  # (file, function, 1-based line in the file) -> ms
 
@@ -61,8 +63,27 @@ class PageProfile:
         return sum(self.by_file.values())
 
     @property
+    def busy_ms(self) -> float:
+        """What the page's thread spent on anything but waiting."""
+        return self.total_ms - self.by_file.get(IDLE, 0.0)
+
+    @property
     def webr4_ms(self) -> float:
         return sum(ms for name, ms in self.by_file.items() if name in FILES)
+
+
+@dataclass(frozen=True)
+class PageProfile:
+    """One app's replay times and CPU seconds by process (medians of :data:`REPLAYS`) without and
+    with access logging, and one profiled replay of each."""
+
+    app: str
+    bare_s: float
+    logged_s: float
+    bare_cpu: dict[str, float]  # process -> CPU s of one replay
+    logged_cpu: dict[str, float]
+    bare: SampledRun
+    logged: SampledRun
 
 
 class SourceMap:
@@ -96,8 +117,7 @@ class SourceMap:
         return PAGE, line + 1
 
 
-def attribute(profile: dict[str, Any],
-              sources: SourceMap) -> tuple[dict[str, float], dict[tuple[str, str, int], float]]:
+def attribute(profile: dict[str, Any], sources: SourceMap) -> SampledRun:
     """Self milliseconds of a CDP ``Profiler.Profile`` by file and by function."""
     nodes = {node["id"]: node for node in profile["nodes"]}
     self_us: dict[int, float] = defaultdict(float)
@@ -114,7 +134,7 @@ def attribute(profile: dict[str, Any],
             where, line = sources.place(frame["scriptId"], frame["lineNumber"])
         by_file[where] += micros / 1000
         by_function[(where, name, line)] += micros / 1000
-    return dict(by_file), dict(by_function)
+    return SampledRun(dict(by_file), dict(by_function))
 
 
 def profiling_run(store: list[dict[str, Any]]) -> Callable[..., Awaitable[Trace]]:
@@ -139,38 +159,65 @@ def profiling_run(store: list[dict[str, Any]]) -> Callable[..., Awaitable[Trace]
     return run
 
 
-async def profile_app(driver: Driver, name: str, url: str, steps: list[dict[str, Any]], scratch: Path) -> PageProfile:
-    session: Session = await record(driver, url, scratch / name, steps)
-    bare: list[float] = []
-    logged: list[float] = []
-    for _ in range(REPLAYS):  # interleaved, so that the machine's noise hits both alike
-        bare.append(await _replay(driver, session, False))
-        logged.append(await _replay(driver, session, True))
+async def _timed(driver: Driver, session: Session, logged: bool) -> tuple[float, dict[str, float]]:
+    """Wall-clock seconds and CPU seconds by process of one seed replay."""
+    before = cpu_by_process()
+    seconds = await _replay(driver, session, logged)
+    after = cpu_by_process()
+    return seconds, {name: after.get(name, 0.0) - before.get(name, 0.0) for name in PROCESSES}
+
+
+def _median_cpu(runs: list[dict[str, float]]) -> dict[str, float]:
+    return {name: statistics.median(run[name] for run in runs) for name in PROCESSES}
+
+
+async def _sampled(driver: Driver, session: Session, logged: bool) -> SampledRun:
     store: list[dict[str, Any]] = []
     with patch.object(Controller, "run", profiling_run(store)):
-        await _replay(driver, session, True)
-    by_file, by_function = attribute(store[0]["profile"], store[0]["sources"])
-    return PageProfile(name, statistics.median(bare), statistics.median(logged), by_file, by_function)
+        await _replay(driver, session, logged)
+    return attribute(store[0]["profile"], store[0]["sources"])
+
+
+async def profile_app(driver: Driver, name: str, url: str, steps: list[dict[str, Any]], scratch: Path) -> PageProfile:
+    session: Session = await record(driver, url, scratch / name, steps)
+    bare: list[tuple[float, dict[str, float]]] = []
+    logged: list[tuple[float, dict[str, float]]] = []
+    for _ in range(REPLAYS):  # interleaved, so that the machine's noise hits both alike
+        bare.append(await _timed(driver, session, False))
+        logged.append(await _timed(driver, session, True))
+    sampled_bare = await _sampled(driver, session, False)
+    sampled_logged = await _sampled(driver, session, True)
+    return PageProfile(name, statistics.median(s for s, _ in bare), statistics.median(s for s, _ in logged),
+                       _median_cpu([cpu for _, cpu in bare]), _median_cpu([cpu for _, cpu in logged]),
+                       sampled_bare, sampled_logged)
 
 
 def markdown(profiles: Sequence[PageProfile], top: int = 15) -> str:
     lines = ["# The page's CPU time during a logged seed replay", "",
-             f"Measured by `python -m benchmarks.page_profile`: median wall-clock seconds of {REPLAYS} seed replays "
-             "without and with access logging, then V8's sampling profiler (every "
-             f"{SAMPLING_US} µs) over one more logged replay, self time by file and by function.", ""]
+             f"Measured by `python -m benchmarks.page_profile`: median wall-clock and CPU seconds of {REPLAYS} seed "
+             "replays without and with access logging, then V8's sampling profiler (every "
+             f"{SAMPLING_US} µs) over one more replay of each, self time by file and by function.", ""]
     for p in profiles:
+        cpu = ", ".join(f"{name} {p.bare_cpu[name]:.2f} → {p.logged_cpu[name]:.2f} CPU s" for name in PROCESSES)
+        extra = p.logged.busy_ms - p.bare.busy_ms
+        share = p.logged.webr4_ms / max(p.logged.busy_ms, 1e-9)
         lines += [f"## {p.app}", "",
-                  f"- seed replay without access logging {p.bare_s:.2f} s, with it {p.logged_s:.2f} s",
-                  f"- profiled replay: {p.total_ms:.0f} ms sampled in the page, **{p.webr4_ms:.0f} ms in webr4's "
-                  f"init script** ({p.webr4_ms / max(p.total_ms, 1e-9):.0%})", "",
-                  "| where | self ms | share |", "|---|---:|---:|"]
-        for where, ms in sorted(p.by_file.items(), key=lambda item: -item[1]):
-            if ms < 1:
-                continue
-            lines.append(f"| {where} | {ms:.0f} | {ms / max(p.total_ms, 1e-9):.0%} |")
-        lines += ["", "webr4's functions with the most self time:", "",
+                  f"- seed replay without access logging {p.bare_s:.2f} s, with it {p.logged_s:.2f} s; {cpu}",
+                  f"- profiled replays: the page busy {p.bare.busy_ms:.0f} ms without logging, "
+                  f"{p.logged.busy_ms:.0f} ms with it (+{extra:.0f} ms); "
+                  f"**{p.logged.webr4_ms:.0f} ms in webr4's init script** "
+                  f"({share:.0%} of the logged replay's busy time)", "",
+                  "| where | self ms unlogged | self ms logged | logged − unlogged |", "|---|---:|---:|---:|"]
+        places = sorted(set(p.bare.by_file) | set(p.logged.by_file),
+                        key=lambda where: -p.logged.by_file.get(where, 0.0))
+        for where in places:
+            before, after = p.bare.by_file.get(where, 0.0), p.logged.by_file.get(where, 0.0)
+            if max(before, after) >= 1:
+                lines.append(f"| {where} | {before:.0f} | {after:.0f} | {after - before:+.0f} |")
+        lines += ["", "webr4's functions with the most self time (logged replay):", "",
                   "| function | file:line | self ms |", "|---|---|---:|"]
-        mine = sorted(((key, ms) for key, ms in p.by_function.items() if key[0] in FILES), key=lambda item: -item[1])
+        mine = sorted(((key, ms) for key, ms in p.logged.by_function.items() if key[0] in FILES),
+                      key=lambda item: -item[1])
         for (where, function, line), ms in mine[:top]:
             lines.append(f"| `{function}` | {where}:{line} | {ms:.0f} |")
         lines.append("")

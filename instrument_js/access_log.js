@@ -56,13 +56,16 @@
   }
 
   var objectIds = sealed(new WeakMap());
+  /* Where this log's summaries find its locations, one event after another (the runtime's
+     `AccessSummary`): each location's state there also keeps its holding-back mark. */
+  var locationIndex = sealed(new Map());
   var nextObjectId = 1;
   var nextScopeId = 1;
   /* The runtime's log of the current event: the summary of its accesses (or, for diagnostics,
      every access); every access where there is no runtime. */
   function freshBuffer() {
     var make = root.__webr4 && root.__webr4.newAccessLog;
-    return typeof make === "function" ? make() : everyAccess();
+    return typeof make === "function" ? make(locationIndex) : everyAccess();
   }
 
   function everyAccess() {
@@ -98,13 +101,15 @@
      first later event that touches a held location *promotes* it: the held summary is handed
      over with that event's record, tagged with the event that made it, where it takes its place
      among that event's locations again, and from then on the location is *shared* and listed
-     directly. What is never promoted was touched by one event only. Each location is looked up
-     once per event, when the event ends; the accesses themselves do no more than before.
+     directly. What is never promoted was touched by one event only. Each location's mark is
+     read once per event, when the event ends; the accesses themselves do no more than before.
      Only the locations of this log's own accesses (variables and properties) are held: the
      runtime's `event:` locations (happens-before reads who wrote them) are not in this log, and
-     those of the other logs that record here (DOM, storage, cookies: `append`) are listed. */
+     those of the other logs that record here (DOM, storage, cookies: `append`) are listed.
+     The mark is kept in the location's state in the summaries' index (`locationIndex`):
+     undefined until an event's end finds the location, then its held record [event, position,
+     rank, entries] while it is held, SHARED from its second event on. */
   var SHARED = 0;
-  var touched = sealed(new Map()); // location -> SHARED, or [event, position, rank, entries] when held
   var promoted = []; // [event, position, rank, entries] for each location promoted since takeHeld
   var heldWrites = []; // the names of the locations held back since takeHeld that were written
   var heldWritten = sealed(new Set()); // the same, to list each once
@@ -205,33 +210,22 @@
     return typeof key === "string" ? key : String(key);
   }
 
-  /* Whether a location of this log's buffer is one of this log's own (see "Holding back"). */
-  function holdable(location) {
-    return location.startsWith("prop:") || location.startsWith("scope:") || location.startsWith("global:");
-  }
-
-  /* The property or variable name of one of this log's own locations. */
-  function nameIn(location) {
-    if (location.startsWith("prop:")) return location.slice(location.indexOf(".") + 1);
-    if (location.startsWith("global:")) return location.slice(7);
-    return location.slice(location.indexOf(":", 6) + 1);
-  }
-
   /* Holds back the locations of `event` no earlier event touched and promotes those one earlier
-     event touched (see `AccessSummary.split`); without an event, every location is shared. */
+     event touched (see `AccessSummary.split`); without an event, every location is shared.
+     Only this log's own locations (those it names: `named`) are held. */
   function holder(event, offset) {
-    return function (location, position, rank, entries, wrote) {
-      if (!holdable(location)) return false;
-      var state = touched.get(location);
-      if (state === SHARED) return false;
-      if (state !== undefined || event === null || event === undefined) {
-        if (state !== undefined) promoted[promoted.length] = state;
-        touched.set(location, SHARED);
+    return function (state, position, rank, entries) {
+      if (!state.named) return false;
+      var mark = state.mark;
+      if (mark === SHARED) return false;
+      if (mark !== undefined || event === null || event === undefined) {
+        if (mark !== undefined) promoted[promoted.length] = mark;
+        state.mark = SHARED;
         return false;
       }
-      touched.set(location, [event, offset + position, rank, entries]);
-      if (wrote) {
-        var name = nameIn(location);
+      state.mark = [event, offset + position, rank, entries];
+      if (state.write !== null) {
+        var name = state.key;
         if (!heldWritten.has(name)) {
           heldWritten.add(name);
           heldWrites[heldWrites.length] = name;

@@ -1,12 +1,14 @@
 """Where the page's own CPU time goes during a logged seed replay: webr4's helpers or the app.
 
-``python -m benchmarks.page_profile [APP ...]`` (default: react, emberjs) records each app's
-TodoMVC session, then replays its seed from the recording, alternately without and with access
-logging (:data:`REPLAYS` each, their median wall-clock seconds and the CPU seconds Chromium and
-Python spent in them printed), and once more each way under V8's sampling CPU profiler (CDP
-``Profiler``, started on the page before it navigates and stopped when the run ends, before the
-final state is read): what the logged replay's page spends beyond the unlogged one's, bucket by
-bucket, is what access logging costs the page. Each sample's self time goes to the
+``python -m benchmarks.page_profile [--against REVISION] [APP ...]`` (default: react, emberjs)
+records each app's TodoMVC session, then replays its seed from the recording, alternately without
+access logging and with it (``--replays`` each, their median wall-clock seconds printed), and
+once more each way under V8's sampling CPU profiler (CDP ``Profiler``, started on the page before
+it navigates and stopped when the run ends, before the final state is read): what the logged
+replay's page spends beyond the unlogged one's, bucket by bucket, is what access logging costs
+the page. ``--against REVISION`` adds the logged replays of another build's injected JavaScript
+(``instrument_js/`` of that git revision, with this checkout's rewriter), interleaved with this
+checkout's, so that two builds are compared under the same load. Each sample's self time goes to the
 function it was in; a function of the init script is attributed to the file it came from
 (``access_log.js``, ``runtime/summary.js``, the other runtime parts, ``dom_log.js``) by finding
 each file's text in the script's source, and every other script is the page's own code. The
@@ -19,22 +21,24 @@ from __future__ import annotations
 import argparse
 import asyncio
 import statistics
+import subprocess
 import sys
 import tempfile
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from unittest.mock import patch
 
 from benchmarks.real_apps import ensure_apps, load_corpus
-from benchmarks.real_apps_profile import _replay, cpu_by_process
+from benchmarks.real_apps_profile import _replay
 from webr4.browser.controller import Controller
 from webr4.browser.driver import Driver
-from webr4.browser.runtime import RUNTIME_PARTS
+from webr4 import resources
+from webr4.browser.runtime import RUNTIME_PARTS, runtime_source
 from webr4.record.session import Session, record
-from webr4.resources import javascript
 from webr4.serve import serve
 from webr4.trace import Trace
 
@@ -45,8 +49,8 @@ SAMPLING_US = 200
 PAGE = "page code"
 BUILTINS = "browser built-ins (DOM and other native functions)"
 IDLE = "(idle)"
-PROCESSES = ("Chromium", "Python")
-"""The processes whose CPU seconds per replay are shown (see :func:`cpu_by_process`)."""
+THIS = "this checkout"
+_ROOT = Path(__file__).resolve().parent.parent
 FILES: tuple[str, ...] = ("access_log.js", *(f"runtime/{part}.js" for part in RUNTIME_PARTS), "dom_log.js")
 """The files of webr4's init script, whose functions are told apart from the page's."""
 
@@ -74,16 +78,13 @@ class SampledRun:
 
 @dataclass(frozen=True)
 class PageProfile:
-    """One app's replay times and CPU seconds by process (medians of :data:`REPLAYS`) without and
-    with access logging, and one profiled replay of each."""
+    """One app's median replay seconds and one profiled replay without access logging, and the
+    same with it for each build (``builds``: build -> (seconds, profiled replay))."""
 
     app: str
     bare_s: float
-    logged_s: float
-    bare_cpu: dict[str, float]  # process -> CPU s of one replay
-    logged_cpu: dict[str, float]
     bare: SampledRun
-    logged: SampledRun
+    builds: dict[str, tuple[float, SampledRun]]
 
 
 class SourceMap:
@@ -101,7 +102,7 @@ class SourceMap:
                 continue
             ranges = []
             for name in FILES:
-                text = javascript(name)
+                text = resources.javascript(name)
                 at = source.find(text)
                 if at >= 0:
                     first = source.count("\n", 0, at)
@@ -159,16 +160,35 @@ def profiling_run(store: list[dict[str, Any]]) -> Callable[..., Awaitable[Trace]
     return run
 
 
-async def _timed(driver: Driver, session: Session, logged: bool) -> tuple[float, dict[str, float]]:
-    """Wall-clock seconds and CPU seconds by process of one seed replay."""
-    before = cpu_by_process()
-    seconds = await _replay(driver, session, logged)
-    after = cpu_by_process()
-    return seconds, {name: after.get(name, 0.0) - before.get(name, 0.0) for name in PROCESSES}
+@contextmanager
+def injected_javascript(directory: Path | None) -> Iterator[None]:
+    """Inject the JavaScript of ``directory`` (an ``instrument_js`` tree) while the block runs;
+    None: this checkout's."""
+    caches = (resources.javascript, runtime_source)
+    for cached in caches:
+        cached.cache_clear()
+    try:
+        if directory is None:
+            yield
+        else:
+            original = resources.resource_dir
+            with patch.object(resources, "resource_dir", lambda kind: directory if kind == "js" else original(kind)):
+                yield
+    finally:
+        for cached in caches:
+            cached.cache_clear()
 
 
-def _median_cpu(runs: list[dict[str, float]]) -> dict[str, float]:
-    return {name: statistics.median(run[name] for run in runs) for name in PROCESSES}
+def javascript_of(revision: str, scratch: Path) -> Path:
+    """The ``instrument_js`` tree of git ``revision`` of this checkout, unpacked under ``scratch``."""
+    target = scratch / "js" / revision.replace("/", "_")
+    target.mkdir(parents=True, exist_ok=True)
+    archive = subprocess.run(["git", "-C", str(_ROOT), "archive", revision, "instrument_js"], capture_output=True,
+                             check=False)
+    if archive.returncode != 0:
+        raise SystemExit(f"page_profile: no instrument_js at {revision!r}: {archive.stderr.decode().strip()}")
+    subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=True)
+    return target / "instrument_js"
 
 
 async def _sampled(driver: Driver, session: Session, logged: bool) -> SampledRun:
@@ -178,63 +198,74 @@ async def _sampled(driver: Driver, session: Session, logged: bool) -> SampledRun
     return attribute(store[0]["profile"], store[0]["sources"])
 
 
-async def profile_app(driver: Driver, name: str, url: str, steps: list[dict[str, Any]], scratch: Path) -> PageProfile:
+async def profile_app(driver: Driver, name: str, url: str, steps: list[dict[str, Any]], scratch: Path,
+                      builds: dict[str, Path | None], replays: int) -> PageProfile:
     session: Session = await record(driver, url, scratch / name, steps)
-    bare: list[tuple[float, dict[str, float]]] = []
-    logged: list[tuple[float, dict[str, float]]] = []
-    for _ in range(REPLAYS):  # interleaved, so that the machine's noise hits both alike
-        bare.append(await _timed(driver, session, False))
-        logged.append(await _timed(driver, session, True))
+    bare: list[float] = []
+    logged: dict[str, list[float]] = {build: [] for build in builds}
+    for _ in range(replays):  # interleaved, so that the machine's noise hits every build alike
+        bare.append(await _replay(driver, session, False))
+        for build, directory in builds.items():
+            with injected_javascript(directory):
+                logged[build].append(await _replay(driver, session, True))
     sampled_bare = await _sampled(driver, session, False)
-    sampled_logged = await _sampled(driver, session, True)
-    return PageProfile(name, statistics.median(s for s, _ in bare), statistics.median(s for s, _ in logged),
-                       _median_cpu([cpu for _, cpu in bare]), _median_cpu([cpu for _, cpu in logged]),
-                       sampled_bare, sampled_logged)
+    sampled: dict[str, SampledRun] = {}
+    for build, directory in builds.items():
+        with injected_javascript(directory):
+            sampled[build] = await _sampled(driver, session, True)
+    return PageProfile(name, statistics.median(bare), sampled_bare,
+                       {build: (statistics.median(logged[build]), sampled[build]) for build in builds})
 
 
-def markdown(profiles: Sequence[PageProfile], top: int = 15) -> str:
+def markdown(profiles: Sequence[PageProfile], replays: int, top: int = 15) -> str:
     lines = ["# The page's CPU time during a logged seed replay", "",
-             f"Measured by `python -m benchmarks.page_profile`: median wall-clock and CPU seconds of {REPLAYS} seed "
-             "replays without and with access logging, then V8's sampling profiler (every "
-             f"{SAMPLING_US} µs) over one more replay of each, self time by file and by function.", ""]
+             f"Measured by `python -m benchmarks.page_profile`: median wall-clock seconds of {replays} seed replays "
+             "without access logging and with it (with each build's injected JavaScript, interleaved), then "
+             f"V8's sampling profiler (every {SAMPLING_US} µs) over one more replay of each, self time by file "
+             "and by function.", ""]
     for p in profiles:
-        cpu = ", ".join(f"{name} {p.bare_cpu[name]:.2f} → {p.logged_cpu[name]:.2f} CPU s" for name in PROCESSES)
-        extra = p.logged.busy_ms - p.bare.busy_ms
-        share = p.logged.webr4_ms / max(p.logged.busy_ms, 1e-9)
-        lines += [f"## {p.app}", "",
-                  f"- seed replay without access logging {p.bare_s:.2f} s, with it {p.logged_s:.2f} s; {cpu}",
-                  f"- profiled replays: the page busy {p.bare.busy_ms:.0f} ms without logging, "
-                  f"{p.logged.busy_ms:.0f} ms with it (+{extra:.0f} ms); "
-                  f"**{p.logged.webr4_ms:.0f} ms in webr4's init script** "
-                  f"({share:.0%} of the logged replay's busy time)", "",
-                  "| where | self ms unlogged | self ms logged | logged − unlogged |", "|---|---:|---:|---:|"]
-        places = sorted(set(p.bare.by_file) | set(p.logged.by_file),
-                        key=lambda where: -p.logged.by_file.get(where, 0.0))
+        lines += [f"## {p.app}", "", f"- seed replay without access logging {p.bare_s:.2f} s, page busy "
+                  f"{p.bare.busy_ms:.0f} ms when profiled"]
+        for build, (seconds, run) in p.builds.items():
+            share = run.webr4_ms / max(run.busy_ms, 1e-9)
+            lines.append(f"- {build}: with access logging {seconds:.2f} s (**logging costs {seconds - p.bare_s:+.2f} "
+                         f"s**); page busy {run.busy_ms:.0f} ms (+{run.busy_ms - p.bare.busy_ms:.0f} ms), "
+                         f"{run.webr4_ms:.0f} ms in webr4's init script ({share:.0%})")
+        names = list(p.builds)
+        lines += ["", "| where | self ms unlogged | " + " | ".join(f"self ms, {build}" for build in names) + " |",
+                  "|---|---:|" + "---:|" * len(names)]
+        runs = [p.bare, *(p.builds[build][1] for build in names)]
+        places = sorted(set().union(*(run.by_file for run in runs)), key=lambda where: -runs[-1].by_file.get(where, 0))
         for where in places:
-            before, after = p.bare.by_file.get(where, 0.0), p.logged.by_file.get(where, 0.0)
-            if max(before, after) >= 1:
-                lines.append(f"| {where} | {before:.0f} | {after:.0f} | {after - before:+.0f} |")
-        lines += ["", "webr4's functions with the most self time (logged replay):", "",
-                  "| function | file:line | self ms |", "|---|---|---:|"]
-        mine = sorted(((key, ms) for key, ms in p.logged.by_function.items() if key[0] in FILES),
-                      key=lambda item: -item[1])
-        for (where, function, line), ms in mine[:top]:
-            lines.append(f"| `{function}` | {where}:{line} | {ms:.0f} |")
+            row = [run.by_file.get(where, 0.0) for run in runs]
+            if max(row) >= 1:
+                lines.append(f"| {where} | " + " | ".join(f"{ms:.0f}" for ms in row) + " |")
+        for build in names:
+            run = p.builds[build][1]
+            lines += ["", f"webr4's functions with the most self time ({build}):", "",
+                      "| function | file:line | self ms |", "|---|---|---:|"]
+            mine = sorted(((key, ms) for key, ms in run.by_function.items() if key[0] in FILES),
+                          key=lambda item: -item[1])
+            for (where, function, line), ms in mine[:top]:
+                lines.append(f"| `{function}` | {where}:{line} | {ms:.0f} |")
         lines.append("")
     return "\n".join(lines)
 
 
-async def profile(names: Sequence[str]) -> list[PageProfile]:
+async def profile(names: Sequence[str], against: Sequence[str], replays: int) -> list[PageProfile]:
     corpus = load_corpus()
     apps_dir = ensure_apps(corpus)
     if apps_dir is None:
         sys.exit(2)
     profiles = []
     with serve(apps_dir) as base, tempfile.TemporaryDirectory(prefix="webr4-page-profile-") as scratch:
+        builds: dict[str, Path | None] = {revision: javascript_of(revision, Path(scratch)) for revision in against}
+        builds[THIS] = None
         async with Driver() as driver:
             for name in names:
                 print(f"page_profile: {name} ...", file=sys.stderr, flush=True)
-                profiles.append(await profile_app(driver, name, f"{base}{name}/", corpus.session, Path(scratch)))
+                profiles.append(await profile_app(driver, name, f"{base}{name}/", corpus.session, Path(scratch),
+                                                  builds, replays))
     return profiles
 
 
@@ -242,12 +273,16 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.page_profile", description=__doc__.splitlines()[0])
     parser.add_argument("apps", nargs="*", default=list(DEFAULT_APPS),
                         help="apps of the corpus (default: react emberjs)")
+    parser.add_argument("--against", action="append", default=[], metavar="REVISION",
+                        help="also replay with the injected JavaScript (instrument_js/) of this git revision, "
+                             "interleaved with this checkout's (the rewriter is this checkout's); repeatable")
+    parser.add_argument("--replays", type=int, default=REPLAYS, help=f"timed replays of each kind (default {REPLAYS})")
     args = parser.parse_args(argv)
     known = {app.name for app in load_corpus().apps}
     unknown = sorted(set(args.apps) - known)
     if unknown:
         parser.error(f"not in the corpus: {', '.join(unknown)}")
-    print(markdown(asyncio.run(profile(args.apps))))
+    print(markdown(asyncio.run(profile(args.apps, args.against, args.replays)), args.replays))
 
 
 if __name__ == "__main__":

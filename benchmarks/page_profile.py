@@ -8,18 +8,20 @@ it navigates and stopped when the run ends, before the final state is read): wha
 replay's page spends beyond the unlogged one's, bucket by bucket, is what access logging costs
 the page. ``--against REVISION`` adds the logged replays of another build's injected JavaScript
 (``instrument_js/`` of that git revision, with this checkout's rewriter), interleaved with this
-checkout's, so that two builds are compared under the same load. Each sample's self time goes to the
-function it was in; a function of the init script is attributed to the file it came from
-(``access_log.js``, ``runtime/summary.js``, the other runtime parts, ``dom_log.js``) by finding
-each file's text in the script's source, and every other script is the page's own code. The
-profiler slows the page down, so its figures are shares and milliseconds of one profiled run,
-comparable between two builds profiled in one sitting, not the unprofiled replay's times.
+checkout's (copied when the run starts), so that two builds are compared under the same load.
+Each sample's self time goes to the function it was in; a function of the init script is
+attributed to the file it came from (``access_log.js``, ``runtime/summary.js``, the other runtime
+parts, ``dom_log.js``) by finding each file's text in the script's source, and every other
+script is the page's own code. The profiler slows the page down, so its figures are shares and
+milliseconds of one profiled run, comparable between two builds profiled in one sitting, not the
+unprofiled replay's times.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import shutil
 import statistics
 import subprocess
 import sys
@@ -163,7 +165,7 @@ def profiling_run(store: list[dict[str, Any]]) -> Callable[..., Awaitable[Trace]
 @contextmanager
 def injected_javascript(directory: Path | None) -> Iterator[None]:
     """Inject the JavaScript of ``directory`` (an ``instrument_js`` tree) while the block runs;
-    None: this checkout's."""
+    None: this checkout's as it is on disk."""
     caches = (resources.javascript, runtime_source)
     for cached in caches:
         cached.cache_clear()
@@ -260,7 +262,7 @@ async def profile(names: Sequence[str], against: Sequence[str], replays: int) ->
     profiles = []
     with serve(apps_dir) as base, tempfile.TemporaryDirectory(prefix="webr4-page-profile-") as scratch:
         builds: dict[str, Path | None] = {revision: javascript_of(revision, Path(scratch)) for revision in against}
-        builds[THIS] = None
+        builds[THIS] = Path(shutil.copytree(resources.resource_dir("js"), Path(scratch) / "js" / "this"))
         async with Driver() as driver:
             for name in names:
                 print(f"page_profile: {name} ...", file=sys.stderr, flush=True)

@@ -85,11 +85,12 @@
      "scope:<id>:store", "prop:<id>.items"), the site that first saw it, the DOM nodes (weakly:
      a weak reference per object would triple the cost of a new object), the class of class
      instances, and the site of each closure scope's first logged access. */
-  var origins = sealed(new Map());
-  var firstSites = sealed(new Map());
+  var origins = [null]; // object id -> its origin, or null
+  var firstSites = [null]; // object id -> the site that first saw it, or null
   var nodes = sealed(new Map());
   var classes = sealed(new Map());
-  var scopeSites = sealed(new Map());
+  var scopeSites = [null]; // closure scope id -> the site of its first logged access, or null
+  var moduleScopeSites = sealed(new Map()); // the same for module scopes (string ids)
   var pendingValue;
   var pendingGroup = 0;
   var pendingName = "";
@@ -123,8 +124,8 @@
     if (id === undefined) {
       id = nextObjectId++;
       objectIds.set(value, id);
-      if (currentSite !== null) firstSites.set(id, currentSite);
-      if (value === pendingValue) origins.set(id, locationName(pendingGroup, pendingName));
+      firstSites[id] = currentSite;
+      origins[id] = value === pendingValue ? locationName(pendingGroup, pendingName) : null;
       if (NativeNode !== null && value instanceof NativeNode) nodes.set(id, new NativeWeakRef(value));
       else noteClass(id, value);
     }
@@ -153,8 +154,8 @@
       pendingValue = value;
       pendingGroup = group;
       pendingName = name;
-    } else if (!origins.has(id)) {
-      origins.set(id, locationName(group, name));
+    } else if (origins[id] === null) {
+      origins[id] = locationName(group, name);
     }
     return value;
   }
@@ -196,8 +197,13 @@
   function scopedVariable(site, name, scopeId) {
     currentSite = site;
     if (scopeId === 0) return 0;
-    if (!scopeSites.has(scopeId)) scopeSites.set(scopeId, site);
-    return typeof scopeId === "number" ? -scopeId : scopeId;
+    if (typeof scopeId === "number") {
+      var seen = scopeSites[scopeId];
+      if (seen === null || seen === undefined) scopeSites[scopeId] = site;
+      return -scopeId;
+    }
+    if (!moduleScopeSites.has(scopeId)) moduleScopeSites.set(scopeId, site);
+    return scopeId;
   }
 
   /* The group of a property of `object` (see `locationName`). */
@@ -214,15 +220,16 @@
      event touched (see `AccessSummary.split`); without an event, every location is shared.
      Only this log's own locations (those it names: `named`) are held. */
   function holder(event, offset) {
-    return function (state, position, rank, entries) {
-      if (!state.named) return false;
+    return function (state, position, rank) {
+      if (!state.named) return null;
       var mark = state.mark;
-      if (mark === SHARED) return false;
+      if (mark === SHARED) return null;
       if (mark !== undefined || event === null || event === undefined) {
         if (mark !== undefined) promoted[promoted.length] = mark;
         state.mark = SHARED;
-        return false;
+        return null;
       }
+      var entries = [];
       state.mark = [event, offset + position, rank, entries];
       if (state.write !== null) {
         var name = state.key;
@@ -231,7 +238,7 @@
           heldWrites[heldWrites.length] = name;
         }
       }
-      return true;
+      return entries;
     };
   }
 
@@ -384,6 +391,7 @@
     return value;
   };
   log.s = function () {
+    scopeSites[nextScopeId] = null;
     return nextScopeId++;
   };
 
@@ -487,11 +495,28 @@
     }
     var scopes = {};
     for (var j = 0; j < wanted.length; j++) {
-      var scope = /^\d+$/.test(wanted[j]) ? Number(wanted[j]) : wanted[j];
-      scopes[wanted[j]] = scopeSites.has(scope) ? scopeSites.get(scope) : null;
+      scopes[wanted[j]] = scopeSiteOf(wanted[j]);
     }
     return { objects: objects, scopes: scopes };
   };
+
+  /* `list[index]` where `list` holds it; null otherwise. */
+  function entryOf(list, index) {
+    var entry = index >= 0 && index < list.length ? list[index] : null;
+    return entry === undefined ? null : entry;
+  }
+
+  function originOf(id) {
+    var origin = entryOf(origins, id);
+    return origin === null ? undefined : origin;
+  }
+
+  /* The site where the scope of id `scope` (the text of a number, or a module's id) was first
+     seen, or null. */
+  function scopeSiteOf(scope) {
+    if (!/^\d+$/.test(scope)) return moduleScopeSites.has(scope) ? moduleScopeSites.get(scope) : null;
+    return entryOf(scopeSites, Number(scope));
+  }
 
   function nameOf(id) {
     var keys = [];
@@ -502,11 +527,11 @@
         var key = log.nodeKey(node);
         if (key) return { base: null, keys: keys, node: key, site: null, ctor: null };
       }
-      var origin = origins.get(current);
+      var origin = originOf(current);
       var parent = origin === undefined ? null : /^prop:(\d+)\.([\s\S]*)$/.exec(origin);
       if (parent === null || seen.has(current) || keys.length >= 12) {
         return { base: origin === undefined || parent !== null ? null : origin, keys: keys, node: null,
-          site: firstSites.has(current) ? firstSites.get(current) : null,
+          site: entryOf(firstSites, current),
           ctor: classes.has(current) ? classes.get(current) : null };
       }
       seen.add(current);

@@ -81,17 +81,17 @@ class AccessSummary {
 
   /* One access to the location of state `s`. An access the summary keeps nothing of (the
      common repeated read) allocates nothing. A kept access is stored as `at = [its number,
-     [kind, location, site, value]]`, one array however many positions keep it; the state
-     remembers the previous access in scalars and makes its `at` only when a write keeps it
-     (the read of an increment's pair). */
+     kind, location, site, value]`, one array however many positions keep it (its entry is
+     made when the summary is read); the state remembers the previous access in scalars and
+     makes its `at` only when a write keeps it (the read of an increment's pair). */
   access(s, kind, site, value) {
     const count = this.count++;
     let at = null;
     if (s.n === 0) {
-      at = [count, [kind, s.location, site, value]];
+      at = [count, kind, s.location, site, value];
       s.first = at;
     } else if (s.readAt !== null && s.readAtNext === null && s.prevCount === s.readAt[0]) {
-      at = [count, [kind, s.location, site, value]];
+      at = [count, kind, s.location, site, value];
       s.readAtNext = at;
     }
     if (s.inc) {
@@ -99,25 +99,25 @@ class AccessSummary {
     }
     if (kind === "r") {
       if (s.read === null) {
-        if (at === null) at = [count, [kind, s.location, site, value]];
+        if (at === null) at = [count, kind, s.location, site, value];
         s.read = at;
       }
       if (s.readAt === null && site) {
-        if (at === null) at = [count, [kind, s.location, site, value]];
+        if (at === null) at = [count, kind, s.location, site, value];
         s.readAt = at;
       }
     } else {
       // Each kept write remembers the access before it: the read of its pair in an increment.
-      if (at === null) at = [count, [kind, s.location, site, value]];
+      if (at === null) at = [count, kind, s.location, site, value];
       let prev = s.prevAt;
       if (prev === null && s.n > 0) {
-        prev = s.prevAt = [s.prevCount, [s.prevKind, s.location, s.prevSite, s.prevValue]];
+        prev = s.prevAt = [s.prevCount, s.prevKind, s.location, s.prevSite, s.prevValue];
       }
       let pairs = s.pairs;
       if (pairs === null) pairs = s.pairs = [];
       if (s.write === null) { s.write = at; pairs[pairs.length] = prev; }
       if (s.writeAt === null && site) { s.writeAt = at; pairs[pairs.length] = prev; }
-      if (s.differ === null && value !== s.write[1][3]) { s.differ = at; pairs[pairs.length] = prev; }
+      if (s.differ === null && value !== s.write[4]) { s.differ = at; pairs[pairs.length] = prev; }
       s.last = at; s.lastPrev = prev;
     }
     s.prevAt = at;
@@ -135,20 +135,23 @@ class AccessSummary {
     return out;
   }
 
-  /* `entries()` without the locations that `take(state, position, rank, entries)` takes: it is
-     offered every location's state once (its `location`, its `key` and `named` when it came by
-     key and group, `write !== null` when the event wrote it, and the `mark` the caller keeps in
-     it), with its entries, how many listed locations come before it (`position`) and its place
-     among all locations (`rank`); a location it takes (it returns true) is left out. */
+  /* `entries()` without the locations that `take(state, position, rank)` takes: it is offered
+     every location's state once (its `location`, its `key` and `named` when it came by key and
+     group, `write !== null` when the event wrote it, and the `mark` the caller keeps in it),
+     with how many listed locations come before it (`position`) and its place among all
+     locations (`rank`); it returns null to have the location listed, or, to take it, the list
+     its entries are to be appended to instead. */
   split(take) {
     const out = [];
     const states = this.states;
     let listed = 0;
     for (let rank = 0; rank < states.length; rank++) {
-      const mine = keptOf(states[rank], []);
-      if (!take(states[rank], listed, rank, mine)) {
-        for (let i = 0; i < mine.length; i++) out[out.length] = mine[i];
+      const into = take(states[rank], listed, rank);
+      if (into === null) {
+        keptOf(states[rank], out);
         listed++;
+      } else {
+        keptOf(states[rank], into);
       }
     }
     return out;
@@ -164,23 +167,23 @@ function newState(location, key, named) {
 
 /* Appends to `out` the accesses the summary keeps of one location's state `s` (see the class
    comment), and returns `out`. Plain loops over a handful of accesses: no callbacks, no
-   array methods. */
+   array methods, nothing allocated but the entries. */
 function keptOf(s, out) {
-  if (s.n === 1) { // one access: the first is all there is
-    out[out.length] = s.first[1];
+  if (s.write === null) { // reads only: the first, and the first with a site when that is later
+    out[out.length] = entryOf(s.first);
+    if (s.readAt !== null && s.readAt !== s.first) out[out.length] = entryOf(s.readAt);
     return out;
   }
   const increment = s.inc && s.n % 2 === 0;
-  const chosen = [];
-  keep(chosen, s.first); keep(chosen, s.read); keep(chosen, s.readAt); keep(chosen, s.write);
-  keep(chosen, s.writeAt); keep(chosen, s.differ); keep(chosen, s.last);
+  chosen.length = 0;
+  keep(s.first); keep(s.read); keep(s.readAt); keep(s.write); keep(s.writeAt); keep(s.differ); keep(s.last);
   if (increment) {
-    keep(chosen, s.readAtNext); keep(chosen, s.lastPrev);
+    keep(s.readAtNext); keep(s.lastPrev);
     const pairs = s.pairs;
-    if (pairs !== null) for (let i = 0; i < pairs.length; i++) keep(chosen, pairs[i]);
+    for (let i = 0; i < pairs.length; i++) keep(pairs[i]);
   }
   const from = out.length;
-  for (let i = 0; i < chosen.length; i++) out[from + i] = chosen[i][1];
+  for (let i = 0; i < chosen.length; i++) out[from + i] = entryOf(chosen[i]);
   if (!increment && isIncrement(out, from)) {
     for (let i = out.length; i > from + 1; i--) out[i] = out[i - 1];
     out[from + 1] = out[from];
@@ -188,9 +191,16 @@ function keptOf(s, out) {
   return out;
 }
 
-/* Adds kept access `at` (or nothing, for null or undefined) to `chosen`, kept in order of
-   access number and each at most once. */
-function keep(chosen, at) {
+/* The entry [kind, location, site, value] of kept access `at`. */
+function entryOf(at) {
+  return [at[1], at[2], at[3], at[4]];
+}
+
+/* The kept accesses of the location `keptOf` is choosing, in order of access number. */
+const chosen = [];
+
+/* Adds kept access `at` (or nothing, for null or undefined) to `chosen`, each at most once. */
+function keep(at) {
   if (at === null || at === undefined) return;
   let i = chosen.length;
   while (i > 0 && chosen[i - 1][0] >= at[0]) {

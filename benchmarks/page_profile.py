@@ -1,26 +1,34 @@
 """Where the page's own CPU time goes during a logged seed replay: webr4's helpers or the app.
 
-``python -m benchmarks.page_profile [APP ...]`` (default: react, emberjs) records each app's
-TodoMVC session, then replays its seed from the recording, alternately without and with access
-logging (:data:`REPLAYS` each, their median wall-clock seconds printed), and once more, logged,
-under V8's sampling CPU profiler (CDP ``Profiler``, started on the page before it navigates and
-stopped when the run ends, before the final state is read). Each sample's self time goes to the
-function it was in; a function of the init script is attributed to the file it came from
-(``access_log.js``, ``runtime/summary.js``, the other runtime parts, ``dom_log.js``) by finding
-each file's text in the script's source, and every other script is the page's own code. The
-profiler slows the page down, so its figures are shares and milliseconds of one profiled run,
-comparable between two builds profiled in one sitting, not the unprofiled replay's times.
+``python -m benchmarks.page_profile [--against REVISION] [APP ...]`` (default: react, emberjs)
+records each app's TodoMVC session, then replays its seed from the recording, alternately without
+access logging and with it (``--replays`` each, their median wall-clock seconds printed), and
+once more each way under V8's sampling CPU profiler (CDP ``Profiler``, started on the page before
+it navigates and stopped when the run ends, before the final state is read): what the logged
+replay's page spends beyond the unlogged one's, bucket by bucket, is what access logging costs
+the page. ``--against REVISION`` adds the logged replays of another build's injected JavaScript
+(``instrument_js/`` of that git revision, with this checkout's rewriter), interleaved with this
+checkout's (copied when the run starts), so that two builds are compared under the same load.
+Each sample's self time goes to the function it was in; a function of the init script is
+attributed to the file it came from (``access_log.js``, ``runtime/summary.js``, the other runtime
+parts, ``dom_log.js``) by finding each file's text in the script's source, and every other
+script is the page's own code. The profiler slows the page down, so its figures are shares and
+milliseconds of one profiled run, comparable between two builds profiled in one sitting, not the
+unprofiled replay's times.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,9 +38,9 @@ from benchmarks.real_apps import ensure_apps, load_corpus
 from benchmarks.real_apps_profile import _replay
 from webr4.browser.controller import Controller
 from webr4.browser.driver import Driver
-from webr4.browser.runtime import RUNTIME_PARTS
+from webr4 import resources
+from webr4.browser.runtime import RUNTIME_PARTS, runtime_source
 from webr4.record.session import Session, record
-from webr4.resources import javascript
 from webr4.serve import serve
 from webr4.trace import Trace
 
@@ -42,17 +50,17 @@ SAMPLING_US = 200
 """The profiler's sampling interval in microseconds."""
 PAGE = "page code"
 BUILTINS = "browser built-ins (DOM and other native functions)"
+IDLE = "(idle)"
+THIS = "this checkout"
+_ROOT = Path(__file__).resolve().parent.parent
 FILES: tuple[str, ...] = ("access_log.js", *(f"runtime/{part}.js" for part in RUNTIME_PARTS), "dom_log.js")
 """The files of webr4's init script, whose functions are told apart from the page's."""
 
 
 @dataclass(frozen=True)
-class PageProfile:
-    """One app's replay times and the self milliseconds of one profiled, logged replay."""
+class SampledRun:
+    """The self milliseconds of one profiled replay, by file and by function."""
 
-    app: str
-    bare_s: float
-    logged_s: float
     by_file: dict[str, float]  # file (or PAGE, or a V8 pseudo-function such as "(garbage collector)") -> ms
     by_function: dict[tuple[str, str, int], float]  # (file, function, 1-based line in the file) -> ms
 
@@ -61,8 +69,24 @@ class PageProfile:
         return sum(self.by_file.values())
 
     @property
+    def busy_ms(self) -> float:
+        """What the page's thread spent on anything but waiting."""
+        return self.total_ms - self.by_file.get(IDLE, 0.0)
+
+    @property
     def webr4_ms(self) -> float:
         return sum(ms for name, ms in self.by_file.items() if name in FILES)
+
+
+@dataclass(frozen=True)
+class PageProfile:
+    """One app's median replay seconds and one profiled replay without access logging, and the
+    same with it for each build (``builds``: build -> (seconds, profiled replay))."""
+
+    app: str
+    bare_s: float
+    bare: SampledRun
+    builds: dict[str, tuple[float, SampledRun]]
 
 
 class SourceMap:
@@ -80,7 +104,7 @@ class SourceMap:
                 continue
             ranges = []
             for name in FILES:
-                text = javascript(name)
+                text = resources.javascript(name)
                 at = source.find(text)
                 if at >= 0:
                     first = source.count("\n", 0, at)
@@ -96,8 +120,7 @@ class SourceMap:
         return PAGE, line + 1
 
 
-def attribute(profile: dict[str, Any],
-              sources: SourceMap) -> tuple[dict[str, float], dict[tuple[str, str, int], float]]:
+def attribute(profile: dict[str, Any], sources: SourceMap) -> SampledRun:
     """Self milliseconds of a CDP ``Profiler.Profile`` by file and by function."""
     nodes = {node["id"]: node for node in profile["nodes"]}
     self_us: dict[int, float] = defaultdict(float)
@@ -114,7 +137,7 @@ def attribute(profile: dict[str, Any],
             where, line = sources.place(frame["scriptId"], frame["lineNumber"])
         by_file[where] += micros / 1000
         by_function[(where, name, line)] += micros / 1000
-    return dict(by_file), dict(by_function)
+    return SampledRun(dict(by_file), dict(by_function))
 
 
 def profiling_run(store: list[dict[str, Any]]) -> Callable[..., Awaitable[Trace]]:
@@ -139,55 +162,112 @@ def profiling_run(store: list[dict[str, Any]]) -> Callable[..., Awaitable[Trace]
     return run
 
 
-async def profile_app(driver: Driver, name: str, url: str, steps: list[dict[str, Any]], scratch: Path) -> PageProfile:
-    session: Session = await record(driver, url, scratch / name, steps)
-    bare: list[float] = []
-    logged: list[float] = []
-    for _ in range(REPLAYS):  # interleaved, so that the machine's noise hits both alike
-        bare.append(await _replay(driver, session, False))
-        logged.append(await _replay(driver, session, True))
+@contextmanager
+def injected_javascript(directory: Path | None) -> Iterator[None]:
+    """Inject the JavaScript of ``directory`` (an ``instrument_js`` tree) while the block runs;
+    None: this checkout's as it is on disk."""
+    caches = (resources.javascript, runtime_source)
+    for cached in caches:
+        cached.cache_clear()
+    try:
+        if directory is None:
+            yield
+        else:
+            original = resources.resource_dir
+            with patch.object(resources, "resource_dir", lambda kind: directory if kind == "js" else original(kind)):
+                yield
+    finally:
+        for cached in caches:
+            cached.cache_clear()
+
+
+def javascript_of(revision: str, scratch: Path) -> Path:
+    """The ``instrument_js`` tree of git ``revision`` of this checkout, unpacked under ``scratch``."""
+    target = scratch / "js" / revision.replace("/", "_")
+    target.mkdir(parents=True, exist_ok=True)
+    archive = subprocess.run(["git", "-C", str(_ROOT), "archive", revision, "instrument_js"], capture_output=True,
+                             check=False)
+    if archive.returncode != 0:
+        raise SystemExit(f"page_profile: no instrument_js at {revision!r}: {archive.stderr.decode().strip()}")
+    subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=True)
+    return target / "instrument_js"
+
+
+async def _sampled(driver: Driver, session: Session, logged: bool) -> SampledRun:
     store: list[dict[str, Any]] = []
     with patch.object(Controller, "run", profiling_run(store)):
-        await _replay(driver, session, True)
-    by_file, by_function = attribute(store[0]["profile"], store[0]["sources"])
-    return PageProfile(name, statistics.median(bare), statistics.median(logged), by_file, by_function)
+        await _replay(driver, session, logged)
+    return attribute(store[0]["profile"], store[0]["sources"])
 
 
-def markdown(profiles: Sequence[PageProfile], top: int = 15) -> str:
+async def profile_app(driver: Driver, name: str, url: str, steps: list[dict[str, Any]], scratch: Path,
+                      builds: dict[str, Path | None], replays: int) -> PageProfile:
+    session: Session = await record(driver, url, scratch / name, steps)
+    bare: list[float] = []
+    logged: dict[str, list[float]] = {build: [] for build in builds}
+    for _ in range(replays):  # interleaved, so that the machine's noise hits every build alike
+        bare.append(await _replay(driver, session, False))
+        for build, directory in builds.items():
+            with injected_javascript(directory):
+                logged[build].append(await _replay(driver, session, True))
+    sampled_bare = await _sampled(driver, session, False)
+    sampled: dict[str, SampledRun] = {}
+    for build, directory in builds.items():
+        with injected_javascript(directory):
+            sampled[build] = await _sampled(driver, session, True)
+    return PageProfile(name, statistics.median(bare), sampled_bare,
+                       {build: (statistics.median(logged[build]), sampled[build]) for build in builds})
+
+
+def markdown(profiles: Sequence[PageProfile], replays: int, top: int = 15) -> str:
     lines = ["# The page's CPU time during a logged seed replay", "",
-             f"Measured by `python -m benchmarks.page_profile`: median wall-clock seconds of {REPLAYS} seed replays "
-             "without and with access logging, then V8's sampling profiler (every "
-             f"{SAMPLING_US} µs) over one more logged replay, self time by file and by function.", ""]
+             f"Measured by `python -m benchmarks.page_profile`: median wall-clock seconds of {replays} seed replays "
+             "without access logging and with it (with each build's injected JavaScript, interleaved), then "
+             f"V8's sampling profiler (every {SAMPLING_US} µs) over one more replay of each, self time by file "
+             "and by function.", ""]
     for p in profiles:
-        lines += [f"## {p.app}", "",
-                  f"- seed replay without access logging {p.bare_s:.2f} s, with it {p.logged_s:.2f} s",
-                  f"- profiled replay: {p.total_ms:.0f} ms sampled in the page, **{p.webr4_ms:.0f} ms in webr4's "
-                  f"init script** ({p.webr4_ms / max(p.total_ms, 1e-9):.0%})", "",
-                  "| where | self ms | share |", "|---|---:|---:|"]
-        for where, ms in sorted(p.by_file.items(), key=lambda item: -item[1]):
-            if ms < 1:
-                continue
-            lines.append(f"| {where} | {ms:.0f} | {ms / max(p.total_ms, 1e-9):.0%} |")
-        lines += ["", "webr4's functions with the most self time:", "",
-                  "| function | file:line | self ms |", "|---|---|---:|"]
-        mine = sorted(((key, ms) for key, ms in p.by_function.items() if key[0] in FILES), key=lambda item: -item[1])
-        for (where, function, line), ms in mine[:top]:
-            lines.append(f"| `{function}` | {where}:{line} | {ms:.0f} |")
+        lines += [f"## {p.app}", "", f"- seed replay without access logging {p.bare_s:.2f} s, page busy "
+                  f"{p.bare.busy_ms:.0f} ms when profiled"]
+        for build, (seconds, run) in p.builds.items():
+            share = run.webr4_ms / max(run.busy_ms, 1e-9)
+            lines.append(f"- {build}: with access logging {seconds:.2f} s (**logging costs {seconds - p.bare_s:+.2f} "
+                         f"s**); page busy {run.busy_ms:.0f} ms (+{run.busy_ms - p.bare.busy_ms:.0f} ms), "
+                         f"{run.webr4_ms:.0f} ms in webr4's init script ({share:.0%})")
+        names = list(p.builds)
+        lines += ["", "| where | self ms unlogged | " + " | ".join(f"self ms, {build}" for build in names) + " |",
+                  "|---|---:|" + "---:|" * len(names)]
+        runs = [p.bare, *(p.builds[build][1] for build in names)]
+        places = sorted(set().union(*(run.by_file for run in runs)), key=lambda where: -runs[-1].by_file.get(where, 0))
+        for where in places:
+            row = [run.by_file.get(where, 0.0) for run in runs]
+            if max(row) >= 1:
+                lines.append(f"| {where} | " + " | ".join(f"{ms:.0f}" for ms in row) + " |")
+        for build in names:
+            run = p.builds[build][1]
+            lines += ["", f"webr4's functions with the most self time ({build}):", "",
+                      "| function | file:line | self ms |", "|---|---|---:|"]
+            mine = sorted(((key, ms) for key, ms in run.by_function.items() if key[0] in FILES),
+                          key=lambda item: -item[1])
+            for (where, function, line), ms in mine[:top]:
+                lines.append(f"| `{function}` | {where}:{line} | {ms:.0f} |")
         lines.append("")
     return "\n".join(lines)
 
 
-async def profile(names: Sequence[str]) -> list[PageProfile]:
+async def profile(names: Sequence[str], against: Sequence[str], replays: int) -> list[PageProfile]:
     corpus = load_corpus()
     apps_dir = ensure_apps(corpus)
     if apps_dir is None:
         sys.exit(2)
     profiles = []
     with serve(apps_dir) as base, tempfile.TemporaryDirectory(prefix="webr4-page-profile-") as scratch:
+        builds: dict[str, Path | None] = {revision: javascript_of(revision, Path(scratch)) for revision in against}
+        builds[THIS] = Path(shutil.copytree(resources.resource_dir("js"), Path(scratch) / "js" / "this"))
         async with Driver() as driver:
             for name in names:
                 print(f"page_profile: {name} ...", file=sys.stderr, flush=True)
-                profiles.append(await profile_app(driver, name, f"{base}{name}/", corpus.session, Path(scratch)))
+                profiles.append(await profile_app(driver, name, f"{base}{name}/", corpus.session, Path(scratch),
+                                                  builds, replays))
     return profiles
 
 
@@ -195,12 +275,16 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.page_profile", description=__doc__.splitlines()[0])
     parser.add_argument("apps", nargs="*", default=list(DEFAULT_APPS),
                         help="apps of the corpus (default: react emberjs)")
+    parser.add_argument("--against", action="append", default=[], metavar="REVISION",
+                        help="also replay with the injected JavaScript (instrument_js/) of this git revision, "
+                             "interleaved with this checkout's (the rewriter is this checkout's); repeatable")
+    parser.add_argument("--replays", type=int, default=REPLAYS, help=f"timed replays of each kind (default {REPLAYS})")
     args = parser.parse_args(argv)
     known = {app.name for app in load_corpus().apps}
     unknown = sorted(set(args.apps) - known)
     if unknown:
         parser.error(f"not in the corpus: {', '.join(unknown)}")
-    print(markdown(asyncio.run(profile(args.apps))))
+    print(markdown(asyncio.run(profile(args.apps, args.against, args.replays)), args.replays))
 
 
 if __name__ == "__main__":

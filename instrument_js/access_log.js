@@ -56,13 +56,16 @@
   }
 
   var objectIds = sealed(new WeakMap());
+  /* Where this log's summaries find its locations, one event after another (the runtime's
+     `AccessSummary`): each location's state there also keeps its holding-back mark. */
+  var locationIndex = sealed(new Map());
   var nextObjectId = 1;
   var nextScopeId = 1;
   /* The runtime's log of the current event: the summary of its accesses (or, for diagnostics,
      every access); every access where there is no runtime. */
   function freshBuffer() {
     var make = root.__webr4 && root.__webr4.newAccessLog;
-    return typeof make === "function" ? make() : everyAccess();
+    return typeof make === "function" ? make(locationIndex) : everyAccess();
   }
 
   function everyAccess() {
@@ -82,11 +85,12 @@
      "scope:<id>:store", "prop:<id>.items"), the site that first saw it, the DOM nodes (weakly:
      a weak reference per object would triple the cost of a new object), the class of class
      instances, and the site of each closure scope's first logged access. */
-  var origins = sealed(new Map());
-  var firstSites = sealed(new Map());
+  var origins = [null]; // object id -> its origin, or null
+  var firstSites = [null]; // object id -> the site that first saw it, or null
   var nodes = sealed(new Map());
   var classes = sealed(new Map());
-  var scopeSites = sealed(new Map());
+  var scopeSites = [null]; // closure scope id -> the site of its first logged access, or null
+  var moduleScopeSites = sealed(new Map()); // the same for module scopes (string ids)
   var pendingValue;
   var pendingGroup = 0;
   var pendingName = "";
@@ -98,13 +102,15 @@
      first later event that touches a held location *promotes* it: the held summary is handed
      over with that event's record, tagged with the event that made it, where it takes its place
      among that event's locations again, and from then on the location is *shared* and listed
-     directly. What is never promoted was touched by one event only. Each location is looked up
-     once per event, when the event ends; the accesses themselves do no more than before.
+     directly. What is never promoted was touched by one event only. Each location's mark is
+     read once per event, when the event ends; the accesses themselves do no more than before.
      Only the locations of this log's own accesses (variables and properties) are held: the
      runtime's `event:` locations (happens-before reads who wrote them) are not in this log, and
-     those of the other logs that record here (DOM, storage, cookies: `append`) are listed. */
+     those of the other logs that record here (DOM, storage, cookies: `append`) are listed.
+     The mark is kept in the location's state in the summaries' index (`locationIndex`):
+     undefined until an event's end finds the location, then its held record [event, position,
+     rank, entries] while it is held, SHARED from its second event on. */
   var SHARED = 0;
-  var touched = sealed(new Map()); // location -> SHARED, or [event, position, rank, entries] when held
   var promoted = []; // [event, position, rank, entries] for each location promoted since takeHeld
   var heldWrites = []; // the names of the locations held back since takeHeld that were written
   var heldWritten = sealed(new Set()); // the same, to list each once
@@ -118,8 +124,8 @@
     if (id === undefined) {
       id = nextObjectId++;
       objectIds.set(value, id);
-      if (currentSite !== null) firstSites.set(id, currentSite);
-      if (value === pendingValue) origins.set(id, locationName(pendingGroup, pendingName));
+      firstSites[id] = currentSite;
+      origins[id] = value === pendingValue ? locationName(pendingGroup, pendingName) : null;
       if (NativeNode !== null && value instanceof NativeNode) nodes.set(id, new NativeWeakRef(value));
       else noteClass(id, value);
     }
@@ -148,8 +154,8 @@
       pendingValue = value;
       pendingGroup = group;
       pendingName = name;
-    } else if (!origins.has(id)) {
-      origins.set(id, locationName(group, name));
+    } else if (origins[id] === null) {
+      origins[id] = locationName(group, name);
     }
     return value;
   }
@@ -191,8 +197,13 @@
   function scopedVariable(site, name, scopeId) {
     currentSite = site;
     if (scopeId === 0) return 0;
-    if (!scopeSites.has(scopeId)) scopeSites.set(scopeId, site);
-    return typeof scopeId === "number" ? -scopeId : scopeId;
+    if (typeof scopeId === "number") {
+      var seen = scopeSites[scopeId];
+      if (seen === null || seen === undefined) scopeSites[scopeId] = site;
+      return -scopeId;
+    }
+    if (!moduleScopeSites.has(scopeId)) moduleScopeSites.set(scopeId, site);
+    return scopeId;
   }
 
   /* The group of a property of `object` (see `locationName`). */
@@ -205,39 +216,29 @@
     return typeof key === "string" ? key : String(key);
   }
 
-  /* Whether a location of this log's buffer is one of this log's own (see "Holding back"). */
-  function holdable(location) {
-    return location.startsWith("prop:") || location.startsWith("scope:") || location.startsWith("global:");
-  }
-
-  /* The property or variable name of one of this log's own locations. */
-  function nameIn(location) {
-    if (location.startsWith("prop:")) return location.slice(location.indexOf(".") + 1);
-    if (location.startsWith("global:")) return location.slice(7);
-    return location.slice(location.indexOf(":", 6) + 1);
-  }
-
   /* Holds back the locations of `event` no earlier event touched and promotes those one earlier
-     event touched (see `AccessSummary.split`); without an event, every location is shared. */
+     event touched (see `AccessSummary.split`); without an event, every location is shared.
+     Only this log's own locations (those it names: `named`) are held. */
   function holder(event, offset) {
-    return function (location, position, rank, entries, wrote) {
-      if (!holdable(location)) return false;
-      var state = touched.get(location);
-      if (state === SHARED) return false;
-      if (state !== undefined || event === null || event === undefined) {
-        if (state !== undefined) promoted[promoted.length] = state;
-        touched.set(location, SHARED);
-        return false;
+    return function (state, position, rank) {
+      if (!state.named) return null;
+      var mark = state.mark;
+      if (mark === SHARED) return null;
+      if (mark !== undefined || event === null || event === undefined) {
+        if (mark !== undefined) promoted[promoted.length] = mark;
+        state.mark = SHARED;
+        return null;
       }
-      touched.set(location, [event, offset + position, rank, entries]);
-      if (wrote) {
-        var name = nameIn(location);
+      var entries = [];
+      state.mark = [event, offset + position, rank, entries];
+      if (state.write !== null) {
+        var name = state.key;
         if (!heldWritten.has(name)) {
           heldWritten.add(name);
           heldWrites[heldWrites.length] = name;
         }
       }
-      return true;
+      return entries;
     };
   }
 
@@ -390,6 +391,7 @@
     return value;
   };
   log.s = function () {
+    scopeSites[nextScopeId] = null;
     return nextScopeId++;
   };
 
@@ -493,11 +495,28 @@
     }
     var scopes = {};
     for (var j = 0; j < wanted.length; j++) {
-      var scope = /^\d+$/.test(wanted[j]) ? Number(wanted[j]) : wanted[j];
-      scopes[wanted[j]] = scopeSites.has(scope) ? scopeSites.get(scope) : null;
+      scopes[wanted[j]] = scopeSiteOf(wanted[j]);
     }
     return { objects: objects, scopes: scopes };
   };
+
+  /* `list[index]` where `list` holds it; null otherwise. */
+  function entryOf(list, index) {
+    var entry = index >= 0 && index < list.length ? list[index] : null;
+    return entry === undefined ? null : entry;
+  }
+
+  function originOf(id) {
+    var origin = entryOf(origins, id);
+    return origin === null ? undefined : origin;
+  }
+
+  /* The site where the scope of id `scope` (the text of a number, or a module's id) was first
+     seen, or null. */
+  function scopeSiteOf(scope) {
+    if (!/^\d+$/.test(scope)) return moduleScopeSites.has(scope) ? moduleScopeSites.get(scope) : null;
+    return entryOf(scopeSites, Number(scope));
+  }
 
   function nameOf(id) {
     var keys = [];
@@ -508,11 +527,11 @@
         var key = log.nodeKey(node);
         if (key) return { base: null, keys: keys, node: key, site: null, ctor: null };
       }
-      var origin = origins.get(current);
+      var origin = originOf(current);
       var parent = origin === undefined ? null : /^prop:(\d+)\.([\s\S]*)$/.exec(origin);
       if (parent === null || seen.has(current) || keys.length >= 12) {
         return { base: origin === undefined || parent !== null ? null : origin, keys: keys, node: null,
-          site: firstSites.has(current) ? firstSites.get(current) : null,
+          site: entryOf(firstSites, current),
           ctor: classes.has(current) ? classes.get(current) : null };
       }
       seen.add(current);

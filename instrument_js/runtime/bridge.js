@@ -25,14 +25,16 @@ function record() {
     created: A.map(created, describe),
     gone: A.slice(gone),
     errors: A.slice(errors),
-    accesses: N.stringify(accesses.entries()), // one string: cheaper to hand to Python than many small arrays
+    // one string: cheaper to hand to Python than many small arrays
+    accesses: N.stringify(logged.length ? A.concat(accesses.entries(), logged) : accesses.entries()),
     promoted: N.stringify(promoted),
     unlisted_writes: heldWrites,
     uncontrolled: A.slice(uncontrolled),
     now: virtualNow,
     leaving: navigating === undefined ? null : { event: navigating },
   };
-  created.length = 0; gone.length = 0; errors.length = 0; accesses = newAccessLog(); uncontrolled.length = 0;
+  created.length = 0; gone.length = 0; errors.length = 0; accesses = newAccessLog(); logged = [];
+  uncontrolled.length = 0;
   promoted = []; heldWrites = [];
   navigating = undefined;
   return out;

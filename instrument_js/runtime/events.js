@@ -10,8 +10,11 @@ const created = []; // descriptors created since the last record
 const gone = []; // ids that left the pending set since the last record (ran or cancelled)
 const errors = [];
 // CONFIG.fullAccessLog (diagnostics and tests only) ships every access instead of the summary.
-const newAccessLog = () => (CONFIG.fullAccessLog ? new FullAccessLog() : new AccessSummary());
+// `index`: where the summaries of one log find their locations (see AccessSummary).
+const newAccessLog = (index) => (CONFIG.fullAccessLog ? new FullAccessLog() : new AccessSummary(index));
 let accesses = newAccessLog(); // the current event's accesses: [kind, location, site, digest]
+// The entries of the access log's summary of the current event, listed after `accesses`'s own.
+let logged = [];
 // Locations the access log held back in earlier events that this one touched, and the names of
 // the locations it held back of this one that were written (access_log.js, `takeHeld`).
 let promoted = [];

@@ -45,9 +45,13 @@ const N = {
 // maps and sets in collections whose methods are the natives, as own properties (`newMap()`).
 // What it still reaches through the page's prototypes: iteration (for…of, spread) and String
 // methods.
+// `call` and the uncurried methods are the native `Function.prototype.call` bound now: they
+// allocate no argument array per call, and no later change to `call` or `bind` reaches them.
 const apply = Reflect.apply;
-const call = (fn, self, ...args) => apply(fn, self, args);
-const uncurry = (fn) => (self, ...args) => apply(fn, self, args);
+const nativeCall = Function.prototype.call;
+const nativeBind = Function.prototype.bind;
+const call = apply(nativeBind, nativeCall, [nativeCall]);
+const uncurry = (fn) => apply(nativeBind, nativeCall, [fn]);
 const A = {};
 for (const name of ["concat", "every", "filter", "includes", "indexOf", "join", "map", "push", "shift", "slice",
   "sort", "splice"]) A[name] = uncurry(Array.prototype[name]);

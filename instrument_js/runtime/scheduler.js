@@ -53,12 +53,16 @@ function collectLogged() {
   const log = window.__webr4.log;
   if (!log || typeof log.flush !== "function") return;
   // The log summarises its own entries; the runtime logs only event: locations, which the
-  // log never touches, so adding the log's summary to the runtime's is summarising both. The
-  // record lists the runtime's locations first: the log counts the positions of the locations
-  // it holds back after them.
-  const listed = accesses instanceof AccessSummary ? accesses.locations.size : 0;
+  // log never touches, so the runtime's summary followed by the log's is the summary of both,
+  // and the record lists them in that order (`record`). The log counts the positions of the
+  // locations it holds back after the runtime's.
+  const listed = accesses instanceof AccessSummary ? accesses.size : 0;
   const entries = log.flush(current, listed);
-  for (let i = 0; i < entries.length; i++) accesses.push(entries[i]);
+  if (accesses instanceof AccessSummary) {
+    logged = A.concat(logged, entries);
+  } else {
+    for (let i = 0; i < entries.length; i++) accesses.push(entries[i]);
+  }
   const held = log.takeHeld();
   promoted = A.concat(promoted, held.promoted);
   heldWrites = A.concat(heldWrites, held.written);

@@ -47,6 +47,7 @@ from benchmarks.stages import CONTEXT_START, Stage
 from benchmarks.stages import Timers as StageTimers
 from webr4.browser.controller import Controller
 from webr4.browser.driver import Driver
+from webr4.browser.network import NetworkGate
 from webr4.browser.responses import ResponseStore
 from webr4.instrument.cache import CACHE_ENV, CachedRewriter
 from webr4.instrument.page import DocumentCache
@@ -85,6 +86,8 @@ RECORDING_STAGES: tuple[tuple[Any, str, str], ...] = CONTEXT_START + (
     (Controller, "run", "controlled run"),
     (DocumentCache, "prepare", "controlled run: document (chunks, inline scripts rewritten)"),
     (CachedRewriter, "rewrite_async", "controlled run: external scripts rewritten (wall time awaited, overlapping)"),
+    (NetworkGate, "release_chunk", "controlled run: parse chunks released (waiting for the scripts they block on)"),
+    (NetworkGate, "release_script", "controlled run: held scripts released (waiting for their response and rewrite)"),
     (json, "loads", "JSON parsing (all json.loads)"),
     (driver_module, "_final_state", "state capture: DOM, screenshot, heap (in the page)"),
     (BrowserContext, "close", "context close"),

@@ -18,6 +18,7 @@ One :class:`NetworkGate` per execution sits behind ``page.route("**/*")``:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -268,26 +269,22 @@ class NetworkGate:
 
     async def _serve(self, route: Route, request: Request) -> None:
         """Answer ``request`` at once. A script is rewritten first (when the gate rewrites), and
-        serving it, fetching included, is the harness's time that a parse chunk's release waits
-        for: the chunk may block on the script."""
-        if request.resource_type != "script":
-            await self._serve_now(route, request)
-            return
-        with self._harness_time.counting():
-            await self._serve_now(route, request)
-
-    async def _serve_now(self, route: Route, request: Request) -> None:
-        response = await self._response_for(route, request)
+        fetching and rewriting it is the harness's time that a parse chunk's release waits for:
+        the chunk may block on the script."""
+        script = request.resource_type == "script"
+        with self._harness_time.counting() if script else contextlib.nullcontext():
+            response = await self._response_for(route, request)
+            rewrite = None
+            if script and response is not None and response.status < 300 and self.rewriter is not None:
+                rewrite = await self._rewrite(response, request.url)
         if response is None:
             await self._not_recorded(route, request)
             return
         body = response.body
-        if request.resource_type == "script" and response.status < 300:
-            if self.rewriter is not None:
-                body = self._apply(await self._rewrite(response, request.url))
-            elif request.url in self._modules:
-                text = _decode(body, response.headers.get("content-type", ""))
-                self._modules.update(imported_urls(text, request.url))
+        if rewrite is not None:
+            body = self._apply(rewrite)
+        elif script and response.status < 300 and request.url in self._modules:
+            self._modules.update(imported_urls(_decode(body, response.headers.get("content-type", "")), request.url))
         await route.fulfill(status=response.status, headers=_clean_headers(response.headers), body=body)
 
     async def _not_recorded(self, route: Route, request: Request) -> None:

@@ -1,10 +1,9 @@
 """Held scripts are fetched and rewritten when the browser asks for them, not one by one as the
-page is let run them; a replay whose rewrites are all cached starts no rewrite worker."""
+page is let run them."""
 
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
 
@@ -12,7 +11,6 @@ from tests.route_server import route_server
 from webr4.browser.controller import Limits
 from webr4.browser.driver import Driver, Execution
 from webr4.browser.responses import ResponseStore
-from webr4.instrument import pool
 from webr4.instrument.cache import CachedRewriter
 from webr4.instrument.rewrite import RewriteResult
 from webr4.resources import javascript
@@ -85,21 +83,3 @@ def test_held_scripts_are_all_being_rewritten_before_the_first_one_runs():
     assert recorded.dom == replayed.dom == plain
     assert all(f"{name} ran" in plain for name in NAMES)
 
-
-def test_a_replay_whose_rewrites_are_cached_starts_no_rewrite_worker(tmp_path: Path,
-                                                                    monkeypatch: pytest.MonkeyPatch):
-    async def record(url: str) -> tuple[ResponseStore, Execution]:
-        store = ResponseStore()
-        async with Driver(rewriter=CachedRewriter(directory=tmp_path)) as driver:
-            return store, await driver.execute(url, store=store, record=True)
-
-    async def replay(url: str, store: ResponseStore, recorded: Execution) -> Execution:
-        async with Driver(rewriter=CachedRewriter(directory=tmp_path)) as driver:
-            return await driver.execute(url, tuple(recorded.trace.sequence), store=store, record=False)
-
-    with route_server(ANSWERS.get) as base:
-        store, recorded = asyncio.run(record(base + "/"))
-        monkeypatch.setattr(pool, "_pool", None)  # this process has started no worker yet
-        replayed = asyncio.run(replay(base + "/", store, recorded))
-    assert replayed.dom == recorded.dom
-    assert pool._pool is None

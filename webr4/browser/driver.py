@@ -27,6 +27,7 @@ from webr4.browser.screenshot import capture as capture_screenshot
 from webr4.engine.summary import without_unshared_reads
 from webr4.instrument.cache import CachedRewriter, persistent_directory
 from webr4.instrument.page import DocumentCache
+from webr4.instrument.pool import warm_up
 from webr4.libraries import LIBRARY_PATH
 from webr4.resources import javascript
 from webr4.trace import Plan, Trace
@@ -71,6 +72,7 @@ class Driver:
         self._builtins: dict[str, str] = {}  # origin -> a fresh window's own property names there (JSON)
 
     async def __aenter__(self) -> Driver:
+        warm_up()  # the rewrite workers start while Chromium does
         self._playwright = await async_playwright().start()
         try:
             self._browser = await launch(self._playwright)

@@ -18,7 +18,6 @@ One :class:`NetworkGate` per execution sits behind ``page.route("**/*")``:
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -33,7 +32,6 @@ from webr4.instrument.cache import CachedRewriter
 from webr4.instrument.chunks import MARKER_ORIGIN, MARKER_PATH, ChunkModel
 from webr4.instrument.modules import imported_urls
 from webr4.instrument.page import DocumentCache, PreparedDocument
-from webr4.instrument.pool import warm_up
 from webr4.trace import Navigation
 from webr4.instrument.positions import original_column
 from webr4.instrument.rewrite import RewriteResult
@@ -92,11 +90,6 @@ class NetworkGate:
     from a recording). ``navigation`` is the first top-level navigation the page attempted after
     its document (refused); ``navigated`` is set when it arrives. ``busy_s`` is the wall time
     spent so far preparing the document and rewriting scripts: the harness's, not the page's.
-
-    A recording gate starts the rewrite workers at once, while the page's document is fetched: a
-    recording's scripts are the likeliest to be new to the rewrite cache. A replaying gate leaves
-    them to the first rewrite that misses the cache, so that a replay whose rewrites are all
-    cached starts none.
     """
 
     def __init__(self, store: ResponseStore, *, record: bool, rewriter: CachedRewriter | None = None,
@@ -122,8 +115,6 @@ class NetworkGate:
         self._modules: set[str] = set()  # module graph URLs: served at once, grown as modules are served
         self._held: dict[str, _Held] = defaultdict(_Held)
         self._abandoned = False
-        if record and rewriter is not None:
-            warm_up()
 
     @property
     def busy_s(self) -> float:
@@ -268,23 +259,20 @@ class NetworkGate:
             self.document_ready.set()
 
     async def _serve(self, route: Route, request: Request) -> None:
-        """Answer ``request`` at once. A script is rewritten first (when the gate rewrites), and
-        fetching and rewriting it is the harness's time that a parse chunk's release waits for:
-        the chunk may block on the script."""
-        script = request.resource_type == "script"
-        with self._harness_time.counting() if script else contextlib.nullcontext():
-            response = await self._response_for(route, request)
-            rewrite = None
-            if script and response is not None and response.status < 300 and self.rewriter is not None:
-                rewrite = await self._rewrite(response, request.url)
+        """Answer ``request`` at once: a script is rewritten first (when the gate rewrites)."""
+        response = await self._response_for(route, request)
         if response is None:
             await self._not_recorded(route, request)
             return
         body = response.body
-        if rewrite is not None:
-            body = self._apply(rewrite)
-        elif script and response.status < 300 and request.url in self._modules:
-            self._modules.update(imported_urls(_decode(body, response.headers.get("content-type", "")), request.url))
+        if request.resource_type == "script" and response.status < 300:
+            if self.rewriter is not None:
+                with self._harness_time.counting():
+                    rewrite = await self._rewrite(response, request.url)
+                body = self._apply(rewrite)
+            elif request.url in self._modules:
+                text = _decode(body, response.headers.get("content-type", ""))
+                self._modules.update(imported_urls(text, request.url))
         await route.fulfill(status=response.status, headers=_clean_headers(response.headers), body=body)
 
     async def _not_recorded(self, route: Route, request: Request) -> None:

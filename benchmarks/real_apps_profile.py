@@ -14,6 +14,9 @@ cache) and once more with every rewrite cached, then runs a short sweep (``explo
 
 and, separately, the same replay with and without access logging (the logging's share). The
 breakdown goes to ``benchmarks/results/real_apps_profile.md``.
+
+``--recordings`` times the recordings only (each app's first and cached recording, its stages,
+and a plain session to divide by), printed and not written to the results.
 """
 
 from __future__ import annotations
@@ -30,7 +33,8 @@ import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -47,6 +51,7 @@ from benchmarks.stages import CONTEXT_START, Stage
 from benchmarks.stages import Timers as StageTimers
 from webr4.browser.controller import Controller
 from webr4.browser.driver import Driver
+from webr4.browser.network import NetworkGate
 from webr4.browser.responses import ResponseStore
 from webr4.instrument.cache import CACHE_ENV, CachedRewriter
 from webr4.instrument.page import DocumentCache
@@ -85,6 +90,8 @@ RECORDING_STAGES: tuple[tuple[Any, str, str], ...] = CONTEXT_START + (
     (Controller, "run", "controlled run"),
     (DocumentCache, "prepare", "controlled run: document (chunks, inline scripts rewritten)"),
     (CachedRewriter, "rewrite_async", "controlled run: external scripts rewritten (wall time awaited, overlapping)"),
+    (NetworkGate, "release_chunk", "controlled run: parse chunks released (waiting for the scripts they block on)"),
+    (NetworkGate, "release_script", "controlled run: held scripts released (waiting for their response and rewrite)"),
     (json, "loads", "JSON parsing (all json.loads)"),
     (driver_module, "_final_state", "state capture: DOM, screenshot, heap (in the page)"),
     (BrowserContext, "close", "context close"),
@@ -265,7 +272,7 @@ def markdown(profiles: Sequence[AppProfile]) -> str:
              "divided by its executions (two seed replays and one per explored child).", ""]
     for p in profiles:
         per = p.sweep_s / p.executions
-        lines += [f"## {p.app} ({p.framework})", "", *_recording_lines(p), "",
+        lines += [f"## {p.app} ({p.framework})", "", *_recording_lines(p.plain_s, p.recording), "",
                   f"- plain Playwright session: {p.plain_s:.2f} s; seed replay without access logging "
                   f"{p.uninstrumented_s:.2f} s, with it {p.instrumented_s:.2f} s: **access logging costs "
                   f"{p.instrumented_s - p.uninstrumented_s:.2f} s per replay** "
@@ -289,11 +296,10 @@ def markdown(profiles: Sequence[AppProfile]) -> str:
     return "\n".join(lines)
 
 
-def _recording_lines(p: AppProfile) -> list[str]:
-    r = p.recording
+def _recording_lines(plain_s: float, r: RecordingProfile) -> list[str]:
     lines = [f"- recording, every script rewritten for the first time: {r.cold_s:.2f} s "
-             f"(**{r.cold_s / p.plain_s:.1f}× plain**); the same recording with every rewrite cached: "
-             f"{r.warm_s:.2f} s ({r.warm_s / p.plain_s:.1f}× plain)", "",
+             f"(**{r.cold_s / plain_s:.1f}× plain**); the same recording with every rewrite cached: "
+             f"{r.warm_s:.2f} s ({r.warm_s / plain_s:.1f}× plain); plain Playwright session: {plain_s:.2f} s", "",
              "| recording stage | s | share of the recording | calls |", "|---|---:|---:|---:|"]
     for stage, figure in sorted(r.stages.items(), key=lambda item: -item[1].seconds):
         lines.append(f"| {stage} | {figure.seconds:.2f} | {figure.seconds / r.cold_s:.0%} | {figure.calls} |")
@@ -312,22 +318,43 @@ def _most_expensive(count: int = 2) -> list[str]:
     return [a["app"] for a in sorted(measured, key=lambda a: -a["per_execution_s"])[:count]] or list(DEFAULT_APPS)
 
 
-async def profile(corpus: Corpus, apps_dir: Path, names: Sequence[str]) -> list[AppProfile]:
-    wanted = [app for name in names for app in corpus.apps if app.name == name]
-    profiles = []
+@asynccontextmanager
+async def _corpus_driver(apps_dir: Path) -> AsyncIterator[tuple[Driver, str, Path]]:
+    """A driver whose rewrite cache starts empty, the corpus's base URL and a scratch directory."""
     with serve(apps_dir) as base, tempfile.TemporaryDirectory(prefix="webr4-profile-") as scratch:
         with patch.dict(os.environ, {CACHE_ENV: str(Path(scratch) / "cache")}):  # empty: every script is new
             driver = Driver()
         async with driver:
-            for app in wanted:
-                print(f"real_apps_profile: {app.name} ...", file=sys.stderr, flush=True)
-                profiles.append(await profile_app(driver, app, f"{base}{app.name}/", corpus, Path(scratch)))
+            yield driver, base, Path(scratch)
+
+
+async def profile(corpus: Corpus, apps_dir: Path, names: Sequence[str]) -> list[AppProfile]:
+    wanted = [app for name in names for app in corpus.apps if app.name == name]
+    profiles = []
+    async with _corpus_driver(apps_dir) as (driver, base, scratch):
+        for app in wanted:
+            print(f"real_apps_profile: {app.name} ...", file=sys.stderr, flush=True)
+            profiles.append(await profile_app(driver, app, f"{base}{app.name}/", corpus, scratch))
     return profiles
+
+
+async def profile_recordings(corpus: Corpus, apps_dir: Path, names: Sequence[str]) -> str:
+    """The recording part of :func:`profile` alone, as markdown."""
+    lines = ["# Recordings of real apps, first and cached", ""]
+    async with _corpus_driver(apps_dir) as (driver, base, scratch):
+        for app in (app for name in names for app in corpus.apps if app.name == name):
+            url = f"{base}{app.name}/"
+            _, recording = await _profile_recording(driver, url, corpus, scratch / app.name)
+            plain = statistics.median([await plain_session(driver, url, corpus.steps) for _ in range(REPLAYS)])
+            lines += [f"## {app.name} ({app.framework})", "", *_recording_lines(plain, recording), ""]
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.real_apps_profile", description=__doc__.splitlines()[0])
     parser.add_argument("apps", nargs="*", help="apps of the corpus (default: the two slowest per execution)")
+    parser.add_argument("--recordings", action="store_true",
+                        help="time the recordings only; printed, not written to the results")
     args = parser.parse_args(argv)
     corpus = load_corpus()
     names = args.apps or _most_expensive()
@@ -337,6 +364,9 @@ def main(argv: list[str] | None = None) -> None:
     apps_dir = ensure_apps(corpus)
     if apps_dir is None:
         sys.exit(2)
+    if args.recordings:
+        print(asyncio.run(profile_recordings(corpus, apps_dir, names)))
+        return
     text = markdown(asyncio.run(profile(corpus, apps_dir, names)))
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "real_apps_profile.md").write_text(text)

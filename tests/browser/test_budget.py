@@ -55,6 +55,35 @@ def test_harness_time_counts_work_still_under_way():
     assert 0 < during < after
 
 
+def test_work_done_ahead_of_need_counts_but_is_not_waited_for():
+    async def scenario() -> tuple[bool, bool, float]:
+        clock = HarnessTime()
+        ahead_done, needed_done = asyncio.Event(), asyncio.Event()
+
+        async def work(done: asyncio.Event, ahead: bool) -> None:
+            with clock.counting(ahead=ahead):
+                await done.wait()
+
+        ahead = asyncio.ensure_future(work(ahead_done, True))
+        needed = asyncio.ensure_future(work(needed_done, False))
+        await asyncio.sleep(0.05)
+        quiet = asyncio.ensure_future(clock.quiet())
+        await asyncio.sleep(0)
+        waited_for_needed = not quiet.done()
+        needed_done.set()
+        await needed
+        await asyncio.wait_for(quiet, 1)  # the work done ahead is still under way
+        still_ahead = not ahead.done()
+        counted = clock.seconds
+        ahead_done.set()
+        await ahead
+        return waited_for_needed, still_ahead, counted
+
+    waited_for_needed, still_ahead, counted = asyncio.run(scenario())
+    assert waited_for_needed and still_ahead
+    assert counted >= 0.1  # both pieces, each under way for 0.05 s at least
+
+
 class SlowRewriter(CachedRewriter):
     """Rewrites like the default, as slowly as a large script on a busy machine."""
 

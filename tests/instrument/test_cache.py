@@ -1,16 +1,19 @@
-"""The rewrite cache: off the event loop, on disk across processes, and where webr4 keeps it."""
+"""The rewrite cache: off the event loop, on disk across processes, and where webr4 keeps it; one
+rewrite per script however often it is asked for at once, the longest waiting script first."""
 
 from __future__ import annotations
 
 import asyncio
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 
+from webr4.instrument import cache as cache_module
 from webr4.instrument import pool
 from webr4.instrument.cache import CachedRewriter, cache_root, persistent_directory, rewriter_fingerprint
-from webr4.instrument.rewrite import rewrite
+from webr4.instrument.rewrite import RewriteResult, rewrite
 
 SOURCES = [
     ("var q = 1; q++; o.p = q; function f() { return o[q]; }", {}),
@@ -83,3 +86,60 @@ def test_rewrites_of_an_earlier_webr4_are_removed(tmp_path: Path, monkeypatch: p
     (stale / "x.json").write_text("{}")
     directory = persistent_directory()
     assert directory is not None and not stale.exists()
+
+
+def test_the_same_script_asked_for_twice_at_once_is_rewritten_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+
+    async def counted(source: str, url: str, **options: object) -> object:
+        calls.append(url)
+        await asyncio.sleep(0.05)
+        return rewrite(source, url, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(cache_module, "rewrite_elsewhere", counted)
+    source = "var q = 1; q++;"
+
+    async def scenario() -> tuple[object, object, object]:
+        rewriter = CachedRewriter()
+        first = asyncio.ensure_future(rewriter.rewrite_async(source, "twice.js"))
+        withdrawn = asyncio.ensure_future(rewriter.rewrite_async(source, "twice.js"))
+        second = asyncio.ensure_future(rewriter.rewrite_async(source, "twice.js"))
+        await asyncio.sleep(0)
+        withdrawn.cancel()  # one caller gives up: the others still get the rewrite
+        return await first, await second, await asyncio.gather(withdrawn, return_exceptions=True)
+
+    first, second, (withdrawn,) = asyncio.run(scenario())  # type: ignore[misc]
+    assert calls == ["twice.js"]
+    assert first == second == rewrite(source, "twice.js")
+    assert isinstance(withdrawn, asyncio.CancelledError)
+
+
+def test_waiting_rewrites_run_longest_source_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    started: list[str] = []
+    go_on = threading.Event()
+
+    def held_rewrite(job: pool.Job) -> RewriteResult:
+        started.append(job[1])
+        go_on.wait(10)
+        return RewriteResult(job[0], {}, ())
+
+    workers = pool._Pool()
+    monkeypatch.setattr(workers, "rewrite", held_rewrite)
+
+    async def scenario() -> None:
+        busy = [asyncio.ensure_future(workers.submit(("x", f"busy{i}", "0", False, False)))
+                for i in range(pool.WORKERS)]
+        while len(started) < pool.WORKERS:  # every worker is taken
+            await asyncio.sleep(0.01)
+        waiting = [asyncio.ensure_future(workers.submit((source, url, "0", False, False)))
+                   for source, url in (("s", "short"), ("l" * 300, "long"), ("m" * 20, "middle"))]
+        await asyncio.sleep(0.05)  # the waiting jobs are all queued
+        go_on.set()
+        await asyncio.gather(*busy, *waiting)
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        go_on.set()
+        workers.close()
+    assert started[pool.WORKERS:] == ["long", "middle", "short"]

@@ -49,13 +49,16 @@ class HarnessTime:
 
     Work that awaits (a script rewritten in a worker process) is counted from its start, so that
     a budget checked while it runs already sees it. Work running at the same time is counted once
-    per piece: a budget may be extended more than the page waited, never less.
+    per piece: a budget may be extended more than the page waited, never less. That holds for
+    work done ahead of need too (a held script made ready before the page may run it): it takes
+    the machine from whatever event runs meanwhile.
     """
 
     def __init__(self) -> None:
         self._finished_s = 0.0
         self._started: dict[int, float] = {}
         self._next = 0
+        self._awaited = 0  # pieces under way that :meth:`quiet` waits for
         self._quiet = asyncio.Event()
         self._quiet.set()
 
@@ -65,18 +68,23 @@ class HarnessTime:
         return self._finished_s + sum(now - started for started in self._started.values())
 
     @contextlib.contextmanager
-    def counting(self) -> Iterator[None]:
-        """Count the time the block takes."""
+    def counting(self, *, ahead: bool = False) -> Iterator[None]:
+        """Count the time the block takes. ``ahead`` marks work done before the page needs it,
+        which :meth:`quiet` does not wait for."""
         token, self._next = self._next, self._next + 1
         self._started[token] = time.perf_counter()
-        self._quiet.clear()
+        if not ahead:
+            self._awaited += 1
+            self._quiet.clear()
         try:
             yield
         finally:
             self._finished_s += time.perf_counter() - self._started.pop(token)
-            if not self._started:
-                self._quiet.set()
+            if not ahead:
+                self._awaited -= 1
+                if not self._awaited:
+                    self._quiet.set()
 
     async def quiet(self) -> None:
-        """Return once no counted work is under way."""
+        """Return once no counted work is under way but work done ahead of need."""
         await self._quiet.wait()

@@ -5,7 +5,9 @@ One :class:`NetworkGate` per execution sits behind ``page.route("**/*")``:
 * the first main-frame document is fetched (live or from the store), split into parse chunks
   (:mod:`webr4.instrument.chunks`) and served;
 * parse-chunk markers and non-parser-blocking scripts are **held** until the controller releases
-  them: that is how parse chunks and script executions become events;
+  them: that is how parse chunks and script executions become events. A held script's response
+  is fetched (live or from the store) and rewritten as soon as the browser asks for it, as
+  Chromium would fetch it, in the background: its release then only waits for what is left;
 * every other request is answered at once, from the store when replaying, from the live site
   when recording (the response is then added to the store);
 * a later top-level navigation (of the page, or of a window it opens) is refused, and its
@@ -32,6 +34,7 @@ from webr4.instrument.modules import imported_urls
 from webr4.instrument.page import DocumentCache, PreparedDocument
 from webr4.trace import Navigation
 from webr4.instrument.positions import original_column
+from webr4.instrument.rewrite import RewriteResult
 from webr4.errors import Webr4Error
 
 _MARKER_BODY = "document.currentScript&&document.currentScript.remove()"
@@ -45,11 +48,37 @@ class NetworkError(Webr4Error):
     """The page's document could not be loaded (one-line message for the user)."""
 
 
+@dataclass(frozen=True)
+class _Rewrite:
+    """A script's rewrite, not yet applied to the gate (:meth:`NetworkGate._apply`)."""
+
+    url: str
+    source: str
+    module: bool
+    result: RewriteResult
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """What a held script's release serves: the response (None: not in the recorded session), the
+    notes fetching it made, and its rewrite (None when it is served as it came)."""
+
+    response: StoredResponse | None
+    notes: list[str]
+    rewrite: _Rewrite | None
+
+
+@dataclass(frozen=True)
+class _HeldRoute:
+    route: Route
+    prepared: asyncio.Task[_Prepared] | None = None  # a script's response and rewrite, under way
+
+
 @dataclass
 class _Held:
     """Routes that arrived for one key and are waiting to be released, in arrival order."""
 
-    routes: list[Route] = field(default_factory=list)
+    routes: list[_HeldRoute] = field(default_factory=list)
     arrived: asyncio.Event = field(default_factory=asyncio.Event)
 
 
@@ -85,6 +114,7 @@ class NetworkGate:
         self._blocking: Counter[str] = Counter()
         self._modules: set[str] = set()  # module graph URLs: served at once, grown as modules are served
         self._held: dict[str, _Held] = defaultdict(_Held)
+        self._abandoned = False
 
     @property
     def busy_s(self) -> float:
@@ -101,11 +131,12 @@ class NetworkGate:
         url = request.url
         path = urlsplit(url).path
         if url.startswith(MARKER_ORIGIN + MARKER_PATH):
-            self._hold(f"chunk:{path.rsplit('/', 1)[-1]}", route)
+            self._hold(f"chunk:{path.rsplit('/', 1)[-1]}", _HeldRoute(route))
         elif request.is_navigation_request() and _is_top_level(frame := _frame_of(request)):
             await self._serve_document(route, request, frame)
         elif request.resource_type == "script" and url not in self._modules and not self._take_blocking(url):
-            self._hold(f"script:{url}", route)
+            prepared = None if self._abandoned else asyncio.ensure_future(self._prepare(route, request))
+            self._hold(f"script:{url}", _HeldRoute(route, prepared))
         else:
             await self._serve(route, request)
 
@@ -115,23 +146,46 @@ class NetworkGate:
             return True
         return False
 
-    def _hold(self, key: str, route: Route) -> None:
+    def _hold(self, key: str, held_route: _HeldRoute) -> None:
         held = self._held[key]
-        held.routes.append(route)
+        held.routes.append(held_route)
         held.arrived.set()
 
     async def release_chunk(self, index: int, timeout: float) -> None:
-        route = await self._next_held(f"chunk:{index}", timeout)
+        route = (await self._next_held(f"chunk:{index}", timeout)).route
         await self._harness_time.quiet()  # the scripts the chunk will block on are served first
         await route.fulfill(status=200, content_type="text/javascript", body=_MARKER_BODY)
 
     async def release_script(self, url: str, timeout: float, *, instrument: bool = True) -> None:
-        """Serve the held script ``url``; ``instrument=False`` serves it as recorded (a worker's
-        script: the access log it would call does not exist in a worker)."""
-        route = await self._next_held(f"script:{url}", timeout)
-        await self._serve(route, route.request, instrument=instrument)
+        """Serve the held script ``url``, the first of its requests still held; ``instrument=False``
+        serves it as recorded (a worker's script: the access log it would call does not exist in
+        a worker)."""
+        held = await self._next_held(f"script:{url}", timeout)
+        route = held.route
+        prepared = await held.prepared if held.prepared is not None else await self._prepare(route, route.request)
+        self.notes.extend(prepared.notes)
+        response = prepared.response
+        if response is None:
+            await self._not_recorded(route, route.request)
+            return
+        body = response.body
+        if prepared.rewrite is not None and instrument:
+            body = self._apply(prepared.rewrite)
+        elif url in self._modules and response.status < 300:
+            self._modules.update(imported_urls(_decode(body, response.headers.get("content-type", "")), url))
+        await route.fulfill(status=response.status, headers=_clean_headers(response.headers), body=body)
 
-    async def _next_held(self, key: str, timeout: float) -> Route:
+    async def _prepare(self, route: Route, request: Request) -> _Prepared:
+        """Fetch a held script's response and rewrite it, counted as work done ahead of need."""
+        notes: list[str] = []
+        with self._harness_time.counting(ahead=True):
+            response = await self._response_for(route, request, notes)
+            rewrite = None
+            if response is not None and response.status < 300 and self.rewriter is not None:
+                rewrite = await self._rewrite(response, request.url)
+        return _Prepared(response, notes, rewrite)
+
+    async def _next_held(self, key: str, timeout: float) -> _HeldRoute:
         held = self._held[key]
         while not held.routes:
             held.arrived.clear()
@@ -155,14 +209,21 @@ class NetworkGate:
         return self.document.original_site(site)
 
     async def abandon(self) -> None:
-        """Abort whatever is still held: the execution is over."""
+        """Abort whatever is still held, once the work begun for it has stopped: the execution is
+        over."""
+        self._abandoned = True
+        routes = [held_route for held in self._held.values() for held_route in held.routes]
         for held in self._held.values():
-            for route in held.routes:
-                try:
-                    await route.abort("aborted")
-                except PlaywrightError:
-                    pass
             held.routes.clear()
+        preparing = [r.prepared for r in routes if r.prepared is not None]
+        for task in preparing:
+            task.cancel()
+        await asyncio.gather(*preparing, return_exceptions=True)  # what they raised is of no use now
+        for held_route in routes:
+            try:
+                await held_route.route.abort("aborted")
+            except PlaywrightError:
+                pass
 
     async def _serve_document(self, route: Route, request: Request, frame: Frame | None) -> None:
         if self.document is not None or self.document_error is not None:
@@ -197,38 +258,55 @@ class NetworkGate:
         finally:
             self.document_ready.set()
 
-    async def _serve(self, route: Route, request: Request, *, instrument: bool = True) -> None:
+    async def _serve(self, route: Route, request: Request) -> None:
+        """Answer ``request`` at once: a script is rewritten first (when the gate rewrites)."""
         response = await self._response_for(route, request)
         if response is None:
-            self.notes.append(f"{request.method} {request.url} is not in the recorded session; answered 404")
-            await route.fulfill(status=404, body=b"")
+            await self._not_recorded(route, request)
             return
         body = response.body
         if request.resource_type == "script" and response.status < 300:
-            if self.rewriter is not None and instrument:
-                body = await self._instrument_script(body, request.url, response.headers.get("content-type", ""))
+            if self.rewriter is not None:
+                with self._harness_time.counting():
+                    rewrite = await self._rewrite(response, request.url)
+                body = self._apply(rewrite)
             elif request.url in self._modules:
                 text = _decode(body, response.headers.get("content-type", ""))
                 self._modules.update(imported_urls(text, request.url))
         await route.fulfill(status=response.status, headers=_clean_headers(response.headers), body=body)
 
-    async def _instrument_script(self, body: bytes, url: str, content_type: str) -> bytes:
+    async def _not_recorded(self, route: Route, request: Request) -> None:
+        self.notes.append(f"{request.method} {request.url} is not in the recorded session; answered 404")
+        await route.fulfill(status=404, body=b"")
+
+    async def _rewrite(self, response: StoredResponse, url: str) -> _Rewrite:
+        """The rewrite of the script ``response`` came from ``url``; the gate is left as it was."""
         assert self.rewriter is not None
-        source = _decode(body, content_type)
+        source = _decode(response.body, response.headers.get("content-type", ""))
         module = url in self._modules
-        if module:
-            self._modules.update(imported_urls(source, url))
         plain_url = url.split("#")[0].split("?")[0]
         script_id = "x" + hashlib.sha1(url.encode()).hexdigest()[:8]  # stable: the rewrite cache hits
-        with self._harness_time.counting():
-            result = await self.rewriter.rewrite_async(source, plain_url, script_id=script_id, module=module)
+        result = await self.rewriter.rewrite_async(source, plain_url, script_id=script_id, module=module)
+        return _Rewrite(url, source, module, result)
+
+    def _apply(self, rewrite: _Rewrite) -> bytes:
+        """Take in what serving ``rewrite`` brings (its sites, a module's imports) and return the
+        body to serve."""
+        source, result = rewrite.source, rewrite.result
+        if rewrite.module:
+            self._modules.update(imported_urls(source, rewrite.url))
+        plain_url = rewrite.url.split("#")[0].split("?")[0]
         self.sites.update(result.sites)
         if result.code != source:
             self._rewritten[plain_url] = (source.split("\n"), result.code.split("\n"))
         self.uncontrolled.extend(f"{u.kind} at {u.site}" for u in result.uncontrolled)
         return result.code.encode("utf-8")
 
-    async def _response_for(self, route: Route, request: Request) -> StoredResponse | None:
+    async def _response_for(self, route: Route, request: Request,
+                            notes: list[str] | None = None) -> StoredResponse | None:
+        """The response to ``request``: from the store, or live (and then stored) when recording.
+        What went wrong fetching it is noted in ``notes`` (by default the gate's)."""
+        notes = self.notes if notes is None else notes
         body = request.post_data_buffer
         if not self.record:
             return self.store.lookup(request.method, request.url, body)
@@ -238,7 +316,7 @@ class NetworkGate:
             message = str(error).splitlines()[0]
             if request.is_navigation_request():
                 raise NetworkError(f"cannot reach {request.url}: {message}") from None
-            self.notes.append(f"{request.method} {request.url} failed: {message}")
+            notes.append(f"{request.method} {request.url} failed: {message}")
             return StoredResponse(status=502, headers={}, body=b"")
         headers = {k.lower(): v for k, v in live.headers.items()}
         declared = headers.get("content-length", "")
@@ -249,7 +327,7 @@ class NetworkGate:
                        f"the {MAX_BODY_BYTES // 2**20} MB webr4 records per response")
             if request.is_navigation_request():
                 raise NetworkError(too_big)
-            self.notes.append(too_big)
+            notes.append(too_big)
             return StoredResponse(status=502, headers={}, body=b"")
         stored = StoredResponse(live.status, headers, payload)
         self.store.add(request.method, request.url, body, stored)

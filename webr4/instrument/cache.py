@@ -7,6 +7,7 @@ making them again. :func:`persistent_directory` is where webr4 keeps it by defau
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import os
@@ -39,6 +40,7 @@ class CachedRewriter:
     max_entries: int = 256
     directory: Path | None = None
     _memory: OrderedDict[str, RewriteResult] = field(default_factory=OrderedDict, init=False)
+    _under_way: dict[str, _SharedRewrite] = field(default_factory=dict, init=False)
 
     def rewrite(
         self, source: str, url: str, *, script_id: str = "0", module: bool = False, handler: bool = False
@@ -56,13 +58,33 @@ class CachedRewriter:
         self, source: str, url: str, *, script_id: str = "0", module: bool = False, handler: bool = False
     ) -> RewriteResult:
         """The same result as :meth:`rewrite`; a miss is computed in a worker process
-        (:mod:`webr4.instrument.pool`), so the calling event loop goes on meanwhile."""
+        (:mod:`webr4.instrument.pool`), so the calling event loop goes on meanwhile. A hit starts
+        no worker. Calls for the same input while its rewrite is under way wait for that one; the
+        rewrite is withdrawn only when every call waiting for it is cancelled."""
         key = self._key(source, url, script_id, module, handler)
         result = self._cached(key)
-        if result is None:
-            result = await rewrite_elsewhere(source, url, script_id=script_id, module=module, handler=handler)
-            self._store(key, result)
-            self._remember(key, result)
+        if result is not None:
+            return result
+        shared = self._under_way.get(key)
+        if shared is None or shared.task.get_loop() is not asyncio.get_running_loop():
+            task = asyncio.ensure_future(self._rewrite_missed(key, source, url, script_id, module, handler))
+            shared = self._under_way[key] = _SharedRewrite(task)
+        shared.waiting += 1
+        try:
+            return await asyncio.shield(shared.task)
+        finally:
+            shared.waiting -= 1
+            if not shared.waiting:
+                shared.task.cancel()  # nobody is left to wait: finished already, or no longer wanted
+                if self._under_way.get(key) is shared:
+                    del self._under_way[key]
+
+    async def _rewrite_missed(
+        self, key: str, source: str, url: str, script_id: str, module: bool, handler: bool
+    ) -> RewriteResult:
+        result = await rewrite_elsewhere(source, url, script_id=script_id, module=module, handler=handler)
+        self._store(key, result)
+        self._remember(key, result)
         return result
 
     @staticmethod
@@ -116,6 +138,14 @@ class CachedRewriter:
             temporary.replace(path)
         except OSError:
             temporary.unlink(missing_ok=True)
+
+
+@dataclass
+class _SharedRewrite:
+    """A rewrite under way and how many calls wait for it."""
+
+    task: asyncio.Task[RewriteResult]
+    waiting: int = 0
 
 
 def cache_root() -> Path | None:

@@ -13,12 +13,18 @@ child, nor forks a process that runs threads. At most :data:`WORKERS` run per pr
 by :func:`warm_up` ahead of need or else by the first rewrite; they end when this process closes
 their input (at exit, or when it dies). Where no worker can be started, or one fails, the
 rewrite runs in this process, with the same result.
+
+When more scripts wait than there are workers, the longest source goes first: the page usually
+needs all of them before it goes on (a parse chunk waits for every script under way), and
+starting the longest rewrite first ends the whole batch soonest.
 """
 
 from __future__ import annotations
 
 import asyncio
 import atexit
+import heapq
+import itertools
 import os
 import pickle
 import queue
@@ -26,7 +32,7 @@ import struct
 import subprocess
 import sys
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import IO, Any
 
@@ -36,6 +42,9 @@ from webr4.instrument.rewrite import RewriteResult, rewrite
 WORKERS = max(1, min(2, os.cpu_count() or 1))
 """Worker processes: two lets one large script be rewritten while the next one is; more would
 only compete with Chromium and the harness for the same cores."""
+
+Job = tuple[str, str, str, bool, bool]
+"""The arguments of one rewrite: source, url, script id, module, handler."""
 
 _LENGTH = struct.Struct("!Q")
 _PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
@@ -75,7 +84,7 @@ class _Worker:
             raise WorkerFailed(str(error)) from None
         self.answered = 0
 
-    def rewrite(self, job: tuple[str, str, str, bool, bool]) -> RewriteResult:
+    def rewrite(self, job: Job) -> RewriteResult:
         assert self.process.stdin is not None and self.process.stdout is not None
         try:
             _send(self.process.stdin, job)
@@ -107,9 +116,11 @@ class _Pool:
         self._all: list[_Worker] = []
         self._lock = threading.Lock()
         self._threads = ThreadPoolExecutor(WORKERS, thread_name_prefix="webr4-rewrite")
+        self._waiting: list[tuple[int, int, Job, Future[RewriteResult]]] = []  # a heap: longest source first
+        self._arrivals = itertools.count()  # among equally long sources, the first submitted goes first
         self.unavailable = False
 
-    def rewrite(self, job: tuple[str, str, str, bool, bool]) -> RewriteResult:
+    def rewrite(self, job: Job) -> RewriteResult:
         """Run ``job`` on an idle worker, starting one when none is idle; blocks its thread. Called
         from at most :data:`WORKERS` threads at once, so that is how many workers there can be."""
         try:
@@ -154,8 +165,26 @@ class _Pool:
             self._all.remove(worker)
         worker.stop()
 
-    async def submit(self, job: tuple[str, str, str, bool, bool]) -> RewriteResult:
-        return await asyncio.get_running_loop().run_in_executor(self._threads, self.rewrite, job)
+    async def submit(self, job: Job) -> RewriteResult:
+        """The result of ``job``, rewritten on a worker once none of the jobs waiting with it has
+        a longer source; cancelling the call before then withdraws the job."""
+        done: Future[RewriteResult] = Future()
+        with self._lock:
+            heapq.heappush(self._waiting, (-len(job[0]), next(self._arrivals), job, done))
+        self._threads.submit(self._run_longest)
+        return await asyncio.wrap_future(done)
+
+    def _run_longest(self) -> None:
+        """Run the longest waiting job (not necessarily the one this call was submitted for: each
+        submission adds one call, so every job is run by one of them)."""
+        with self._lock:
+            *_, job, done = heapq.heappop(self._waiting)
+        if not done.set_running_or_notify_cancel():
+            return
+        try:
+            done.set_result(self.rewrite(job))
+        except BaseException as error:  # noqa: BLE001 - handed to the awaiting caller
+            done.set_exception(error)
 
     def close(self) -> None:
         with self._lock:

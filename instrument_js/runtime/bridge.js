@@ -50,7 +50,7 @@ function start(chunks) {
   return new NativePromise((resolve) => {
     const wait = () => {
       if (writtenScripts.length) return resolve(releaseRequest()); // released, then start again
-      if (!headDone()) return N.setTimeout(wait, 1);
+      if (!headDone()) return whenParserMoves(wait, 1);
       if (parse.chunks === 0) { parse.done = true; releaseDeferredScripts(); }
       then(settle(), () => { collectLogged(); current = null; resolve({ head: headEvent.id, record: record() }); });
     };

@@ -32,6 +32,28 @@ const writtenScripts = []; // URLs, in the order the parser requests them
 const writtenSeen = newWeakSet();
 let writing = 0; // > 0 while document.write runs
 
+/* Who waits for the parser to move on (`start` for the head, `finish` for a parse chunk) looks
+   again at once when it does — a chunk ended, a written script was met — rather than at its next
+   poll; the poll stays, for what no hook sees (a document that is not split finishing). */
+let parserWaiter = null;
+
+/** Calls `check` in a task of its own when the parser next moves on, or after `ms` at the latest. */
+function whenParserMoves(check, ms) {
+  let called = false;
+  const once = () => {
+    if (called) return;
+    called = true;
+    if (parserWaiter === once) parserWaiter = null;
+    check();
+  };
+  parserWaiter = once;
+  N.setTimeout(once, ms);
+}
+
+function parserMoved() {
+  if (parserWaiter) nativeTick(parserWaiter);
+}
+
 function releaseRequest() {
   return { actuate: { kind: "script", url: A.shift(writtenScripts), worker: false }, now: virtualNow };
 }
@@ -45,7 +67,7 @@ function noticeScript(el) {
   const dynamic = dynamicScripts.has(el);
   const deferred = !dynamic && !el.async && el.defer;
   if (!deferred && !dynamic && !el.async) {
-    if (writing && !writtenSeen.has(el)) { writtenSeen.add(el); A.push(writtenScripts, el.src); }
+    if (writing && !writtenSeen.has(el)) { writtenSeen.add(el); A.push(writtenScripts, el.src); parserMoved(); }
     return;
   }
   heldScripts.add(el);
@@ -148,6 +170,7 @@ function chunkEnd(index, total) {
   parse.next = index + 1;
   if (index + 1 < parse.chunks) parseChunkEvent(index + 1);
   else { parse.done = true; releaseDeferredScripts(); }
+  parserMoved();
 }
 
 // The head is parsed before the harness can act: it is the first event, already running.

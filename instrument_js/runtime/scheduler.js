@@ -109,7 +109,7 @@ function finish(id, actuation) {
           A.push(errors, { kind: "harness", message: `parse chunk ${index + 1} did not finish`, site: null, event: current });
           return afterEffect();
         }
-        N.setTimeout(waitChunk, 1);
+        whenParserMoves(waitChunk, 1);
       };
       const startedAt = N.perfNow();
       waitChunk();

@@ -52,11 +52,17 @@ def runtime_script(seed: int, settle_ms: int, event_ms: int, *, full_accesses: b
     access log that instrumented code reports to, then the log of accesses made through browser
     APIs (DOM, storage, cookies, event handlers). Each step carries the summary of its accesses
     (:mod:`webr4.engine.summary`), or every access with ``full_accesses``. The configuration
-    carries what a library's script is (:mod:`webr4.libraries`), so that sites name the app."""
+    carries what a library's script is (:mod:`webr4.libraries`), so that sites name the app.
+
+    Nothing is installed in the empty document a new page starts with (``about:blank`` with an
+    opaque origin): the run navigates away from it at once, and installing costs a few tens of
+    milliseconds per execution. An ``about:blank`` that a page navigates to has the page's origin,
+    and gets everything."""
     config = json.dumps({"seed": seed, "settleMs": settle_ms, "eventMs": event_ms, "fullAccessLog": full_accesses,
                          "libraryPath": LIBRARY_PATH.pattern})
-    return ("{ const __WEBR4_CONFIG__ = " + config + ";\n" + runtime_source() + "\n}\n"
-            + javascript("access_log.js") + "\n" + javascript("dom_log.js"))
+    return ('if (!(location.href === "about:blank" && self.origin === "null")) {\n'
+            "{ const __WEBR4_CONFIG__ = " + config + ";\n" + runtime_source() + "\n}\n"
+            + javascript("access_log.js") + "\n" + javascript("dom_log.js") + "\n}\n")
 
 
 class Driver:

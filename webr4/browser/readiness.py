@@ -11,6 +11,7 @@ own action waits for those when the step is performed.
 
 from __future__ import annotations
 
+import asyncio
 from enum import Enum
 
 from playwright.async_api import Error as PlaywrightError
@@ -40,13 +41,17 @@ async def target_state(page: Page, action: UserAction, expected: TargetState = T
     ``expected`` is a guess of the answer (the state last found), which only chooses the order
     of the queries so that the likely answer takes the fewest round trips to the page: a target
     last missing is counted first, and a target that is editable, as Playwright defines it, is
-    also enabled, so that query alone stands for both."""
+    also enabled, so that query alone stands for both. A target last ready is asked both of its
+    questions at once (:func:`_ready_at_once`), since a step's target is looked at before every
+    event that runs while the step waits; any other answer is found as before."""
     event = USER_EVENTS[action.kind]
     if not event.needs_target:
         return TargetState.READY
     checks = event.actionability
     target = page.locator(action.selector)
     try:
+        if expected is TargetState.READY and await _ready_at_once(page, action.selector, checks):
+            return TargetState.READY
         count = await target.count() if expected is TargetState.MISSING or "visible" not in checks else None
         if count == 0:
             return TargetState.MISSING
@@ -67,6 +72,36 @@ async def target_state(page: Page, action: UserAction, expected: TargetState = T
                                   f"selector ({message.split(': ', 1)[-1]})") from None
         return TargetState.MISSING
     return TargetState.READY
+
+
+async def _ready_at_once(page: Page, selector: str, checks: tuple[str, ...]) -> bool:
+    """Whether the target is visible and, as ``checks`` ask, editable or enabled, asked in two
+    concurrent queries (one round trip's wait instead of two). False means only "not known to
+    be ready": the caller then finds the state query by query. The second query waits for a
+    missing element, so it is dropped (and aborted) as soon as the first finds none visible."""
+    if "visible" not in checks:
+        return False
+    if "editable" in checks:
+        second = asyncio.ensure_future(_editable(page, selector))
+    elif "enabled" in checks:
+        second = asyncio.ensure_future(page.locator(selector).first.is_enabled(timeout=_QUERY_TIMEOUT_MS))
+    else:
+        return False
+    try:
+        visible = await page.locator(selector).first.is_visible()
+    except BaseException:
+        _drop(second)
+        raise
+    if not visible:
+        _drop(second)
+        return False
+    return await second
+
+
+def _drop(query: asyncio.Future[bool]) -> None:
+    """Abort a query no one waits for any more; its outcome, whatever it is, is not reported."""
+    query.cancel()
+    query.add_done_callback(lambda done: done.cancelled() or done.exception())
 
 
 async def _editable(page: Page, selector: str) -> bool:

@@ -17,8 +17,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import statistics
-import sys
-import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -29,12 +27,11 @@ from typing import Any
 from playwright._impl.network import Route as RouteImpl
 from playwright._impl.transport import PipeTransport
 
-from benchmarks.real_apps import ensure_apps, load_corpus
+from benchmarks.real_apps import load_corpus, served_corpus
 from benchmarks.real_apps_profile import cpu_by_process
 from benchmarks.stages import Timers
 from webr4.browser.driver import Driver
 from webr4.record.session import Session, record
-from webr4.serve import serve
 
 DEFAULT_APPS = ("jquery", "emberjs", "react")
 REPLAYS = 4
@@ -104,15 +101,11 @@ async def measure(driver: Driver, name: str, url: str, steps: list, scratch: Pat
 
 
 async def run(names: Sequence[str]) -> list[FulfilCost]:
-    corpus = load_corpus()
-    apps_dir = ensure_apps(corpus)
-    if apps_dir is None:
-        sys.exit(2)
     costs = []
-    with serve(apps_dir) as base, tempfile.TemporaryDirectory(prefix="webr4-fulfil-") as scratch:
+    with served_corpus("webr4-fulfil-") as (corpus, base, scratch):
         async with Driver() as driver:
             for name in names:
-                costs.append(await measure(driver, name, f"{base}{name}/", corpus.session, Path(scratch)))
+                costs.append(await measure(driver, name, f"{base}{name}/", corpus.session, scratch))
     return costs
 
 

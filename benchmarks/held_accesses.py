@@ -26,12 +26,11 @@ import argparse
 import asyncio
 import re
 import sys
-import tempfile
 from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from benchmarks.real_apps import ensure_apps, load_corpus
+from benchmarks.real_apps import served_corpus
 from webr4.browser.driver import Driver
 from webr4.browser.naming import racing_ids
 from webr4.classify.rules import FOCUS_LOCATION, step_writes
@@ -40,7 +39,6 @@ from webr4.engine.filters import ALL_FILTERS, DEFAULT_FILTERS
 from webr4.engine.races import find_races
 from webr4.engine.summary import summarise, without_unshared_reads
 from webr4.record.session import Session, record
-from webr4.serve import serve
 from webr4.trace import Trace
 
 DEFAULT_APPS = ("react", "emberjs", "angularjs", "jquery")
@@ -129,12 +127,8 @@ async def replay(driver: Driver, session: Session, *, full: bool) -> Trace:
 
 
 async def check(names: list[str]) -> list[Comparison]:
-    corpus = load_corpus()
-    apps_dir = ensure_apps(corpus)
-    if apps_dir is None:
-        raise SystemExit(2)
     results = []
-    with serve(apps_dir) as base, tempfile.TemporaryDirectory(prefix="webr4-held-") as scratch:
+    with served_corpus("webr4-held-") as (corpus, base, scratch):
         async with Driver() as driver:
             for app in [app for name in names for app in corpus.apps if app.name == name]:
                 print(f"held_accesses: {app.name} ...", file=sys.stderr, flush=True)

@@ -21,17 +21,14 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchmarks.page_profile import THIS, javascript_of
-from benchmarks.real_apps import ensure_apps, load_corpus
-from webr4 import resources
+from benchmarks.page_profile import builds_of
+from benchmarks.real_apps import load_corpus, served_corpus
 from webr4.browser.driver import Driver
 from webr4.record.session import record
-from webr4.serve import serve
 
 DEFAULT_APPS = ("react", "emberjs", "angularjs")
 ROUNDS = 3  # rounds in one Node process: the first warms nothing up, each has a fresh context
@@ -74,14 +71,9 @@ class Cost:
 
 async def measure(names: Sequence[str], against: Sequence[str]) -> dict[str, Cost]:
     """app -> its cost."""
-    corpus = load_corpus()
-    apps_dir = ensure_apps(corpus)
-    if apps_dir is None:
-        sys.exit(2)
     results: dict[str, Cost] = {}
-    with serve(apps_dir) as base, tempfile.TemporaryDirectory(prefix="webr4-log-cost-") as scratch:
-        builds = {revision: javascript_of(revision, Path(scratch)) for revision in against}
-        builds[THIS] = Path(shutil.copytree(resources.resource_dir("js"), Path(scratch) / "js" / "this"))
+    with served_corpus("webr4-log-cost-") as (corpus, base, scratch):
+        builds = builds_of(against, scratch)
         async with Driver() as driver:
             streams = {}
             for name in names:

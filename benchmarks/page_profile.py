@@ -25,7 +25,6 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -34,14 +33,13 @@ from pathlib import Path
 from typing import Any
 from unittest.mock import patch
 
-from benchmarks.real_apps import ensure_apps, load_corpus
+from benchmarks.real_apps import load_corpus, served_corpus
 from benchmarks.real_apps_profile import _replay
 from webr4.browser.controller import Controller
 from webr4.browser.driver import Driver
 from webr4 import resources
 from webr4.browser.runtime import RUNTIME_PARTS, runtime_source
 from webr4.record.session import Session, record
-from webr4.serve import serve
 from webr4.trace import Trace
 
 DEFAULT_APPS = ("react", "emberjs")
@@ -181,6 +179,15 @@ def injected_javascript(directory: Path | None) -> Iterator[None]:
             cached.cache_clear()
 
 
+def builds_of(against: Sequence[str], scratch: Path) -> dict[str, Path]:
+    """The ``instrument_js`` trees to compare, unpacked under ``scratch``: each revision of
+    ``against`` and, under :data:`THIS`, this checkout's as it is now (later edits do not reach
+    a run under way)."""
+    builds = {revision: javascript_of(revision, scratch) for revision in against}
+    builds[THIS] = Path(shutil.copytree(resources.resource_dir("js"), scratch / "js" / "this"))
+    return builds
+
+
 def javascript_of(revision: str, scratch: Path) -> Path:
     """The ``instrument_js`` tree of git ``revision`` of this checkout, unpacked under ``scratch``."""
     target = scratch / "js" / revision.replace("/", "_")
@@ -255,14 +262,9 @@ def markdown(profiles: Sequence[PageProfile], replays: int, top: int = 15) -> st
 
 
 async def profile(names: Sequence[str], against: Sequence[str], replays: int) -> list[PageProfile]:
-    corpus = load_corpus()
-    apps_dir = ensure_apps(corpus)
-    if apps_dir is None:
-        sys.exit(2)
     profiles = []
-    with serve(apps_dir) as base, tempfile.TemporaryDirectory(prefix="webr4-page-profile-") as scratch:
-        builds: dict[str, Path | None] = {revision: javascript_of(revision, Path(scratch)) for revision in against}
-        builds[THIS] = Path(shutil.copytree(resources.resource_dir("js"), Path(scratch) / "js" / "this"))
+    with served_corpus("webr4-page-profile-") as (corpus, base, scratch):
+        builds: dict[str, Path | None] = dict(builds_of(against, scratch))
         async with Driver() as driver:
             for name in names:
                 print(f"page_profile: {name} ...", file=sys.stderr, flush=True)

@@ -22,6 +22,7 @@ Per app, in one run, with one browser and one worker, apps one at a time:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import shutil
@@ -30,6 +31,7 @@ import sys
 import tempfile
 import time
 from dataclasses import asdict, dataclass, field
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from unittest.mock import patch
@@ -198,6 +200,19 @@ def directory_bytes(directory: Path) -> int:
             status = path.stat()
             sizes[status.st_dev, status.st_ino] = status.st_size
     return sum(sizes.values())
+
+
+@contextlib.contextmanager
+def served_corpus(prefix: str) -> Iterator[tuple[Corpus, str, Path]]:
+    """For a tool that measures the corpus: the corpus, the loopback URL its apps are served
+    under and a scratch directory named with ``prefix``, removed afterwards. Exits with status 2
+    when the apps cannot be installed (the installer has said why)."""
+    corpus = load_corpus()
+    apps_dir = ensure_apps(corpus)
+    if apps_dir is None:
+        raise SystemExit(2)
+    with serve(apps_dir) as base, tempfile.TemporaryDirectory(prefix=prefix) as scratch:
+        yield corpus, base, Path(scratch)
 
 
 def _one_line(error: BaseException) -> str:

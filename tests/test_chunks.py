@@ -3,7 +3,9 @@ the chosen model puts a boundary."""
 
 from __future__ import annotations
 
+from webr4.instrument.cache import CachedRewriter
 from webr4.instrument.chunks import MARKER_PATH, ChunkModel, split_into_chunks
+from webr4.instrument.page import prepare_document
 
 PAGE = """<!DOCTYPE html>
 <html><head><script src="head.js"></script><script async src="a.js"></script></head>
@@ -84,3 +86,14 @@ def test_module_roots_and_their_static_imports_are_known():
     doc = split_into_chunks(page, "http://site/dir/index.html", "tok")
     assert doc.module_scripts == ["http://site/dir/app.mjs", "http://site/dir/lib/a.js"]
     assert doc.blocking_scripts == []
+
+
+def test_data_arrival_is_counted_in_the_delivered_document_not_its_rewritten_copy():
+    # About 10 KB as delivered; rewriting the inline script for the access log makes it longer.
+    script = "<script>" + "".join(f"var v{i} = {{a: 1}}; v{i}.a = v{i}.a + 1;\n" for i in range(300)) + "</script>"
+    page = f"<html><body>\n{script}\n" + "".join(f'<p id="p{i}">x</p>\n' for i in range(10)) + "</body></html>"
+    assert len(page) < 16 * 1024
+    plain = prepare_document(page, "http://site/", None, ChunkModel())
+    rewritten = prepare_document(page, "http://site/", CachedRewriter(), ChunkModel())
+    assert len(rewritten.chunked.html) > 16 * 1024  # past the first arrival had it counted there
+    assert rewritten.chunked.chunks == plain.chunked.chunks == 0

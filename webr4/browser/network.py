@@ -33,7 +33,6 @@ from webr4.instrument.chunks import MARKER_ORIGIN, MARKER_PATH, ChunkModel
 from webr4.instrument.modules import imported_urls
 from webr4.instrument.page import DocumentCache, PreparedDocument
 from webr4.trace import Navigation
-from webr4.instrument.positions import original_column
 from webr4.instrument.rewrite import RewriteResult
 from webr4.errors import Webr4Error
 
@@ -98,7 +97,7 @@ class NetworkGate:
         self.record = record
         self.rewriter = rewriter  # None: scripts are served as they are (no access log)
         self.sites: dict[str, str] = {}  # site id of rewritten code -> url:line:col
-        self._rewritten: dict[str, tuple[list[str], list[str]]] = {}  # script URL -> original, served lines
+        self._rewritten: dict[str, RewriteResult] = {}  # script URL -> what it was served as
         self.uncontrolled: list[str] = []
         self._harness_time = HarnessTime()  # spent preparing documents and scripts for the page
 
@@ -201,9 +200,9 @@ class NetworkGate:
             return site
         url, line, column = _split_site(site)
         if url in self._rewritten and line is not None and column is not None:
-            original, served = self._rewritten[url]
-            if 0 < line <= min(len(original), len(served)):
-                return f"{url}:{line}:{original_column(original[line - 1], served[line - 1], column)}"
+            original_column = self._rewritten[url].original_column(line, column)
+            if original_column is not None:
+                return f"{url}:{line}:{original_column}"
         if self.document is None:
             return site
         return self.document.original_site(site)
@@ -298,7 +297,7 @@ class NetworkGate:
         plain_url = rewrite.url.split("#")[0].split("?")[0]
         self.sites.update(result.sites)
         if result.code != source:
-            self._rewritten[plain_url] = (source.split("\n"), result.code.split("\n"))
+            self._rewritten[plain_url] = result
         self.uncontrolled.extend(f"{u.kind} at {u.site}" for u in result.uncontrolled)
         return result.code.encode("utf-8")
 

@@ -22,7 +22,7 @@ from webr4 import __version__
 from webr4.instrument.pool import rewrite_elsewhere
 from webr4.instrument.rewrite import RewriteResult, UncontrolledSite, rewrite
 
-FORMAT_VERSION = "1"
+FORMAT_VERSION = "2"
 CACHE_ENV = "WEBR4_CACHE_DIR"
 """Names the directory webr4 keeps its cache in; set but empty, nothing is kept on disk."""
 
@@ -121,7 +121,7 @@ class CachedRewriter:
         try:
             raw = json.loads(path.read_text(encoding="utf-8", errors="surrogatepass"))
             uncontrolled = tuple(UncontrolledSite(**item) for item in raw["uncontrolled"])
-            return RewriteResult(raw["code"], raw["sites"], uncontrolled)
+            return RewriteResult(raw["code"], raw["sites"], uncontrolled, tuple(raw["kept"]))
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
@@ -133,7 +133,7 @@ class CachedRewriter:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             stored = {"code": result.code, "sites": result.sites,  # the fields as they are: no deep copy
-                      "uncontrolled": [asdict(site) for site in result.uncontrolled]}
+                      "uncontrolled": [asdict(site) for site in result.uncontrolled], "kept": result.kept}
             temporary.write_text(json.dumps(stored), encoding="utf-8", errors="surrogatepass")
             temporary.replace(path)
         except OSError:

@@ -32,13 +32,14 @@ Where the markers go is the *chunk model* (:class:`ChunkModel`):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import urljoin
 
 from bs4 import BeautifulSoup, Tag
 
 from webr4.instrument.modules import imported_urls
-from webr4.instrument.positions import PositionMap, line_starts
+from webr4.instrument.positions import PositionMap, Replacement, line_starts
 
 # Markers come from an origin of their own that only the harness answers: held marker requests
 # then never take one of the six connections Chromium allows per host, which the page's own
@@ -184,10 +185,12 @@ def _element_boundaries(tags: list[tuple[Tag, int, bool]]) -> list[tuple[int, bo
     return [(offset, tag.name == "script") for tag, offset, allowed in tags if allowed and _is_boundary(tag)]
 
 
-def _yield_boundaries(tags: list[tuple[Tag, int, bool]], arrival: int) -> list[tuple[int, bool]]:
+def _yield_boundaries(tags: list[tuple[Tag, int, bool]], arrival: int,
+                      delivered: Callable[[int], int]) -> list[tuple[int, bool]]:
     """(offset, is a script) where Chromium's parser can yield: before a parser-blocking external
     script, before the first script after a style sheet (it waits for the sheet), and at the first
-    tag at or after every ``arrival`` characters of the document (the next bytes may not be there)."""
+    tag at or after every ``arrival`` characters of the document as delivered (the next bytes may
+    not be there); ``delivered`` maps an offset to that document's."""
     found: list[tuple[int, bool]] = []
     sheet_pending = False
     next_arrival = arrival
@@ -202,23 +205,27 @@ def _yield_boundaries(tags: list[tuple[Tag, int, bool]], arrival: int) -> list[t
         if _is_parser_blocking(tag) or (kind == "classic" and sheet_pending):
             found.append((offset, True))
             sheet_pending = False
-        elif offset >= next_arrival:
+        elif delivered(offset) >= next_arrival:
             found.append((offset, False))
         else:
             continue
-        next_arrival = (offset // arrival + 1) * arrival
+        next_arrival = (delivered(offset) // arrival + 1) * arrival
     return found
 
 
 def _unsplit(html: str, soup: BeautifulSoup, base_url: str) -> ChunkedDocument:
     """The document served as it is: one parse event."""
-    return ChunkedDocument(html, 0, *_script_urls(soup, base_url), PositionMap.from_replacements(html, [], align=False))
+    return ChunkedDocument(html, 0, *_script_urls(soup, base_url), PositionMap.from_replacements(html, []))
 
 
-def split_into_chunks(html: str, base_url: str, token: str, model: ChunkModel = ChunkModel()) -> ChunkedDocument:
+def split_into_chunks(html: str, base_url: str, token: str, model: ChunkModel = ChunkModel(),
+                      delivered: PositionMap | None = None) -> ChunkedDocument:
     """Insert parse-chunk markers into ``html`` where ``model`` puts chunk boundaries.
 
     ``token`` goes into the marker URLs (so that documents split differently never share them).
+    When ``html`` is a rewritten copy of the document, ``delivered`` maps its offsets back to the
+    document the network delivered: data arrival is counted there, so that a document is split at
+    the same places whether or not its inline scripts were rewritten.
     ``model.max_chunks`` bounds the number of parse events: script boundaries are kept first,
     then the others in document order.
     """
@@ -227,13 +234,15 @@ def split_into_chunks(html: str, base_url: str, token: str, model: ChunkModel = 
     tags = [(tag, offsets[tag.sourceline - 1] + tag.sourcepos, not _inside_forbidden(tag))
             for tag in soup.find_all(True) if tag.sourceline is not None and tag.sourcepos is not None]
     elements = _element_boundaries(tags)
+    to_delivered = delivered.original_offset if delivered is not None else (lambda offset: offset)
     first = _first_chunk_point(html, soup, offsets, [o for o, _ in elements])
     if first is None:
         return _unsplit(html, soup, base_url)
     if model.kind == "element":
         candidates = [(o, s) for o, s in elements if o >= first]
     else:
-        candidates = [(o, s) for o, s in _yield_boundaries(tags, model.arrival_kb * 1024) if o >= first]
+        candidates = [(o, s) for o, s in _yield_boundaries(tags, model.arrival_kb * 1024, to_delivered)
+                      if o >= first]
     max_chunks = model.max_chunks
     if len(candidates) > max_chunks - 1:
         scripts = [c for c in candidates if c[1]]
@@ -261,6 +270,6 @@ def split_into_chunks(html: str, base_url: str, token: str, model: ChunkModel = 
         pieces.append(text)
         previous = point
     pieces.append(html[previous:])
-    positions = PositionMap.from_replacements(html, [(p, p, t) for p, t in inserts], align=False)
+    positions = PositionMap.from_replacements(html, [Replacement(p, p, t) for p, t in inserts])
     blocking, modules = _script_urls(soup, base_url)
     return ChunkedDocument("".join(pieces), total, blocking, modules, positions)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from bs4 import BeautifulSoup, Tag
 
 from webr4.instrument.cache import CachedRewriter
-from webr4.instrument.positions import PositionMap, line_starts, to_position
+from webr4.instrument.positions import PositionMap, Replacement, aligned, line_starts, to_position
 from webr4.instrument.tags import read_start_tag
 
 _JS_TYPES = frozenset(
@@ -91,7 +91,7 @@ def instrument_document(text: str, url: str, rewriter: CachedRewriter, id_prefix
     """
     soup = BeautifulSoup(text, "html.parser")
     starts = line_starts(text)
-    edits: list[tuple[int, int, str]] = []  # (start, end, replacement) in the original text
+    edits: list[Replacement] = []  # in the original text
     sites: dict[str, str] = {}
     uncontrolled: list[str] = []
     count = 0
@@ -115,7 +115,9 @@ def instrument_document(text: str, url: str, rewriter: CachedRewriter, id_prefix
             uncontrolled.extend(f"{u.kind} at {u.site}" for u in result.uncontrolled)
             # Written back inside the quotes it had; an unquoted value gets double quotes.
             escaped = html_entities.escape(result.code, quote=True)
-            edits.append((attribute.value_start, attribute.value_end, escaped if attribute.quote else f'"{escaped}"'))
+            value = escaped if attribute.quote else f'"{escaped}"'
+            edits.append(Replacement(attribute.value_start, attribute.value_end, value,
+                                     aligned(text[attribute.value_start : attribute.value_end], value)))
         if tag.name != "script" or tag.has_attr("src"):
             continue
         kind = str(tag.get("type", "")).strip().lower()
@@ -132,13 +134,13 @@ def instrument_document(text: str, url: str, rewriter: CachedRewriter, id_prefix
         uncontrolled.extend(f"{u.kind} at {_shift_sites({'u': u.site}, url, line, column)['u']}"
                             for u in result.uncontrolled)
         if result.code != body:
-            edits.append((tag_end, tag_end + len(body), result.code))
+            edits.append(Replacement(tag_end, tag_end + len(body), result.code, result.positions))
     pieces: list[str] = []
     previous = 0
-    for start, end, replacement in sorted(edits):
+    for start, end, replacement, _ in sorted(edits, key=lambda edit: edit.start):
         pieces.append(text[previous:start])
         pieces.append(replacement)
         previous = end
     pieces.append(text[previous:])
-    positions = PositionMap.from_replacements(text, edits, align=True)
+    positions = PositionMap.from_replacements(text, edits)
     return InstrumentedDocument("".join(pieces), sites, uncontrolled, positions)

@@ -64,14 +64,17 @@ class EditList:
         """Replace ``token``, the first token of ``owner``, by ``text`` that opens a wrapper around it."""
         self.edits.append(Edit(token.start_byte, (OPEN, -owner.end_byte, 0), token.end_byte, text.encode()))
 
-    def apply(self, source: bytes) -> bytes:
-        """The source with every edit applied.
+    def apply(self, source: bytes) -> tuple[bytes, list[tuple[int, int, int]]]:
+        """The source with every edit applied, and the runs copied from it unchanged, as
+        ``(start in the result, start in the source, length)`` in bytes.
 
         Where an inserted text would fuse with a neighbouring word (minified ``else/re/.test()``
         becoming ``else__webr4…``), a space keeps the two tokens apart.
         """
         out: list[bytes] = []
         append = out.append
+        kept: list[tuple[int, int, int]] = []
+        written = 0
         cursor = 0
         last = -1  # the last byte written so far, -1 before any
         for start, _, end, text in sorted(self.edits):
@@ -79,15 +82,21 @@ class EditList:
                 raise ValueError(f"overlapping edits at byte {start}")
             if start > cursor:
                 append(source[cursor:start])
+                kept.append((written, cursor, start - cursor))
+                written += start - cursor
                 last = source[start - 1]
             if text:
-                append(b" " + text if last in _WORD_BYTES and text[0] in _WORD_BYTES else text)
+                inserted = b" " + text if last in _WORD_BYTES and text[0] in _WORD_BYTES else text
                 last = text[-1]
                 if last in _WORD_BYTES and end < len(source) and source[end] in _WORD_BYTES:
-                    append(b" ")
+                    inserted += b" "
+                append(inserted)
+                written += len(inserted)
             cursor = end
-        append(source[cursor:])
-        return b"".join(out)
+        if cursor < len(source):
+            append(source[cursor:])
+            kept.append((written, cursor, len(source) - cursor))
+        return b"".join(out), kept
 
 
 _WORD_BYTES = frozenset(

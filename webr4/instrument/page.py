@@ -55,7 +55,7 @@ def prepare_document(html: str, url: str, rewriter: CachedRewriter | None, model
         instrumented = instrument_document(html, url, rewriter, "d")
         html, sites, uncontrolled = instrumented.html, instrumented.sites, instrumented.uncontrolled
         maps.append(instrumented.positions)
-    chunked = split_into_chunks(html, url, _MARKER_TOKEN, model)
+    chunked = split_into_chunks(html, url, _MARKER_TOKEN, model, maps[0] if maps else None)
     maps.insert(0, chunked.positions)
     return PreparedDocument(url.split("#")[0].split("?")[0], chunked, sites, uncontrolled, tuple(maps),
                             line_starts(chunked.html), original_lines)

@@ -9,8 +9,10 @@ copied run, to the original position where the text was inserted otherwise.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
+from typing import NamedTuple
 
 
 @dataclass
@@ -21,21 +23,16 @@ class PositionMap:
     _starts: list[int] = field(default_factory=list, repr=False)
 
     @classmethod
-    def from_replacements(cls, original: str, replacements: list[tuple[int, int, str]], align: bool) -> PositionMap:
-        """The map for ``original`` with ``original[start:end]`` replaced by each text, in order.
-
-        With ``align`` a replaced fragment is aligned with its replacement character by character
-        (for rewritten code that keeps the original characters in order), else it counts as new.
-        """
+    def from_replacements(cls, original: str, replacements: list[Replacement]) -> PositionMap:
+        """The map for ``original`` with each replacement made, in order of position."""
         runs: list[tuple[int, int, int]] = []
         rewritten = 0
         previous = 0
-        for start, end, text in sorted(replacements):
+        for start, end, text, inner in sorted(replacements, key=lambda r: (r.start, r.end)):
             runs.append((rewritten, previous, start - previous))
             rewritten += start - previous
-            if align:
-                matcher = SequenceMatcher(None, original[start:end], text, autojunk=False)
-                runs.extend((rewritten + b, start + a, size) for a, b, size in matcher.get_matching_blocks() if size)
+            if inner is not None:
+                runs.extend((rewritten + r, start + o, size) for r, o, size in inner.runs)
             rewritten += len(text)
             previous = end
         runs.append((rewritten, previous, len(original) - previous))
@@ -50,10 +47,73 @@ class PositionMap:
         rewritten, original, length = self.runs[i]
         return original + min(offset - rewritten, length)
 
+    def deltas(self) -> tuple[int, ...]:
+        """The runs as a flat tuple of small numbers (for storing): per run, the rewritten and the
+        original characters since the previous run ended, then its length."""
+        flat: list[int] = []
+        rewritten_end = original_end = 0
+        for rewritten, original, length in self.runs:
+            flat += (rewritten - rewritten_end, original - original_end, length)
+            rewritten_end, original_end = rewritten + length, original + length
+        return tuple(flat)
+
+    @classmethod
+    def from_deltas(cls, flat: Sequence[int]) -> PositionMap:
+        """The map :meth:`deltas` was made from."""
+        runs: list[tuple[int, int, int]] = []
+        rewritten_end = original_end = 0
+        for i in range(0, len(flat), 3):
+            rewritten, original, length = rewritten_end + flat[i], original_end + flat[i + 1], flat[i + 2]
+            runs.append((rewritten, original, length))
+            rewritten_end, original_end = rewritten + length, original + length
+        return cls(runs)
+
+
+class Replacement(NamedTuple):
+    """``original[start:end]`` replaced by ``text``; ``inner`` maps offsets of ``text`` to offsets
+    of the replaced fragment (``None``: the text is new, and maps to where it was inserted)."""
+
+    start: int
+    end: int
+    text: str
+    inner: PositionMap | None = None
+
+
+def aligned(fragment: str, text: str, limit: int = 4096) -> PositionMap | None:
+    """``text``'s map back to ``fragment`` found by aligning them character by character, for
+    replacements that keep the fragment's characters in order without saying where; ``None`` (the
+    text counts as new) past ``limit`` characters, since aligning costs the product of the lengths."""
+    if len(fragment) > limit or len(text) > limit:
+        return None
+    matcher = SequenceMatcher(None, fragment, text, autojunk=False)
+    return PositionMap([(b, a, size) for a, b, size in matcher.get_matching_blocks() if size])
+
+
+def kept_runs(source: bytes, output: bytes, byte_runs: list[tuple[int, int, int]]) -> PositionMap:
+    """The character map of ``output`` back to ``source`` (both UTF-8) from its runs in bytes
+    ``(output_start, source_start, length)``, which must be in order and split neither text
+    inside a character."""
+    if len(source) == len(source.decode("utf-8", "surrogatepass")) and output.isascii():
+        return PositionMap(list(byte_runs))
+    runs: list[tuple[int, int, int]] = []
+    out_bytes = out_chars = src_bytes = src_chars = 0
+    for out_start, src_start, length in byte_runs:
+        out_chars += len(output[out_bytes:out_start].decode("utf-8", "surrogatepass"))
+        src_chars += len(source[src_bytes:src_start].decode("utf-8", "surrogatepass"))
+        size = len(source[src_start : src_start + length].decode("utf-8", "surrogatepass"))
+        runs.append((out_chars, src_chars, size))
+        out_bytes, src_bytes = out_start + length, src_start + length
+        out_chars, src_chars = out_chars + size, src_chars + size
+    return PositionMap(runs)
+
 
 def line_starts(text: str) -> list[int]:
+    """The offset where each line of ``text`` starts."""
     starts = [0]
-    starts.extend(i + 1 for i, ch in enumerate(text) if ch == "\n")
+    at = text.find("\n")
+    while at >= 0:
+        starts.append(at + 1)
+        at = text.find("\n", at + 1)
     return starts
 
 
@@ -66,10 +126,9 @@ def to_position(starts: list[int], offset: int) -> tuple[int, int]:
     return line, offset - starts[line - 1] + 1
 
 
-def original_column(original_line: str, rewritten_line: str, column: int) -> int:
-    """The 1-based ``column`` of ``rewritten_line`` as a column of ``original_line``, the line
-    it was rewritten from (aligned on demand: for the rare position that must be mapped)."""
-    if original_line == rewritten_line:
-        return column
-    positions = PositionMap.from_replacements(original_line, [(0, len(original_line), rewritten_line)], align=True)
-    return positions.original_offset(column - 1) + 1
+def original_column(positions: PositionMap, served_lines: list[int], line: int, column: int) -> int:
+    """The 1-based ``column`` of 1-based ``line`` of a rewritten text (whose lines start at
+    ``served_lines``) as a column of the same line of the original, through ``positions``:
+    rewriting never adds or removes a line."""
+    start = served_lines[line - 1]
+    return positions.original_offset(start + column - 1) - positions.original_offset(start) + 1

@@ -39,10 +39,12 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cached_property
 
 from tree_sitter import Node
 
 from webr4.instrument.edits import EditList
+from webr4.instrument.positions import PositionMap, kept_runs, line_starts, original_column
 from webr4.instrument.scopes import (
     Analysis,
     Form,
@@ -83,6 +85,28 @@ class RewriteResult:
     code: str
     sites: dict[str, str]
     uncontrolled: tuple[UncontrolledSite, ...]
+    kept: tuple[int, ...] = ()
+    """Where ``code`` came from: :meth:`PositionMap.deltas` of its map back to the source (empty
+    when the code is the source)."""
+
+    @cached_property
+    def positions(self) -> PositionMap:
+        """``code``'s map back to the source (built once, when first asked for)."""
+        if not self.kept:
+            return PositionMap([(0, 0, len(self.code))])
+        return PositionMap.from_deltas(self.kept)
+
+    @cached_property
+    def lines(self) -> list[int]:
+        """Where each line of ``code`` starts."""
+        return line_starts(self.code)
+
+    def original_column(self, line: int, column: int) -> int | None:
+        """The 1-based ``column`` of 1-based ``line`` of ``code`` as a column of the source's same
+        line; ``None`` when ``code`` has no such line."""
+        if not 0 < line <= len(self.lines):
+            return None
+        return original_column(self.positions, self.lines, line, column)
 
 
 def _quote(name: str) -> str:
@@ -329,9 +353,22 @@ def _rewrite(source: str, url: str, script_id: str, module: bool, handler: bool)
     emitter.members()
     if not module and not handler:
         emitter.hoisted_writes(root)
-    rewritten = emitter.edits.apply(text)
-    if handler:
+    rewritten, kept = emitter.edits.apply(text)
+    if handler:  # the wrapper's own text is neither in the source nor in the result
         rewritten = rewritten[len(HANDLER_PREFIX) : len(rewritten) - len(HANDLER_SUFFIX)]
+        kept = _inside(kept, shift, len(original))
     found = sorted(analysis.uncontrolled, key=lambda item: item.offset)
     uncontrolled = tuple(UncontrolledSite(item.kind, table.where(item.offset)) for item in found)
-    return RewriteResult(rewritten.decode("utf-8", "surrogatepass"), dict(table.sites), uncontrolled)
+    return RewriteResult(rewritten.decode("utf-8", "surrogatepass"), dict(table.sites), uncontrolled,
+                         kept_runs(original, rewritten, kept).deltas())
+
+
+def _inside(runs: list[tuple[int, int, int]], shift: int, length: int) -> list[tuple[int, int, int]]:
+    """``runs`` of a text that was wrapped in ``shift`` bytes before and some after, as runs of
+    the ``length`` bytes inside the wrapper, in the result that lost the wrapper's text too."""
+    inside = []
+    for out, source, size in runs:
+        start, end = max(source, shift), min(source + size, shift + length)
+        if start < end:
+            inside.append((out + start - source - shift, start - shift, end - start))
+    return inside

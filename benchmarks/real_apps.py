@@ -11,10 +11,12 @@ Per app, in one run, with one browser and one worker, apps one at a time:
 
 * the plain Playwright session (fresh context, load, the same steps, close), median of
   :data:`PLAIN_REPEATS`;
-* ``record`` with live network: its seconds and ratio to plain, the seed trace's size, events
-  and logged accesses, or the one-line error when the recording failed;
+* ``record`` with live network: its seconds and ratio to plain, or the one-line error when the
+  recording failed;
 * ``explore --max-sequences 6``: seconds per execution (two seed replays plus one per explored
-  child) and its ratio to plain, the run directory's size per explored sequence, and the verdicts.
+  child) and its ratio to plain, the seed trace (the first seed replay's, which logs the page's
+  accesses: its size as ``trace.json``, events and accesses), the run directory's size per
+  explored sequence, and the verdicts.
 
 ``python -m benchmarks --only real_apps`` writes ``benchmarks/results/real_apps.{md,json}``.
 """
@@ -44,7 +46,9 @@ from webr4.browser.driver import Driver
 from webr4.instrument.cache import CACHE_ENV
 from webr4.serve import serve
 from webr4.sweep.explore import explore
-from webr4.record.session import record
+from webr4.record.session import Session, record
+from webr4.rundir import trace_text
+from webr4.sweep.store import RunStore, execution_key
 
 CORPUS = Path(__file__).resolve().parent / "real_apps.json"
 CACHE = Path(__file__).resolve().parent / ".cache" / "real_apps"
@@ -236,12 +240,6 @@ async def measure_app(driver: Driver, app: App, url: str, corpus: Corpus, scratc
         result.error = f"record: {_one_line(error)}"
         return result
     result.record_s = time.perf_counter() - started
-    trace_file = session.directory / "seed" / "trace.json"
-    result.seed_trace_bytes = trace_file.stat().st_size
-    seed = session.seed_trace()
-    result.events = len(seed.steps)
-    result.accesses = sum(len(step.accesses) for step in seed.steps)
-    del seed  # a large trace need not stay in memory during the sweep
     run_dir = scratch / app.name / "run"
     started = time.perf_counter()
     try:
@@ -250,6 +248,7 @@ async def measure_app(driver: Driver, app: App, url: str, corpus: Corpus, scratc
         result.error = f"explore: {_one_line(error)}"
         return result
     result.sweep_s = time.perf_counter() - started
+    _measure_seed(result, run_dir, session)
     result.sequences = summary.sequences
     result.stop_reason = summary.stop_reason
     result.verdicts = summary.counts
@@ -257,6 +256,20 @@ async def measure_app(driver: Driver, app: App, url: str, corpus: Corpus, scratc
                         for r in summary.reversals]
     result.run_dir_bytes = directory_bytes(run_dir)
     return result
+
+
+def _measure_seed(result: AppResult, run_dir: Path, session: Session) -> None:
+    """The seed trace's size, events and accesses: the sweep's first seed replay, which logs the
+    page's accesses (the recording does not), in the JSON of a ``trace.json``."""
+    store = RunStore.open(run_dir)
+    try:
+        seed = store.trace(execution_key(session.seed_trace().sequence, copy=1))
+    finally:
+        store.close()
+    if seed is not None:
+        result.seed_trace_bytes = len(trace_text(seed).encode())
+        result.events = len(seed.steps)
+        result.accesses = sum(len(step.accesses) for step in seed.steps)
 
 
 async def measure(corpus: Corpus, apps_dir: Path) -> list[AppResult]:

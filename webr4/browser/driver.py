@@ -47,11 +47,14 @@ class Execution:
     captured: Mapping[str, Any] = field(default_factory=dict)  # name -> what its capture script returned
 
 
-def runtime_script(seed: int, settle_ms: int, event_ms: int, *, full_accesses: bool = False) -> str:
+def runtime_script(seed: int, settle_ms: int, event_ms: int, *, full_accesses: bool = False,
+                   log_accesses: bool = True) -> str:
     """The init script: the runtime with its configuration in a private lexical scope, then the
     access log that instrumented code reports to, then the log of accesses made through browser
     APIs (DOM, storage, cookies, event handlers). Each step carries the summary of its accesses
-    (:mod:`webr4.engine.summary`), or every access with ``full_accesses``. The configuration
+    (:mod:`webr4.engine.summary`), or every access with ``full_accesses``; without
+    ``log_accesses`` both logs are off from the start, and a step carries only the runtime's own
+    accesses to its events' shadow locations, which happens-before reads. The configuration
     carries what a library's script is (:mod:`webr4.libraries`), so that sites name the app.
 
     Nothing is installed in the empty document a new page starts with (``about:blank`` with an
@@ -62,7 +65,8 @@ def runtime_script(seed: int, settle_ms: int, event_ms: int, *, full_accesses: b
                          "libraryPath": LIBRARY_PATH.pattern})
     return ('if (!(location.href === "about:blank" && self.origin === "null")) {\n'
             "{ const __WEBR4_CONFIG__ = " + config + ";\n" + runtime_source() + "\n}\n"
-            + javascript("access_log.js") + "\n" + javascript("dom_log.js") + "\n}\n")
+            + javascript("access_log.js") + "\n" + javascript("dom_log.js") + "\n"
+            + ("" if log_accesses else "window.__webr4.log.enabled = false;\n") + "}\n")
 
 
 class Driver:
@@ -113,6 +117,7 @@ class Driver:
         heap: bool = False,
         captures: Mapping[str, str] = {},
         instrument: bool = True,
+        log_accesses: bool = True,
         full_accesses: bool = False,
     ) -> Execution:
         """Execute ``plan`` on ``url``.
@@ -124,7 +129,9 @@ class Driver:
         expressions evaluated in the page at the end, their results kept under the same names in
         ``Execution.captured``. Steps carry the summary of their accesses without the reads no other
         step shares (:mod:`webr4.engine.summary`); ``full_accesses`` (for diagnostics) keeps every
-        access instead.
+        access instead. ``log_accesses=False`` runs the same rewritten code, so every event keeps
+        its identity, with the access log off: for a run that fixes the order of events, not
+        their accesses (a recording).
         Raises :class:`~webr4.browser.network.NetworkError` when the document cannot be loaded.
         """
         assert self._browser is not None, "use Driver as an async context manager"
@@ -136,7 +143,7 @@ class Driver:
         )
         try:
             await context.add_init_script(runtime_script(seed, limits.settle_ms, int(limits.event_timeout_s * 1000),
-                                                         full_accesses=full_accesses))
+                                                         full_accesses=full_accesses, log_accesses=log_accesses))
             gate = NetworkGate(store, record=record, rewriter=self._rewriter if instrument else None,
                                documents=self._documents, chunking=limits.chunking)
             await context.route("**/*", gate.handle)

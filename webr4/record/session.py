@@ -2,9 +2,9 @@
 
 A session directory (:class:`webr4.rundir.SessionDir`) holds ``session.json`` (the manifest:
 URL, user actions, seed, limits, the webr4 version), ``network.har`` (every response the page
-received) and ``seed/`` (the seed's trace, end state and screenshot). It is written to a
-temporary directory and renamed into place only when complete, so a failed recording leaves
-nothing a later ``explore`` could mistake for a session.
+received) and ``seed/`` (the seed's trace, without the page's accesses, its end state and
+screenshot). It is written to a temporary directory and renamed into place only when complete,
+so a failed recording leaves nothing a later ``explore`` could mistake for a session.
 """
 
 from __future__ import annotations
@@ -112,13 +112,19 @@ def _check_actions_ran(trace: Trace, actions: list[UserAction]) -> None:
 
 async def record(driver: Driver, url: str, out: Path, actions: list[dict[str, Any]], *, seed: int = 0,
                  limits: Limits = Limits()) -> Session:
-    """Record ``url`` with ``actions`` into the new directory ``out``."""
+    """Record ``url`` with ``actions`` into the new directory ``out``.
+
+    The recording fixes what every replay needs, the order of events and the responses. It runs
+    the same rewritten scripts as a replay, so that each event has the same identity, but with
+    the access log off: no exploration reads the recording's accesses (the sweep's seed replays
+    log them), and logging them would make the recording cost about twice as much.
+    """
     if out.exists():
         raise SessionError(f"{out} already exists; choose another --out or remove it")
     steps = parse_actions(actions)
     store = ResponseStore()
     execution: Execution = await driver.execute(url, actions=steps, store=store, record=True, limits=limits,
-                                                seed=seed, screenshot=True)
+                                                seed=seed, screenshot=True, log_accesses=False)
     _check_actions_ran(execution.trace, steps)
     session = Session(url, actions, seed, asdict(limits), __version__, out)
     out.parent.mkdir(parents=True, exist_ok=True)

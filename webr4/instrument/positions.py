@@ -9,6 +9,7 @@ copied run, to the original position where the text was inserted otherwise.
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
@@ -93,18 +94,29 @@ def kept_runs(source: bytes, output: bytes, byte_runs: list[tuple[int, int, int]
     """The character map of ``output`` back to ``source`` (both UTF-8) from its runs in bytes
     ``(output_start, source_start, length)``, which must be in order and split neither text
     inside a character."""
-    if len(source) == len(source.decode("utf-8", "surrogatepass")) and output.isascii():
-        return PositionMap(list(byte_runs))
-    runs: list[tuple[int, int, int]] = []
-    out_bytes = out_chars = src_bytes = src_chars = 0
-    for out_start, src_start, length in byte_runs:
-        out_chars += len(output[out_bytes:out_start].decode("utf-8", "surrogatepass"))
-        src_chars += len(source[src_bytes:src_start].decode("utf-8", "surrogatepass"))
-        size = len(source[src_start : src_start + length].decode("utf-8", "surrogatepass"))
-        runs.append((out_chars, src_chars, size))
-        out_bytes, src_bytes = out_start + length, src_start + length
-        out_chars, src_chars = out_chars + size, src_chars + size
-    return PositionMap(runs)
+    starts = _characters_at(output, [out for out, _, _ in byte_runs])
+    bounds = _characters_at(source, [at for _, start, length in byte_runs for at in (start, start + length)])
+    return PositionMap([(out, bounds[2 * i], bounds[2 * i + 1] - bounds[2 * i]) for i, out in enumerate(starts)])
+
+
+_LEAD_BYTES = re.compile(rb"[\xc0-\xff]")
+
+
+def _characters_at(data: bytes, offsets: list[int]) -> list[int]:
+    """For UTF-8 ``data``: how many characters precede each of ``offsets`` (character boundaries,
+    in increasing order). A character of n bytes starts with a lead byte and counts n - 1 too many."""
+    leads = [match.start() for match in _LEAD_BYTES.finditer(data)]
+    if not leads:
+        return offsets
+    characters: list[int] = []
+    surplus = passed = 0
+    for offset in offsets:
+        while passed < len(leads) and leads[passed] < offset:
+            lead = data[leads[passed]]
+            surplus += 1 if lead < 0xE0 else 2 if lead < 0xF0 else 3
+            passed += 1
+        characters.append(offset - surplus)
+    return characters
 
 
 def line_starts(text: str) -> list[int]:

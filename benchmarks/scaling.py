@@ -1,8 +1,10 @@
 """How the cost of race detection, planning and a k = 1 sweep grows with the length of the trace.
 
 Generated sites (in a temporary directory, the given sites are not used): one inline script
-starts N timers, ``setTimeout(() => { window.last = i }, i % 7)``, so every timer writes one
-shared global, for N from 10 to 1,000. For each: the recording, then one replay of it that logs
+fetches N responses, and each response starts a timer,
+``setTimeout(() => { window.last = i }, i % 7)``, so N timers that nothing orders write one shared
+global, for N from 10 to 1,000 (timers that one event starts run in the order of their due times,
+as in Chromium, and would not race). For each: the recording, then one replay of it that logs
 accesses (a controlled execution: its trace is the seed trace), race detection on the seed trace
 (``find_races`` with the default filters), planning (an R4 ``Explorer`` with k = 1 set up on the
 seed, which detects the races again and inserts every reversal, then its first ``next_plan``;
@@ -41,7 +43,8 @@ _PAGE = """<!doctype html>
 <body><p id="out">{n} timers write window.last</p>
 <script>
 for (let i = 0; i < {n}; i++) {{
-  setTimeout(() => {{ window.last = i; }}, i % 7);  // every timer races on window.last
+  // Each timer is started by a response of its own: no two are ordered, and all write one global.
+  fetch("data.txt?" + i).then(() => setTimeout(() => {{ window.last = i; }}, i % 7));
 }}
 </script></body></html>
 """
@@ -76,6 +79,7 @@ def write_site(directory: Path, timers: int) -> Path:
     site = directory / f"timers-{timers}"
     site.mkdir(parents=True)
     (site / "index.html").write_text(_PAGE.format(n=timers))
+    (site / "data.txt").write_text("ok")
     (site / "expected.json").write_text('{"harmful": false, "session": []}')
     return site
 

@@ -49,6 +49,18 @@ def test_excerpt_reads_base64_har_text_and_marks_the_line(tmp_path: Path) -> Non
     assert SourceStore.from_har(tmp_path / "missing.har").excerpt("r", "http://h/app.js:2:1").lines == []
 
 
+def test_a_minified_line_is_shown_around_the_sites_column(tmp_path: Path) -> None:
+    text = "".join(f"var v{n}=1;" for n in range(5000)) + "\nshort line"
+    har = {"log": {"entries": [{"request": {"url": "http://h/app.min.js"}, "response": {"content": {"text": text}}}]}}
+    (tmp_path / "network.har").write_text(json.dumps(har))
+    column = text.index("var v4000=") + 1
+    excerpt = SourceStore.from_har(tmp_path / "network.har").excerpt("w", f"http://h/app.min.js:1:{column}")
+    assert excerpt is not None
+    hit, short = excerpt.lines
+    assert "var v4000=" in hit.text and len(hit.text) <= 162 and hit.text.startswith("…") and hit.text.endswith("…")
+    assert short.text == "short line"
+
+
 def test_alignment_marks_moved_lost_new_and_the_first_difference() -> None:
     rows = align(_trace("a", "b", "c", "d"), _trace("a", "c", "b", "e"), frozenset({"b", "c"}))
     assert [(r.parent, r.child) for r in rows][0] == ("event a", "event a")

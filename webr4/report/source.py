@@ -9,6 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 CONTEXT_LINES = 3
+WIDTH = 160
+"""Characters of a line shown around the site's column: a longer line (minified code) is cut to
+this window, with an ellipsis where it was cut."""
 
 
 @dataclass(frozen=True)
@@ -69,13 +72,21 @@ class SourceStore:
         url, line, column = parsed
         lines = self._source_lines(url.split("#", 1)[0])
         first, last = max(1, line - context), min(len(lines), line + context)
-        shown = [SourceLine(n, lines[n - 1], n == line) for n in range(first, last + 1)]
+        shown = [SourceLine(n, _around(lines[n - 1], column), n == line) for n in range(first, last + 1)]
         return Excerpt(kind, site, url, line, column, shown)
 
     def _source_lines(self, url: str) -> list[str]:
         if url not in self._lines:
             self._lines[url] = self._texts.get(url, "").splitlines()
         return self._lines[url]
+
+
+def _around(text: str, column: int) -> str:
+    """``text`` cut to :data:`WIDTH` characters showing the 1-based ``column`` a third of the way in."""
+    if len(text) <= WIDTH:
+        return text
+    start = max(0, min(column - 1 - WIDTH // 3, len(text) - WIDTH))
+    return ("…" if start else "") + text[start : start + WIDTH] + ("…" if start + WIDTH < len(text) else "")
 
 
 def _decode(text: str | None, encoding: str | None) -> str | None:

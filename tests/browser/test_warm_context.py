@@ -5,8 +5,8 @@ keeps of the contract that every execution starts in a context nothing has run i
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 from playwright.async_api import Page, Route, async_playwright
@@ -30,23 +30,26 @@ def page_url() -> Iterator[str]:
         yield base + "index.html"
 
 
-def test_a_route_added_after_the_page_exists_serves_its_first_navigation(page_url):
-    """Plain Chromium: a context's route added once its page exists (at about:blank) serves the
-    page's first navigation, and an init script added before the page was made runs in the
-    document it navigates to, before the document's own scripts."""
+def test_a_page_made_before_its_handler_is_known_runs_the_init_script_and_is_served(page_url):
+    """Plain Chromium: in a context whose init script and route were added before its page was
+    made, and whose route handler is chosen only once the page exists (at ``about:blank``), the
+    page's first navigation is served by that handler, and the init script runs in the document
+    it navigates to before the document's own scripts."""
     async def check() -> tuple[list[str], list[str]]:
         async with async_playwright() as playwright:
             browser = await launch(playwright)
             try:
                 context = await browser.new_context()
                 await context.add_init_script("window.initRanAt = location.href;")
+                handlers: list[Callable[[Route], Awaitable[None]]] = []
+                await context.route("**/*", lambda route: handlers[0](route))
                 page = await context.new_page()
                 routed: list[str] = []
 
                 async def fulfil(route: Route) -> None:
                     routed.append(route.request.url)
                     await route.fulfill(status=200, content_type="text/html", body=ROUTED)
-                await context.route("**/*", fulfil)
+                handlers.append(fulfil)
                 await page.goto(page_url)
                 return routed, await page.evaluate(SEEN)
             finally:

@@ -1,29 +1,51 @@
-"""Fresh browser contexts for executions, the next one prepared while the current one runs.
+"""Fresh browser contexts for executions, the next one made ahead.
 
 Every execution runs in a context nothing has run in: a new context with the runtime as its init
-script, and its one page, still at the ``about:blank`` a new page starts in, with a CDP session
-to it. Making one costs a few hundred milliseconds of round trips to the browser, so
-:class:`ContextSupply` keeps one *spare* made ahead, while the execution that took the last one
-runs. A spare is handed out once and never used for anything before, so isolation is the same
-as making the context on the spot.
+script and its route, and its one page, still at the ``about:blank`` a new page starts in, with
+a CDP session to it. Making one costs 100-200 ms, most of it the CPU of starting the page's
+renderer process, so :class:`ContextSupply` keeps one *spare*, made while the execution before
+is still busy (the driver says when, :meth:`ContextSupply.prepare`). A spare is handed out once,
+and nothing runs in it before, so isolation is the same as making the context on the spot.
 
-What a spare cannot have is what belongs to one execution: the execution adds its route (its
-:class:`~webr4.browser.network.NetworkGate`) to the context before it navigates the page. Chromium
-applies a context's route to pages that already exist, their first navigation included, and runs
-the init scripts added before the page was made in every document the page navigates to
-(``tests/browser/test_warm_context.py`` checks both in plain Chromium).
+What a spare cannot have is what belongs to one execution, its network (a
+:class:`~webr4.browser.network.NetworkGate`). The context's one route is installed before its
+page is made, as it would be on the spot (adding a route to a context whose page exists costs a
+round trip to the renderer), and passes each request to the handler the execution gives
+:meth:`FreshPage.serve` before it navigates; until then the page is at ``about:blank``, which
+requests nothing, and a request that came anyway would be refused. Chromium runs the init
+scripts added before a page was made in every document the page navigates to, and the route
+serves its first navigation (``tests/browser/test_warm_context.py`` checks both in plain
+Chromium).
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from playwright.async_api import Browser, BrowserContext, CDPSession, Page, ViewportSize
+from playwright.async_api import Browser, BrowserContext, CDPSession, Page, Request, Route, ViewportSize
 from playwright.async_api import Error as PlaywrightError
 
 VIEWPORT: ViewportSize = {"width": 1024, "height": 768}
+
+
+Handler = Callable[[Route, Request], Awaitable[None]]
+
+
+@dataclass
+class _Dispatch:
+    """A context's route: every request goes to ``handler``, or is refused while there is none."""
+
+    handler: Handler | None = None
+
+    async def __call__(self, route: Route, request: Request) -> None:
+        if self.handler is not None:
+            await self.handler(route, request)
+        else:
+            with suppress(PlaywrightError):
+                await route.abort()
 
 
 @dataclass(frozen=True)
@@ -33,10 +55,16 @@ class FreshPage:
     context: BrowserContext
     page: Page
     cdp: CDPSession
+    _dispatch: _Dispatch = field(repr=False)
+
+    def serve(self, handler: Handler) -> None:
+        """Answer every request of the context with ``handler`` from now on (before navigating)."""
+        self._dispatch.handler = handler
 
 
 async def open_fresh(browser: Browser, init_script: str) -> FreshPage:
-    """A new context of ``browser`` with ``init_script`` as its init script, and its page.
+    """A new context of ``browser`` with ``init_script`` as its init script and its route, and its
+    page.
 
     The context is closed again when any step after its creation fails."""
     context = await browser.new_context(
@@ -45,13 +73,15 @@ async def open_fresh(browser: Browser, init_script: str) -> FreshPage:
     )
     try:
         await context.add_init_script(init_script)
+        dispatch = _Dispatch()
+        await context.route("**/*", dispatch)
         page = await context.new_page()
         cdp = await context.new_cdp_session(page)  # before the run: a busy renderer cannot attach one
     except BaseException:
         with suppress(PlaywrightError):
             await context.close()
         raise
-    return FreshPage(context, page, cdp)
+    return FreshPage(context, page, cdp, dispatch)
 
 
 @dataclass

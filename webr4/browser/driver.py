@@ -136,16 +136,18 @@ class Driver:
         init_script = runtime_script(seed, limits.settle_ms, int(limits.event_timeout_s * 1000),
                                      full_accesses=full_accesses)
         fresh = await self._contexts.take(init_script)
-        self._contexts.prepare(init_script)  # the next execution's, made while this one runs
         context, page, cdp = fresh.context, fresh.page, fresh.cdp
         try:
             gate = NetworkGate(store, record=record, rewriter=self._rewriter if instrument else None,
                                documents=self._documents, chunking=limits.chunking)
-            await context.route("**/*", gate.handle)  # the page is still at about:blank
+            fresh.serve(gate.handle)  # the page is still at about:blank
             crashed = asyncio.Event()
             page.on("crash", lambda _: crashed.set())
             try:
                 trace = await Controller(page, cdp, gate, actions, limits).run(url, plan)
+                # The next execution's page is made while this one's end state is read. Made while
+                # the page ran, it slowed the run by about what it saved, and perturbed its timing.
+                self._contexts.prepare(init_script)
                 dom, shot, globals_, captured = await _final_state(page, cdp, trace, gate, screenshot=screenshot,
                                                                    heap=heap, captures=captures,
                                                                    builtins=self._builtins)

@@ -112,8 +112,8 @@ class ContextSupply:
             fresh = await _finished(spare.making)
             if fresh is not None and not fresh.page.is_closed():
                 return fresh
-        made, _ = await asyncio.gather(open_fresh(self._browser, init_script), _discard(spare))
-        return made
+        await _discard(spare)
+        return await open_fresh(self._browser, init_script)
 
     def prepare(self, init_script: str) -> None:
         """Start making the spare for the next :meth:`take` with ``init_script``, unless one is

@@ -14,16 +14,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from playwright.async_api import Browser, BrowserContext
+from webr4.browser.contexts import ContextSupply
 
 CONTEXT_START: tuple[tuple[Any, str, str], ...] = (
-    (Browser, "new_context", "context start"),
-    (BrowserContext, "add_init_script", "context start"),
-    (BrowserContext, "route", "context start"),
-    (BrowserContext, "new_page", "context start"),
-    (BrowserContext, "new_cdp_session", "context start"),
+    (ContextSupply, "take", "context start"),
 )
-"""The calls that make a fresh context and page, the first stage of every execution."""
+"""What an execution waits for before it navigates, its first stage: a fresh context and page,
+the one made ahead while the execution before ran or one made on the spot
+(:mod:`webr4.browser.contexts`). The making ahead overlaps the execution before and is not
+counted here."""
 
 
 @dataclass

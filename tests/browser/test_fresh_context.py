@@ -61,3 +61,13 @@ def test_the_capture_finds_what_the_same_page_left(driver, page_url):
     found = driver.in_plain_chromium(twice)
     assert found == {"local": ["left"], "session": ["left"], "cookie": "left=1", "databases": ["left"],
                      "caches": ["left"]}
+
+
+def test_an_execution_finds_nothing_the_one_running_while_its_page_was_made_left(driver, page_url):
+    """The page of the third execution is made while the second one runs and writes: it still
+    finds nothing."""
+    store = ResponseStore()
+    driver.execute(page_url, store=store, record=True)
+    runs = [driver.execute(page_url, store=store, record=False, captures={"found": READ_THEN_WRITE})
+            for _ in range(2)]
+    assert [run.captured["found"] for run in runs] == [NOTHING, NOTHING]

@@ -1,4 +1,5 @@
-"""Executions in Chromium: one browser per driver, a fresh context per execution.
+"""Executions in Chromium: one browser per driver, a fresh context per execution (the next one
+made while the current one runs, :mod:`webr4.browser.contexts`).
 
 :class:`Driver` is the API: ``async with Driver() as driver: await driver.execute(url, plan)``.
 """
@@ -12,10 +13,11 @@ from types import TracebackType
 from typing import Any, Mapping, Sequence
 from urllib.parse import urlsplit
 
-from playwright.async_api import Browser, CDPSession, Page, Playwright, ViewportSize, async_playwright
+from playwright.async_api import Browser, CDPSession, Page, Playwright, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
 from webr4.browser.actions import UserAction
+from webr4.browser.contexts import VIEWPORT, ContextSupply
 from webr4.browser.controller import Controller, Limits
 from webr4.browser.launch import launch
 from webr4.browser.naming import collect_names
@@ -32,9 +34,6 @@ from webr4.libraries import LIBRARY_PATH
 from webr4.resources import javascript
 from webr4.trace import Plan, Trace
 from webr4.vocabulary import Truncation
-
-VIEWPORT: ViewportSize = {"width": 1024, "height": 768}
-
 
 @dataclass(frozen=True)
 class Execution:
@@ -77,6 +76,7 @@ class Driver:
         webr4's cache directory, :func:`~webr4.instrument.cache.persistent_directory`)."""
         self._playwright: Playwright | None = None
         self._browser: Browser | None = None
+        self._contexts: ContextSupply | None = None
         self._rewriter = rewriter if rewriter is not None else CachedRewriter(directory=persistent_directory())
         self._documents = DocumentCache()
         self._builtins: dict[str, str] = {}  # origin -> a fresh window's own property names there (JSON)
@@ -89,6 +89,7 @@ class Driver:
         except BaseException:
             await self._playwright.stop()
             raise
+        self._contexts = ContextSupply(self._browser)
         return self
 
     @property
@@ -98,6 +99,8 @@ class Driver:
 
     async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                         tb: TracebackType | None) -> None:
+        if self._contexts is not None:
+            await self._contexts.close()
         if self._browser is not None:
             await self._browser.close()
         if self._playwright is not None:
@@ -134,25 +137,24 @@ class Driver:
         their accesses (a recording).
         Raises :class:`~webr4.browser.network.NetworkError` when the document cannot be loaded.
         """
-        assert self._browser is not None, "use Driver as an async context manager"
+        assert self._contexts is not None, "use Driver as an async context manager"
         store = store if store is not None else ResponseStore()
         store.rewind()
-        context = await self._browser.new_context(
-            bypass_csp=True, service_workers="block", viewport=VIEWPORT, device_scale_factor=1,
-            locale="en-US", timezone_id="UTC",
-        )
+        init_script = runtime_script(seed, limits.settle_ms, int(limits.event_timeout_s * 1000),
+                                     full_accesses=full_accesses, log_accesses=log_accesses)
+        fresh = await self._contexts.take(init_script)
+        context, page, cdp = fresh.context, fresh.page, fresh.cdp
         try:
-            await context.add_init_script(runtime_script(seed, limits.settle_ms, int(limits.event_timeout_s * 1000),
-                                                         full_accesses=full_accesses, log_accesses=log_accesses))
             gate = NetworkGate(store, record=record, rewriter=self._rewriter if instrument else None,
                                documents=self._documents, chunking=limits.chunking)
-            await context.route("**/*", gate.handle)
-            page = await context.new_page()
+            fresh.serve(gate.handle)  # the page is still at about:blank
             crashed = asyncio.Event()
             page.on("crash", lambda _: crashed.set())
             try:
-                cdp = await context.new_cdp_session(page)
                 trace = await Controller(page, cdp, gate, actions, limits).run(url, plan)
+                # The next execution's page is made while this one's end state is read. Made while
+                # the page ran, it slowed the run by about what it saved, and perturbed its timing.
+                self._contexts.prepare(init_script)
                 dom, shot, globals_, captured = await _final_state(page, cdp, trace, gate, screenshot=screenshot,
                                                                    heap=heap, captures=captures,
                                                                    builtins=self._builtins)

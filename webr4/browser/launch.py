@@ -28,10 +28,19 @@ CHROMIUM_ARGS = (
     "--disable-sync",
     "--no-first-run",
     "--disable-quic",
-    # The harness serves each document itself (route.fulfill), so Chromium cannot tell it came
-    # from loopback and its Local Network Access checks refuse the page's WebSocket connections
-    # to loopback, which the same page loaded natively may open.
-    "--disable-features=LocalNetworkAccessChecks",
+    "--disable-features=" + ",".join((
+        # The harness serves each document itself (route.fulfill), so Chromium cannot tell it came
+        # from loopback and its Local Network Access checks refuse the page's WebSocket connections
+        # to loopback, which the same page loaded natively may open.
+        "LocalNetworkAccessChecks",
+        # Each context's window would start two renderer processes besides its page's, which
+        # nothing here uses and which double the CPU that making a context costs: the address
+        # bar's suggestion popup (a WebUI page, made ahead)...
+        "WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "WebUIOmniboxFullPopup",
+        # ...and a spare renderer for the next navigation, which belongs to that context alone
+        # and goes unused (a new page's first navigation stays in the page's own renderer).
+        "SpareRendererForSitePerProcess",
+    )),
 )
 _SYSTEM_CHROMIUM = Path("/usr/bin/chromium")
 _USERNS_SWITCHES = (  # kernel settings that keep Chromium's namespace sandbox from starting: (file, value)

@@ -1,0 +1,145 @@
+"""Fresh browser contexts for executions, the next one made ahead.
+
+Every execution runs in a context nothing has run in: a new context with the runtime as its init
+script and its route, and its one page, still at the ``about:blank`` a new page starts in, with
+a CDP session to it. Making one costs 100-200 ms, most of it the CPU of starting the page's
+renderer process, so :class:`ContextSupply` keeps one *spare*, made while the execution before
+is still busy (the driver says when, :meth:`ContextSupply.prepare`). A spare is handed out once,
+and nothing runs in it before, so isolation is the same as making the context on the spot.
+
+What a spare cannot have is what belongs to one execution, its network (a
+:class:`~webr4.browser.network.NetworkGate`). The context's one route is installed before its
+page is made, as it would be on the spot (adding a route to a context whose page exists costs a
+round trip to the renderer), and passes each request to the handler the execution gives
+:meth:`FreshPage.serve` before it navigates; until then the page is at ``about:blank``, which
+requests nothing, and a request that came anyway would be refused. Chromium runs the init
+scripts added before a page was made in every document the page navigates to, and the route
+serves its first navigation (``tests/browser/test_warm_context.py`` checks both in plain
+Chromium).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from contextlib import suppress
+from dataclasses import dataclass, field
+
+from playwright.async_api import Browser, BrowserContext, CDPSession, Page, Request, Route, ViewportSize
+from playwright.async_api import Error as PlaywrightError
+
+VIEWPORT: ViewportSize = {"width": 1024, "height": 768}
+
+
+Handler = Callable[[Route, Request], Awaitable[None]]
+
+
+@dataclass
+class _Dispatch:
+    """A context's route: every request goes to ``handler``, or is refused while there is none."""
+
+    handler: Handler | None = None
+
+    async def __call__(self, route: Route, request: Request) -> None:
+        if self.handler is not None:
+            await self.handler(route, request)
+        else:
+            with suppress(PlaywrightError):
+                await route.abort()
+
+
+@dataclass(frozen=True)
+class FreshPage:
+    """A context no page has run in, its one page (at ``about:blank``) and a CDP session to it."""
+
+    context: BrowserContext
+    page: Page
+    cdp: CDPSession
+    _dispatch: _Dispatch = field(repr=False)
+
+    def serve(self, handler: Handler) -> None:
+        """Answer every request of the context with ``handler`` from now on (before navigating)."""
+        self._dispatch.handler = handler
+
+
+async def open_fresh(browser: Browser, init_script: str) -> FreshPage:
+    """A new context of ``browser`` with ``init_script`` as its init script and its route, and its
+    page.
+
+    The context is closed again when any step after its creation fails."""
+    context = await browser.new_context(
+        bypass_csp=True, service_workers="block", viewport=VIEWPORT, device_scale_factor=1,
+        locale="en-US", timezone_id="UTC",
+    )
+    try:
+        await context.add_init_script(init_script)
+        dispatch = _Dispatch()
+        await context.route("**/*", dispatch)
+        page = await context.new_page()
+        cdp = await context.new_cdp_session(page)  # before the run: a busy renderer cannot attach one
+    except BaseException:
+        with suppress(PlaywrightError):
+            await context.close()
+        raise
+    return FreshPage(context, page, cdp, dispatch)
+
+
+@dataclass
+class _Spare:
+    init_script: str
+    making: asyncio.Task[FreshPage]
+
+
+class ContextSupply:
+    """Hands out fresh pages of one browser, keeping one made ahead (:meth:`prepare`).
+
+    Contract: :meth:`take` returns a :class:`FreshPage` whose context nobody else holds or has
+    used, with exactly the init script asked for. A spare made for another init script, one
+    whose making failed and one that went away meanwhile are discarded, and the page is made on
+    the spot instead; only that making's failure (a browser that died) reaches the caller.
+    :meth:`close` ends the spare's making and closes its context; call it before the browser
+    closes.
+    """
+
+    def __init__(self, browser: Browser) -> None:
+        self._browser = browser
+        self._spare: _Spare | None = None
+
+    async def take(self, init_script: str) -> FreshPage:
+        """A fresh page with ``init_script``: the spare when it fits, else one made now."""
+        spare, self._spare = self._spare, None
+        if spare is not None and spare.init_script == init_script:
+            fresh = await _finished(spare.making)
+            if fresh is not None and not fresh.page.is_closed():
+                return fresh
+        await _discard(spare)
+        return await open_fresh(self._browser, init_script)
+
+    def prepare(self, init_script: str) -> None:
+        """Start making the spare for the next :meth:`take` with ``init_script``, unless one is
+        already there or on its way."""
+        if self._spare is None:
+            self._spare = _Spare(init_script, asyncio.create_task(open_fresh(self._browser, init_script)))
+
+    async def close(self) -> None:
+        """Close the spare, waiting for its making to end first."""
+        spare, self._spare = self._spare, None
+        await _discard(spare)
+
+
+async def _finished(making: asyncio.Task[FreshPage]) -> FreshPage | None:
+    """What ``making`` made, or ``None`` when it failed."""
+    try:
+        return await making
+    except Exception:  # whatever went wrong, the page is made again on the spot, where it surfaces
+        return None
+
+
+async def _discard(spare: _Spare | None) -> None:
+    """Close the spare's context, if it was made at all."""
+    if spare is None:
+        return
+    fresh = await _finished(spare.making)
+    if fresh is not None:
+        with suppress(PlaywrightError):
+            await fresh.context.close()

@@ -17,7 +17,6 @@ except on lines that received insertions.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from tree_sitter import Node
 
@@ -27,13 +26,9 @@ REPLACE = 2
 OPEN = 3
 
 
-class Edit(NamedTuple):
-    """Replace ``source[start:end]`` (empty for an insertion) by ``text``; sorted by ``(start, key)``."""
-
-    start: int
-    key: tuple[int, ...]
-    end: int
-    text: bytes
+Edit = tuple[int, tuple[int, ...], int, bytes]
+"""``(start, key, end, text)``: replace ``source[start:end]`` (empty for an insertion) by ``text``;
+sorted by ``(start, key)``. A plain tuple: a script has tens of thousands of them."""
 
 
 @dataclass
@@ -44,25 +39,25 @@ class EditList:
 
     def statement(self, offset: int, text: str) -> None:
         """Insert a whole statement at ``offset`` (before anything else inserted there)."""
-        self.edits.append(Edit(offset, (STATEMENT,), offset, text.encode()))
+        self.edits.append((offset, (STATEMENT,), offset, text.encode()))
 
     def open(self, owner: Node, text: str, offset: int | None = None, layer: int = 0) -> None:
         """Insert ``text`` that opens a wrapper around ``owner`` (at its start unless told)."""
         at = owner.start_byte if offset is None else offset
-        self.edits.append(Edit(at, (OPEN, -owner.end_byte, -layer), at, text.encode()))
+        self.edits.append((at, (OPEN, -owner.end_byte, -layer), at, text.encode()))
 
     def close(self, owner: Node, text: str, offset: int | None = None, layer: int = 0) -> None:
         """Insert ``text`` that closes a wrapper around ``owner`` (at its end unless told)."""
         at = owner.end_byte if offset is None else offset
-        self.edits.append(Edit(at, (CLOSE, -owner.start_byte, owner.end_byte, layer), at, text.encode()))
+        self.edits.append((at, (CLOSE, -owner.start_byte, owner.end_byte, layer), at, text.encode()))
 
     def replace(self, token: Node, text: str) -> None:
         """Replace the single token ``token`` by ``text``."""
-        self.edits.append(Edit(token.start_byte, (REPLACE,), token.end_byte, text.encode()))
+        self.edits.append((token.start_byte, (REPLACE,), token.end_byte, text.encode()))
 
     def replace_opening(self, owner: Node, token: Node, text: str) -> None:
         """Replace ``token``, the first token of ``owner``, by ``text`` that opens a wrapper around it."""
-        self.edits.append(Edit(token.start_byte, (OPEN, -owner.end_byte, 0), token.end_byte, text.encode()))
+        self.edits.append((token.start_byte, (OPEN, -owner.end_byte, 0), token.end_byte, text.encode()))
 
     def apply(self, source: bytes) -> tuple[bytes, list[tuple[int, int, int]]]:
         """The source with every edit applied, and the runs copied from it unchanged, as

@@ -223,22 +223,12 @@ class _Emitter:
 
     def member(self, access: MemberAccess) -> None:
         node, outer, form = access.node, access.outer, access.form
-        obj = node.child_by_field_name("object")
+        obj, first, second = access.obj, access.key_start, access.key_end
+        if obj is None or first is None or second is None:
+            return
+        # The key's two tokens are ``.`` and the name, or ``[`` and ``]``.
         dotted = node.type == "member_expression"
-        if dotted:
-            prop = node.child_by_field_name("property")
-            dot = child_of_type(node, ".")
-            if prop is None or dot is None or obj is None:
-                return
-            site = self.table.add(prop.start_byte)
-            first, second = dot, prop  # the key's two tokens: ``.`` and the name
-        else:
-            left = child_of_type(node, "[")
-            right = child_of_type(node, "]")
-            if left is None or right is None or obj is None:
-                return
-            site = self.table.add(left.start_byte)
-            first, second = left, right  # the key's two tokens: ``[`` and ``]``
+        site = self.table.add(second.start_byte if dotted else first.start_byte)
         strict = "s" if access.strict else ""
         edits = self.edits
 
@@ -359,7 +349,7 @@ def _rewrite(source: str, url: str, script_id: str, module: bool, handler: bool)
         kept = _inside(kept, shift, len(original))
     found = sorted(analysis.uncontrolled, key=lambda item: item.offset)
     uncontrolled = tuple(UncontrolledSite(item.kind, table.where(item.offset)) for item in found)
-    return RewriteResult(rewritten.decode("utf-8", "surrogatepass"), dict(table.sites), uncontrolled,
+    return RewriteResult(rewritten.decode("utf-8", "surrogatepass"), table.sites(), uncontrolled,
                          kept_runs(original, rewritten, kept).deltas())
 
 

@@ -23,11 +23,15 @@ from tree_sitter import Node
 
 from webr4.instrument.syntax import (
     MEMBER_TYPES,
+    call_parts,
     child_of_type,
     contains_suspension,
     has_use_strict,
+    starts_with_use_strict,
     in_optional_chain,
     is_anonymous_definition,
+    kind_names,
+    member_parts,
     source_text,
     unparen,
 )
@@ -47,7 +51,7 @@ class ScopeKind(str, Enum):
 FUNCTION_LIKE = frozenset({ScopeKind.GLOBAL, ScopeKind.MODULE, ScopeKind.FUNCTION})
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Scope:
     """A lexical scope. ``host`` is the statement block that runs once per instance of the scope
     and can hold a declaration of the instance id (``None`` when there is no such block)."""
@@ -82,7 +86,7 @@ class Scope:
         return None
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Binding:
     """A declared variable. ``captured`` when referenced from a function nested in its own."""
 
@@ -110,7 +114,7 @@ class Form(str, Enum):
     UNLOGGED = "unlogged"  # a write the rewriter leaves alone (``for (x in o)``)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Reference:
     node: Node
     name: str
@@ -132,7 +136,7 @@ class MemberForm(str, Enum):
     DELETE = "delete"
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class MemberAccess:
     node: Node  # member_expression with a named property, or subscript_expression
     form: MemberForm
@@ -140,6 +144,9 @@ class MemberAccess:
     strict: bool
     delta: int = 0
     prefix: bool = False
+    obj: Node | None = None  # ``node``'s object
+    key_start: Node | None = None  # the key's first token: ``.`` or ``[``
+    key_end: Node | None = None  # the key's last token: the property name or ``]``
 
 
 @dataclass(frozen=True)
@@ -168,6 +175,10 @@ _Role = tuple  # (Form | MemberForm, wrap node, delta, prefix)
 _Item = tuple[Node, Scope, _Ctx, "_Role | None"]
 
 _STRING_EVALUATORS = frozenset({"setTimeout", "setInterval"})
+_NOTHING_INSIDE = frozenset(
+    {"string", "number", "regex", "this", "super", "null", "true", "false", "undefined", "hashbang_comment"}
+)
+"""Node types with no reference or property access anywhere inside them."""
 
 
 class _Walker:
@@ -218,19 +229,24 @@ class _Walker:
             "private_property_identifier": self._ignore,
             "comment": self._ignore,
         }
+        self.handlers.update(dict.fromkeys(_NOTHING_INSIDE, self._ignore))
+        by_name = self.handlers
+        self.by_kind = {kind: by_name[name] for kind, name in enumerate(kind_names()) if name in by_name}
+        """The handlers by ``Node.kind_id``, which is cheaper to read than ``Node.type``."""
 
     # -- driving -----------------------------------------------------------------------------
 
     def run(self) -> None:
         self._push_children(self.root, self.program, self.root_ctx)
         stack = self.stack
-        handlers = self.handlers
+        handlers = self.by_kind
+        ignore = self._ignore
         while stack:
             node, scope, ctx, role = stack.pop()
-            handler = handlers.get(node.type)
+            handler = handlers.get(node.kind_id)
             if handler is None:
-                self._push_children(node, scope, ctx)
-            else:
+                stack.extend([(child, scope, ctx, None) for child in node.named_children])
+            elif handler != ignore:
                 handler(node, scope, ctx, role)
 
     def _push(self, node: Node | None, scope: Scope, ctx: _Ctx, role: _Role | None = None) -> None:
@@ -238,7 +254,7 @@ class _Walker:
             self.stack.append((node, scope, ctx, role))
 
     def _push_children(self, node: Node, scope: Scope, ctx: _Ctx) -> None:
-        self.stack.extend((child, scope, ctx, None) for child in node.named_children)
+        self.stack.extend([(child, scope, ctx, None) for child in node.named_children])
 
     def _ignore(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
         """Nodes without references (labels, property names, export lists, comments)."""
@@ -248,18 +264,16 @@ class _Walker:
             form = Form.UNLOGGED
         self.references.append(Reference(node, source_text(node), scope, form, wrap, delta))
 
-    def _member_access(self, node: Node, ctx: _Ctx, form: MemberForm, outer: Node, delta: int = 0,
-                       prefix: bool = False) -> None:
-        if not ctx.skip:
-            self.members.append(MemberAccess(node, form, outer, ctx.strict, delta, prefix))
-
     # -- expressions -------------------------------------------------------------------------
 
     def _identifier(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
         if role is None:
-            self._reference(node, scope, ctx, Form.READ, node)
+            form, wrap, delta = Form.READ, node, 0
         else:
-            self._reference(node, scope, ctx, role[0], role[1], role[2])
+            form, wrap, delta = role[0], role[1], role[2]
+        if ctx.skip:
+            form = Form.UNLOGGED
+        self.references.append(Reference(node, source_text(node), scope, form, wrap, delta))
 
     def _shorthand(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
         # ``{__proto__}`` defines an own property, but ``{__proto__: v}`` would set the prototype.
@@ -267,22 +281,24 @@ class _Walker:
         self._reference(node, scope, ctx, form, node)
 
     def _member(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
-        obj = node.child_by_field_name("object")
-        if node.type == "member_expression":
-            prop = node.child_by_field_name("property")
-            loggable = prop is not None and prop.type == "property_identifier"
+        obj, key_start, key_end, index = member_parts(node)
+        if node.type == "member_expression":  # ``o.p``: key_end is the property
+            loggable = key_end is not None and key_end.type == "property_identifier"
         else:
             loggable = True
-            self._push(node.child_by_field_name("index"), scope, ctx)
-        loggable = loggable and obj is not None and obj.type != "super" and not in_optional_chain(node)
+            self._push(index, scope, ctx)
         form = MemberForm.READ if role is None else role[0]
-        if loggable and isinstance(form, MemberForm):
-            outer = node if role is None else role[1]
-            self._member_access(node, ctx, form, outer, role[2] if role else 0, role[3] if role else False)
+        if (loggable and not ctx.skip and isinstance(form, MemberForm) and obj is not None and obj.type != "super"
+                and not in_optional_chain(node)):
+            if role is None:
+                access = MemberAccess(node, form, node, ctx.strict, 0, False, obj, key_start, key_end)
+            else:
+                access = MemberAccess(node, form, role[1], ctx.strict, role[2], role[3], obj, key_start, key_end)
+            self.members.append(access)
         self._push(obj, scope, ctx)
 
     def _call(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
-        callee = node.child_by_field_name("function")
+        callee, arguments = call_parts(node)
         inner = unparen(callee) if callee is not None else None
         if inner is not None and inner.type == "identifier":
             name = inner.text
@@ -295,7 +311,6 @@ class _Walker:
             self._push(inner, scope, ctx, (MemberForm.CALL, node, 0, False))
         else:
             self._push(callee, scope, ctx)
-        arguments = node.child_by_field_name("arguments")
         if arguments is not None:
             self._note_string_timer(inner, arguments)
             self._push(arguments, scope, ctx)
@@ -410,6 +425,9 @@ class _Walker:
                 self._push(node, scope, ctx)
 
     def _bind(self, pattern: Node, declare_in: Scope, scope: Scope, ctx: _Ctx) -> list[Node]:
+        if pattern.type == "identifier":  # the common case, a plain name
+            declare_in.declare(source_text(pattern))
+            return [pattern]
         names: list[Node] = []
 
         def on_name(node: Node) -> None:
@@ -458,17 +476,19 @@ class _Walker:
         self._function(node, scope, ctx)
 
     def _function(self, node: Node, scope: Scope, ctx: _Ctx) -> None:
+        kind = node.type
         body = node.child_by_field_name("body")
         block = body if body is not None and body.type == "statement_block" else None
-        inner_ctx = _Ctx(ctx.strict or (block is not None and has_use_strict(block)), ctx.skip)
+        statements = block.named_children if block is not None else []
+        inner_ctx = _Ctx(ctx.strict or starts_with_use_strict(statements), ctx.skip)
         function_scope = Scope(ScopeKind.FUNCTION, scope, block)
-        if node.type != "arrow_function":
+        if kind != "arrow_function":
             function_scope.declare("arguments")
-        if node.type in ("function_expression", "generator_function"):
+        if kind in ("function_expression", "generator_function"):
             name = node.child_by_field_name("name")
             if name is not None:
                 function_scope.declare(source_text(name))
-        if node.type == "method_definition":
+        if kind == "method_definition":
             key = node.child_by_field_name("name")
             if key is not None and key.type == "computed_property_name":
                 self._push(key, scope, ctx)
@@ -480,7 +500,7 @@ class _Walker:
             else:
                 self._bind(parameters, function_scope, function_scope, inner_ctx)
         if block is not None:
-            self._push_children(block, function_scope, inner_ctx)
+            self.stack.extend([(statement, function_scope, inner_ctx, None) for statement in statements])
         else:
             self._push(body, function_scope, inner_ctx)
 

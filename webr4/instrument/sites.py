@@ -18,6 +18,7 @@ class LineIndex:
     source: bytes
     _line_starts: list[int] = field(init=False)
     _wide: dict[int, tuple[list[int], list[int]]] = field(init=False, default_factory=dict)
+    _ascii: bool = field(init=False)
 
     def __post_init__(self) -> None:
         starts = [0]
@@ -26,11 +27,22 @@ class LineIndex:
             starts.append(position + 1)
             position = self.source.find(b"\n", position + 1)
         self._line_starts = starts
+        self._ascii = self.source.isascii()
+
+    def positions(self, offsets: list[int]) -> list[tuple[int, int]]:
+        """:meth:`position` of every offset in ``offsets``."""
+        if not self._ascii:
+            return [self.position(offset) for offset in offsets]
+        starts = self._line_starts
+        lines = [bisect_right(starts, offset) for offset in offsets]
+        return [(line, offset - starts[line - 1] + 1) for line, offset in zip(lines, offsets)]
 
     def position(self, offset: int) -> tuple[int, int]:
         """``(line, column)`` of the byte at ``offset``, both 1-based."""
         line = bisect_right(self._line_starts, offset) - 1
         start = self._line_starts[line]
+        if self._ascii:
+            return line + 1, offset - start + 1
         return line + 1, offset - start - self._extra_bytes(line, start, offset) + 1
 
     def _extra_bytes(self, line: int, start: int, offset: int) -> int:
@@ -59,21 +71,27 @@ class SiteTable:
     """Allocates site ids ``"<script_id>:<n>"`` (n = 1, 2, …) and records where each one is.
 
     ``shift`` is subtracted from offsets before they are mapped, for sources that were wrapped in
-    a prefix before parsing (inline handler bodies).
+    a prefix before parsing (inline handler bodies). Positions are worked out when :meth:`sites`
+    is asked for, all at once.
     """
 
     url: str
     script_id: str
     lines: LineIndex
     shift: int = 0
-    sites: dict[str, str] = field(default_factory=dict)
+    offsets: list[int] = field(default_factory=list)
 
     def add(self, offset: int) -> str:
         """A fresh site id for the code at byte ``offset`` of the parsed text."""
-        site_id = f"{self.script_id}:{len(self.sites) + 1}"
-        line, column = self.lines.position(offset - self.shift)
-        self.sites[site_id] = f"{self.url}:{line}:{column}"
-        return site_id
+        self.offsets.append(offset)
+        return f"{self.script_id}:{len(self.offsets)}"
+
+    def sites(self) -> dict[str, str]:
+        """Every site id allocated so far (in order) -> ``url:line:col`` of its code."""
+        prefix, url, shift = self.script_id, self.url, self.shift
+        offsets = [offset - shift for offset in self.offsets] if shift else self.offsets
+        return {f"{prefix}:{number}": f"{url}:{line}:{column}"
+                for number, (line, column) in enumerate(self.lines.positions(offsets), 1)}
 
     def where(self, offset: int) -> str:
         """``url:line:col`` of byte ``offset`` of the parsed text, without allocating an id."""

@@ -40,6 +40,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
+from operator import attrgetter
 
 from tree_sitter import Node
 
@@ -163,7 +164,7 @@ class _Emitter:
 
     def references(self) -> None:
         patterns: dict[tuple[int, int], tuple[Node, list[str]]] = {}
-        for reference in sorted(self.analysis.references, key=lambda item: item.node.start_byte):
+        for reference in sorted(self.analysis.references, key=attrgetter("node.start_byte")):
             if reference.form is Form.UNLOGGED:
                 continue
             sid = self.scope_id(reference)
@@ -218,7 +219,7 @@ class _Emitter:
     # -- properties --------------------------------------------------------------------------
 
     def members(self) -> None:
-        for access in sorted(self.analysis.members, key=lambda item: item.node.end_byte):
+        for access in sorted(self.analysis.members, key=attrgetter("node.end_byte")):
             self.member(access)
 
     def member(self, access: MemberAccess) -> None:

@@ -300,26 +300,28 @@ class _Walker:
     def _call(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
         callee, arguments = call_parts(node)
         inner = unparen(callee) if callee is not None else None
-        if inner is not None and inner.type == "identifier":
+        kind = inner.type if inner is not None else ""
+        if kind == "identifier":
             name = inner.text
             if name == b"eval":
                 self.uncontrolled.append(Uncontrolled("eval", node.start_byte))
             elif name == b"Function":
                 self.uncontrolled.append(Uncontrolled("Function", node.start_byte))
             self._push(inner, scope, ctx, (Form.CALL, node, 0))
-        elif inner is not None and inner.type in MEMBER_TYPES:
+        elif kind in MEMBER_TYPES:
             self._push(inner, scope, ctx, (MemberForm.CALL, node, 0, False))
         else:
             self._push(callee, scope, ctx)
         if arguments is not None:
-            self._note_string_timer(inner, arguments)
+            self._note_string_timer(inner, kind, arguments)
             self._push(arguments, scope, ctx)
 
-    def _note_string_timer(self, callee: Node | None, arguments: Node) -> None:
+    def _note_string_timer(self, callee: Node | None, kind: str, arguments: Node) -> None:
+        """Note a timer given code as a string; ``kind`` is the type of ``callee``."""
         if callee is None or arguments.type != "arguments":
             return
-        if callee.type == "member_expression":
-            callee = callee.child_by_field_name("property")
+        if kind == "member_expression":
+            callee = member_parts(callee)[2]
         if callee is None or source_text(callee) not in _STRING_EVALUATORS:
             return
         first = next((a for a in arguments.named_children if a.type != "comment"), None)
@@ -443,7 +445,8 @@ class _Walker:
     # -- declarations and scopes -------------------------------------------------------------
 
     def _declaration(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
-        is_var = node.children[0].type == "var"
+        first = node.child(0)
+        is_var = first is not None and first.type == "var"
         declare_in = scope.var_scope() if is_var else scope
         for declarator in node.named_children:
             if declarator.type != "variable_declarator":
@@ -604,7 +607,8 @@ def analyze(root: Node, module: bool) -> Analysis:
     walker.run()
     for reference in walker.references:
         binding = reference.scope.lookup(reference.name)
-        reference.binding = binding
-        if binding is not None and binding.scope.function is not reference.scope.function:
-            binding.captured = True
+        if binding is not None:
+            reference.binding = binding
+            if binding.scope.function is not reference.scope.function:
+                binding.captured = True
     return Analysis(program, walker.references, walker.members, walker.uncontrolled)

@@ -72,6 +72,8 @@ class EditList:
         written = 0
         cursor = 0
         last = -1  # the last byte written so far, -1 before any
+        size = len(source)
+        word = _WORD_BYTES
         for start, _, end, text in sorted(self.edits):
             if start < cursor:
                 raise ValueError(f"overlapping edits at byte {start}")
@@ -81,16 +83,16 @@ class EditList:
                 written += start - cursor
                 last = source[start - 1]
             if text:
-                inserted = b" " + text if last in _WORD_BYTES and text[0] in _WORD_BYTES else text
+                inserted = b" " + text if last in word and text[0] in word else text
                 last = text[-1]
-                if last in _WORD_BYTES and end < len(source) and source[end] in _WORD_BYTES:
+                if last in word and end < size and source[end] in word:
                     inserted += b" "
                 append(inserted)
                 written += len(inserted)
             cursor = end
-        if cursor < len(source):
+        if cursor < size:
             append(source[cursor:])
-            kept.append((written, cursor, len(source) - cursor))
+            kept.append((written, cursor, size - cursor))
         return b"".join(out), kept
 
 

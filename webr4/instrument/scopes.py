@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import lru_cache
 from typing import Callable
 
 from tree_sitter import Node
@@ -192,62 +193,21 @@ class _Walker:
         self.stack: list[_Item] = []
         self.root = root
         self.root_ctx = _Ctx(strict or has_use_strict(root), False)
-        self.handlers: dict[str, Callable[[Node, Scope, _Ctx, _Role | None], None]] = {
-            "identifier": self._identifier,
-            "shorthand_property_identifier": self._shorthand,
-            "member_expression": self._member,
-            "subscript_expression": self._member,
-            "call_expression": self._call,
-            "new_expression": self._new,
-            "unary_expression": self._unary,
-            "assignment_expression": self._assignment,
-            "augmented_assignment_expression": self._augmented,
-            "update_expression": self._update,
-            "variable_declaration": self._declaration,
-            "lexical_declaration": self._declaration,
-            "function_declaration": self._function_declaration,
-            "generator_function_declaration": self._function_declaration,
-            "function_expression": self._function_node,
-            "generator_function": self._function_node,
-            "arrow_function": self._function_node,
-            "method_definition": self._function_node,
-            "class_declaration": self._class,
-            "class": self._class,
-            "statement_block": self._block,
-            "for_statement": self._for,
-            "for_in_statement": self._for_in,
-            "catch_clause": self._catch,
-            "switch_body": self._switch_body,
-            "with_statement": self._with,
-            "import_statement": self._import,
-            "export_clause": self._ignore,
-            "labeled_statement": self._labeled,
-            "break_statement": self._ignore,
-            "continue_statement": self._ignore,
-            "meta_property": self._ignore,
-            "property_identifier": self._ignore,
-            "private_property_identifier": self._ignore,
-            "comment": self._ignore,
-        }
-        self.handlers.update(dict.fromkeys(_NOTHING_INSIDE, self._ignore))
-        by_name = self.handlers
-        self.by_kind = {kind: by_name[name] for kind, name in enumerate(kind_names()) if name in by_name}
-        """The handlers by ``Node.kind_id``, which is cheaper to read than ``Node.type``."""
 
     # -- driving -----------------------------------------------------------------------------
 
     def run(self) -> None:
         self._push_children(self.root, self.program, self.root_ctx)
         stack = self.stack
-        handlers = self.by_kind
-        ignore = self._ignore
+        handlers = _handlers_by_kind()
+        ignore = _Walker._ignore
         while stack:
             node, scope, ctx, role = stack.pop()
             handler = handlers.get(node.kind_id)
             if handler is None:
                 stack.extend([(child, scope, ctx, None) for child in node.named_children])
-            elif handler != ignore:
-                handler(node, scope, ctx, role)
+            elif handler is not ignore:
+                handler(self, node, scope, ctx, role)
 
     def _push(self, node: Node | None, scope: Scope, ctx: _Ctx, role: _Role | None = None) -> None:
         if node is not None:
@@ -598,6 +558,57 @@ class _Walker:
 
     def _labeled(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
         self._push(node.child_by_field_name("body"), scope, ctx)
+
+
+_Handler = Callable[[_Walker, Node, Scope, _Ctx, "_Role | None"], None]
+
+_HANDLERS: dict[str, _Handler] = {
+    "identifier": _Walker._identifier,
+    "shorthand_property_identifier": _Walker._shorthand,
+    "member_expression": _Walker._member,
+    "subscript_expression": _Walker._member,
+    "call_expression": _Walker._call,
+    "new_expression": _Walker._new,
+    "unary_expression": _Walker._unary,
+    "assignment_expression": _Walker._assignment,
+    "augmented_assignment_expression": _Walker._augmented,
+    "update_expression": _Walker._update,
+    "variable_declaration": _Walker._declaration,
+    "lexical_declaration": _Walker._declaration,
+    "function_declaration": _Walker._function_declaration,
+    "generator_function_declaration": _Walker._function_declaration,
+    "function_expression": _Walker._function_node,
+    "generator_function": _Walker._function_node,
+    "arrow_function": _Walker._function_node,
+    "method_definition": _Walker._function_node,
+    "class_declaration": _Walker._class,
+    "class": _Walker._class,
+    "statement_block": _Walker._block,
+    "for_statement": _Walker._for,
+    "for_in_statement": _Walker._for_in,
+    "catch_clause": _Walker._catch,
+    "switch_body": _Walker._switch_body,
+    "with_statement": _Walker._with,
+    "import_statement": _Walker._import,
+    "export_clause": _Walker._ignore,
+    "labeled_statement": _Walker._labeled,
+    "break_statement": _Walker._ignore,
+    "continue_statement": _Walker._ignore,
+    "meta_property": _Walker._ignore,
+    "property_identifier": _Walker._ignore,
+    "private_property_identifier": _Walker._ignore,
+    "comment": _Walker._ignore,
+    **dict.fromkeys(_NOTHING_INSIDE, _Walker._ignore),
+}
+"""What the walker does with a node, by type; the nodes of other types are walked through. (Plain
+functions, not bound methods: a walker that held its own methods would outlive its rewrite until
+the garbage collector came by, and with it every node and reference it saw.)"""
+
+
+@lru_cache(maxsize=1)
+def _handlers_by_kind() -> dict[int, _Handler]:
+    """:data:`_HANDLERS` by ``Node.kind_id``, which is cheaper to read than ``Node.type``."""
+    return {kind: _HANDLERS[name] for kind, name in enumerate(kind_names()) if name in _HANDLERS}
 
 
 def analyze(root: Node, module: bool) -> Analysis:

@@ -79,19 +79,22 @@ class SiteTable:
     script_id: str
     lines: LineIndex
     shift: int = 0
+    ids: list[str] = field(default_factory=list)
     offsets: list[int] = field(default_factory=list)
 
     def add(self, offset: int) -> str:
         """A fresh site id for the code at byte ``offset`` of the parsed text."""
+        site_id = f"{self.script_id}:{len(self.ids) + 1}"
+        self.ids.append(site_id)
         self.offsets.append(offset)
-        return f"{self.script_id}:{len(self.offsets)}"
+        return site_id
 
     def sites(self) -> dict[str, str]:
         """Every site id allocated so far (in order) -> ``url:line:col`` of its code."""
-        prefix, url, shift = self.script_id, self.url, self.shift
+        url, shift = self.url, self.shift
         offsets = [offset - shift for offset in self.offsets] if shift else self.offsets
-        return {f"{prefix}:{number}": f"{url}:{line}:{column}"
-                for number, (line, column) in enumerate(self.lines.positions(offsets), 1)}
+        return {site_id: f"{url}:{line}:{column}"
+                for site_id, (line, column) in zip(self.ids, self.lines.positions(offsets))}
 
     def where(self, offset: int) -> str:
         """``url:line:col`` of byte ``offset`` of the parsed text, without allocating an id."""

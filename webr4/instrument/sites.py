@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
@@ -12,13 +13,14 @@ class LineIndex:
 
     Columns count Unicode code points from the start of the line; lines are split at ``\\n``.
     Lines without non-ASCII bytes (the common case, and the only one in minified libraries that
-    matters for speed) are answered without decoding.
+    matters for speed) are answered without decoding or looking at their bytes.
     """
 
     source: bytes
     _line_starts: list[int] = field(init=False)
     _wide: dict[int, tuple[list[int], list[int]]] = field(init=False, default_factory=dict)
-    _ascii: bool = field(init=False)
+    _wide_lines: set[int] = field(init=False)
+    """The (0-based) lines that hold a non-ASCII byte."""
 
     def __post_init__(self) -> None:
         starts = [0]
@@ -27,21 +29,27 @@ class LineIndex:
             starts.append(position + 1)
             position = self.source.find(b"\n", position + 1)
         self._line_starts = starts
-        self._ascii = self.source.isascii()
+        self._wide_lines = set()
+        if not self.source.isascii():
+            non_ascii = re.finditer(rb"[\x80-\xff]+", self.source)  # never across a line break
+            self._wide_lines = {bisect_right(starts, run.start()) - 1 for run in non_ascii}
 
     def positions(self, offsets: list[int]) -> list[tuple[int, int]]:
         """:meth:`position` of every offset in ``offsets``."""
-        if not self._ascii:
-            return [self.position(offset) for offset in offsets]
-        starts = self._line_starts
-        lines = [bisect_right(starts, offset) for offset in offsets]
-        return [(line, offset - starts[line - 1] + 1) for line, offset in zip(lines, offsets)]
+        starts, wide = self._line_starts, self._wide_lines
+        result = []
+        for offset in offsets:
+            line = bisect_right(starts, offset) - 1
+            start = starts[line]
+            extra = self._extra_bytes(line, start, offset) if line in wide else 0
+            result.append((line + 1, offset - start - extra + 1))
+        return result
 
     def position(self, offset: int) -> tuple[int, int]:
         """``(line, column)`` of the byte at ``offset``, both 1-based."""
         line = bisect_right(self._line_starts, offset) - 1
         start = self._line_starts[line]
-        if self._ascii:
+        if line not in self._wide_lines:
             return line + 1, offset - start + 1
         return line + 1, offset - start - self._extra_bytes(line, start, offset) + 1
 

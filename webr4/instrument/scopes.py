@@ -173,7 +173,8 @@ class _Ctx:
 
 
 _Role = tuple  # (Form | MemberForm, wrap node, delta, prefix)
-_Item = tuple[Node, Scope, _Ctx, "_Role | None"]
+_Frame = tuple[list[Node], Scope, _Ctx, "_Role | None"]
+"""Nodes still to visit, in the same scope and context (and role, for a lone node); the last first."""
 
 _STRING_EVALUATORS = frozenset({"setTimeout", "setInterval"})
 _NOTHING_INSIDE = frozenset(
@@ -190,7 +191,7 @@ class _Walker:
         self.members: list[MemberAccess] = []
         self.uncontrolled: list[Uncontrolled] = []
         self.program = program
-        self.stack: list[_Item] = []
+        self.stack: list[_Frame] = []
         self.root = root
         self.root_ctx = _Ctx(strict or has_use_strict(root), False)
 
@@ -202,19 +203,26 @@ class _Walker:
         handlers = _handlers_by_kind()
         ignore = _Walker._ignore
         while stack:
-            node, scope, ctx, role = stack.pop()
+            nodes, scope, ctx, role = stack[-1]
+            node = nodes.pop()
+            if not nodes:
+                stack.pop()
             handler = handlers.get(node.kind_id)
             if handler is None:
-                stack.extend([(child, scope, ctx, None) for child in node.named_children])
+                children = node.named_children  # a fresh list, the frame's own
+                if children:
+                    stack.append((children, scope, ctx, None))
             elif handler is not ignore:
                 handler(self, node, scope, ctx, role)
 
     def _push(self, node: Node | None, scope: Scope, ctx: _Ctx, role: _Role | None = None) -> None:
         if node is not None:
-            self.stack.append((node, scope, ctx, role))
+            self.stack.append(([node], scope, ctx, role))
 
     def _push_children(self, node: Node, scope: Scope, ctx: _Ctx) -> None:
-        self.stack.extend([(child, scope, ctx, None) for child in node.named_children])
+        children = node.named_children
+        if children:
+            self.stack.append((children, scope, ctx, None))
 
     def _ignore(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
         """Nodes without references (labels, property names, export lists, comments)."""
@@ -463,7 +471,8 @@ class _Walker:
             else:
                 self._bind(parameters, function_scope, function_scope, inner_ctx)
         if block is not None:
-            self.stack.extend([(statement, function_scope, inner_ctx, None) for statement in statements])
+            if statements:
+                self.stack.append((statements, function_scope, inner_ctx, None))
         else:
             self._push(body, function_scope, inner_ctx)
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 
 @dataclass
@@ -23,16 +23,11 @@ class LineIndex:
     """The (0-based) lines that hold a non-ASCII byte."""
 
     def __post_init__(self) -> None:
-        starts = [0]
-        position = self.source.find(b"\n")
-        while position != -1:
-            starts.append(position + 1)
-            position = self.source.find(b"\n", position + 1)
-        self._line_starts = starts
+        lines = self.source.split(b"\n")
+        self._line_starts = list(accumulate((len(line) + 1 for line in lines[:-1]), initial=0))
         self._wide_lines = set()
         if not self.source.isascii():
-            non_ascii = re.finditer(rb"[\x80-\xff]+", self.source)  # never across a line break
-            self._wide_lines = {bisect_right(starts, run.start()) - 1 for run in non_ascii}
+            self._wide_lines = {number for number, line in enumerate(lines) if not line.isascii()}
 
     def positions(self, offsets: list[int]) -> list[tuple[int, int]]:
         """:meth:`position` of every offset in ``offsets``."""

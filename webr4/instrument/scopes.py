@@ -28,12 +28,12 @@ from webr4.instrument.syntax import (
     child_of_type,
     contains_suspension,
     has_use_strict,
-    starts_with_use_strict,
     in_optional_chain,
     is_anonymous_definition,
     kind_names,
     member_parts,
     source_text,
+    starts_with_use_strict,
     unparen,
 )
 
@@ -209,7 +209,7 @@ class _Walker:
                 stack.pop()
             handler = handlers.get(node.kind_id)
             if handler is None:
-                children = node.named_children  # a fresh list, the frame's own
+                children = node.named_children  # built for this call: the frame may empty it
                 if children:
                     stack.append((children, scope, ctx, None))
             elif handler is not ignore:
@@ -220,9 +220,13 @@ class _Walker:
             self.stack.append(([node], scope, ctx, role))
 
     def _push_children(self, node: Node, scope: Scope, ctx: _Ctx) -> None:
-        children = node.named_children
-        if children:
-            self.stack.append((children, scope, ctx, None))
+        self._push_all(node.named_children, scope, ctx)
+
+    def _push_all(self, nodes: list[Node], scope: Scope, ctx: _Ctx) -> None:
+        """Visit ``nodes``, a list of the walker's own that it empties as it goes (``Node.children`` is
+        tree-sitter's cached list, never to be passed here; ``named_children`` is built per call)."""
+        if nodes:
+            self.stack.append((nodes, scope, ctx, None))
 
     def _ignore(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
         """Nodes without references (labels, property names, export lists, comments)."""
@@ -236,12 +240,9 @@ class _Walker:
 
     def _identifier(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
         if role is None:
-            form, wrap, delta = Form.READ, node, 0
+            self._reference(node, scope, ctx, Form.READ, node)
         else:
-            form, wrap, delta = role[0], role[1], role[2]
-        if ctx.skip:
-            form = Form.UNLOGGED
-        self.references.append(Reference(node, source_text(node), scope, form, wrap, delta))
+            self._reference(node, scope, ctx, role[0], role[1], role[2])
 
     def _shorthand(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
         # ``{__proto__}`` defines an own property, but ``{__proto__: v}`` would set the prototype.
@@ -471,8 +472,7 @@ class _Walker:
             else:
                 self._bind(parameters, function_scope, function_scope, inner_ctx)
         if block is not None:
-            if statements:
-                self.stack.append((statements, function_scope, inner_ctx, None))
+            self._push_all(statements, function_scope, inner_ctx)
         else:
             self._push(body, function_scope, inner_ctx)
 

@@ -9,6 +9,7 @@ edits from nested nodes that land on the same offset compose correctly:
 * then opening texts (``open``), outermost node first.
 
 Two wrappers around the very same node are ordered by ``layer``: the higher layer is outside.
+Edits are applied in that order whatever the order they were made in.
 
 Text between edits is copied unchanged, so line and column positions of untouched code are kept
 except on lines that received insertions.
@@ -50,6 +51,12 @@ class EditList:
         """Insert ``text`` that closes a wrapper around ``owner`` (at its end unless told)."""
         at = owner.end_byte if offset is None else offset
         self.edits.append((at, (CLOSE, -owner.start_byte, owner.end_byte, layer), at, text.encode()))
+
+    def wrap(self, owner: Node, opening: str, closing: str, layer: int = 0) -> None:
+        """:meth:`open` ``opening`` and :meth:`close` ``closing`` around ``owner``."""
+        start, end = owner.start_byte, owner.end_byte
+        self.edits.append((start, (OPEN, -end, -layer), start, opening.encode()))
+        self.edits.append((end, (CLOSE, -start, end, layer), end, closing.encode()))
 
     def replace(self, token: Node, text: str) -> None:
         """Replace the single token ``token`` by ``text``."""

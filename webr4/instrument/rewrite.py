@@ -179,8 +179,7 @@ class _Emitter:
             self.reference(reference, name, sid)
         for wrap, names in patterns.values():
             site = self.table.add(wrap.start_byte)
-            self.edits.open(wrap, f'{LOG}wm("{site}",', layer=1)
-            self.edits.close(wrap, "," + ",".join(names) + ")", layer=1)
+            self.edits.wrap(wrap, f'{LOG}wm("{site}",', "," + ",".join(names) + ")", layer=1)
 
     def reference(self, reference: Reference, name: str, sid: str) -> None:
         form = reference.form
@@ -188,24 +187,18 @@ class _Emitter:
         site = self.table.add(reference.node.start_byte)
         head = f'"{site}",{name},{sid}'
         if form in (Form.READ, Form.CALL, Form.NEW, Form.TYPEOF):
-            self.edits.open(wrap, f"{LOG}r({head})(")
-            self.edits.close(wrap, ")")
+            self.edits.wrap(wrap, f"{LOG}r({head})(", ")")
         elif form is Form.SHORTHAND:
-            self.edits.open(wrap, f"{reference.name}:{LOG}r({head})(")
-            self.edits.close(wrap, ")")
+            self.edits.wrap(wrap, f"{reference.name}:{LOG}r({head})(", ")")
         elif form is Form.WRITE:
-            self.edits.open(wrap, f"{LOG}w({head},")
-            self.edits.close(wrap, ")")
+            self.edits.wrap(wrap, f"{LOG}w({head},", ")")
         elif form is Form.READ_WRITE:
-            self.edits.open(wrap, f"{LOG}rw({head},{reference.delta})(")
-            self.edits.close(wrap, ")")
+            self.edits.wrap(wrap, f"{LOG}rw({head},{reference.delta})(", ")")
         elif form is Form.DELETE:
-            self.edits.open(wrap, f"{LOG}dl({head},")
-            self.edits.close(wrap, ")")
+            self.edits.wrap(wrap, f"{LOG}dl({head},", ")")
         elif form is Form.INIT:
             helper = "wn" if reference.name_fix else "w"
-            self.edits.open(wrap, f"{LOG}{helper}({head},", layer=1)
-            self.edits.close(wrap, ")", layer=1)
+            self.edits.wrap(wrap, f"{LOG}{helper}({head},", ")", layer=1)
         elif form is Form.HOISTED:
             self.hoisted.append(f"{LOG}w({head},{reference.name});")
         elif form is Form.CLASS:
@@ -237,8 +230,7 @@ class _Emitter:
             """``.p`` becomes ``,"p"``; ``[k]`` becomes ``,k`` followed by ``closing_bracket``."""
             edits.replace(first, ",")
             if dotted:
-                edits.open(second, '"')
-                edits.close(second, '"' + closing_bracket)
+                edits.wrap(second, '"', '"' + closing_bracket)
             else:
                 edits.replace(second, closing_bracket)
 

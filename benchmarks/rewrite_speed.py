@@ -6,10 +6,19 @@ when that cache is missing the benchmark installs the same package versions into
 Then, per app of the real-app corpus (:mod:`benchmarks.real_apps`, when its packages are
 installed), the seconds it takes to rewrite every script file the app's page loads, one after
 the other in this process: what a recording of the app adds for rewriting before the rewrite
-cache has any of it."""
+cache has any of it.
+
+``python -m benchmarks.rewrite_speed --against REVISION`` compares this checkout's rewriter with
+git ``REVISION``'s on the libraries and on the largest script of each corpus app: rounds of one
+rewrite per input, the two revisions taking turns in fresh interpreters, best round of each."""
 
 from __future__ import annotations
 
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -111,3 +120,80 @@ def run(sites: list[Path]) -> Section:
     return Section("Access-logging rewriter", table(rows) + "\n\n" + apps_table(apps),
                    {"inputs": [{"input": n, "bytes": b, "seconds": s} for n, b, s in rows],
                     "apps": [{"app": a, "scripts": c, "bytes": b, "seconds": s} for a, c, b, s in apps]})
+
+
+_ROOT = Path(__file__).resolve().parent.parent
+_TIME_REWRITES = """
+import json, sys, time
+from webr4.instrument.rewrite import rewrite
+rewrite("var warm = up;", "warm.js")  # builds the parser
+seconds = {}
+for path in json.load(sys.stdin):
+    source = open(path, encoding="utf-8").read()
+    started = time.perf_counter()
+    rewrite(source, path)
+    seconds[path] = time.perf_counter() - started
+json.dump(seconds, sys.stdout)
+"""
+
+
+def comparison_inputs() -> list[Path]:
+    """The libraries and, per installed corpus app, the largest script its page loads."""
+    ensure_libraries()
+    inputs = [_NPM_CACHE / relative for relative in _LIBRARIES if (_NPM_CACHE / relative).is_file()]
+    apps_dir = CACHE / "apps"
+    for app in load_corpus().apps:
+        if not (apps_dir / app.name / "index.html").is_file():
+            continue
+        scripts = [path for path in app_scripts(apps_dir / app.name) if path.is_file()]
+        if scripts:
+            inputs.append(max(scripts, key=lambda path: path.stat().st_size))
+    return inputs
+
+
+def compare(revision: str, inputs: list[Path], rounds: int) -> list[tuple[Path, float, float]]:
+    """(input, best seconds at ``revision``, best seconds here) per input, over ``rounds`` rounds in
+    which the two revisions take turns."""
+    with tempfile.TemporaryDirectory(prefix="webr4-rewrite-speed-") as scratch:
+        archive = subprocess.run(["git", "-C", str(_ROOT), "archive", revision, "webr4"], capture_output=True,
+                                 check=False)
+        if archive.returncode != 0:
+            raise SystemExit(f"rewrite_speed: cannot read revision {revision}: {archive.stderr.decode().strip()}")
+        subprocess.run(["tar", "-x", "-C", scratch], input=archive.stdout, check=True)
+        best: dict[str, dict[str, float]] = {scratch: {}, str(_ROOT): {}}
+        paths = [str(path) for path in inputs]
+        for _ in range(rounds):
+            for root, seconds in best.items():
+                done = subprocess.run([sys.executable, "-c", _TIME_REWRITES], input=json.dumps(paths), cwd=root,
+                                      env={"PYTHONPATH": root}, capture_output=True, text=True, check=True)
+                for path, taken in json.loads(done.stdout).items():
+                    seconds[path] = min(taken, seconds.get(path, taken))
+        return [(path, best[scratch][str(path)], best[str(_ROOT)][str(path)]) for path in inputs]
+
+
+def comparison_table(revision: str, rows: list[tuple[Path, float, float]]) -> str:
+    lines = [f"| input | size (KB) | {revision} (s) | this checkout (s) | change |", "|---|---:|---:|---:|---:|"]
+    lines += [f"| {_label(path)} | {path.stat().st_size / 1024:.0f} | {before:.3f} | {after:.3f} | "
+              f"{(after - before) / before:+.0%} |" for path, before, after in rows]
+    return "\n".join(lines)
+
+
+def _label(path: Path) -> str:
+    """``path`` from the npm cache or the corpus apps' directory, whichever holds it."""
+    for root in (_NPM_CACHE, CACHE / "apps"):
+        if path.is_relative_to(root):
+            return str(path.relative_to(root))
+    return path.name
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.rewrite_speed",
+                                     description="Compare the rewriter's speed with that of a git revision.")
+    parser.add_argument("--against", required=True, metavar="REVISION", help="the git revision to compare with")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds per revision (default 3)")
+    args = parser.parse_args(argv)
+    print(comparison_table(args.against, compare(args.against, comparison_inputs(), args.rounds)))
+
+
+if __name__ == "__main__":
+    main()

@@ -9,6 +9,7 @@ edits from nested nodes that land on the same offset compose correctly:
 * then opening texts (``open``), outermost node first.
 
 Two wrappers around the very same node are ordered by ``layer``: the higher layer is outside.
+Edits are applied in that order whatever the order they were made in.
 
 Text between edits is copied unchanged, so line and column positions of untouched code are kept
 except on lines that received insertions.
@@ -17,7 +18,6 @@ except on lines that received insertions.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from tree_sitter import Node
 
@@ -27,13 +27,9 @@ REPLACE = 2
 OPEN = 3
 
 
-class Edit(NamedTuple):
-    """Replace ``source[start:end]`` (empty for an insertion) by ``text``; sorted by ``(start, key)``."""
-
-    start: int
-    key: tuple[int, ...]
-    end: int
-    text: bytes
+Edit = tuple[int, tuple[int, ...], int, bytes]
+"""``(start, key, end, text)``: replace ``source[start:end]`` (empty for an insertion) by ``text``;
+sorted by ``(start, key)``. A plain tuple: a script has tens of thousands of them."""
 
 
 @dataclass
@@ -44,25 +40,31 @@ class EditList:
 
     def statement(self, offset: int, text: str) -> None:
         """Insert a whole statement at ``offset`` (before anything else inserted there)."""
-        self.edits.append(Edit(offset, (STATEMENT,), offset, text.encode()))
+        self.edits.append((offset, (STATEMENT,), offset, text.encode()))
 
     def open(self, owner: Node, text: str, offset: int | None = None, layer: int = 0) -> None:
         """Insert ``text`` that opens a wrapper around ``owner`` (at its start unless told)."""
         at = owner.start_byte if offset is None else offset
-        self.edits.append(Edit(at, (OPEN, -owner.end_byte, -layer), at, text.encode()))
+        self.edits.append((at, (OPEN, -owner.end_byte, -layer), at, text.encode()))
 
     def close(self, owner: Node, text: str, offset: int | None = None, layer: int = 0) -> None:
         """Insert ``text`` that closes a wrapper around ``owner`` (at its end unless told)."""
         at = owner.end_byte if offset is None else offset
-        self.edits.append(Edit(at, (CLOSE, -owner.start_byte, owner.end_byte, layer), at, text.encode()))
+        self.edits.append((at, (CLOSE, -owner.start_byte, owner.end_byte, layer), at, text.encode()))
+
+    def wrap(self, owner: Node, opening: str, closing: str, layer: int = 0) -> None:
+        """:meth:`open` ``opening`` and :meth:`close` ``closing`` around ``owner``."""
+        start, end = owner.start_byte, owner.end_byte
+        self.edits.append((start, (OPEN, -end, -layer), start, opening.encode()))
+        self.edits.append((end, (CLOSE, -start, end, layer), end, closing.encode()))
 
     def replace(self, token: Node, text: str) -> None:
         """Replace the single token ``token`` by ``text``."""
-        self.edits.append(Edit(token.start_byte, (REPLACE,), token.end_byte, text.encode()))
+        self.edits.append((token.start_byte, (REPLACE,), token.end_byte, text.encode()))
 
     def replace_opening(self, owner: Node, token: Node, text: str) -> None:
         """Replace ``token``, the first token of ``owner``, by ``text`` that opens a wrapper around it."""
-        self.edits.append(Edit(token.start_byte, (OPEN, -owner.end_byte, 0), token.end_byte, text.encode()))
+        self.edits.append((token.start_byte, (OPEN, -owner.end_byte, 0), token.end_byte, text.encode()))
 
     def apply(self, source: bytes) -> tuple[bytes, list[tuple[int, int, int]]]:
         """The source with every edit applied, and the runs copied from it unchanged, as
@@ -77,6 +79,8 @@ class EditList:
         written = 0
         cursor = 0
         last = -1  # the last byte written so far, -1 before any
+        size = len(source)
+        word = _WORD_BYTES
         for start, _, end, text in sorted(self.edits):
             if start < cursor:
                 raise ValueError(f"overlapping edits at byte {start}")
@@ -86,16 +90,16 @@ class EditList:
                 written += start - cursor
                 last = source[start - 1]
             if text:
-                inserted = b" " + text if last in _WORD_BYTES and text[0] in _WORD_BYTES else text
+                inserted = b" " + text if last in word and text[0] in word else text
                 last = text[-1]
-                if last in _WORD_BYTES and end < len(source) and source[end] in _WORD_BYTES:
+                if last in word and end < size and source[end] in word:
                     inserted += b" "
                 append(inserted)
                 written += len(inserted)
             cursor = end
-        if cursor < len(source):
+        if cursor < size:
             append(source[cursor:])
-            kept.append((written, cursor, len(source) - cursor))
+            kept.append((written, cursor, size - cursor))
         return b"".join(out), kept
 
 

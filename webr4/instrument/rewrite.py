@@ -40,6 +40,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
+from operator import attrgetter
 
 from tree_sitter import Node
 
@@ -163,7 +164,7 @@ class _Emitter:
 
     def references(self) -> None:
         patterns: dict[tuple[int, int], tuple[Node, list[str]]] = {}
-        for reference in sorted(self.analysis.references, key=lambda item: item.node.start_byte):
+        for reference in sorted(self.analysis.references, key=attrgetter("node.start_byte")):
             if reference.form is Form.UNLOGGED:
                 continue
             sid = self.scope_id(reference)
@@ -178,8 +179,7 @@ class _Emitter:
             self.reference(reference, name, sid)
         for wrap, names in patterns.values():
             site = self.table.add(wrap.start_byte)
-            self.edits.open(wrap, f'{LOG}wm("{site}",', layer=1)
-            self.edits.close(wrap, "," + ",".join(names) + ")", layer=1)
+            self.edits.wrap(wrap, f'{LOG}wm("{site}",', "," + ",".join(names) + ")", layer=1)
 
     def reference(self, reference: Reference, name: str, sid: str) -> None:
         form = reference.form
@@ -187,24 +187,18 @@ class _Emitter:
         site = self.table.add(reference.node.start_byte)
         head = f'"{site}",{name},{sid}'
         if form in (Form.READ, Form.CALL, Form.NEW, Form.TYPEOF):
-            self.edits.open(wrap, f"{LOG}r({head})(")
-            self.edits.close(wrap, ")")
+            self.edits.wrap(wrap, f"{LOG}r({head})(", ")")
         elif form is Form.SHORTHAND:
-            self.edits.open(wrap, f"{reference.name}:{LOG}r({head})(")
-            self.edits.close(wrap, ")")
+            self.edits.wrap(wrap, f"{reference.name}:{LOG}r({head})(", ")")
         elif form is Form.WRITE:
-            self.edits.open(wrap, f"{LOG}w({head},")
-            self.edits.close(wrap, ")")
+            self.edits.wrap(wrap, f"{LOG}w({head},", ")")
         elif form is Form.READ_WRITE:
-            self.edits.open(wrap, f"{LOG}rw({head},{reference.delta})(")
-            self.edits.close(wrap, ")")
+            self.edits.wrap(wrap, f"{LOG}rw({head},{reference.delta})(", ")")
         elif form is Form.DELETE:
-            self.edits.open(wrap, f"{LOG}dl({head},")
-            self.edits.close(wrap, ")")
+            self.edits.wrap(wrap, f"{LOG}dl({head},", ")")
         elif form is Form.INIT:
             helper = "wn" if reference.name_fix else "w"
-            self.edits.open(wrap, f"{LOG}{helper}({head},", layer=1)
-            self.edits.close(wrap, ")", layer=1)
+            self.edits.wrap(wrap, f"{LOG}{helper}({head},", ")", layer=1)
         elif form is Form.HOISTED:
             self.hoisted.append(f"{LOG}w({head},{reference.name});")
         elif form is Form.CLASS:
@@ -218,27 +212,17 @@ class _Emitter:
     # -- properties --------------------------------------------------------------------------
 
     def members(self) -> None:
-        for access in sorted(self.analysis.members, key=lambda item: item.node.end_byte):
+        for access in sorted(self.analysis.members, key=attrgetter("node.end_byte")):
             self.member(access)
 
     def member(self, access: MemberAccess) -> None:
         node, outer, form = access.node, access.outer, access.form
-        obj = node.child_by_field_name("object")
+        obj, first, second = access.obj, access.key_start, access.key_end
+        if obj is None or first is None or second is None:
+            return
+        # The key's two tokens are ``.`` and the name, or ``[`` and ``]``.
         dotted = node.type == "member_expression"
-        if dotted:
-            prop = node.child_by_field_name("property")
-            dot = child_of_type(node, ".")
-            if prop is None or dot is None or obj is None:
-                return
-            site = self.table.add(prop.start_byte)
-            first, second = dot, prop  # the key's two tokens: ``.`` and the name
-        else:
-            left = child_of_type(node, "[")
-            right = child_of_type(node, "]")
-            if left is None or right is None or obj is None:
-                return
-            site = self.table.add(left.start_byte)
-            first, second = left, right  # the key's two tokens: ``[`` and ``]``
+        site = self.table.add(second.start_byte if dotted else first.start_byte)
         strict = "s" if access.strict else ""
         edits = self.edits
 
@@ -246,8 +230,7 @@ class _Emitter:
             """``.p`` becomes ``,"p"``; ``[k]`` becomes ``,k`` followed by ``closing_bracket``."""
             edits.replace(first, ",")
             if dotted:
-                edits.open(second, '"')
-                edits.close(second, '"' + closing_bracket)
+                edits.wrap(second, '"', '"' + closing_bracket)
             else:
                 edits.replace(second, closing_bracket)
 
@@ -359,7 +342,7 @@ def _rewrite(source: str, url: str, script_id: str, module: bool, handler: bool)
         kept = _inside(kept, shift, len(original))
     found = sorted(analysis.uncontrolled, key=lambda item: item.offset)
     uncontrolled = tuple(UncontrolledSite(item.kind, table.where(item.offset)) for item in found)
-    return RewriteResult(rewritten.decode("utf-8", "surrogatepass"), dict(table.sites), uncontrolled,
+    return RewriteResult(rewritten.decode("utf-8", "surrogatepass"), table.sites(), uncontrolled,
                          kept_runs(original, rewritten, kept).deltas())
 
 

@@ -17,18 +17,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import lru_cache
 from typing import Callable
 
 from tree_sitter import Node
 
 from webr4.instrument.syntax import (
     MEMBER_TYPES,
+    call_parts,
     child_of_type,
     contains_suspension,
     has_use_strict,
     in_optional_chain,
     is_anonymous_definition,
+    kind_names,
+    member_parts,
     source_text,
+    starts_with_use_strict,
     unparen,
 )
 
@@ -47,7 +52,7 @@ class ScopeKind(str, Enum):
 FUNCTION_LIKE = frozenset({ScopeKind.GLOBAL, ScopeKind.MODULE, ScopeKind.FUNCTION})
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Scope:
     """A lexical scope. ``host`` is the statement block that runs once per instance of the scope
     and can hold a declaration of the instance id (``None`` when there is no such block)."""
@@ -82,7 +87,7 @@ class Scope:
         return None
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Binding:
     """A declared variable. ``captured`` when referenced from a function nested in its own."""
 
@@ -110,7 +115,7 @@ class Form(str, Enum):
     UNLOGGED = "unlogged"  # a write the rewriter leaves alone (``for (x in o)``)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Reference:
     node: Node
     name: str
@@ -132,7 +137,7 @@ class MemberForm(str, Enum):
     DELETE = "delete"
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class MemberAccess:
     node: Node  # member_expression with a named property, or subscript_expression
     form: MemberForm
@@ -140,6 +145,9 @@ class MemberAccess:
     strict: bool
     delta: int = 0
     prefix: bool = False
+    obj: Node | None = None  # ``node``'s object
+    key_start: Node | None = None  # the key's first token: ``.`` or ``[``
+    key_end: Node | None = None  # the key's last token: the property name or ``]``
 
 
 @dataclass(frozen=True)
@@ -165,9 +173,14 @@ class _Ctx:
 
 
 _Role = tuple  # (Form | MemberForm, wrap node, delta, prefix)
-_Item = tuple[Node, Scope, _Ctx, "_Role | None"]
+_Frame = tuple[list[Node], Scope, _Ctx, "_Role | None"]
+"""Nodes still to visit, in the same scope and context (and role, for a lone node); the last first."""
 
 _STRING_EVALUATORS = frozenset({"setTimeout", "setInterval"})
+_NOTHING_INSIDE = frozenset(
+    {"string", "number", "regex", "this", "super", "null", "true", "false", "undefined", "hashbang_comment"}
+)
+"""Node types with no reference or property access anywhere inside them."""
 
 
 class _Walker:
@@ -178,67 +191,42 @@ class _Walker:
         self.members: list[MemberAccess] = []
         self.uncontrolled: list[Uncontrolled] = []
         self.program = program
-        self.stack: list[_Item] = []
+        self.stack: list[_Frame] = []
         self.root = root
         self.root_ctx = _Ctx(strict or has_use_strict(root), False)
-        self.handlers: dict[str, Callable[[Node, Scope, _Ctx, _Role | None], None]] = {
-            "identifier": self._identifier,
-            "shorthand_property_identifier": self._shorthand,
-            "member_expression": self._member,
-            "subscript_expression": self._member,
-            "call_expression": self._call,
-            "new_expression": self._new,
-            "unary_expression": self._unary,
-            "assignment_expression": self._assignment,
-            "augmented_assignment_expression": self._augmented,
-            "update_expression": self._update,
-            "variable_declaration": self._declaration,
-            "lexical_declaration": self._declaration,
-            "function_declaration": self._function_declaration,
-            "generator_function_declaration": self._function_declaration,
-            "function_expression": self._function_node,
-            "generator_function": self._function_node,
-            "arrow_function": self._function_node,
-            "method_definition": self._function_node,
-            "class_declaration": self._class,
-            "class": self._class,
-            "statement_block": self._block,
-            "for_statement": self._for,
-            "for_in_statement": self._for_in,
-            "catch_clause": self._catch,
-            "switch_body": self._switch_body,
-            "with_statement": self._with,
-            "import_statement": self._import,
-            "export_clause": self._ignore,
-            "labeled_statement": self._labeled,
-            "break_statement": self._ignore,
-            "continue_statement": self._ignore,
-            "meta_property": self._ignore,
-            "property_identifier": self._ignore,
-            "private_property_identifier": self._ignore,
-            "comment": self._ignore,
-        }
 
     # -- driving -----------------------------------------------------------------------------
 
     def run(self) -> None:
         self._push_children(self.root, self.program, self.root_ctx)
         stack = self.stack
-        handlers = self.handlers
+        handlers = _handlers_by_kind()
+        ignore = _Walker._ignore
         while stack:
-            node, scope, ctx, role = stack.pop()
-            handler = handlers.get(node.type)
+            nodes, scope, ctx, role = stack[-1]
+            node = nodes.pop()
+            if not nodes:
+                stack.pop()
+            handler = handlers.get(node.kind_id)
             if handler is None:
-                self._push_children(node, scope, ctx)
-            else:
-                handler(node, scope, ctx, role)
+                children = node.named_children  # built for this call: the frame may empty it
+                if children:
+                    stack.append((children, scope, ctx, None))
+            elif handler is not ignore:
+                handler(self, node, scope, ctx, role)
 
     def _push(self, node: Node | None, scope: Scope, ctx: _Ctx, role: _Role | None = None) -> None:
         if node is not None:
-            self.stack.append((node, scope, ctx, role))
+            self.stack.append(([node], scope, ctx, role))
 
     def _push_children(self, node: Node, scope: Scope, ctx: _Ctx) -> None:
-        self.stack.extend((child, scope, ctx, None) for child in node.named_children)
+        self._push_all(node.named_children, scope, ctx)
+
+    def _push_all(self, nodes: list[Node], scope: Scope, ctx: _Ctx) -> None:
+        """Visit ``nodes``, a list of the walker's own that it empties as it goes (``Node.children`` is
+        tree-sitter's cached list, never to be passed here; ``named_children`` is built per call)."""
+        if nodes:
+            self.stack.append((nodes, scope, ctx, None))
 
     def _ignore(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
         """Nodes without references (labels, property names, export lists, comments)."""
@@ -247,11 +235,6 @@ class _Walker:
         if ctx.skip:
             form = Form.UNLOGGED
         self.references.append(Reference(node, source_text(node), scope, form, wrap, delta))
-
-    def _member_access(self, node: Node, ctx: _Ctx, form: MemberForm, outer: Node, delta: int = 0,
-                       prefix: bool = False) -> None:
-        if not ctx.skip:
-            self.members.append(MemberAccess(node, form, outer, ctx.strict, delta, prefix))
 
     # -- expressions -------------------------------------------------------------------------
 
@@ -267,44 +250,47 @@ class _Walker:
         self._reference(node, scope, ctx, form, node)
 
     def _member(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
-        obj = node.child_by_field_name("object")
-        if node.type == "member_expression":
-            prop = node.child_by_field_name("property")
-            loggable = prop is not None and prop.type == "property_identifier"
+        obj, key_start, key_end, index = member_parts(node)
+        if node.type == "member_expression":  # ``o.p``: key_end is the property
+            loggable = key_end is not None and key_end.type == "property_identifier"
         else:
             loggable = True
-            self._push(node.child_by_field_name("index"), scope, ctx)
-        loggable = loggable and obj is not None and obj.type != "super" and not in_optional_chain(node)
+            self._push(index, scope, ctx)
         form = MemberForm.READ if role is None else role[0]
-        if loggable and isinstance(form, MemberForm):
-            outer = node if role is None else role[1]
-            self._member_access(node, ctx, form, outer, role[2] if role else 0, role[3] if role else False)
+        if (loggable and not ctx.skip and isinstance(form, MemberForm) and obj is not None and obj.type != "super"
+                and not in_optional_chain(node)):
+            if role is None:
+                access = MemberAccess(node, form, node, ctx.strict, 0, False, obj, key_start, key_end)
+            else:
+                access = MemberAccess(node, form, role[1], ctx.strict, role[2], role[3], obj, key_start, key_end)
+            self.members.append(access)
         self._push(obj, scope, ctx)
 
     def _call(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
-        callee = node.child_by_field_name("function")
+        callee, arguments = call_parts(node)
         inner = unparen(callee) if callee is not None else None
-        if inner is not None and inner.type == "identifier":
+        kind = inner.type if inner is not None else ""
+        if kind == "identifier":
             name = inner.text
             if name == b"eval":
                 self.uncontrolled.append(Uncontrolled("eval", node.start_byte))
             elif name == b"Function":
                 self.uncontrolled.append(Uncontrolled("Function", node.start_byte))
             self._push(inner, scope, ctx, (Form.CALL, node, 0))
-        elif inner is not None and inner.type in MEMBER_TYPES:
+        elif kind in MEMBER_TYPES:
             self._push(inner, scope, ctx, (MemberForm.CALL, node, 0, False))
         else:
             self._push(callee, scope, ctx)
-        arguments = node.child_by_field_name("arguments")
         if arguments is not None:
-            self._note_string_timer(inner, arguments)
+            self._note_string_timer(inner, kind, arguments)
             self._push(arguments, scope, ctx)
 
-    def _note_string_timer(self, callee: Node | None, arguments: Node) -> None:
+    def _note_string_timer(self, callee: Node | None, kind: str, arguments: Node) -> None:
+        """Note a timer given code as a string; ``kind`` is the type of ``callee``."""
         if callee is None or arguments.type != "arguments":
             return
-        if callee.type == "member_expression":
-            callee = callee.child_by_field_name("property")
+        if kind == "member_expression":
+            callee = member_parts(callee)[2]
         if callee is None or source_text(callee) not in _STRING_EVALUATORS:
             return
         first = next((a for a in arguments.named_children if a.type != "comment"), None)
@@ -410,6 +396,9 @@ class _Walker:
                 self._push(node, scope, ctx)
 
     def _bind(self, pattern: Node, declare_in: Scope, scope: Scope, ctx: _Ctx) -> list[Node]:
+        if pattern.type == "identifier":  # the common case, a plain name
+            declare_in.declare(source_text(pattern))
+            return [pattern]
         names: list[Node] = []
 
         def on_name(node: Node) -> None:
@@ -425,7 +414,8 @@ class _Walker:
     # -- declarations and scopes -------------------------------------------------------------
 
     def _declaration(self, node: Node, scope: Scope, ctx: _Ctx, role: _Role | None) -> None:
-        is_var = node.children[0].type == "var"
+        first = node.child(0)
+        is_var = first is not None and first.type == "var"
         declare_in = scope.var_scope() if is_var else scope
         for declarator in node.named_children:
             if declarator.type != "variable_declarator":
@@ -458,17 +448,19 @@ class _Walker:
         self._function(node, scope, ctx)
 
     def _function(self, node: Node, scope: Scope, ctx: _Ctx) -> None:
+        kind = node.type
         body = node.child_by_field_name("body")
         block = body if body is not None and body.type == "statement_block" else None
-        inner_ctx = _Ctx(ctx.strict or (block is not None and has_use_strict(block)), ctx.skip)
+        statements = block.named_children if block is not None else []
+        inner_ctx = _Ctx(ctx.strict or starts_with_use_strict(statements), ctx.skip)
         function_scope = Scope(ScopeKind.FUNCTION, scope, block)
-        if node.type != "arrow_function":
+        if kind != "arrow_function":
             function_scope.declare("arguments")
-        if node.type in ("function_expression", "generator_function"):
+        if kind in ("function_expression", "generator_function"):
             name = node.child_by_field_name("name")
             if name is not None:
                 function_scope.declare(source_text(name))
-        if node.type == "method_definition":
+        if kind == "method_definition":
             key = node.child_by_field_name("name")
             if key is not None and key.type == "computed_property_name":
                 self._push(key, scope, ctx)
@@ -480,7 +472,7 @@ class _Walker:
             else:
                 self._bind(parameters, function_scope, function_scope, inner_ctx)
         if block is not None:
-            self._push_children(block, function_scope, inner_ctx)
+            self._push_all(statements, function_scope, inner_ctx)
         else:
             self._push(body, function_scope, inner_ctx)
 
@@ -577,6 +569,57 @@ class _Walker:
         self._push(node.child_by_field_name("body"), scope, ctx)
 
 
+_Handler = Callable[[_Walker, Node, Scope, _Ctx, "_Role | None"], None]
+
+_HANDLERS: dict[str, _Handler] = {
+    "identifier": _Walker._identifier,
+    "shorthand_property_identifier": _Walker._shorthand,
+    "member_expression": _Walker._member,
+    "subscript_expression": _Walker._member,
+    "call_expression": _Walker._call,
+    "new_expression": _Walker._new,
+    "unary_expression": _Walker._unary,
+    "assignment_expression": _Walker._assignment,
+    "augmented_assignment_expression": _Walker._augmented,
+    "update_expression": _Walker._update,
+    "variable_declaration": _Walker._declaration,
+    "lexical_declaration": _Walker._declaration,
+    "function_declaration": _Walker._function_declaration,
+    "generator_function_declaration": _Walker._function_declaration,
+    "function_expression": _Walker._function_node,
+    "generator_function": _Walker._function_node,
+    "arrow_function": _Walker._function_node,
+    "method_definition": _Walker._function_node,
+    "class_declaration": _Walker._class,
+    "class": _Walker._class,
+    "statement_block": _Walker._block,
+    "for_statement": _Walker._for,
+    "for_in_statement": _Walker._for_in,
+    "catch_clause": _Walker._catch,
+    "switch_body": _Walker._switch_body,
+    "with_statement": _Walker._with,
+    "import_statement": _Walker._import,
+    "export_clause": _Walker._ignore,
+    "labeled_statement": _Walker._labeled,
+    "break_statement": _Walker._ignore,
+    "continue_statement": _Walker._ignore,
+    "meta_property": _Walker._ignore,
+    "property_identifier": _Walker._ignore,
+    "private_property_identifier": _Walker._ignore,
+    "comment": _Walker._ignore,
+    **dict.fromkeys(_NOTHING_INSIDE, _Walker._ignore),
+}
+"""What the walker does with a node, by type; the nodes of other types are walked through. (Plain
+functions, not bound methods: a walker that held its own methods would outlive its rewrite until
+the garbage collector came by, and with it every node and reference it saw.)"""
+
+
+@lru_cache(maxsize=1)
+def _handlers_by_kind() -> dict[int, _Handler]:
+    """:data:`_HANDLERS` by ``Node.kind_id``, which is cheaper to read than ``Node.type``."""
+    return {kind: _HANDLERS[name] for kind, name in enumerate(kind_names()) if name in _HANDLERS}
+
+
 def analyze(root: Node, module: bool) -> Analysis:
     """Analyse a parsed program (a module when ``module``, else a classic script) and resolve it."""
     program = Scope(ScopeKind.MODULE if module else ScopeKind.GLOBAL, None, root)
@@ -584,7 +627,8 @@ def analyze(root: Node, module: bool) -> Analysis:
     walker.run()
     for reference in walker.references:
         binding = reference.scope.lookup(reference.name)
-        reference.binding = binding
-        if binding is not None and binding.scope.function is not reference.scope.function:
-            binding.captured = True
+        if binding is not None:
+            reference.binding = binding
+            if binding.scope.function is not reference.scope.function:
+                binding.captured = True
     return Analysis(program, walker.references, walker.members, walker.uncontrolled)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 
 @dataclass
@@ -12,25 +13,39 @@ class LineIndex:
 
     Columns count Unicode code points from the start of the line; lines are split at ``\\n``.
     Lines without non-ASCII bytes (the common case, and the only one in minified libraries that
-    matters for speed) are answered without decoding.
+    matters for speed) are answered without decoding or looking at their bytes.
     """
 
     source: bytes
     _line_starts: list[int] = field(init=False)
     _wide: dict[int, tuple[list[int], list[int]]] = field(init=False, default_factory=dict)
+    _wide_lines: set[int] = field(init=False)
+    """The (0-based) lines that hold a non-ASCII byte."""
 
     def __post_init__(self) -> None:
-        starts = [0]
-        position = self.source.find(b"\n")
-        while position != -1:
-            starts.append(position + 1)
-            position = self.source.find(b"\n", position + 1)
-        self._line_starts = starts
+        lines = self.source.split(b"\n")
+        self._line_starts = list(accumulate((len(line) + 1 for line in lines[:-1]), initial=0))
+        self._wide_lines = set()
+        if not self.source.isascii():
+            self._wide_lines = {number for number, line in enumerate(lines) if not line.isascii()}
+
+    def positions(self, offsets: list[int]) -> list[tuple[int, int]]:
+        """:meth:`position` of every offset in ``offsets``."""
+        starts, wide = self._line_starts, self._wide_lines
+        result = []
+        for offset in offsets:
+            line = bisect_right(starts, offset) - 1
+            start = starts[line]
+            extra = self._extra_bytes(line, start, offset) if line in wide else 0
+            result.append((line + 1, offset - start - extra + 1))
+        return result
 
     def position(self, offset: int) -> tuple[int, int]:
         """``(line, column)`` of the byte at ``offset``, both 1-based."""
         line = bisect_right(self._line_starts, offset) - 1
         start = self._line_starts[line]
+        if line not in self._wide_lines:
+            return line + 1, offset - start + 1
         return line + 1, offset - start - self._extra_bytes(line, start, offset) + 1
 
     def _extra_bytes(self, line: int, start: int, offset: int) -> int:
@@ -59,21 +74,30 @@ class SiteTable:
     """Allocates site ids ``"<script_id>:<n>"`` (n = 1, 2, …) and records where each one is.
 
     ``shift`` is subtracted from offsets before they are mapped, for sources that were wrapped in
-    a prefix before parsing (inline handler bodies).
+    a prefix before parsing (inline handler bodies). Positions are worked out when :meth:`sites`
+    is asked for, all at once.
     """
 
     url: str
     script_id: str
     lines: LineIndex
     shift: int = 0
-    sites: dict[str, str] = field(default_factory=dict)
+    ids: list[str] = field(default_factory=list)
+    offsets: list[int] = field(default_factory=list)
 
     def add(self, offset: int) -> str:
         """A fresh site id for the code at byte ``offset`` of the parsed text."""
-        site_id = f"{self.script_id}:{len(self.sites) + 1}"
-        line, column = self.lines.position(offset - self.shift)
-        self.sites[site_id] = f"{self.url}:{line}:{column}"
+        site_id = f"{self.script_id}:{len(self.ids) + 1}"
+        self.ids.append(site_id)
+        self.offsets.append(offset)
         return site_id
+
+    def sites(self) -> dict[str, str]:
+        """Every site id allocated so far (in order) -> ``url:line:col`` of its code."""
+        url, shift = self.url, self.shift
+        offsets = [offset - shift for offset in self.offsets] if shift else self.offsets
+        return {site_id: f"{url}:{line}:{column}"
+                for site_id, (line, column) in zip(self.ids, self.lines.positions(offsets))}
 
     def where(self, offset: int) -> str:
         """``url:line:col`` of byte ``offset`` of the parsed text, without allocating an id."""

@@ -29,6 +29,13 @@ def parser() -> tree_sitter.Parser:
     return tree_sitter.Parser(tree_sitter.Language(tree_sitter_javascript.language()))
 
 
+@lru_cache(maxsize=1)
+def kind_names() -> tuple[str, ...]:
+    """Every node type of the grammar, indexed by kind id (``Node.kind_id`` names ``Node.type``)."""
+    language = parser().language
+    return tuple(language.node_kind_for_id(kind) or "" for kind in range(language.node_kind_count))
+
+
 def parse(source: bytes) -> tree_sitter.Tree:
     """Parse UTF-8 JavaScript source; the tree's byte offsets index into ``source``."""
     return parser().parse(source)
@@ -54,11 +61,56 @@ def source_text(node: Node) -> str:
 def in_optional_chain(node: Node) -> bool:
     """Whether ``node`` (a member access or call) belongs to a chain that ``?.`` can short-circuit."""
     current: Node | None = node
-    while current is not None and current.type in CHAIN_TYPES:
-        if current.child_by_field_name("optional_chain") is not None:
+    while current is not None:
+        kind = current.type
+        if kind not in CHAIN_TYPES:
+            return False
+        head = _plain_chain_head(current, kind)
+        if head is not None:
+            current = head
+        elif current.child_by_field_name("optional_chain") is not None:
             return True
-        current = current.child_by_field_name("function" if current.type == "call_expression" else "object")
+        else:
+            current = current.child_by_field_name("function" if kind == "call_expression" else "object")
     return False
+
+
+def _plain_chain_head(link: Node, kind: str) -> Node | None:
+    """The object (or callee) of the chain link ``link`` (of type ``kind``) when its children show
+    at a glance that it has no ``?.``: exactly ``o`` ``.`` ``p``, ``o`` ``[`` ``k`` ``]`` or ``f``
+    ``(…)``, nothing else (no comment) among them; else ``None``, and the fields have to be asked for."""
+    children = link.children
+    count = len(children)
+    if kind == "call_expression":
+        return children[0] if count == 2 else None
+    if kind == "member_expression":
+        return children[0] if count == 3 and children[1].type == "." else None
+    return children[0] if count == 4 and children[1].type == "[" else None
+
+
+def member_parts(node: Node) -> tuple[Node | None, Node | None, Node | None, Node | None]:
+    """The parts of a property access: ``(object, ".", property, None)`` for ``o.p`` (a
+    ``member_expression``) and ``(object, "[", "]", index)`` for ``o[k]`` (a
+    ``subscript_expression``), each ``None`` when the node has no such part (``o?.p`` has no
+    ``.``). The tokens are the node's first of their type."""
+    children = node.children
+    if node.type == "member_expression":
+        if len(children) == 3 and children[1].type == ".":
+            return children[0], children[1], children[2], None
+        return (node.child_by_field_name("object"), child_of_type(node, "."),
+                node.child_by_field_name("property"), None)
+    if len(children) == 4 and children[1].type == "[" and children[3].type == "]":
+        return children[0], children[1], children[3], children[2]
+    return (node.child_by_field_name("object"), child_of_type(node, "["), child_of_type(node, "]"),
+            node.child_by_field_name("index"))
+
+
+def call_parts(node: Node) -> tuple[Node | None, Node | None]:
+    """``(function, arguments)`` of a ``call_expression``."""
+    children = node.children
+    if len(children) == 2:
+        return children[0], children[1]
+    return node.child_by_field_name("function"), node.child_by_field_name("arguments")
 
 
 def child_of_type(node: Node, kind: str) -> Node | None:
@@ -79,7 +131,12 @@ def is_directive(statement: Node) -> bool:
 
 def has_use_strict(body: Node) -> bool:
     """Whether the statement list ``body`` (program or function body) starts with ``"use strict"``."""
-    for statement in body.named_children:
+    return starts_with_use_strict(body.named_children)
+
+
+def starts_with_use_strict(statements: list[Node]) -> bool:
+    """Whether ``statements`` (a body's named children) start with a ``"use strict"`` directive."""
+    for statement in statements:
         if statement.type in ("comment", "hashbang_comment"):
             continue
         if not is_directive(statement):

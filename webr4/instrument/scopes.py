@@ -270,7 +270,7 @@ class _Walker:
         callee, arguments = call_parts(node)
         inner = unparen(callee) if callee is not None else None
         kind = inner.type if inner is not None else ""
-        if kind == "identifier":
+        if inner is not None and kind == "identifier":
             name = inner.text
             if name == b"eval":
                 self.uncontrolled.append(Uncontrolled("eval", node.start_byte))

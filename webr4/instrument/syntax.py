@@ -32,7 +32,7 @@ def parser() -> tree_sitter.Parser:
 @lru_cache(maxsize=1)
 def kind_names() -> tuple[str, ...]:
     """Every node type of the grammar, indexed by kind id (``Node.kind_id`` names ``Node.type``)."""
-    language = parser().language
+    language = tree_sitter.Language(tree_sitter_javascript.language())
     return tuple(language.node_kind_for_id(kind) or "" for kind in range(language.node_kind_count))
 
 

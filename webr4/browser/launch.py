@@ -21,6 +21,16 @@ from playwright.sync_api import Playwright as SyncPlaywright
 
 from webr4.errors import Webr4Error
 
+PLAYWRIGHT_DISABLED_FEATURES = (
+    "AvoidUnnecessaryBeforeUnloadCheckSync", "DestroyProfileOnBrowserClose", "HttpsUpgrades",
+    "HttpsFirstBalancedModeAutoEnable", "LensOverlay", "MediaRouter", "PaintHolding",
+    "ThirdPartyStoragePartitioning", "AvoidCorsURLLoaderRestartOnRedirect", "TcpPortRandomizationWin",
+    "OptimizationHints", "NetworkTimeServiceQuerying", "AimEnabled", "PreconnectToSearch",
+    "msForceBrowserSignIn", "msEdgeUpdateLaunchServicesPreferredVersion",
+)
+"""The features the installed Playwright launches Chromium without (its ``--disable-features``);
+``tests/browser/test_launch.py`` checks that the browser webr4 launches keeps every one off."""
+
 CHROMIUM_ARGS = (
     "--disable-gpu",
     "--disable-background-networking",
@@ -29,6 +39,12 @@ CHROMIUM_ARGS = (
     "--no-first-run",
     "--disable-quic",
     "--disable-features=" + ",".join((
+        # Chromium reads only the last --disable-features switch, and Playwright passes one of its
+        # own before webr4's: its features go here too, or a page would run with them on, unlike
+        # in a plain Playwright session (HTTP navigations upgraded to HTTPS, paint holding,
+        # partitioned third-party storage, CORS redirects aborted while requests are
+        # intercepted, requests to search and sign-in services at start-up...).
+        *PLAYWRIGHT_DISABLED_FEATURES,
         # The harness serves each document itself (route.fulfill), so Chromium cannot tell it came
         # from loopback and its Local Network Access checks refuse the page's WebSocket connections
         # to loopback, which the same page loaded natively may open.

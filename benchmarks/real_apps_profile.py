@@ -223,7 +223,7 @@ async def _profile_recording(driver: Driver, url: str, corpus: Corpus, scratch: 
 
 async def profile_app(driver: Driver, app: App, url: str, corpus: Corpus, scratch: Path) -> AppProfile:
     session, recording = await _profile_recording(driver, url, corpus, scratch / app.name)
-    plain = statistics.median([await plain_session(driver, url, corpus.steps) for _ in range(REPLAYS)])
+    plain = statistics.median([await plain_session(driver.browser, url, corpus.steps) for _ in range(REPLAYS)])
     bare: list[float] = []
     logged: list[float] = []
     profiler = cProfile.Profile()  # over the last logged replay only: it slows the page's events down
@@ -345,7 +345,7 @@ async def profile_recordings(corpus: Corpus, apps_dir: Path, names: Sequence[str
         for app in (app for name in names for app in corpus.apps if app.name == name):
             url = f"{base}{app.name}/"
             _, recording = await _profile_recording(driver, url, corpus, scratch / app.name)
-            plain = statistics.median([await plain_session(driver, url, corpus.steps) for _ in range(REPLAYS)])
+            plain = statistics.median([await plain_session(driver.browser, url, corpus.steps) for _ in range(REPLAYS)])
             lines += [f"## {app.name} ({app.framework})", "", *_recording_lines(plain, recording), ""]
     return "\n".join(lines)
 

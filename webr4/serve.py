@@ -26,12 +26,20 @@ class _QuietHandler(SimpleHTTPRequestHandler):
         super().end_headers()
 
 
+class _Server(ThreadingHTTPServer):
+    # A page asks for its scripts, styles and images at once. With the standard library's five,
+    # connections past the fifth that arrive while the accepting thread waits for the interpreter
+    # lock are dropped, and Chromium's retry comes a second later: a page load here took up to a
+    # second longer now and then, with or without webr4.
+    request_queue_size = 128
+
+
 @contextlib.contextmanager
 def serve(directory: Path, port: int = 0) -> Iterator[str]:
     """Serve ``directory`` on 127.0.0.1:``port`` (0: any free port) while the block runs."""
     if not directory.is_dir():
         raise FileNotFoundError(f"{directory} is not a directory")
-    server = ThreadingHTTPServer(("127.0.0.1", port), partial(_QuietHandler, directory=str(directory)))
+    server = _Server(("127.0.0.1", port), partial(_QuietHandler, directory=str(directory)))
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, name="webr4-serve", daemon=True)
     thread.start()

@@ -273,7 +273,8 @@ def markdown(profiles: Sequence[AppProfile]) -> str:
     for p in profiles:
         per = p.sweep_s / p.executions
         lines += [f"## {p.app} ({p.framework})", "", *_recording_lines(p.plain_s, p.recording), "",
-                  f"- plain Playwright session: {p.plain_s:.2f} s; seed replay without access logging "
+                  f"- plain Playwright session in webr4's browser: {p.plain_s:.2f} s; "
+                  f"seed replay without access logging "
                   f"{p.uninstrumented_s:.2f} s, with it {p.instrumented_s:.2f} s: **access logging costs "
                   f"{p.instrumented_s - p.uninstrumented_s:.2f} s per replay** "
                   f"({(p.instrumented_s - p.uninstrumented_s) / p.instrumented_s:.0%} of it)",
@@ -299,7 +300,8 @@ def markdown(profiles: Sequence[AppProfile]) -> str:
 def _recording_lines(plain_s: float, r: RecordingProfile) -> list[str]:
     lines = [f"- recording, every script rewritten for the first time: {r.cold_s:.2f} s "
              f"(**{r.cold_s / plain_s:.1f}× plain**); the same recording with every rewrite cached: "
-             f"{r.warm_s:.2f} s ({r.warm_s / plain_s:.1f}× plain); plain Playwright session: {plain_s:.2f} s", "",
+             f"{r.warm_s:.2f} s ({r.warm_s / plain_s:.1f}× plain); "
+             f"plain Playwright session in webr4's browser: {plain_s:.2f} s", "",
              "| recording stage | s | share of the recording | calls |", "|---|---:|---:|---:|"]
     for stage, figure in sorted(r.stages.items(), key=lambda item: -item[1].seconds):
         lines.append(f"| {stage} | {figure.seconds:.2f} | {figure.seconds / r.cold_s:.0%} | {figure.calls} |")

@@ -30,7 +30,7 @@ class LineIndex:
             self._wide_lines = {number for number, line in enumerate(lines) if not line.isascii()}
 
     def positions(self, offsets: list[int]) -> list[tuple[int, int]]:
-        """:meth:`position` of every offset in ``offsets``."""
+        """``(line, column)`` of the byte at each offset in ``offsets``, both 1-based."""
         starts, wide = self._line_starts, self._wide_lines
         result = []
         for offset in offsets:
@@ -42,11 +42,7 @@ class LineIndex:
 
     def position(self, offset: int) -> tuple[int, int]:
         """``(line, column)`` of the byte at ``offset``, both 1-based."""
-        line = bisect_right(self._line_starts, offset) - 1
-        start = self._line_starts[line]
-        if line not in self._wide_lines:
-            return line + 1, offset - start + 1
-        return line + 1, offset - start - self._extra_bytes(line, start, offset) + 1
+        return self.positions([offset])[0]
 
     def _extra_bytes(self, line: int, start: int, offset: int) -> int:
         """How many more bytes than characters the line holds before ``offset``."""

@@ -85,7 +85,7 @@ def _changes(before: Any, after: Any, at: HeapPath) -> Iterator[tuple[HeapPath, 
         return
     old = [key for key in before if not _private(key)]
     new = [key for key in after if not _private(key)]
-    shared = [key for key in new if key in before and not _private(key)]
+    shared = [key for key in new if key in before]
     union = len(set(old) | set(new))
     if union > 1 and len(shared) / union < _DIFF_DEEPER:
         yield at, HeapChange(format_path(at), "values_changed", before, after)

@@ -198,7 +198,9 @@ class Trace:
     """The record of one execution.
 
     ``events`` describes every event the execution saw, executed or left pending.
-    ``skipped`` lists planned ids that were not enabled when their turn came (approximate replay).
+    ``skipped`` lists planned ids that were not enabled when their turn came (approximate replay:
+    one may still have run later, when it appeared); ``matched`` maps each planned id that ran as
+    another id, because its creator changed, to that id (:mod:`webr4.browser.replay`).
     ``truncated`` names the bound that ended the run early (``None`` when it reached a final
     state). ``uncontrolled`` lists what ran outside the harness's control (eval'd code, workers,
     frames it could not enter), so nobody mistakes silence for absence. ``navigation`` is set
@@ -216,11 +218,21 @@ class Trace:
     uncontrolled: list[str] = field(default_factory=list)
     navigation: Navigation | None = None
     names: dict[str, str] = field(default_factory=dict)
+    matched: dict[EventId, EventId] = field(default_factory=dict)
 
     @property
     def sequence(self) -> list[EventId]:
         """The executed event ids, in order."""
         return [step.event for step in self.steps]
+
+    @property
+    def planned_sequence(self) -> list[EventId]:
+        """:attr:`sequence` with each event that ran for a planned id (``matched``) named by that
+        id: the order to compare with the execution the plan came from."""
+        if not self.matched:
+            return self.sequence
+        planned = {event: plan_id for plan_id, event in self.matched.items()}
+        return [planned.get(step.event, step.event) for step in self.steps]
 
     def enabled_before(self, index: int) -> frozenset[EventId]:
         """enabled(τ_{1..index}) — the enabled set in the state before step ``index``."""
@@ -239,6 +251,7 @@ class Trace:
             "uncontrolled": list(self.uncontrolled),
             "navigation": asdict(self.navigation) if self.navigation else None,
             "names": dict(self.names),
+            "matched": dict(self.matched),
         }
 
     @classmethod
@@ -253,6 +266,7 @@ class Trace:
             uncontrolled=list(raw.get("uncontrolled", ())),
             navigation=Navigation(**raw["navigation"]) if raw.get("navigation") else None,
             names=dict(raw.get("names") or {}),
+            matched=dict(raw.get("matched") or {}),
         )
 
     def dumps(self) -> str:

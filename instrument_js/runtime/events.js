@@ -21,6 +21,7 @@ let promoted = [];
 let heldWrites = [];
 const uncontrolled = [];
 const childOrdinals = newMap();
+const looseOrdinals = newMap();
 let inflight = 0; // native operations whose completion has not arrived yet
 const arrived = []; // events created by native arrivals, ordered at settle time
 
@@ -134,10 +135,16 @@ function shortSite(site) {
 function createEvent(spec) {
   const creator = spec.creator === undefined ? current : spec.creator;
   const params = spec.params || {};
-  const key = `${creator}|${spec.category}|${spec.type}|${N.stringify(params)}`;
+  // EXACT~LOOSE: the exact part names the creator and the ordinal among its like children; the
+  // loose part is the same without the creator, with the ordinal among all like events, so that a
+  // replay can tell the event again when another event created it (webr4/browser/replay.py).
+  const loose = `${spec.category}|${spec.type}|${N.stringify(params)}`;
+  const key = `${creator}|${loose}`;
   const ordinal = childOrdinals.get(key) || 0;
   childOrdinals.set(key, ordinal + 1);
-  const id = `${spec.category[0]}${hash53(key + "#" + ordinal)}`;
+  const nth = looseOrdinals.get(loose) || 0;
+  looseOrdinals.set(loose, nth + 1);
+  const id = `${spec.category[0]}${hash53(key + "#" + ordinal)}~${hash53(loose + "#" + nth)}`;
   const ev = {
     id,
     category: spec.category,

@@ -2,12 +2,13 @@
 
 // ------------------------------------------------------------------ running a stretch by itself
 // One Playwright round trip costs more than most events, so once no user action is left the
-// harness lets the page choose and run events itself, exactly as the harness would: the plan's
-// next pending id (ids that are not pending are skipped), else the default policy (least
-// [due, prio, seq]; none past the horizon). It stops at an event Python must actuate (without
-// starting it), when nothing is left, at the horizon, after `max` steps or `sliceMs` of wall
-// time. Steps that finished are kept in `stretch` so the harness can drain them when an event
-// hangs and it has to terminate the script.
+// harness lets the page choose and run events itself, exactly as the harness would: the plan
+// follower's choice (replay.js), else the default policy (least [due, prio, seq]; none past the
+// horizon). It stops at an event Python must actuate (without starting it), when nothing is
+// left, at the horizon, after `max` steps or `sliceMs` of wall time. Steps that finished are kept
+// in `stretch` so the harness can drain them when an event hangs and it has to terminate the
+// script. The report hands the follower's state back (`consumed` plan entries, `waiting`,
+// `skipped`, `diverged`, `matched`).
 let stretch = null;
 
 function defaultChoice() {
@@ -21,7 +22,16 @@ function defaultChoice() {
 
 function stretchReport(s, extra) {
   // One JSON string: a stretch of a thousand steps is far cheaper to hand over that way.
-  return N.stringify(N.assign({ steps: s.steps, skipped: s.skipped, consumed: s.consumed, before: s.before || null, next: null, running: null }, extra));
+  // No follower: a drain with no stretch left, which changes nothing of the plan's state.
+  const f = s.follower || { cursor: 0, waiting: null, skipped: [], diverged: null, matched: [] };
+  return N.stringify(N.assign({ steps: s.steps, consumed: f.cursor, waiting: f.waiting, skipped: f.skipped,
+    diverged: f.diverged, matched: f.matched, before: s.before || null, next: null, running: null }, extra));
+}
+
+function enabledOrders() {
+  const enabled = [];
+  for (const ev of pending.values()) A.push(enabled, [ev.id, ev.due, ev.prio, ev.seq || 0]);
+  return enabled;
 }
 
 /* Native arrivals between two steps of a stretch (a worker's or a socket's message) are
@@ -45,9 +55,9 @@ function reportArrivals(s) {
   if (last.leaving === null) last.leaving = late.leaving;
 }
 
-function runStretch(plan, horizon, max, sliceMs) {
+function runStretch(followerState, horizon, max, sliceMs) {
   const started = N.perfNow();
-  stretch = { steps: [], skipped: [], consumed: 0, running: null, halted: false };
+  stretch = { steps: [], follower: newPlanFollower(followerState), running: null, halted: false };
   const mine = stretch;
   const stop = (why, extra) => stretchReport(mine, N.assign({ stop: why }, extra));
   return new NativePromise((resolve) => {
@@ -55,13 +65,12 @@ function runStretch(plan, horizon, max, sliceMs) {
       if (mine.halted) return resolve(stop("halted"));
       if (mine.steps.length >= max || N.perfNow() - started > sliceMs) return resolve(stop("slice"));
       reportArrivals(mine);
+      const choice = mine.follower.choose(enabledOrders());
       let chosen = null;
-      let planned = false;
-      while (mine.consumed < plan.length && chosen === null) {
-        const id = plan[mine.consumed++];
-        if (pending.has(id)) { chosen = pending.get(id); planned = true; } else A.push(mine.skipped, id);
-      }
-      if (chosen === null) {
+      const planned = choice !== null && choice.planned !== null;
+      if (choice !== null) {
+        chosen = pending.get(choice.event);
+      } else {
         chosen = defaultChoice();
         if (chosen === null) return resolve(stop("done"));
         if (chosen.due > horizon) return resolve(stop("horizon"));
@@ -82,7 +91,7 @@ function runStretch(plan, horizon, max, sliceMs) {
 /** Stops the current stretch and hands over (as JSON) what it finished and the event it was
  *  running. */
 function drainStretch() {
-  const drained = stretch || { steps: [], skipped: [], consumed: 0, running: null };
+  const drained = stretch || { steps: [], follower: null, running: null };
   drained.halted = true;
   stretch = null;
   return stretchReport(drained, { stop: "drained", running: drained.running });

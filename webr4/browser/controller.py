@@ -18,10 +18,13 @@ A page that tries to leave (a followed link, a submitted form, a ``location`` ch
 page stays as it was, and the trace records where it tried to go and which event did it. Nothing
 is enabled after it: leaving disabled every event still pending.
 
-Approximate replay (R4 §2.3): each planned event runs when enabled and is skipped (and
-recorded as skipped) otherwise; once the plan is used up, the default policy — earliest virtual
-due time, then user actions after page work due at the same time, then creation order —
-completes the run until nothing is pending or a bound ends it.
+Approximate replay (R4 §2.3) follows the plan as :mod:`webr4.browser.replay` decides: a planned
+event runs when it (or, when its creator changed, the event that stands for it) is pending; one
+that is not waits for its chance, and is recorded as skipped only if it never comes; once the run
+has left the plan, events the plan does not name run when a browser would run them. When the
+plan offers nothing, the default policy — earliest virtual due time, then user actions after page
+work due at the same time, then creation order — chooses, until nothing is pending or a bound
+ends the run.
 
 A user step is enabled while its target is actionable (:mod:`webr4.browser.readiness`). The
 default policy also waits like a person for the page to settle: it begins a step (a key comes
@@ -49,6 +52,7 @@ from webr4.browser.actions import UserAction
 from webr4.browser.budget import wait_within
 from webr4.browser.network import NetworkError, NetworkGate
 from webr4.browser.readiness import TargetState, target_state
+from webr4.browser.replay import PlanFollower
 from webr4.browser.records import (AccessEntry, ActuationRequest, ChunkRelease, Opening, PageError, RecordError,
                                    ScriptRelease, StepRecord, StretchReport, parse, parse_reply)
 from webr4.engine.summary import by_location
@@ -124,7 +128,6 @@ class _RunState:
     pending: dict[EventId, _Candidate] = field(default_factory=dict)
     errors: list[ErrorRecord] = field(default_factory=list)
     uncontrolled: list[str] = field(default_factory=list)
-    skipped: list[EventId] = field(default_factory=list)
     now: float = 0.0
     next_user: int = 0
     last_user_time: float = 0.0
@@ -148,6 +151,7 @@ class Controller:
         self.actions = list(actions)
         self.limits = limits
         self.state = _RunState()
+        self.follower = PlanFollower(())  # the plan's, once the page is open
         self._crashed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         page.on("crash", self._on_crash)
 
@@ -164,7 +168,8 @@ class Controller:
     async def _run(self, url: str, plan: Sequence[EventId]) -> Trace:
         started = time.monotonic()
         head = await self._open(url)
-        cursor = 1 if plan and plan[0] == head else 0
+        self.follower = PlanFollower(plan)
+        self.follower.start_at(head)
         going = True
         while going:
             if await self._left_page():
@@ -177,19 +182,13 @@ class Controller:
                 break
             if self.state.next_user >= len(self.actions):
                 # No user action is left to interleave: the page chooses and runs events itself.
-                consumed, stop = await self._run_stretch(plan[cursor:])
-                cursor += consumed
+                stop = await self._run_stretch()
                 going = await self._execute(*stop) if isinstance(stop, tuple) else stop is None
                 continue
             enabled = await self._enabled()
-            chosen: EventId | None = None
-            planned = False
-            while cursor < len(plan) and chosen is None:
-                if plan[cursor] in enabled:
-                    chosen, planned = plan[cursor], True
-                else:
-                    self.state.skipped.append(plan[cursor])
-                cursor += 1
+            choice = self.follower.choose({event: candidate.order for event, candidate in enabled.items()})
+            chosen = None if choice is None else choice.event
+            planned = choice is not None and choice.planned is not None
             if chosen is None:
                 chosen = self._default_choice(enabled)
                 if chosen == _GIVE_UP:
@@ -338,14 +337,15 @@ class Controller:
         and preparing the document meanwhile is added (:mod:`webr4.browser.budget`)."""
         return await wait_within(work, seconds, lambda: self.gate.busy_s)
 
-    async def _run_stretch(self, plan: Sequence[EventId]) -> tuple[int, _Actuation | str | None]:
-        """Let the page choose and run events by itself (no user action is left to interleave).
+    async def _run_stretch(self) -> _Actuation | str | None:
+        """Let the page choose and run events by itself (no user action is left to interleave),
+        following the plan from where :attr:`follower` is, and take back the follower's state.
 
-        Returns how many ids of ``plan`` it used up, and why it stopped: ``None`` to go on, the
-        event to execute from Python (it must be actuated), or a reason the run is over.
+        Returns why it stopped: ``None`` to go on, the event to execute from Python (it must be
+        actuated), or a reason the run is over.
         """
         budget = self.limits.max_events - len(self.state.steps)
-        run = self._runtime("runStretch", list(plan), self.limits.horizon_ms, budget, _STRETCH_MS)
+        run = self._runtime("runStretch", self.follower.to_page(), self.limits.horizon_ms, budget, _STRETCH_MS)
         try:
             text = await self._within_budget(run, self.limits.event_timeout_s + _STRETCH_MS / 1000)
         except asyncio.TimeoutError:
@@ -354,7 +354,7 @@ class Controller:
             drained = await self._drain()
             if drained is None:
                 self.state.truncated = Truncation.EVENT_TIMEOUT
-                return 0, self.state.truncated
+                return self.state.truncated
             steps = list(drained.steps)
             # The event that hung is still running, or (its script terminated) it has just
             # finished: then it is the last step, and nothing ran after it (the slice was over).
@@ -366,10 +366,10 @@ class Controller:
                 self._timed_out(hung[0], dict(self.state.pending), hung[1], looping)
             else:
                 self.state.truncated = Truncation.EVENT_TIMEOUT
-            return drained.consumed, self.state.truncated
+            return self.state.truncated
         except PlaywrightError as error:
             self._lost(error)
-            return 0, Truncation.PAGE_LOST
+            return Truncation.PAGE_LOST
         stretch = parse(StretchReport, json.loads(text), "stretch report")
         self._absorb_stretch(stretch)
         why = stretch.stop
@@ -377,10 +377,10 @@ class Controller:
             if stretch.next is None:
                 raise RecordError("the page runtime sent a stretch report that stops to actuate but names no event")
             event_id, planned = stretch.next
-            return stretch.consumed, (event_id, dict(self.state.pending), planned)
+            return event_id, dict(self.state.pending), planned
         if why == Truncation.HORIZON:
             self.state.truncated = Truncation.HORIZON
-        return stretch.consumed, None if why in ("slice", "navigated") else why
+        return None if why in ("slice", "navigated") else why
 
     async def _drain(self) -> StretchReport | None:
         """What the stopped stretch finished, or None when the page cannot say."""
@@ -393,7 +393,9 @@ class Controller:
     def _absorb_stretch(self, stretch: StretchReport) -> None:
         if stretch.before is not None:  # arrivals reported before the stretch's first step
             self._absorb(stretch.before, step=None)
-        self.state.skipped.extend(stretch.skipped)
+        if stretch.waiting is not None and stretch.diverged is not None:
+            self.follower.from_page(stretch.consumed, stretch.waiting, stretch.skipped, stretch.diverged,
+                                    stretch.matched)
         for event_id, planned, record in stretch.steps:
             index = len(self.state.steps)
             self._add_step(event_id, self.state.pending, planned, record)  # read before it changes
@@ -615,7 +617,8 @@ class Controller:
             steps=with_timer_order(steps, self.state.events),
             events=self.state.events,
             enabled_at_end=frozenset(enabled_at_end),
-            skipped=self.state.skipped,
+            skipped=list(self.follower.skipped),
+            matched=dict(self.follower.matched),
             truncated=self.state.truncated,
             errors=errors,
             uncontrolled=sorted(set(self.state.uncontrolled) | set(self.gate.uncontrolled)),

@@ -158,8 +158,12 @@ class StretchReport:
     """Events the page chose and ran by itself, and why it stopped (``drainStretch``: ``drained``)."""
 
     steps: tuple[StretchStep, ...]
-    skipped: tuple[EventId, ...]  # planned ids that were not pending when their turn came
-    consumed: int  # how many ids of the plan it used up
+    consumed: int  # how many ids of the plan it used up (run, or passed over to wait)
+    # The plan follower's state after it (None: a drain that found no stretch, which changed nothing).
+    waiting: tuple[EventId, ...] | None  # planned ids passed over that have not run yet, in plan order
+    skipped: tuple[EventId, ...]  # planned ids it passed over (not pending at their turn)
+    diverged: bool | None  # a planned id was passed over, now or before
+    matched: tuple[tuple[EventId, EventId], ...]  # planned ids run as another id with their loose part
     before: StepRecord | None  # arrivals before its first step
     stop: Literal["done", "horizon", "slice", "actuate", "navigated", "halted", "drained"]
     next: Choice | None  # with ``actuate``: the event Python must perform now

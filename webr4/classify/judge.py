@@ -74,7 +74,7 @@ def racing_pair(planned: PlannedSequence, parent: Trace, child: Trace) -> tuple[
     if planned.reversal is not None:
         r = planned.reversal
         return _event(r.first, parent, child), _event(r.second, parent, child), r.location
-    for before, after in zip(parent.sequence, child.sequence):
+    for before, after in zip(parent.sequence, child.planned_sequence):
         if before != after:
             return _event(before, parent, child), _event(after, parent, child), ""
     return _event(parent.sequence[-1], parent), _event(child.sequence[-1], child), ""

@@ -235,7 +235,7 @@ def polling_timer(case: Case) -> bool:
     if case.diff.categories - {"pending"}:
         return False
     parent, child = case.parent, case.child
-    differing = (set(parent.sequence) ^ set(child.sequence)) | (parent.enabled_at_end ^ child.enabled_at_end)
+    differing = (set(parent.sequence) ^ set(child.planned_sequence)) | (parent.enabled_at_end ^ child.enabled_at_end)
     if not differing:
         return False
     traces = (parent, child)

@@ -32,7 +32,7 @@ _VERBS = {Category.USER: "came", Category.NETWORK: "arrived", Category.PARSE: "a
 def unrealised(child: Trace, first: EventId, second: EventId) -> str | None:
     """Why ``child`` did not run ``second`` before ``first`` as planned, in words; ``None`` when
     it did (``second`` ran, and ``first`` did not run before it)."""
-    order = child.sequence
+    order = child.planned_sequence
     label = _labeller(child.events)
     skipped = " was not enabled when its turn came and" if second in child.skipped else ""
     if second not in order:

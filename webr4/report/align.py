@@ -22,13 +22,13 @@ class Row:
 
 
 def _label(trace: Trace, event_id: str) -> str:
-    event = trace.events.get(event_id)
+    event = trace.events.get(trace.matched.get(event_id, event_id))
     return event.label if event else event_id
 
 
 def align(parent: Trace, child: Trace, racing: frozenset[str]) -> list[Row]:
     """Rows pairing ``parent``'s steps with ``child``'s; the first differing row is marked."""
-    a, b = parent.sequence, child.sequence
+    a, b = parent.sequence, child.planned_sequence
     in_a, in_b = set(a), set(b)
     rows: list[Row] = []
     marked = False

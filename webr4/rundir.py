@@ -248,9 +248,12 @@ class Summary:
     ``races_uncovered`` (in the seed, after filters), ``sequences_explored`` (the seed included,
     also as ``sequences``), ``truncated`` (once finished, the budget that stopped the run, else
     null), ``counts`` (reversals per verdict), ``session`` (its directory, relative to the
-    run), ``noise`` (categories masked after the seed replays), ``sandbox`` (``on``, or ``off
-    (why)``: whether Chromium ran sandboxed), ``pruning`` (R4 only: the enabled events of the
-    explored states, those explored, and the fraction partial-order reduction pruned),
+    run), ``noise`` (categories masked because they differed between two replays of the seed),
+    ``clock_noise`` (what was masked, item by item, because it moved in a replay of the seed with
+    the virtual clock and the random seed moved: it follows the clock or the random numbers),
+    ``sandbox`` (``on``, or ``off (why)``: whether Chromium ran sandboxed), ``pruning`` (R4 only:
+    the enabled events of the explored states, those explored, and the fraction partial-order
+    reduction pruned),
     ``seconds`` and ``reversals`` (each a :class:`ReversalReport`).
     """
 
@@ -266,6 +269,7 @@ class Summary:
     stop_reason: str | None = None  # set when the sweep finishes
     seconds: float = 0.0
     noise: list[str] = field(default_factory=list)
+    clock_noise: list[str] = field(default_factory=list)
     sandbox: str = ""  # Chromium's sandbox in this sweep: on, or off (why)
     pruning: dict[str, float] | None = None  # R4 only: enabled, explored, ratio (see webr4.engine.stats)
     reversals: list[ReversalReport] = field(default_factory=list)

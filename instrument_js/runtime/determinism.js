@@ -24,7 +24,8 @@ if (crypto.randomUUID) {
     return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
   };
 }
-const baseTime = CONFIG.baseTime || 1700000000000;
+// The virtual clock starts at one fixed instant; a replay that learns what follows the clock moves it.
+const baseTime = 1700000000000 + (CONFIG.clockShiftMs || 0);
 const NativeDate = N.Date;
 function VirtualDate(...args) {
   if (!new.target) return new NativeDate(baseTime + virtualNow).toString();

@@ -47,21 +47,22 @@ class Execution:
 
 
 def runtime_script(seed: int, settle_ms: int, event_ms: int, *, full_accesses: bool = False,
-                   log_accesses: bool = True) -> str:
+                   log_accesses: bool = True, clock_shift_ms: float = 0.0) -> str:
     """The init script: the runtime with its configuration in a private lexical scope, then the
     access log that instrumented code reports to, then the log of accesses made through browser
     APIs (DOM, storage, cookies, event handlers). Each step carries the summary of its accesses
     (:mod:`webr4.engine.summary`), or every access with ``full_accesses``; without
     ``log_accesses`` both logs are off from the start, and a step carries only the runtime's own
     accesses to its events' shadow locations, which happens-before reads. The configuration
-    carries what a library's script is (:mod:`webr4.libraries`), so that sites name the app.
+    carries what a library's script is (:mod:`webr4.libraries`), so that sites name the app, and
+    how far the virtual clock's start is moved from its usual instant (``clock_shift_ms``).
 
     Nothing is installed in the empty document a new page starts with (``about:blank`` with an
     opaque origin): the run navigates away from it at once, and installing costs a few tens of
     milliseconds per execution. An ``about:blank`` that a page navigates to has the page's origin,
     and gets everything."""
     config = json.dumps({"seed": seed, "settleMs": settle_ms, "eventMs": event_ms, "fullAccessLog": full_accesses,
-                         "libraryPath": LIBRARY_PATH.pattern})
+                         "libraryPath": LIBRARY_PATH.pattern, "clockShiftMs": clock_shift_ms})
     return ('if (!(location.href === "about:blank" && self.origin === "null")) {\n'
             "{ const __WEBR4_CONFIG__ = " + config + ";\n" + runtime_source() + "\n}\n"
             + javascript("access_log.js") + "\n" + javascript("dom_log.js") + "\n"
@@ -116,6 +117,7 @@ class Driver:
         record: bool = True,
         limits: Limits = Limits(),
         seed: int = 0,
+        clock_shift_ms: float = 0.0,
         screenshot: bool = False,
         heap: bool = False,
         captures: Mapping[str, str] = {},
@@ -134,14 +136,16 @@ class Driver:
         step shares (:mod:`webr4.engine.summary`); ``full_accesses`` (for diagnostics) keeps every
         access instead. ``log_accesses=False`` runs the same rewritten code, so every event keeps
         its identity, with the access log off: for a run that fixes the order of events, not
-        their accesses (a recording).
+        their accesses (a recording). ``seed`` seeds the page's ``Math.random`` and ``crypto``;
+        ``clock_shift_ms`` moves the instant its virtual clock starts at.
         Raises :class:`~webr4.browser.network.NetworkError` when the document cannot be loaded.
         """
         assert self._contexts is not None, "use Driver as an async context manager"
         store = store if store is not None else ResponseStore()
         store.rewind()
         init_script = runtime_script(seed, limits.settle_ms, int(limits.event_timeout_s * 1000),
-                                     full_accesses=full_accesses, log_accesses=log_accesses)
+                                     full_accesses=full_accesses, log_accesses=log_accesses,
+                                     clock_shift_ms=clock_shift_ms)
         fresh = await self._contexts.take(init_script)
         context, page, cdp = fresh.context, fresh.page, fresh.cdp
         try:

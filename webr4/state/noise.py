@@ -14,6 +14,7 @@ compare masked snapshots (:meth:`NoiseMask.diff`) and masked parts can no longer
 
 from __future__ import annotations
 
+import json
 from typing import Any, Collection, Iterable
 
 from webr4.state.categories import CATEGORIES, MASK_FIELDS
@@ -66,6 +67,14 @@ class NoiseMask(Parts):
     def diff(self, parent: StateSnapshot, child: StateSnapshot) -> StateDiff:
         """The difference between ``parent`` and ``child`` outside the mask."""
         return diff_states(self.apply(parent), self.apply(child))
+
+    def items(self, limit: int = 30) -> list[str]:
+        """What the mask hides in words, one item per entry (``heap: window.todos[0].created``), at
+        most ``limit`` of them and then one saying how many more."""
+        found = [f"{category.name}: {entry if isinstance(entry, str) else json.dumps(entry)}"
+                 for category in CATEGORIES for mask_field in category.mask_fields
+                 for entry in mask_field.to_json(self[mask_field.name])]
+        return found if len(found) <= limit else [*found[:limit], f"… {len(found) - limit} more"]
 
     def to_json(self) -> dict[str, Any]:
         return {name: field.to_json(self[name]) for name, field in MASK_FIELDS.items()}

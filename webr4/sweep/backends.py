@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from webr4.browser.driver import Driver
-from webr4.sweep.execution import Outcome, execute
+from webr4.sweep.execution import AS_RECORDED, Outcome, Variant, execute
 from webr4.sweep.lifeline import bind_to_parent
 from webr4.record.session import Session
 from webr4.sweep.workers import execute_packed, execute_plan, pack_session
@@ -34,11 +34,11 @@ class BackendError(Webr4Error):
 
 
 class Backend(Protocol):
-    """Runs plans of one session; ``workers`` of them at once."""
+    """Runs plans of one session (as recorded, or in a :class:`Variant`); ``workers`` of them at once."""
 
     workers: int
 
-    async def execute(self, plan: Sequence[str]) -> Outcome: ...
+    async def execute(self, plan: Sequence[str], variant: Variant = AS_RECORDED) -> Outcome: ...
 
     async def close(self) -> None: ...
 
@@ -56,10 +56,11 @@ class InProcess:
         self._driver, self._session = driver, session
         self._lock = asyncio.Lock()
 
-    async def execute(self, plan: Sequence[str]) -> Outcome:
+    async def execute(self, plan: Sequence[str], variant: Variant = AS_RECORDED) -> Outcome:
         async with self._lock:
             try:
-                return await asyncio.wait_for(execute(self._driver, self._session, plan), _deadline(self._session))
+                return await asyncio.wait_for(execute(self._driver, self._session, plan, variant),
+                                              _deadline(self._session))
             except TimeoutError:
                 return Outcome.failure(f"the execution did not end within {_deadline(self._session):.0f} s")
 
@@ -80,12 +81,13 @@ class WorkerProcesses:
         return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
                                    initializer=bind_to_parent, initargs=(os.getpid(),))
 
-    async def execute(self, plan: Sequence[str]) -> Outcome:
+    async def execute(self, plan: Sequence[str], variant: Variant = AS_RECORDED) -> Outcome:
         loop = asyncio.get_running_loop()
         for attempt in (1, 2):
             pool = self._pool
             try:
-                call = loop.run_in_executor(pool, execute_plan, str(self._session.directory.resolve()), tuple(plan))
+                call = loop.run_in_executor(pool, execute_plan, str(self._session.directory.resolve()), tuple(plan),
+                                            variant)
                 return await asyncio.wait_for(call, _deadline(self._session))
             except (BrokenProcessPool, TimeoutError) as error:
                 if pool is self._pool:  # the first task to notice replaces the pool for everyone
@@ -159,12 +161,12 @@ class DaskCluster:
         packed = await client.scatter(pack_session(session.directory), broadcast=True)
         return cls(client, cluster, execute_packed, packed, workers)
 
-    async def execute(self, plan: Sequence[str]) -> Outcome:
+    async def execute(self, plan: Sequence[str], variant: Variant = AS_RECORDED) -> Outcome:
         from distributed import KilledWorker
 
         for attempt in (1, 2):
             try:
-                return await self._client.submit(self._task, self._session, tuple(plan), pure=False)
+                return await self._client.submit(self._task, self._session, tuple(plan), variant, pure=False)
             except KilledWorker:
                 if attempt == 2:
                     return Outcome.failure("the Dask worker running this plan died twice")

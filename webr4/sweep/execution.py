@@ -23,6 +23,21 @@ from webr4.vocabulary import FAILED_RUNS, RETRIED_RUNS, Truncation
 
 
 @dataclass(frozen=True)
+class Variant:
+    """How a replay departs from the session on purpose: its random seed moved by ``seed_shift``
+    and its virtual clock started ``clock_shift_ms`` later. Two replays of one plan that differ
+    only so show which parts of the end state follow the clock and the random numbers."""
+
+    seed_shift: int = 0
+    clock_shift_ms: float = 0.0
+
+
+AS_RECORDED = Variant()
+SHIFTED = Variant(seed_shift=1, clock_shift_ms=((400 * 24 + 1) * 3600 + 61) * 1000 + 1)
+"""400 days, an hour, a minute, a second and a millisecond later: every field of a date moves."""
+
+
+@dataclass(frozen=True)
 class Outcome:
     """The trace and the end state of one execution; ``state.screenshot`` holds PNG bytes."""
 
@@ -49,7 +64,7 @@ class Outcome:
         return cls(trace, StateSnapshot(dom="", exceptions=[]))
 
 
-async def run_plan(driver: Driver, session: Session, plan: Iterable[str]) -> Execution:
+async def run_plan(driver: Driver, session: Session, plan: Iterable[str], variant: Variant = AS_RECORDED) -> Execution:
     """One execution of ``plan``. A run the browser lost (a crash, a renderer that stopped
     answering, the run timeout) is tried once more; a second loss is returned as it is, and a
     browser that fails outright twice becomes a ``page-lost`` run."""
@@ -57,7 +72,8 @@ async def run_plan(driver: Driver, session: Session, plan: Iterable[str]) -> Exe
         try:
             execution = await driver.execute(session.url, tuple(plan), actions=session.user_actions,
                                              store=session.network(), record=False, limits=session.run_limits,
-                                             seed=session.seed, screenshot=True, heap=True,
+                                             seed=session.seed + variant.seed_shift,
+                                             clock_shift_ms=variant.clock_shift_ms, screenshot=True, heap=True,
                                              captures=page_scripts())
         except PlaywrightError as error:
             if attempt == 2:
@@ -69,7 +85,7 @@ async def run_plan(driver: Driver, session: Session, plan: Iterable[str]) -> Exe
     raise AssertionError("unreachable")
 
 
-async def execute(driver: Driver, session: Session, plan: Iterable[str]) -> Outcome:
+async def execute(driver: Driver, session: Session, plan: Iterable[str], variant: Variant = AS_RECORDED) -> Outcome:
     """Run ``plan`` in a fresh context of ``driver``'s browser and snapshot its end state."""
-    execution = await run_plan(driver, session, plan)
+    execution = await run_plan(driver, session, plan, variant)
     return Outcome(execution.trace, StateSnapshot.from_execution(execution, execution.heap))

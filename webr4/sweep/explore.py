@@ -39,7 +39,7 @@ from webr4.rundir import FINISHED, INTERRUPTED, ReversalReport, RunDir, Summary
 from webr4.state.noise import NoiseMask
 from webr4.state.snapshot import StateSnapshot
 from webr4.sweep.backends import Backend, InProcess
-from webr4.sweep.execution import Outcome
+from webr4.sweep.execution import SHIFTED, Outcome
 from webr4.sweep.pipeline import Pipeline
 from webr4.sweep.progress import Progress, Quiet
 from webr4.record.session import Session
@@ -126,18 +126,21 @@ async def _sweep(pipeline: Pipeline, store: RunStore, session: Session, run: Run
                  started: float, progress: Progress, workers: int) -> Summary:
     filters = filters_by_name(settings.filters)
     seed_plan = session.seed_trace().sequence
-    first, second = await asyncio.gather(pipeline.outcome(seed_plan, copy=1), pipeline.outcome(seed_plan, copy=2))
+    first, second, shifted = await asyncio.gather(pipeline.outcome(seed_plan, copy=1),
+                                                  pipeline.outcome(seed_plan, copy=2),
+                                                  pipeline.outcome(seed_plan, copy=3, variant=SHIFTED))
     if first.trace.sequence != second.trace.sequence or first.failed:
         raise SeedNotReproducible(
             f"repeating the recording failed ({_first_divergence(first.trace, second.trace)}); "
             "record the session again, or mask what varies")
     noise = NoiseMask.from_baselines(first.state, second.state)
+    clock = _clock_noise(first, shifted)
     summary = Summary(session.url, settings.bound, settings.strategy, settings.session,
                       session.run_limits.chunking.describe(), len(first.trace.steps),
                       len(find_races(first.trace, filters=filters).uncovered),
-                      noise=noise.categories, sandbox=sandbox_state())
-    run.write_noise(noise)
-    mask = noise | NoiseMask.from_json(settings.mask)
+                      noise=noise.categories, clock_noise=clock.items(), sandbox=sandbox_state())
+    run.write_noise(noise | clock)
+    mask = noise | clock | NoiseMask.from_json(settings.mask)
     run.write_summary(summary)
     try:
         await _explore_all(pipeline, store, run, settings, started, progress, workers, summary,
@@ -152,6 +155,17 @@ async def _sweep(pipeline: Pipeline, store: RunStore, session: Session, run: Run
         progress.finish(summary.to_json())  # a live bar must let go of the terminal
         raise
     return summary
+
+
+def _clock_noise(seed: Outcome, shifted: Outcome) -> NoiseMask:
+    """What of the seed's end state follows the virtual clock or the random numbers: what differs
+    in a replay of the seed with both moved (:data:`~webr4.sweep.execution.SHIFTED`). A reversal
+    runs events at other virtual times, so a stored timestamp or an id made from one changes
+    without anything a user would call different. Nothing when that replay ran other events: its
+    differences are then not the clock's alone."""
+    if shifted.failed or shifted.trace.sequence != seed.trace.sequence:
+        return NoiseMask()
+    return NoiseMask.from_baselines(seed.state, shifted.state)
 
 
 async def _explore_all(pipeline: Pipeline, store: RunStore, run: RunDir, settings: SweepSettings,

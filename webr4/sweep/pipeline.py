@@ -12,7 +12,7 @@ import time
 from collections.abc import Sequence
 
 from webr4.sweep.backends import Backend
-from webr4.sweep.execution import Outcome
+from webr4.sweep.execution import AS_RECORDED, Outcome, Variant
 from webr4.sweep.store import RunStore, execution_key
 from webr4.trace import Trace
 
@@ -37,8 +37,9 @@ class Pipeline:
         self._wanted = wanted
         self._fill()
 
-    async def outcome(self, plan: Sequence[str], copy: int = 0) -> Outcome:
-        """The outcome of ``plan``: finished (here or before an interruption), awaited from its
+    async def outcome(self, plan: Sequence[str], copy: int = 0, variant: Variant = AS_RECORDED) -> Outcome:
+        """The outcome of ``plan`` (run as ``variant``; ``copy`` tells apart executions of one plan
+        that are kept side by side): finished (here or before an interruption), awaited from its
         running execution, or run now. Outcomes are handed out, not kept: the caller stores what
         it needs, so a long sweep does not hold every screenshot in memory."""
         key = execution_key(plan, copy)
@@ -48,7 +49,7 @@ class Pipeline:
         known = self._unclaimed.pop(key, None) or self._store.outcome(key)
         if known is not None:
             return known
-        await self._start(key, tuple(plan))
+        await self._start(key, tuple(plan), variant)
         return self._unclaimed.pop(key)
 
     def trace(self, plan: Sequence[str]) -> Trace | None:
@@ -76,8 +77,8 @@ class Pipeline:
             if key not in self._running and key not in self._traces:
                 self._start(key, plan)
 
-    def _start(self, key: str, plan: Plan) -> asyncio.Task[Outcome]:
-        task = asyncio.ensure_future(self._run(key, plan))
+    def _start(self, key: str, plan: Plan, variant: Variant = AS_RECORDED) -> asyncio.Task[Outcome]:
+        task = asyncio.ensure_future(self._run(key, plan, variant))
         self._running[key] = task
         task.add_done_callback(lambda _: self._done(key))
         return task
@@ -86,10 +87,10 @@ class Pipeline:
         self._running.pop(key, None)
         self._fill()
 
-    async def _run(self, key: str, plan: Plan) -> Outcome:
+    async def _run(self, key: str, plan: Plan, variant: Variant) -> Outcome:
         self._store.started(key, plan)
         started = time.monotonic()
-        outcome = await self._backend.execute(plan)
+        outcome = await self._backend.execute(plan, variant)
         self._store.finished(key, outcome, time.monotonic() - started)
         self._traces[key] = outcome.trace
         self._unclaimed[key] = outcome

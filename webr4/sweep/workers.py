@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from webr4.browser.driver import Driver
-from webr4.sweep.execution import Outcome, execute
+from webr4.sweep.execution import AS_RECORDED, Outcome, Variant, execute
 from webr4.record.session import Session
 
 
@@ -36,17 +36,17 @@ class BrowserHost:
         self._sessions: dict[Path, Session] = {}
         self._lock = threading.Lock()
 
-    def execute(self, session_dir: Path, plan: Sequence[str]) -> Outcome:
+    def execute(self, session_dir: Path, plan: Sequence[str], variant: Variant = AS_RECORDED) -> Outcome:
         """Run ``plan`` against the session in ``session_dir`` (one execution at a time)."""
         with self._lock:
-            return asyncio.run_coroutine_threadsafe(self._execute(session_dir, plan), self._loop).result()
+            return asyncio.run_coroutine_threadsafe(self._execute(session_dir, plan, variant), self._loop).result()
 
-    async def _execute(self, session_dir: Path, plan: Sequence[str]) -> Outcome:
+    async def _execute(self, session_dir: Path, plan: Sequence[str], variant: Variant) -> Outcome:
         session = self._sessions.get(session_dir)
         if session is None:
             session = self._sessions[session_dir] = Session.load(session_dir)
         driver = await self._live_driver()
-        return await execute(driver, session, plan)
+        return await execute(driver, session, plan, variant)
 
     async def _live_driver(self) -> Driver:
         if self._driver is not None and not self._driver.browser.is_connected():
@@ -84,9 +84,9 @@ def _process_host() -> BrowserHost:
         return _host
 
 
-def execute_plan(session_dir: str, plan: Sequence[str]) -> Outcome:
+def execute_plan(session_dir: str, plan: Sequence[str], variant: Variant = AS_RECORDED) -> Outcome:
     """Execute ``plan`` in this process's browser (the task a worker process runs)."""
-    return _process_host().execute(Path(session_dir), plan)
+    return _process_host().execute(Path(session_dir), plan, variant)
 
 
 def pack_session(directory: Path) -> bytes:
@@ -100,7 +100,7 @@ def pack_session(directory: Path) -> bytes:
 _unpacked: dict[str, Path] = {}
 
 
-def execute_packed(packed: bytes, plan: Sequence[str]) -> Outcome:
+def execute_packed(packed: bytes, plan: Sequence[str], variant: Variant = AS_RECORDED) -> Outcome:
     """Execute ``plan`` against a session shipped by :func:`pack_session` (the cluster task).
 
     Each distinct session is unpacked once per process, into a temporary directory that goes
@@ -115,4 +115,4 @@ def execute_packed(packed: bytes, plan: Sequence[str]) -> Outcome:
             with tarfile.open(fileobj=io.BytesIO(packed), mode="r:gz") as archive:
                 archive.extractall(target, filter="data")
             directory = _unpacked[digest] = target / "session"
-    return _process_host().execute(directory, plan)
+    return _process_host().execute(directory, plan, variant)

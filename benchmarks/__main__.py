@@ -18,8 +18,8 @@ from pathlib import Path
 from types import ModuleType
 
 from benchmarks import (
-    controlled_execution, cpu_heavy, evaluation, floor, parallel, planning_cost, race_detection, real_apps,
-    rewrite_speed, scaling, sweep_cost,
+    controlled_execution, cpu_heavy, evaluation, floor, loader_apps, parallel, planning_cost, race_detection,
+    real_apps, rewrite_speed, scaling, sweep_cost,
 )
 from benchmarks.section import Section, find_sites
 from webr4.resources import resource_dir
@@ -40,6 +40,7 @@ SECTIONS = {
 }
 SEPARATE = {
     "real_apps": real_apps,
+    "loader_apps": loader_apps,
 }
 
 

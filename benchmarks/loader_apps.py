@@ -1,0 +1,135 @@
+"""webr4 on TodoMVC apps whose modules a loader fetches (RequireJS, curl, Dojo's AMD loader).
+
+A loader's modules arrive in any order, and which module arrives last decides which event creates
+the timers and requests that start the app. A reversal of two modules therefore changes the
+creators, and so the exact identities, of the events after it. This benchmark measures how
+approximate replay copes, per app of the ``todomvc`` package (the real-app corpus's pinned
+version, installed by :func:`benchmarks.real_apps.ensure_apps`), served as the package ships it:
+
+* the verdicts of a bound-1 sweep (at most :data:`MAX_SEQUENCES` sequences, :data:`TIME_LIMIT_S`);
+* over every explored reversal, what became of the planned events after the reversal: run under
+  their own id, run under another id with the same creator-free identity (their creator changed),
+  or skipped (they never appeared); and how many events ran that the plan did not name.
+
+``python -m benchmarks --only loader_apps`` writes ``benchmarks/results/loader_apps.{md,json}``.
+It reads ``Trace.matched`` where the revision has it, so the same file measures an older tree
+(``PYTHONPATH=OLD_TREE python -m benchmarks.loader_apps``, after copying it there) for a before
+and after.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from benchmarks.real_apps import CACHE, ensure_apps, load_corpus
+from benchmarks.section import Section
+from webr4.browser.driver import Driver
+from webr4.record.session import record
+from webr4.serve import serve
+from webr4.sweep.explore import explore
+from webr4.sweep.runfiles import RunFiles
+
+APPS = ("backbone_require", "knockoutjs_require", "canjs_require", "angularjs_require", "stapes_require",
+        "somajs_require", "troopjs_require", "lavaca_require", "backbone_marionette_require", "flight",
+        "durandal", "dojo", "cujo")
+"""The examples of the ``todomvc`` package that load their modules with a module loader."""
+MAX_SEQUENCES = 40
+TIME_LIMIT_S = 300.0
+
+
+@dataclass
+class LoaderResult:
+    app: str
+    seconds: float = 0.0
+    verdicts: dict[str, int] = field(default_factory=dict)
+    exact: int = 0  # planned events after the reversal that ran under their own id
+    matched: int = 0  # ... that ran under another id with the same creator-free identity
+    skipped: int = 0  # ... that never appeared
+    unplanned: int = 0  # events that ran although the plan did not name them
+    error: str | None = None
+
+
+async def measure_app(driver: Driver, url: str, session_steps: list[dict[str, Any]], scratch: Path) -> dict:
+    name = url.rstrip("/").rsplit("/", 1)[-1]
+    result = LoaderResult(name)
+    started = time.perf_counter()
+    try:
+        session = await record(driver, url, scratch / "session", session_steps)
+        summary = await explore(driver, session, scratch / "run", bound=1, max_sequences=MAX_SEQUENCES,
+                                time_limit=TIME_LIMIT_S)
+    except Exception as error:  # noqa: BLE001 - one app's failure is its row, not the benchmark's end
+        result.error = (str(error).strip().splitlines() or [type(error).__name__])[0][:200]
+        return asdict(result)
+    result.seconds = time.perf_counter() - started
+    result.verdicts = dict(Counter(r.verdict for r in summary.reversals))
+    with RunFiles(scratch / "run") as files:
+        for reversal in summary.reversals:
+            trace = files.trace(reversal.index)
+            if trace is None:
+                continue
+            matched = getattr(trace, "matched", {})
+            after = next((i for i, step in enumerate(trace.steps) if step.event in (reversal.first_id,
+                                                                                   reversal.second_id)), 0)
+            for step in trace.steps[after:]:
+                if not step.planned:
+                    result.unplanned += 1
+                elif step.event in matched.values():
+                    result.matched += 1
+                else:
+                    result.exact += 1
+            result.skipped += len(trace.skipped)
+    return asdict(result)
+
+
+async def measure(examples: Path, session_steps: list[dict[str, Any]]) -> list[dict]:
+    results = []
+    with serve(examples) as base, tempfile.TemporaryDirectory(prefix="webr4-loader-apps-") as scratch:
+        async with Driver() as driver:
+            for app in APPS:
+                if not (examples / app / "index.html").is_file():
+                    continue
+                print(f"loader_apps: {app} ...", file=sys.stderr, flush=True)
+                row = await measure_app(driver, f"{base}{app}/", session_steps, Path(scratch) / app)
+                print(f"loader_apps: {_row(row)}", file=sys.stderr, flush=True)
+                results.append(row)
+    return results
+
+
+def _row(r: dict) -> str:
+    if r["error"]:
+        return f"| {r['app']} | – | – | – | – | – | – | {r['error']} |"
+    verdicts = ", ".join(f"{n} {v}" for v, n in sorted(r["verdicts"].items()))
+    planned = r["exact"] + r["matched"] + r["skipped"]
+    share = f"{r['matched'] / planned:.0%}" if planned else "–"
+    return (f"| {r['app']} | {r['seconds']:.0f} | {verdicts} | {r['exact']} | {r['matched']} ({share}) | "
+            f"{r['skipped']} | {r['unplanned']} | |")
+
+
+def table(results: list[dict]) -> str:
+    head = ("| app | sweep s | verdicts | planned, own id | planned, creator changed (share) | skipped | "
+            "not planned | error |\n|---|---:|---|---:|---:|---:|---:|---|")
+    return "\n".join([head, *(_row(r) for r in results)])
+
+
+def run(sites: list[Path]) -> Section:  # noqa: ARG001 - the section measures the npm apps, not the sites
+    corpus = load_corpus()
+    if ensure_apps(corpus) is None:
+        return Section("Module-loader apps", "not measured: the npm packages could not be installed", [])
+    results = asyncio.run(measure(CACHE / "node_modules" / "todomvc" / "examples", corpus.session))
+    return Section("Module-loader apps: verdicts, and planned events after each reversal", table(results), results)
+
+
+if __name__ == "__main__":
+    section = run([])
+    print(section.markdown)
+    with contextlib.suppress(OSError):
+        Path(sys.argv[1] if len(sys.argv) > 1 else "loader_apps.json").write_text(json.dumps(section.data, indent=1))

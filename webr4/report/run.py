@@ -114,9 +114,19 @@ class Run:
             return []
         return align(parent, child, frozenset((reversal.first_id, reversal.second_id)))
 
-    def skipped(self, index: int) -> list[str]:
-        """Labels of the planned events sequence ``index`` could not run."""
+    def departures(self, index: int) -> dict[str, list[str]]:
+        """How sequence ``index`` departed from its plan, as labels of events: ``never`` (planned,
+        never enabled), ``late`` (planned, not enabled at their turn, run when they appeared) and
+        ``matched`` (planned, run under another id because another event created them)."""
         trace = self.trace(index)
         if trace is None:
-            return []
-        return [trace.events[e].label if e in trace.events else e for e in trace.skipped]
+            return {"never": [], "late": [], "matched": []}
+
+        def label(event_id: str) -> str:
+            event = trace.events.get(trace.matched.get(event_id, event_id))
+            return event.label if event else event_id
+
+        ran = set(trace.planned_sequence)
+        return {"never": [label(e) for e in trace.skipped if e not in ran],
+                "late": [label(e) for e in trace.skipped if e in ran],
+                "matched": [label(e) for e in trace.matched]}

@@ -71,7 +71,7 @@ def write_report(run_dir: Path) -> Path:
         _write(files.report_page(index), template.render(
             **common, page="reversal", r=r, categories=CATEGORIES,
             events=[run.racing_event(r, "first"), run.racing_event(r, "second")],
-            rows=run.alignment(r), skipped=run.skipped(index), diff=run.diff(index),
+            rows=run.alignment(r), departures=run.departures(index), diff=run.diff(index),
             shots=shots[index], diff_image=run.image(index, f"{DIFF}.png"),
             command=replay_command(run_dir, r)))
     return files.report_page()

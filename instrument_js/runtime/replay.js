@@ -19,64 +19,67 @@ function orderBefore(a, b) {
   return a[0] < b[0];
 }
 
-/** state: {plan, waiting, diverged} as Python's `to_page` hands it over. */
+/** state: {plan, waiting, diverged} as Python's `to_page` hands it over: the rest of the plan
+ *  and the planned ids waiting before it. Positions: waiting ids -n..-1, the plan 0.. */
 function newPlanFollower(state) {
-  const follower = { plan: state.plan, cursor: 0, waiting: A.slice(state.waiting), skipped: [], diverged: state.diverged,
-    matched: [] };
+  const waiting = A.slice(state.waiting);
+  const follower = { plan: state.plan, cursor: 0, waiting, skipped: [], diverged: state.diverged, matched: [] };
+  const position = newMap();
+  const loosePositions = newMap();
+  const at = (id) => (position.has(id) ? position.get(id) : null);
+  const place = (id, p) => {
+    if (!position.has(id)) position.set(id, p);
+    const loose = loosePart(id);
+    if (loose === null) return;
+    if (!loosePositions.has(loose)) loosePositions.set(loose, []);
+    A.push(loosePositions.get(loose), p);
+  };
+  for (let i = 0; i < waiting.length; i++) place(waiting[i], i - waiting.length);
+  for (let i = 0; i < state.plan.length; i++) place(state.plan[i], i);
+  const done = newEmptySet();
+  const idAt = (p) => (p < 0 ? state.waiting[p + state.waiting.length] : state.plan[p]);
   /** enabled: [id, due, prio, seq] of every pending event. */
   follower.choose = (enabled) => {
-    const plan = follower.plan;
-    const claimed = newSet(follower.waiting);
-    for (let i = follower.cursor; i < plan.length; i++) claimed.add(plan[i]);
-    const claimedLoose = newEmptySet();
-    for (const id of claimed) { const loose = loosePart(id); if (loose !== null) claimedLoose.add(loose); }
-    const byId = newMap();
-    const byLoose = newMap();
+    const exact = newMap();
+    const loosely = newMap();
     const unnamed = [];
     for (let i = 0; i < enabled.length; i++) {
       const entry = enabled[i];
-      byId.set(entry[0], entry);
-      if (claimed.has(entry[0])) continue;
+      const p = at(entry[0]);
+      if (p !== null && !done.has(p)) { exact.set(p, entry); continue; }
       const loose = loosePart(entry[0]);
-      if (loose === null || !claimedLoose.has(loose)) A.push(unnamed, entry);
-      else if (!byLoose.has(loose)) byLoose.set(loose, entry);
+      let open = null;
+      const candidates = loose === null ? null : loosePositions.get(loose);
+      if (candidates) for (let j = 0; j < candidates.length && open === null; j++) if (!done.has(candidates[j])) open = candidates[j];
+      if (open === null) A.push(unnamed, entry);
+      else if (!loosely.has(open)) loosely.set(open, entry);
     }
-    const pendingFor = (planned) => {
-      if (byId.has(planned)) return byId.get(planned);
-      const loose = loosePart(planned);
-      return loose !== null && byLoose.has(loose) ? byLoose.get(loose) : null;
-    };
-    let pick = null;
-    let pickedPlanned = null;
-    let at = -1;
-    let passed = 0;
-    for (let i = 0; i < follower.waiting.length && pick === null; i++) {
-      pick = pendingFor(follower.waiting[i]);
-      if (pick !== null) { at = i; pickedPlanned = follower.waiting[i]; }
+    let waited = null;
+    let ahead = null;
+    for (const p of [...exact.keys(), ...loosely.keys()]) {
+      if (p < follower.cursor) { if (waited === null || p < waited) waited = p; }
+      else if (ahead === null || p < ahead) ahead = p;
     }
-    if (pick === null) {
-      while (follower.cursor + passed < plan.length) {
-        const planned = plan[follower.cursor + passed];
-        pick = pendingFor(planned);
-        if (pick !== null) { pickedPlanned = planned; break; }
-        passed++;
-      }
-    }
+    const chosenAt = waited !== null ? waited : ahead;
+    const passed = chosenAt === null ? follower.plan.length - follower.cursor : Math.max(chosenAt - follower.cursor, 0);
+    const pick = chosenAt === null ? null : (exact.has(chosenAt) ? exact.get(chosenAt) : loosely.get(chosenAt));
     const diverged = follower.diverged || passed > 0;
     let first = null;
     if (diverged) for (let i = 0; i < unnamed.length; i++) if (first === null || orderBefore(unnamed[i], first)) first = unnamed[i];
     if (pick !== null && first !== null && orderBefore(first, pick)) return { event: first[0], planned: null };
     follower.diverged = diverged;
     for (let i = 0; i < passed; i++) {
-      A.push(follower.waiting, plan[follower.cursor + i]);
-      A.push(follower.skipped, plan[follower.cursor + i]);
+      A.push(follower.waiting, follower.plan[follower.cursor + i]);
+      A.push(follower.skipped, follower.plan[follower.cursor + i]);
     }
     follower.cursor += passed;
     if (pick === null) return null;
-    if (at >= 0) A.splice(follower.waiting, at, 1);
+    const planned = idAt(chosenAt);
+    if (chosenAt < follower.cursor) A.splice(follower.waiting, A.indexOf(follower.waiting, planned), 1);
     else follower.cursor++;
-    if (pick[0] !== pickedPlanned) A.push(follower.matched, [pickedPlanned, pick[0]]);
-    return { event: pick[0], planned: pickedPlanned };
+    done.add(chosenAt);
+    if (pick[0] !== planned) A.push(follower.matched, [planned, pick[0]]);
+    return { event: pick[0], planned };
   };
   return follower;
 }

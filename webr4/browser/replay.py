@@ -53,7 +53,10 @@ class Choice:
 
 @dataclass
 class PlanFollower:
-    """The plan's side of choosing the next event; the caller runs what :meth:`choose` returns."""
+    """The plan's side of choosing the next event; the caller runs what :meth:`choose` returns.
+
+    Each choice costs time in the number of enabled events, not in the length of the plan: the
+    follower finds the planned events among the enabled ones by their plan positions."""
 
     plan: Sequence[EventId]
     cursor: int = 0  # the next plan entry not yet run or waiting
@@ -62,49 +65,46 @@ class PlanFollower:
     diverged: bool = False  # a planned event was not pending at its turn
     matched: dict[EventId, EventId] = field(default_factory=dict)  # planned id -> the other id that ran for it
 
+    def __post_init__(self) -> None:
+        self._position: dict[EventId, int] = {}
+        self._loose_positions: dict[str, list[int]] = {}
+        for position, event in enumerate(self.plan):
+            self._position.setdefault(event, position)
+            loose = loose_part(event)
+            if loose is not None:
+                self._loose_positions.setdefault(loose, []).append(position)
+        self._done: set[int] = set(range(self.cursor)) - {self._position[e] for e in self.waiting}
+
     def start_at(self, head: EventId) -> None:
         """The first event (the document's head) ran before any choice: consume it if planned."""
         if self.cursor < len(self.plan) and self.plan[self.cursor] == head:
+            self._done.add(self.cursor)
             self.cursor += 1
 
     def choose(self, enabled: Mapping[EventId, Order]) -> Choice | None:
         """The next event by the plan, or an unnamed one before it; ``None`` when the plan offers
         nothing pending (every enabled event is then one the plan does not name)."""
-        claimed = set(self.waiting)
-        claimed.update(self.plan[self.cursor:])
-        claimed_loose = {loose for loose in map(loose_part, claimed) if loose is not None}
-        by_loose: dict[str, EventId] = {}
+        exact: dict[int, EventId] = {}
+        loosely: dict[int, EventId] = {}
         unnamed: list[EventId] = []
         for event in enabled:
-            if event in claimed:
+            position = self._position.get(event)
+            if position is not None and position not in self._done:
+                exact[position] = event
                 continue
             loose = loose_part(event)
-            if loose is None or loose not in claimed_loose:
+            open_position = next((p for p in self._loose_positions.get(loose, ()) if p not in self._done), None) \
+                if loose is not None else None
+            if open_position is None:
                 unnamed.append(event)
             else:
-                by_loose.setdefault(loose, event)
-
-        def pending(planned: EventId) -> EventId | None:
-            if planned in enabled:
-                return planned
-            loose = loose_part(planned)
-            return by_loose.get(loose) if loose is not None else None
-
-        pick: Choice | None = None
-        at, passed = -1, 0
-        for index, planned in enumerate(self.waiting):
-            found = pending(planned)
-            if found is not None:
-                pick, at = Choice(found, planned), index
-                break
-        if pick is None:
-            while self.cursor + passed < len(self.plan):
-                planned = self.plan[self.cursor + passed]
-                found = pending(planned)
-                if found is not None:
-                    pick = Choice(found, planned)
-                    break
-                passed += 1
+                loosely.setdefault(open_position, event)
+        positions = exact.keys() | loosely.keys()
+        waited = [p for p in positions if p < self.cursor]
+        ahead = [p for p in positions if p >= self.cursor]
+        at = min(waited) if waited else min(ahead) if ahead else None
+        passed = len(self.plan) - self.cursor if at is None else max(at - self.cursor, 0)
+        pick = None if at is None else Choice(exact.get(at) or loosely[at], self.plan[at])
         diverged = self.diverged or passed > 0
         first = min(unnamed, key=lambda event: (*enabled[event], event)) if unnamed and diverged else None
         if pick is not None and first is not None and (*enabled[first], first) < (*enabled[pick.event], pick.event):
@@ -113,12 +113,13 @@ class PlanFollower:
         self.waiting.extend(self.plan[self.cursor:self.cursor + passed])
         self.skipped.extend(self.plan[self.cursor:self.cursor + passed])
         self.cursor += passed
-        if pick is None:
+        if pick is None or at is None:
             return None
-        if at >= 0:
-            del self.waiting[at]
+        if at < self.cursor:
+            self.waiting.remove(self.plan[at])
         else:
             self.cursor += 1
+        self._done.add(at)
         if pick.event != pick.planned:
             assert pick.planned is not None
             self.matched[pick.planned] = pick.event
@@ -133,8 +134,11 @@ class PlanFollower:
                   matched: Sequence[tuple[EventId, EventId]]) -> None:
         """Take back the state the page's follower left after a stretch (``skipped``: the ids it
         passed over)."""
+        before = [self._position[e] for e in self.waiting]
         self.cursor += consumed
         self.waiting = list(waiting)
+        still = {self._position[e] for e in self.waiting}
+        self._done.update(p for p in [*before, *range(self.cursor - consumed, self.cursor)] if p not in still)
         self.skipped.extend(skipped)
         self.diverged = diverged
         self.matched.update(matched)

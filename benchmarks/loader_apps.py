@@ -42,8 +42,8 @@ APPS = ("backbone_require", "knockoutjs_require", "canjs_require", "angularjs_re
         "somajs_require", "troopjs_require", "lavaca_require", "backbone_marionette_require", "flight",
         "durandal", "dojo", "cujo")
 """The examples of the ``todomvc`` package that load their modules with a module loader."""
-MAX_SEQUENCES = 40
-TIME_LIMIT_S = 300.0
+MAX_SEQUENCES = 20
+TIME_LIMIT_S = 150.0
 
 
 @dataclass

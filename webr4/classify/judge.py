@@ -58,7 +58,7 @@ def judge(planned: PlannedSequence, seed: Trace, parent_trace: Trace, parent_sta
                        child_failed=child_trace.truncated in FAILED_RUNS, rules=rules)
     named = describe_locations(parent_trace, first.id, second.id, location)
     keys = [key for _words, key in named] or [location]
-    shift = timing_shift(seed, child_trace.sequence)
+    shift = timing_shift(seed, child_trace.planned_sequence)
     return Judgement(
         first=first, second=second, locations=list(named), location_key=keys[0],
         sites=(access_site(parent_trace, first.id, keys), access_site(parent_trace, second.id, keys)),

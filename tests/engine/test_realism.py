@@ -91,3 +91,9 @@ def test_the_shift_is_the_largest_gap_against_the_recorded_times(times: list[int
         assert shift is not None and shift.ms == largest
         assert order.index(shift.early) < order.index(shift.late)
         assert time[shift.early] - time[shift.late] == largest
+
+
+def test_a_planned_event_the_child_never_saw_is_named_by_its_label_elsewhere() -> None:
+    child = Trace([Step(CHUNK.id, frozenset({CHUNK.id}))], {CHUNK.id: CHUNK})
+    assert unrealised(child, CHUNK.id, XHR.id, EVENTS) == "XHR GET /a.json load never ran"
+    assert XHR.id not in (unrealised(child, CHUNK.id, XHR.id) or "")

@@ -29,11 +29,14 @@ from webr4.trace import Category, Event, EventId, Trace
 _VERBS = {Category.USER: "came", Category.NETWORK: "arrived", Category.PARSE: "arrived", Category.TIMER: "fired"}
 
 
-def unrealised(child: Trace, first: EventId, second: EventId) -> str | None:
+def unrealised(child: Trace, first: EventId, second: EventId,
+               known: Mapping[EventId, Event] | None = None) -> str | None:
     """Why ``child`` did not run ``second`` before ``first`` as planned, in words; ``None`` when
-    it did (``second`` ran, and ``first`` did not run before it)."""
+    it did (``second`` ran, and ``first`` did not run before it). Events are named by their
+    labels: ``child``'s, or for an event ``child`` never saw (its creator ran too late, or not
+    at all), those of ``known`` (the parent's and the recording's events)."""
     order = child.sequence
-    label = _labeller(child.events)
+    label = _labeller({**(known or {}), **child.events})
     skipped = " was not enabled when its turn came and" if second in child.skipped else ""
     if second not in order:
         return f"{label(second)}{skipped} never ran"
@@ -113,4 +116,5 @@ def duration(ms: float) -> str:
 
 
 def _labeller(events: Mapping[EventId, Event]) -> Callable[[EventId], str]:
-    return lambda event_id: events[event_id].label if event_id in events else event_id
+    """An event's label; never its id, which means nothing to a person."""
+    return lambda event_id: events[event_id].label if event_id in events else "an event no run described"

@@ -32,8 +32,11 @@ from webr4.instrument.page import DocumentCache
 from webr4.instrument.pool import warm_up
 from webr4.libraries import LIBRARY_PATH
 from webr4.resources import javascript
-from webr4.trace import Plan, Trace
+from webr4.trace import ErrorRecord, Plan, Trace
 from webr4.vocabulary import Truncation
+
+READ_TIMEOUT_S = 10.0
+"""How long each read of a run's end state may take before the run counts as failed."""
 
 @dataclass(frozen=True)
 class Execution:
@@ -155,9 +158,14 @@ class Driver:
                 # The next execution's page is made while this one's end state is read. Made while
                 # the page ran, it slowed the run by about what it saved, and perturbed its timing.
                 self._contexts.prepare(init_script)
-                dom, shot, globals_, captured = await _final_state(page, cdp, trace, gate, screenshot=screenshot,
-                                                                   heap=heap, captures=captures,
-                                                                   builtins=self._builtins)
+                try:
+                    dom, shot, globals_, captured = await _final_state(page, cdp, trace, gate, screenshot=screenshot,
+                                                                       heap=heap, captures=captures,
+                                                                       builtins=self._builtins)
+                except EndStateUnread as unread:
+                    if not crashed.is_set():
+                        _unread(trace, str(unread))
+                    dom, shot, globals_, captured = "", None, None, {}
                 if crashed.is_set():  # while the end state was read: what was read is not the page's
                     raise PlaywrightError("Target crashed")
             finally:
@@ -167,12 +175,27 @@ class Driver:
             await context.close()
 
 
+class EndStateUnread(Exception):
+    """Reading the end state of a run failed, timed out or came back empty; the message says
+    which part and why (one line)."""
+
+
+def _unread(trace: Trace, why: str) -> None:
+    """Mark ``trace`` as a run whose end state could not be read: a failed run
+    (``capture-failed``), with the cause as a harness error."""
+    trace.truncated = Truncation.CAPTURE_FAILED
+    trace.errors.append(ErrorRecord("harness", f"the end state could not be read: {why}", None, len(trace.steps)))
+
+
 async def _final_state(page: Page, cdp: CDPSession, trace: Trace, gate: NetworkGate, *, screenshot: bool,
                        heap: bool, captures: Mapping[str, str],
                        builtins: dict[str, str]) -> tuple[str, bytes | None, Any, dict[str, Any]]:
     """DOM, screenshot, heap and the results of ``captures`` at the end of a run; empty when the
     page hung or went away (the trace already says so). Names the trace's racing objects
-    (``trace.names``) on the way.
+    (``trace.names``) on the way. Raises :class:`EndStateUnread` when a read fails or takes
+    longer than :data:`READ_TIMEOUT_S`, or when a part asked for comes back empty (a DOM without
+    a line, no screenshot, a heap or a capture of ``null``): what was read is then not the
+    page's end state, and must never be compared as one.
 
     The access log is switched off first, so that reading the state logs nothing; the DOM is read
     before the screenshot, the heap and ``captures`` after it. On a page without child frames one
@@ -186,21 +209,38 @@ async def _final_state(page: Page, cdp: CDPSession, trace: Trace, gate: NetworkG
     if trace.truncated in (Truncation.EVENT_TIMEOUT, Truncation.PAGE_LOST):
         return "", None, None, {}
     quick = screenshot and len(page.frames) == 1
+    reading = "the DOM"
     try:
-        dom, size = await asyncio.wait_for(page.evaluate(_closing_script(quick)), 10)
+        dom, size = await asyncio.wait_for(page.evaluate(_closing_script(quick)), READ_TIMEOUT_S)
         prepared = size is not None  # the page is ready for the picture, carets hidden
         # Naming only reads the log's tables, so it is asked for while the picture is taken.
+        reading = "the screenshot" if screenshot else "the names of the racing objects"
         trace.names, shot = await asyncio.gather(
-            asyncio.wait_for(collect_names(page, trace, gate.original_site, gate.sites), 10),
-            asyncio.wait_for(_picture(page, cdp, size, screenshot), 10))
+            asyncio.wait_for(collect_names(page, trace, gate.original_site, gate.sites), READ_TIMEOUT_S),
+            asyncio.wait_for(_picture(page, cdp, size, screenshot), READ_TIMEOUT_S))
         globals_: Any = None
         captured: dict[str, Any] = {}
         if heap or captures:
+            reading = "the heap" if heap else ", ".join(captures)
             restore = f"{RESTORE}; await 0; " if prepared else ""  # observers see the carets come back first
-            globals_, captured = await asyncio.wait_for(_last_reads(page, restore, heap, captures, builtins), 10)
-    except (PlaywrightError, asyncio.TimeoutError):
-        return "", None, None, {}
+            globals_, captured = await asyncio.wait_for(_last_reads(page, restore, heap, captures, builtins),
+                                                        READ_TIMEOUT_S)
+    except asyncio.TimeoutError:
+        raise EndStateUnread(f"reading {reading} took longer than {READ_TIMEOUT_S:g} s") from None
+    except PlaywrightError as error:
+        raise EndStateUnread(f"reading {reading} failed: {_first_line(error)}") from None
+    empty = [name for name, missing in (("the DOM", not dom), ("the screenshot", screenshot and not shot),
+                                        ("the heap", heap and globals_ is None),
+                                        *((name, captured.get(name) is None) for name in captures)) if missing]
+    if empty:
+        raise EndStateUnread(f"{', '.join(empty)} came back empty")
     return dom, shot, globals_, captured
+
+
+def _first_line(error: BaseException) -> str:
+    """The first line of an error's message (Playwright's carry a call log after it)."""
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
 
 
 async def _picture(page: Page, cdp: CDPSession, size: dict[str, Any] | None, screenshot: bool) -> bytes | None:

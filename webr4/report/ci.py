@@ -72,12 +72,13 @@ def _roles(reversal: ReversalReport) -> tuple[str, str]:
 
 def headline(reversal: ReversalReport) -> str:
     """What ran, in one line: ``click on #add ran before parse chunk 1/1 (click on #add came
-    0.2 ms earlier, before parse chunk 1/1)``, or for a planned order that did not happen
-    ``planned click on #add before parse chunk 1/1, but click on #add … ran after parse chunk 1/1``."""
+    0.2 ms earlier, before parse chunk 1/1)``, for a planned order that did not happen
+    ``planned click on #add before parse chunk 1/1, but click on #add … ran after parse chunk 1/1``,
+    and for an execution that failed ``planned …, but the reversal's execution failed: …``."""
     labels = [str(e.get("label")) for e in reversal.events]
     first, second = (labels + ["an event", "an event"])[:2]
-    if reversal.unrealised:
-        return f"planned {second} before {first}, but {reversal.unrealised}"
+    if reversal.failure or reversal.unrealised:
+        return f"planned {second} before {first}, but {reversal.failure or reversal.unrealised}"
     timing = f" ({reversal.timing})" if reversal.timing else ""
     return f"{second} ran before {first}{timing}"
 
@@ -209,7 +210,7 @@ def _result(run_dir: Path, reversal: ReversalReport, rule_index: dict[str, int])
         "properties": {"reversal": reversal.id, "verdict": reversal.verdict, "reasons": reasons,
                        "differences": reversal.differences, "report": report_page(reversal),
                        "witness": reversal.witness, "replay": replay_command(run_dir, reversal),
-                       "unrealised": reversal.unrealised, "timing": reversal.timing,
+                       "failure": reversal.failure, "unrealised": reversal.unrealised, "timing": reversal.timing,
                        "timing_ms": reversal.timing_ms},
     }
 

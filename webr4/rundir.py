@@ -178,7 +178,8 @@ class ReversalReport:
     """One explored sequence against its parent: an entry of ``summary.json``'s ``reversals``.
 
     Its keys: ``id``, ``parent``, ``sequence`` (the event ids it executed), ``depth``,
-    ``events`` (the two racing events, each ``{"id", "label", "site"}``, in parent order),
+    ``events`` (the two racing events, each ``{"id", "label", "site", "waits_for"}``, in parent
+    order; ``waits_for`` is what the parser waits for before a parse chunk, else null),
     ``locations`` (every location the two events conflict on, in words, most visible to the
     user first: see :func:`~webr4.engine.describe.describe_locations`), ``location`` (the first
     of them) and ``location_key``, ``verdict`` (``harmful``, ``harmless``, ``heap-only``,

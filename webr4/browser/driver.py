@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import TracebackType
 from typing import Any, Mapping, Sequence
 from urllib.parse import urlsplit
@@ -28,11 +28,11 @@ from webr4.browser.screenshot import RESTORE, PageSize, prepare_script
 from webr4.browser.screenshot import capture as capture_screenshot
 from webr4.engine.summary import without_unshared_reads
 from webr4.instrument.cache import CachedRewriter, persistent_directory
-from webr4.instrument.page import DocumentCache
+from webr4.instrument.page import DocumentCache, PreparedDocument
 from webr4.instrument.pool import warm_up
 from webr4.libraries import LIBRARY_PATH
 from webr4.resources import javascript
-from webr4.trace import ErrorRecord, Plan, Trace
+from webr4.trace import Category, ErrorRecord, Plan, Trace
 from webr4.vocabulary import Truncation
 
 READ_TIMEOUT_S = 10.0
@@ -155,6 +155,7 @@ class Driver:
             page.on("crash", lambda _: crashed.set())
             try:
                 trace = await Controller(page, cdp, gate, actions, limits).run(url, plan)
+                _name_waits(trace, gate.document)
                 # The next execution's page is made while this one's end state is read. Made while
                 # the page ran, it slowed the run by about what it saved, and perturbed its timing.
                 self._contexts.prepare(init_script)
@@ -173,6 +174,17 @@ class Driver:
             return Execution(trace if full_accesses else without_unshared_reads(trace), dom, shot, globals_, captured)
         finally:
             await context.close()
+
+
+def _name_waits(trace: Trace, document: PreparedDocument | None) -> None:
+    """Give each parse chunk of ``trace`` what Chromium's parser waits for before it, as the
+    parameter ``waits_for`` (``script /js/app.js``: see ``ChunkedDocument.waits``), so that
+    what is said of a chunk can name what the user would see it wait for."""
+    waits = document.chunked.waits if document is not None else []
+    for event_id, event in list(trace.events.items()):
+        index = event.params.get("index")
+        if event.category is Category.PARSE and isinstance(index, int) and 0 <= index < len(waits) and waits[index]:
+            trace.events[event_id] = replace(event, params={**event.params, "waits_for": waits[index]})
 
 
 class EndStateUnread(Exception):

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from webr4.engine.describe import event_words
 from webr4.trace import Category, Event, EventId, Trace
 
 _VERBS = {Category.USER: "came", Category.NETWORK: "arrived", Category.PARSE: "arrived", Category.TIMER: "fired"}
@@ -116,5 +117,6 @@ def duration(ms: float) -> str:
 
 
 def _labeller(events: Mapping[EventId, Event]) -> Callable[[EventId], str]:
-    """An event's label; never its id, which means nothing to a person."""
-    return lambda event_id: events[event_id].label if event_id in events else "an event no run described"
+    """An event in words (:func:`~webr4.engine.describe.event_words`); never its id, which
+    means nothing to a person."""
+    return lambda event_id: event_words(events[event_id]) if event_id in events else "an event no run described"

@@ -245,7 +245,8 @@ def _judge(run: RunDir, planned: PlannedSequence, seed: Trace, parent_trace: Tra
         locations=[words for words, _key in judged.locations], location_key=judged.location_key,
         verdict=judged.verdict.kind, reasons=list(judged.verdict.reasons), differences=judged.differences,
         skipped=len(child_trace.skipped), sequence=child_trace.sequence,
-        events=[{"id": e.id, "label": e.label, "site": site} for e, site in zip((first, second), judged.sites)],
+        events=[{"id": e.id, "label": e.label, "site": site, "waits_for": e.params.get("waits_for")}
+                for e, site in zip((first, second), judged.sites)],
         witness=witness.directory.relative_to(run.directory).as_posix(),
         failure=judged.failure, unrealised=judged.unrealised, timing=judged.timing, timing_ms=judged.timing_ms,
     )

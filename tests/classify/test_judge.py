@@ -21,8 +21,8 @@ def trace(*events: Event, truncated: str | None = None, errors: tuple[ErrorRecor
     return Trace(steps, {e.id: e for e in events}, truncated=truncated, errors=list(errors))
 
 
-def planned(first: Event, second: Event) -> PlannedSequence:
-    return PlannedSequence(1, (second.id, first.id), 0, Reversal(first.id, second.id, "dom:#todos"), 1)
+def planned(first: Event, second: Event, location: str = "dom:#todos") -> PlannedSequence:
+    return PlannedSequence(1, (second.id, first.id), 0, Reversal(first.id, second.id, location), 1)
 
 
 def test_a_child_whose_end_state_was_not_read_is_an_error_naming_the_cause_not_a_difference() -> None:
@@ -52,3 +52,26 @@ def test_an_event_the_child_never_saw_is_named_by_the_parents_label() -> None:
     judged = judge(planned(CHUNK, TIMER), parent, parent, PAGE, child, PAGE, NoiseMask(), None)
     assert judged.verdict.kind == "unrealised"
     assert judged.unrealised == "setTimeout 0ms at app.js:3:1 never ran"
+
+
+def test_the_location_that_explains_the_lost_todo_leads_and_the_focus_comes_last() -> None:
+    from webr4.trace import Access, AccessKind
+
+    def step(event: Event, *locations: str) -> Step:
+        return Step(event.id, frozenset({event.id}),
+                    accesses=tuple(Access(AccessKind.WRITE, location) for location in locations))
+
+    shared = ("dom:document.activeElement", "scope:3:handlerQueue", "global:todos")
+    parent = Trace([step(CHUNK, *shared), step(CLICK, *shared)], {CHUNK.id: CHUNK, CLICK.id: CLICK},
+                   names={"scope:3": "closure at maxi.js:838:2"})
+    child = Trace(list(reversed(parent.steps)), parent.events)
+    before = StateSnapshot(dom=PAGE.dom.replace("    </ul>", "      <li>\n        buy milk\n      </li>\n    </ul>"),
+                           heap={"todos": ["buy milk"]})
+    after = StateSnapshot(dom=PAGE.dom, heap={"todos": []})
+    # R4 reversed the pair for the closure, the first conflict it found
+    judged = judge(planned(CHUNK, CLICK, "scope:3:handlerQueue"), parent, parent, before, child, after, NoiseMask(),
+                   None)
+    assert judged.differences["heap"] == ["window.todos[0] removed"]
+    assert [words for words, _key in judged.locations] == \
+        ["global todos", "closure at maxi.js:838:2 › handlerQueue", "document.activeElement"]
+    assert judged.location_key == "global:todos"

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from webr4.classify.classifier import classify
 from webr4.classify.differences import describe_differences
+from webr4.classify.explain import explaining_first
 from webr4.classify.verdict import Verdict
 from webr4.engine.describe import describe_locations
 from webr4.engine.plans import PlannedSequence
@@ -30,7 +31,8 @@ ORDER_OF_EVENTS = "order of events"
 @dataclass(frozen=True)
 class Judgement:
     """One child against its parent. ``first`` ran first in the parent; ``locations`` are the
-    pair's conflicting locations as (words, key), most visible first; ``sites`` where each of the
+    pair's conflicting locations as (words, key), those that explain the difference first, then
+    most visible first (:mod:`webr4.classify.explain`); ``sites`` where each of the
     pair first touched them (None through browser APIs); ``failure`` why the child's or the
     parent's execution failed (None when neither did: then, and only then, the two end states
     are compared); ``unrealised`` why the planned order did not happen (None when it did, or
@@ -63,7 +65,7 @@ def judge(planned: PlannedSequence, seed: Trace, parent_trace: Trace, parent_sta
     first, second, location = racing_pair(planned, parent_trace, child_trace)
     verdict = classify(parent_trace, child_trace, difference, (first, second),
                        child_failed=child_failure is not None, rules=rules)
-    named = describe_locations(parent_trace, first.id, second.id, location)
+    named = explaining_first(describe_locations(parent_trace, first.id, second.id, location), difference)
     keys = [key for _words, key in named] or [location]
     shift = timing_shift(seed, child_trace.sequence)
     return Judgement(

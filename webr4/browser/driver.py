@@ -27,6 +27,7 @@ from webr4.browser.runtime import runtime_source
 from webr4.browser.screenshot import RESTORE, PageSize, prepare_script
 from webr4.browser.screenshot import capture as capture_screenshot
 from webr4.engine.summary import without_unshared_reads
+from webr4.errors import Webr4Error
 from webr4.instrument.cache import CachedRewriter, persistent_directory
 from webr4.instrument.page import DocumentCache, PreparedDocument
 from webr4.instrument.pool import warm_up
@@ -37,6 +38,7 @@ from webr4.vocabulary import Truncation
 
 READ_TIMEOUT_S = 10.0
 """How long each read of a run's end state may take before the run counts as failed."""
+
 
 @dataclass(frozen=True)
 class Execution:
@@ -187,9 +189,9 @@ def _name_waits(trace: Trace, document: PreparedDocument | None) -> None:
             trace.events[event_id] = replace(event, params={**event.params, "waits_for": waits[index]})
 
 
-class EndStateUnread(Exception):
+class EndStateUnread(Webr4Error):
     """Reading the end state of a run failed, timed out or came back empty; the message says
-    which part and why (one line)."""
+    which part and why (one line). The driver turns it into a failed run (``capture-failed``)."""
 
 
 def _unread(trace: Trace, why: str) -> None:

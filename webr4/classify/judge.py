@@ -95,8 +95,8 @@ def failure(trace: Trace) -> str | None:
 
 
 _FAILURES: dict[str, str] = {Truncation.EVENT_TIMEOUT: "an event waited for something that never came",
-             Truncation.PAGE_LOST: "the page stopped answering",
-             Truncation.CAPTURE_FAILED: "the end state could not be read"}
+                             Truncation.PAGE_LOST: "the page stopped answering",
+                             Truncation.CAPTURE_FAILED: "the end state could not be read"}
 """A failed run's cause in words when the trace holds no error saying it."""
 
 

@@ -97,3 +97,20 @@ def test_data_arrival_is_counted_in_the_delivered_document_not_its_rewritten_cop
     rewritten = prepare_document(page, "http://site/", CachedRewriter(), ChunkModel())
     assert len(rewritten.chunked.html) > 16 * 1024  # past the first arrival had it counted there
     assert rewritten.chunked.chunks == plain.chunked.chunks == 0
+
+
+def test_each_chunk_says_what_the_parser_waits_for_before_it():
+    page = ('<html><head><script src="head.js"></script></head><body><p id="a">a</p>\n'
+            '<script src="js/late.js?v=2"></script>\n<link rel="stylesheet" href="/s.css">\n<p id="b">b</p>\n'
+            '<script>one()</script>\n<script src="http://cdn.example/lib.js"></script></body></html>')
+    doc = split_into_chunks(page, "http://site/dir/index.html", "tok")
+    assert doc.waits == ["script /dir/js/late.js?v=2", "style sheet /s.css", "script http://cdn.example/lib.js"]
+    element = split_into_chunks(page, "http://site/dir/index.html", "tok", ELEMENT)
+    # R4's element model also stops where no browser waits: there the chunk waits for nothing
+    assert element.waits == [None, "script /dir/js/late.js?v=2", None, None, None,
+                             "script http://cdn.example/lib.js"]
+
+
+def test_a_long_document_waits_for_its_next_bytes():
+    page = "<html><body>" + "".join(f"<p>{'x' * 1000}</p>\n" for _ in range(20)) + "</body></html>"
+    assert split_into_chunks(page, "http://site/", "tok").waits == ["more of the document"]

@@ -178,13 +178,16 @@ class ReversalReport:
     """One explored sequence against its parent: an entry of ``summary.json``'s ``reversals``.
 
     Its keys: ``id``, ``parent``, ``sequence`` (the event ids it executed), ``depth``,
-    ``events`` (the two racing events, each ``{"id", "label", "site"}``, in parent order),
+    ``events`` (the two racing events, each ``{"id", "label", "site", "waits_for"}``, in parent
+    order; ``waits_for`` is what the parser waits for before a parse chunk, else null),
     ``locations`` (every location the two events conflict on, in words, most visible to the
     user first: see :func:`~webr4.engine.describe.describe_locations`), ``location`` (the first
     of them) and ``location_key``, ``verdict`` (``harmful``, ``harmless``, ``heap-only``,
     ``unrealised`` or ``error``), ``reasons`` (reason codes), ``differences`` (category → short
     items, see :mod:`webr4.classify.differences`), ``witness`` (its directory, relative to the
-    run), ``unrealised`` (why the planned order did not happen, in words, or null when it did;
+    run), ``failure`` (why the reversal's or its parent's execution failed, in words, or null
+    when neither did; such a reversal's verdict is ``error`` and it has no differences),
+    ``unrealised`` (why the planned order did not happen, in words, or null when it did;
     such a reversal's verdict is ``unrealised``) and ``timing`` and ``timing_ms`` (how far the
     order that ran is from the recorded timing, in words and in virtual milliseconds: see
     :mod:`webr4.engine.realism`).
@@ -211,6 +214,7 @@ class ReversalReport:
     witness: str
     locations: list[str] = field(default_factory=list)
     unrealised: str | None = None  # why the planned order did not happen, in words; None when it did
+    failure: str | None = None  # why the child's or the parent's execution failed, in words; None when neither did
     timing: str = ""  # how far the order that ran is from the recorded timing, in words
     timing_ms: float | None = None  # that distance in virtual ms (0: the recorded times allow it)
 

@@ -31,12 +31,14 @@ class Truncation(StrEnum):
     EVENT_TIMEOUT = "event-timeout"  # an event waited for something that never came
     ENDLESS_LOOP = "endless-loop"  # an event's script ran for --event-timeout and was stopped
     PAGE_LOST = "page-lost"  # the page stopped answering (crashed, closed)
+    CAPTURE_FAILED = "capture-failed"  # the run ended, but reading its end state failed or came back empty
 
 
-FAILED_RUNS = frozenset({Truncation.EVENT_TIMEOUT, Truncation.PAGE_LOST, Truncation.RUN_TIMEOUT})
+FAILED_RUNS = frozenset({Truncation.EVENT_TIMEOUT, Truncation.PAGE_LOST, Truncation.RUN_TIMEOUT,
+                         Truncation.CAPTURE_FAILED})
 """Truncations of a run that failed rather than ended: its end state says nothing about the page."""
 
-RETRIED_RUNS = frozenset({Truncation.PAGE_LOST, Truncation.RUN_TIMEOUT})
+RETRIED_RUNS = frozenset({Truncation.PAGE_LOST, Truncation.RUN_TIMEOUT, Truncation.CAPTURE_FAILED})
 """Failed runs that may be the browser's fault rather than the page's: worth one more try."""
 
 UNLOAD_TYPES = frozenset({"unload", "beforeunload", "pagehide"})

@@ -1,7 +1,9 @@
 """The end state an execution captures is what Playwright sees of the same page in plain Chromium:
 the full-page screenshot has the same pixels, what the page holds after it (its own inline
 styles, which hiding the carets touches) is the same, and so is the heap, whether the browser's
-own globals were asked for in this execution or known from an earlier one."""
+own globals were asked for in this execution or known from an earlier one. An end state that
+cannot be read (a page that breaks the reading, or a reading that takes too long) fails the run
+rather than passing for an empty page."""
 
 from __future__ import annotations
 
@@ -13,10 +15,12 @@ import pytest
 from PIL import Image
 from playwright.async_api import Page
 
+from webr4.browser import driver as driver_module
 from webr4.browser.driver import VIEWPORT
 from webr4.browser.responses import ResponseStore
 from webr4.resources import javascript
 from webr4.serve import serve
+from webr4.vocabulary import Truncation
 
 pytestmark = pytest.mark.browser
 
@@ -67,3 +71,31 @@ def test_the_heap_is_the_page_globals_of_plain_chromium_in_every_execution(drive
     again = driver.execute(url, store=store, record=False, heap=True)
     assert set(expected) == {"form", "submitForm"}
     assert first.heap == again.heap == expected
+
+
+UNREADABLE = Path(__file__).resolve().parent / "pages" / "unreadable"
+
+
+@pytest.fixture(scope="module")
+def unreadable_url() -> Iterator[str]:
+    with serve(UNREADABLE) as base:
+        yield base
+
+
+def test_an_end_state_that_cannot_be_read_fails_the_run_instead_of_being_an_empty_page(driver, unreadable_url):
+    url = unreadable_url + "hidden.html"
+    # Plain Chromium shows the page as usual: it has an end state, only not one that can be walked.
+    assert driver.plain(url, "document.querySelector('.todo').textContent") == "buy milk"
+    execution = driver.execute(url, store=ResponseStore(), record=True, screenshot=True, heap=True)
+    assert execution.trace.truncated == Truncation.CAPTURE_FAILED
+    message = execution.trace.errors[-1].message
+    assert message.startswith("the end state could not be read: reading the DOM failed: ")
+    assert message.endswith("Error: this page keeps its attributes to itself")
+
+
+def test_an_end_state_that_takes_too_long_to_read_fails_the_run(driver, unreadable_url, monkeypatch):
+    monkeypatch.setattr(driver_module, "READ_TIMEOUT_S", 0.3)  # the page takes a second to read
+    execution = driver.execute(unreadable_url + "slow.html", store=ResponseStore(), record=True)
+    assert execution.trace.truncated == Truncation.CAPTURE_FAILED
+    assert execution.trace.errors[-1].message == \
+        "the end state could not be read: reading the DOM took longer than 0.3 s"

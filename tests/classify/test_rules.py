@@ -69,7 +69,7 @@ def test_commute() -> None:
                    rules=without("commute")).reasons == ["other-diff"]
 
 
-@pytest.mark.parametrize("truncated", ["event-timeout", "page-lost", "run-timeout"])
+@pytest.mark.parametrize("truncated", ["event-timeout", "page-lost", "run-timeout", "capture-failed"])
 def test_child_failed_by_truncation(truncated: str) -> None:
     v = verdict(trace(XHR_A, XHR_B), trace(XHR_B, truncated=truncated), StateDiff(dom=DOM), (XHR_A, XHR_B))
     assert v == Verdict("error", ["child-failed"])

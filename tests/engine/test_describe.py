@@ -126,3 +126,13 @@ def test_conflict_locations_are_the_shared_locations_one_side_writes_most_visibl
             "event": 3}
     ranks = [rank.get(loc.split(".")[0], rank.get(loc.split(":")[0])) for loc in found]
     assert ranks == sorted(ranks)
+
+
+def test_a_parse_chunk_is_named_with_what_the_parser_waits_for_before_it() -> None:
+    from webr4.engine.describe import event_words
+    from webr4.trace import Category, Event
+
+    chunk = Event("p1", Category.PARSE, "parse", "parse chunk 2/3", params={"index": 1, "waits_for": "script /app.js"})
+    assert event_words(chunk) == "parse chunk 2/3, which waits for script /app.js"
+    assert event_words(Event("p2", Category.PARSE, "parse", "parse chunk 3/3", params={"index": 2})) == \
+        "parse chunk 3/3"

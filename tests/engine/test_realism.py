@@ -91,3 +91,27 @@ def test_the_shift_is_the_largest_gap_against_the_recorded_times(times: list[int
         assert shift is not None and shift.ms == largest
         assert order.index(shift.early) < order.index(shift.late)
         assert time[shift.early] - time[shift.late] == largest
+
+
+def test_a_planned_event_the_child_never_saw_is_named_by_its_label_elsewhere() -> None:
+    child = Trace([Step(CHUNK.id, frozenset({CHUNK.id}))], {CHUNK.id: CHUNK})
+    assert unrealised(child, CHUNK.id, XHR.id, EVENTS) == "XHR GET /a.json load never ran"
+    assert XHR.id not in (unrealised(child, CHUNK.id, XHR.id) or "")
+
+
+def test_a_response_after_the_apps_own_timeout_must_be_that_late_though_the_recording_cleared_it() -> None:
+    # the page sends a request and sets a 5 s timeout; the response came first and cleared it
+    timeout = Event("t5", Category.TIMER, "setTimeout", "setTimeout 5000ms at app.js:9:3", creator=CHUNK.id,
+                    params={"delay": 5000})
+    recorded = Trace([Step(CHUNK.id, frozenset(), time=2.0), Step(XHR.id, frozenset(), time=2.0)],
+                     {**EVENTS, timeout.id: timeout})
+    shift = timing_shift(recorded, [CHUNK.id, timeout.id, XHR.id])
+    assert shift == Shift(timeout.id, XHR.id, 5000)
+    assert shift_in_words(shift, recorded.events) == \
+        "XHR GET /a.json load arrived 5 s later, after setTimeout 5000ms at app.js:9:3"
+
+
+def test_a_user_step_before_a_response_is_the_step_that_came_earlier() -> None:
+    recorded = trace((XHR, 0), (CLICK, 40))
+    shift = timing_shift(recorded, [CLICK.id, XHR.id])
+    assert shift_in_words(shift, EVENTS) == "click on #add came 40 ms earlier, before XHR GET /a.json load"

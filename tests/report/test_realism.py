@@ -177,12 +177,13 @@ def test_a_click_planned_before_the_chunk_that_parses_its_button_is_unrealised(p
             return plain, seed, child
 
     plain, seed, child = _run(both())
-    assert plain == (0, 1)  # no button to click before the chunk that parses it
+    assert plain == (0, 1)  # no button to click before slow.js arrives, and the chunk after it runs
     click = next(e for e in seed.events.values() if e.type == "click")
     chunk = next(e for e in seed.events.values() if e.label.startswith("parse chunk"))
     assert child.skipped == [click.id]
     assert unrealised(child, chunk.id, click.id) == \
-        f"click on #add was not enabled when its turn came and ran after {chunk.label}"
+        f"click on #add was not enabled when its turn came and ran after {chunk.label}, " \
+        "which waits for script /late-button/slow.js"
     assert classify(seed, child, StateDiff(), (chunk, click)).kind == "unrealised"
 
 

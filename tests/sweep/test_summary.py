@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from webr4.browser.driver import Driver
 from webr4.cli import main
+from webr4.report.ci import headline
 from webr4.sweep.explore import explore
 from webr4.sweep.replay import replay_reversal
 from webr4.sweep.runfiles import RunFiles
@@ -80,6 +81,12 @@ def test_replay_writes_a_reversals_traces_as_plain_files_on_demand(click_race, t
 def test_an_initialization_race_is_named_so(click_race):
     _, first, _, _ = click_race
     assert "initialization-race" in first.reversals[0].reasons
+
+
+def test_the_chunk_a_click_beats_is_named_by_the_script_it_waits_for(click_race):
+    _, first, _, _ = click_race
+    assert headline(first.reversals[0]).startswith(
+        "click on #add ran before parse chunk 1/1, which waits for script /click-during-parse/cart.js")
 
 
 def test_exploring_twice_gives_the_same_summary(click_race):

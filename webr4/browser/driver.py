@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import TracebackType
 from typing import Any, Mapping, Sequence
 from urllib.parse import urlsplit
@@ -27,13 +27,18 @@ from webr4.browser.runtime import runtime_source
 from webr4.browser.screenshot import RESTORE, PageSize, prepare_script
 from webr4.browser.screenshot import capture as capture_screenshot
 from webr4.engine.summary import without_unshared_reads
+from webr4.errors import Webr4Error
 from webr4.instrument.cache import CachedRewriter, persistent_directory
-from webr4.instrument.page import DocumentCache
+from webr4.instrument.page import DocumentCache, PreparedDocument
 from webr4.instrument.pool import warm_up
 from webr4.libraries import LIBRARY_PATH
 from webr4.resources import javascript
-from webr4.trace import Plan, Trace
+from webr4.trace import Category, ErrorRecord, Plan, Trace
 from webr4.vocabulary import Truncation
+
+READ_TIMEOUT_S = 10.0
+"""How long each read of a run's end state may take before the run counts as failed."""
+
 
 @dataclass(frozen=True)
 class Execution:
@@ -156,12 +161,18 @@ class Driver:
             page.on("crash", lambda _: crashed.set())
             try:
                 trace = await Controller(page, cdp, gate, actions, limits).run(url, plan)
+                _name_waits(trace, gate.document)
                 # The next execution's page is made while this one's end state is read. Made while
                 # the page ran, it slowed the run by about what it saved, and perturbed its timing.
                 self._contexts.prepare(init_script)
-                dom, shot, globals_, captured = await _final_state(page, cdp, trace, gate, screenshot=screenshot,
-                                                                   heap=heap, captures=captures,
-                                                                   builtins=self._builtins)
+                try:
+                    dom, shot, globals_, captured = await _final_state(page, cdp, trace, gate, screenshot=screenshot,
+                                                                       heap=heap, captures=captures,
+                                                                       builtins=self._builtins)
+                except EndStateUnread as unread:
+                    if not crashed.is_set():
+                        _unread(trace, str(unread))
+                    dom, shot, globals_, captured = "", None, None, {}
                 if crashed.is_set():  # while the end state was read: what was read is not the page's
                     raise PlaywrightError("Target crashed")
             finally:
@@ -171,12 +182,38 @@ class Driver:
             await context.close()
 
 
+def _name_waits(trace: Trace, document: PreparedDocument | None) -> None:
+    """Give each parse chunk of ``trace`` what Chromium's parser waits for before it, as the
+    parameter ``waits_for`` (``script /js/app.js``: see ``ChunkedDocument.waits``), so that
+    what is said of a chunk can name what the user would see it wait for."""
+    waits = document.chunked.waits if document is not None else []
+    for event_id, event in list(trace.events.items()):
+        index = event.params.get("index")
+        if event.category is Category.PARSE and isinstance(index, int) and 0 <= index < len(waits) and waits[index]:
+            trace.events[event_id] = replace(event, params={**event.params, "waits_for": waits[index]})
+
+
+class EndStateUnread(Webr4Error):
+    """Reading the end state of a run failed, timed out or came back empty; the message says
+    which part and why (one line). The driver turns it into a failed run (``capture-failed``)."""
+
+
+def _unread(trace: Trace, why: str) -> None:
+    """Mark ``trace`` as a run whose end state could not be read: a failed run
+    (``capture-failed``), with the cause as a harness error."""
+    trace.truncated = Truncation.CAPTURE_FAILED
+    trace.errors.append(ErrorRecord("harness", f"the end state could not be read: {why}", None, len(trace.steps)))
+
+
 async def _final_state(page: Page, cdp: CDPSession, trace: Trace, gate: NetworkGate, *, screenshot: bool,
                        heap: bool, captures: Mapping[str, str],
                        builtins: dict[str, str]) -> tuple[str, bytes | None, Any, dict[str, Any]]:
     """DOM, screenshot, heap and the results of ``captures`` at the end of a run; empty when the
     page hung or went away (the trace already says so). Names the trace's racing objects
-    (``trace.names``) on the way.
+    (``trace.names``) on the way. Raises :class:`EndStateUnread` when a read fails or takes
+    longer than :data:`READ_TIMEOUT_S`, or when a part asked for comes back empty (a DOM without
+    a line, no screenshot, a heap or a capture of ``null``): what was read is then not the
+    page's end state, and must never be compared as one.
 
     The access log is switched off first, so that reading the state logs nothing; the DOM is read
     before the screenshot, the heap and ``captures`` after it. On a page without child frames one
@@ -190,21 +227,38 @@ async def _final_state(page: Page, cdp: CDPSession, trace: Trace, gate: NetworkG
     if trace.truncated in (Truncation.EVENT_TIMEOUT, Truncation.PAGE_LOST):
         return "", None, None, {}
     quick = screenshot and len(page.frames) == 1
+    reading = "the DOM"
     try:
-        dom, size = await asyncio.wait_for(page.evaluate(_closing_script(quick)), 10)
+        dom, size = await asyncio.wait_for(page.evaluate(_closing_script(quick)), READ_TIMEOUT_S)
         prepared = size is not None  # the page is ready for the picture, carets hidden
         # Naming only reads the log's tables, so it is asked for while the picture is taken.
+        reading = "the screenshot" if screenshot else "the names of the racing objects"
         trace.names, shot = await asyncio.gather(
-            asyncio.wait_for(collect_names(page, trace, gate.original_site, gate.sites), 10),
-            asyncio.wait_for(_picture(page, cdp, size, screenshot), 10))
+            asyncio.wait_for(collect_names(page, trace, gate.original_site, gate.sites), READ_TIMEOUT_S),
+            asyncio.wait_for(_picture(page, cdp, size, screenshot), READ_TIMEOUT_S))
         globals_: Any = None
         captured: dict[str, Any] = {}
         if heap or captures:
+            reading = "the heap" if heap else ", ".join(captures)
             restore = f"{RESTORE}; await 0; " if prepared else ""  # observers see the carets come back first
-            globals_, captured = await asyncio.wait_for(_last_reads(page, restore, heap, captures, builtins), 10)
-    except (PlaywrightError, asyncio.TimeoutError):
-        return "", None, None, {}
+            globals_, captured = await asyncio.wait_for(_last_reads(page, restore, heap, captures, builtins),
+                                                        READ_TIMEOUT_S)
+    except asyncio.TimeoutError:
+        raise EndStateUnread(f"reading {reading} took longer than {READ_TIMEOUT_S:g} s") from None
+    except PlaywrightError as error:
+        raise EndStateUnread(f"reading {reading} failed: {_first_line(error)}") from None
+    empty = [name for name, missing in (("the DOM", not dom), ("the screenshot", screenshot and not shot),
+                                        ("the heap", heap and globals_ is None),
+                                        *((name, captured.get(name) is None) for name in captures)) if missing]
+    if empty:
+        raise EndStateUnread(f"{', '.join(empty)} came back empty")
     return dom, shot, globals_, captured
+
+
+def _first_line(error: BaseException) -> str:
+    """The first line of an error's message (Playwright's carry a call log after it)."""
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
 
 
 async def _picture(page: Page, cdp: CDPSession, size: dict[str, Any] | None, screenshot: bool) -> bytes | None:

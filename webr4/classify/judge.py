@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from webr4.classify.classifier import classify
 from webr4.classify.differences import describe_differences
+from webr4.classify.explain import explaining_first
 from webr4.classify.verdict import Verdict
 from webr4.engine.describe import describe_locations
 from webr4.engine.plans import PlannedSequence
@@ -21,7 +22,7 @@ from webr4.state.diff import StateDiff
 from webr4.state.noise import NoiseMask
 from webr4.state.snapshot import StateSnapshot
 from webr4.trace import Event, Trace
-from webr4.vocabulary import FAILED_RUNS
+from webr4.vocabulary import FAILED_RUNS, Truncation
 
 ORDER_OF_EVENTS = "order of events"
 """The location in words of a pair that conflicts on nothing nameable (only on their order)."""
@@ -30,9 +31,12 @@ ORDER_OF_EVENTS = "order of events"
 @dataclass(frozen=True)
 class Judgement:
     """One child against its parent. ``first`` ran first in the parent; ``locations`` are the
-    pair's conflicting locations as (words, key), most visible first; ``sites`` where each of the
-    pair first touched them (None through browser APIs); ``unrealised`` why the planned order did
-    not happen (None when it did); ``timing`` the child's distance from the recorded timing."""
+    pair's conflicting locations as (words, key), those that explain the difference first, then
+    most visible first (:mod:`webr4.classify.explain`); ``sites`` where each of the
+    pair first touched them (None through browser APIs); ``failure`` why the child's or the
+    parent's execution failed (None when neither did: then, and only then, the two end states
+    are compared); ``unrealised`` why the planned order did not happen (None when it did, or
+    when the child failed); ``timing`` the child's distance from the recorded timing."""
 
     first: Event
     second: Event
@@ -42,6 +46,7 @@ class Judgement:
     difference: StateDiff
     verdict: Verdict
     differences: dict[str, list[str]]
+    failure: str | None
     unrealised: str | None
     timing: str
     timing_ms: float
@@ -51,21 +56,48 @@ def judge(planned: PlannedSequence, seed: Trace, parent_trace: Trace, parent_sta
           child_trace: Trace, child_state: StateSnapshot, mask: NoiseMask, rules: list[str] | None) -> Judgement:
     """Compare the child ``planned`` produced with its parent and classify the difference; the
     child's timing is measured against the recording, ``seed``. ``rules`` names the classifier
-    rules in force (all when None)."""
-    difference = mask.diff(parent_state, child_state)
+    rules in force (all when None). The state of a failed execution is no state: with a failed
+    child or parent there is no difference, and the verdict is ``error``."""
+    child_failure, parent_failure = failure(child_trace), failure(parent_trace)
+    failed = (f"the reversal's execution failed: {child_failure}" if child_failure
+              else f"the parent's execution failed: {parent_failure}" if parent_failure else None)
+    difference = StateDiff() if failed else mask.diff(parent_state, child_state)
     first, second, location = racing_pair(planned, parent_trace, child_trace)
     verdict = classify(parent_trace, child_trace, difference, (first, second),
-                       child_failed=child_trace.truncated in FAILED_RUNS, rules=rules)
-    named = describe_locations(parent_trace, first.id, second.id, location)
+                       child_failed=child_failure is not None, rules=rules)
+    named = explaining_first(describe_locations(parent_trace, first.id, second.id, location), difference)
     keys = [key for _words, key in named] or [location]
     shift = timing_shift(seed, child_trace.planned_sequence)
     return Judgement(
         first=first, second=second, locations=list(named), location_key=keys[0],
         sites=(access_site(parent_trace, first.id, keys), access_site(parent_trace, second.id, keys)),
         difference=difference, verdict=verdict, differences=describe_differences(difference),
-        unrealised=unrealised(child_trace, first.id, second.id),
+        failure=failed,
+        unrealised=None if child_failure else unrealised(child_trace, first.id, second.id,
+                                                         {**seed.events, **parent_trace.events}),
         timing=shift_in_words(shift, seed.events), timing_ms=shift.ms if shift else 0.0,
     )
+
+
+def failure(trace: Trace) -> str | None:
+    """Why the execution of ``trace`` failed (its truncation is one of
+    :data:`~webr4.vocabulary.FAILED_RUNS`), in words; ``None`` when it did not fail. The words
+    are the harness's own error about it: the last one attributed to a step, else the last one
+    (a run the browser never carried out has only that)."""
+    if trace.truncated not in FAILED_RUNS:
+        return None
+    if trace.truncated == Truncation.RUN_TIMEOUT:
+        return "the run took longer than the session's run timeout"
+    harness = [error for error in trace.errors if error.kind == "harness"]
+    placed = [error for error in harness if error.step is not None]
+    said = placed or harness
+    return said[-1].message if said else _FAILURES[trace.truncated]
+
+
+_FAILURES: dict[str, str] = {Truncation.EVENT_TIMEOUT: "an event waited for something that never came",
+                             Truncation.PAGE_LOST: "the page stopped answering",
+                             Truncation.CAPTURE_FAILED: "the end state could not be read"}
+"""A failed run's cause in words when the trace holds no error saying it."""
 
 
 def racing_pair(planned: PlannedSequence, parent: Trace, child: Trace) -> tuple[Event, Event, str]:

@@ -3,8 +3,9 @@
 Rules are tried in groups, in this order; the first group with a match decides:
 
 1. **error** — ``child-failed``: the child execution did not finish (``truncated`` is
-   ``event-timeout``, ``page-lost`` or ``run-timeout``, or the caller says it failed);
-   ``parent-failed``: the same for the parent. Nothing else can be trusted.
+   ``event-timeout``, ``page-lost`` or ``run-timeout``), or its end state could not be read
+   (``capture-failed``), or the caller says it failed; ``parent-failed``: the same for the
+   parent. Nothing else can be trusted.
 1a. **unrealised** — ``order-not-realised``: the child did not run the reversed pair in the planned
    order (approximate replay skipped the event planned first, or it ran after the other; see
    :func:`webr4.engine.realism.unrealised`). Whatever its state shows came from some other

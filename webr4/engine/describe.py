@@ -1,4 +1,7 @@
-"""Races in words: locations and racing accesses as people read them in reports.
+"""Races in words: events, locations and racing accesses as people read them in reports.
+
+An event is its label, and for a parse chunk what the parser waits for before it
+(:func:`event_words`: ``parse chunk 2/3, which waits for script /js/app.js``).
 
 Locations come from the JS access log (``global:``, ``scope:``, ``prop:``), the DOM API log
 (``dom:``, ``handler:``, ``storage:``, ``cookie:``) and the shadow locations of events
@@ -17,13 +20,25 @@ from typing import Any, Iterable
 from urllib.parse import urlsplit
 
 from webr4.engine.races import Race
-from webr4.trace import AccessKind, Trace
+from webr4.trace import AccessKind, Category, Event, Trace
 
 _TAGGED_ID = re.compile(r"[a-z][a-z0-9-]*(#[^\s>]+)", re.IGNORECASE)
 _STORAGE = {"local": "localStorage", "session": "sessionStorage"}
 _IDENTIFIER = re.compile(r"^[A-Za-z_$][\w$]*$")
 _INDEX = re.compile(r"^(0|[1-9]\d*)$")
 _SITE = re.compile(r"^(?P<url>.*):(?P<line>\d+):(?P<col>\d+)$")
+
+
+def event_words(event: Event) -> str:
+    """``event`` as people read it: its label, followed for a parse chunk by what Chromium's
+    parser waits for before it (its ``waits_for``, when the run knew the document's split)."""
+    return waiting_words(event.label, event.params.get("waits_for") if event.category is Category.PARSE else None)
+
+
+def waiting_words(label: str, waits_for: str | None) -> str:
+    """An event's ``label`` and what it waits for, when anything: ``parse chunk 2/3, which waits
+    for script /js/app.js``."""
+    return f"{label}, which waits for {waits_for}" if waits_for else label
 
 
 def member_path(keys: Iterable[str]) -> str:

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from bs4 import BeautifulSoup, Tag
 
@@ -108,6 +108,10 @@ class ChunkedDocument:
     module_scripts: list[str] = field(default_factory=list)
     positions: PositionMap = field(default_factory=PositionMap)
     """Maps offsets of ``html`` back to the document that was split."""
+    waits: list[str | None] = field(default_factory=list)
+    """For each chunk, what Chromium's parser waits for before it, in words (``script
+    /js/app.js``, ``style sheet /css/site.css``, ``more of the document``); ``None`` where no
+    browser waits (a boundary only the ``element`` model draws)."""
 
 
 def _is_boundary(tag: Tag) -> bool:
@@ -163,10 +167,7 @@ def _first_chunk_point(text: str, soup: BeautifulSoup, offsets: list[int], candi
 def _script_urls(soup: BeautifulSoup, base_url: str) -> tuple[list[str], list[str]]:
     """(parser-blocking classic script URLs, module URLs: external module scripts and the imports
     of inline ones), absolute, in document order."""
-    base = base_url
-    base_tag = soup.find("base", href=True)
-    if isinstance(base_tag, Tag):
-        base = urljoin(base_url, str(base_tag["href"]))
+    base = _base(soup, base_url)
     blocking: list[str] = []
     modules: list[str] = []
     for script in soup.find_all("script"):
@@ -180,37 +181,69 @@ def _script_urls(soup: BeautifulSoup, base_url: str) -> tuple[list[str], list[st
     return blocking, modules
 
 
-def _element_boundaries(tags: list[tuple[Tag, int, bool]]) -> list[tuple[int, bool]]:
-    """(offset, is a script) before every tag where a page's behaviour can change."""
-    return [(offset, tag.name == "script") for tag, offset, allowed in tags if allowed and _is_boundary(tag)]
+Boundary = tuple[int, bool, str | None]
+"""Where a chunk starts: (offset, whether a script starts it, what the parser waits for there)."""
+
+MORE_OF_THE_DOCUMENT = "more of the document"
+
+
+def _element_boundaries(tags: list[tuple[Tag, int, bool]], url: Callable[[str], str]) -> list[Boundary]:
+    """Before every tag where a page's behaviour can change; only a parser-blocking script is
+    waited for (``url`` names its source as people read it)."""
+    return [(offset, tag.name == "script", f"script {url(str(tag['src']))}" if _is_parser_blocking(tag) else None)
+            for tag, offset, allowed in tags if allowed and _is_boundary(tag)]
 
 
 def _yield_boundaries(tags: list[tuple[Tag, int, bool]], arrival: int,
-                      delivered: Callable[[int], int]) -> list[tuple[int, bool]]:
-    """(offset, is a script) where Chromium's parser can yield: before a parser-blocking external
-    script, before the first script after a style sheet (it waits for the sheet), and at the first
-    tag at or after every ``arrival`` characters of the document as delivered (the next bytes may
-    not be there); ``delivered`` maps an offset to that document's."""
-    found: list[tuple[int, bool]] = []
-    sheet_pending = False
+                      delivered: Callable[[int], int], url: Callable[[str], str]) -> list[Boundary]:
+    """Where Chromium's parser can yield, and what it waits for there: before a parser-blocking
+    external script (the script), before the first script after a style sheet (the sheet), and
+    at the first tag at or after every ``arrival`` characters of the document as delivered (the
+    next bytes, which may not be there); ``delivered`` maps an offset to that document's, and
+    ``url`` names a source as people read it."""
+    found: list[Boundary] = []
+    sheet: str | None = None  # the last style sheet no script has waited for yet
     next_arrival = arrival
     for tag, offset, allowed in tags:
         kind = _script_kind(tag)
         if _is_stylesheet(tag):
-            sheet_pending = True
+            sheet = str(tag["href"])
         if not allowed:
             if kind == "classic":
-                sheet_pending = False  # it waited inside the head, which is one event
+                sheet = None  # it waited inside the head, which is one event
             continue
-        if _is_parser_blocking(tag) or (kind == "classic" and sheet_pending):
-            found.append((offset, True))
-            sheet_pending = False
+        if _is_parser_blocking(tag):
+            found.append((offset, True, f"script {url(str(tag['src']))}"))
+            sheet = None
+        elif kind == "classic" and sheet is not None:
+            found.append((offset, True, f"style sheet {url(sheet)}"))
+            sheet = None
         elif delivered(offset) >= next_arrival:
-            found.append((offset, False))
+            found.append((offset, False, MORE_OF_THE_DOCUMENT))
         else:
             continue
         next_arrival = (delivered(offset) // arrival + 1) * arrival
     return found
+
+
+def _base(soup: BeautifulSoup, base_url: str) -> str:
+    """The URL the document's relative URLs are resolved against (its ``<base href>``, if any)."""
+    base_tag = soup.find("base", href=True)
+    return urljoin(base_url, str(base_tag["href"])) if isinstance(base_tag, Tag) else base_url
+
+
+def _short_url(base: str, document_url: str) -> Callable[[str], str]:
+    """A source URL as the page's event labels give it: path and query on the document's own
+    origin, the whole URL elsewhere."""
+    home = urlsplit(document_url)
+
+    def short(raw: str) -> str:
+        absolute = urlsplit(urljoin(base, raw))
+        if (absolute.scheme, absolute.netloc) != (home.scheme, home.netloc):
+            return absolute.geturl()
+        return absolute.path + (f"?{absolute.query}" if absolute.query else "")
+
+    return short
 
 
 def _unsplit(html: str, soup: BeautifulSoup, base_url: str) -> ChunkedDocument:
@@ -233,25 +266,28 @@ def split_into_chunks(html: str, base_url: str, token: str, model: ChunkModel = 
     offsets = line_starts(html)
     tags = [(tag, offsets[tag.sourceline - 1] + tag.sourcepos, not _inside_forbidden(tag))
             for tag in soup.find_all(True) if tag.sourceline is not None and tag.sourcepos is not None]
-    elements = _element_boundaries(tags)
+    url = _short_url(_base(soup, base_url), base_url)
+    elements = _element_boundaries(tags, url)
     to_delivered = delivered.original_offset if delivered is not None else (lambda offset: offset)
-    first = _first_chunk_point(html, soup, offsets, [o for o, _ in elements])
+    first = _first_chunk_point(html, soup, offsets, [o for o, _, _ in elements])
     if first is None:
         return _unsplit(html, soup, base_url)
     if model.kind == "element":
-        candidates = [(o, s) for o, s in elements if o >= first]
+        candidates = [c for c in elements if c[0] >= first]
     else:
-        candidates = [(o, s) for o, s in _yield_boundaries(tags, model.arrival_kb * 1024, to_delivered)
-                      if o >= first]
+        candidates = [c for c in _yield_boundaries(tags, model.arrival_kb * 1024, to_delivered, url) if c[0] >= first]
     max_chunks = model.max_chunks
     if len(candidates) > max_chunks - 1:
         scripts = [c for c in candidates if c[1]]
         others = [c for c in candidates if not c[1]]
         room = max(0, max_chunks - 1 - len(scripts))
-        candidates = sorted(scripts[: max_chunks - 1] + others[:room])
-    starts = {first} if model.kind == "element" else set()  # R4 always splits at <body>
-    points = sorted(starts | {_insertion_point(html, o) for o, _ in candidates})
-    points = [p for p in points if p >= first]
+        candidates = sorted(scripts[: max_chunks - 1] + others[:room], key=lambda c: c[0])
+    waits: dict[int, str | None] = {}
+    for offset, _script, wait in candidates:
+        waits.setdefault(_insertion_point(html, offset), wait)
+    if model.kind == "element":
+        waits.setdefault(first, None)  # R4 always splits at <body>
+    points = sorted(p for p in waits if p >= first)
     if not points:
         return _unsplit(html, soup, base_url)
 
@@ -272,4 +308,4 @@ def split_into_chunks(html: str, base_url: str, token: str, model: ChunkModel = 
     pieces.append(html[previous:])
     positions = PositionMap.from_replacements(html, [Replacement(p, p, t) for p, t in inserts])
     blocking, modules = _script_urls(soup, base_url)
-    return ChunkedDocument("".join(pieces), total, blocking, modules, positions)
+    return ChunkedDocument("".join(pieces), total, blocking, modules, positions, [waits[p] for p in points])

@@ -21,6 +21,7 @@ from webr4.browser.actions import UserAction, parse_actions
 from webr4.browser.controller import Limits
 from webr4.browser.driver import Driver, Execution
 from webr4.browser.responses import ResponseStore
+from webr4.classify.judge import failure
 from webr4.rundir import SessionDir, read_trace
 from webr4.state.snapshot import StateSnapshot
 from webr4.trace import Category, Trace
@@ -125,6 +126,8 @@ async def record(driver: Driver, url: str, out: Path, actions: list[dict[str, An
     store = ResponseStore()
     execution: Execution = await driver.execute(url, actions=steps, store=store, record=True, limits=limits,
                                                 seed=seed, screenshot=True, log_accesses=False)
+    if execution.trace.truncated == Truncation.CAPTURE_FAILED:  # no end state to keep as the seed's
+        raise SessionError(f"{failure(execution.trace)}; record the session again")
     _check_actions_ran(execution.trace, steps)
     session = Session(url, actions, seed, asdict(limits), __version__, out)
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -30,6 +30,7 @@ from typing import Any
 
 from webr4 import __version__
 from webr4.classify.differences import differences_line, differences_lines
+from webr4.engine.describe import waiting_words
 from webr4.report.source import split_site
 from webr4.rundir import FINISHED, ReversalReport, RunDir, Summary
 
@@ -61,8 +62,13 @@ def replay_command(run_dir: Path, reversal: ReversalReport) -> str:
 
 def title(reversal: ReversalReport) -> str:
     """One line: the reversal, its two events and the location they race on."""
-    labels = " vs ".join(str(e.get("label")) for e in reversal.events) or "order of events"
+    labels = " vs ".join(_event_words(e) for e in reversal.events) or "order of events"
     return f"reversal {reversal.id}: {labels} on {reversal.location or 'an unknown location'}"
+
+
+def _event_words(event: dict[str, Any]) -> str:
+    """One of a reversal's two events in words: its label, and what it waits for (a parse chunk)."""
+    return waiting_words(str(event.get("label")), event.get("waits_for"))
 
 
 def _roles(reversal: ReversalReport) -> tuple[str, str]:
@@ -72,12 +78,13 @@ def _roles(reversal: ReversalReport) -> tuple[str, str]:
 
 def headline(reversal: ReversalReport) -> str:
     """What ran, in one line: ``click on #add ran before parse chunk 1/1 (click on #add came
-    0.2 ms earlier, before parse chunk 1/1)``, or for a planned order that did not happen
-    ``planned click on #add before parse chunk 1/1, but click on #add … ran after parse chunk 1/1``."""
-    labels = [str(e.get("label")) for e in reversal.events]
+    0.2 ms earlier, before parse chunk 1/1)``, for a planned order that did not happen
+    ``planned click on #add before parse chunk 1/1, but click on #add … ran after parse chunk 1/1``,
+    and for an execution that failed ``planned …, but the reversal's execution failed: …``."""
+    labels = [_event_words(e) for e in reversal.events]
     first, second = (labels + ["an event", "an event"])[:2]
-    if reversal.unrealised:
-        return f"planned {second} before {first}, but {reversal.unrealised}"
+    if reversal.failure or reversal.unrealised:
+        return f"planned {second} before {first}, but {reversal.failure or reversal.unrealised}"
     timing = f" ({reversal.timing})" if reversal.timing else ""
     return f"{second} ran before {first}{timing}"
 
@@ -209,7 +216,7 @@ def _result(run_dir: Path, reversal: ReversalReport, rule_index: dict[str, int])
         "properties": {"reversal": reversal.id, "verdict": reversal.verdict, "reasons": reasons,
                        "differences": reversal.differences, "report": report_page(reversal),
                        "witness": reversal.witness, "replay": replay_command(run_dir, reversal),
-                       "unrealised": reversal.unrealised, "timing": reversal.timing,
+                       "failure": reversal.failure, "unrealised": reversal.unrealised, "timing": reversal.timing,
                        "timing_ms": reversal.timing_ms},
     }
 

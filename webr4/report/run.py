@@ -9,6 +9,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from webr4.engine.describe import event_words
 from webr4.libraries import app_first
 from webr4.report.align import Row, align
 from webr4.report.source import Excerpt, SourceStore, split_site
@@ -94,7 +95,8 @@ class Run:
         sites = app_first(dict.fromkeys((a.kind.value, a.site) for a in racing if a.site),
                           lambda kind_site: _site_url(kind_site[1]), self.summary.url)
         excerpts = [e for kind, site in sites if (e := self.sources.excerpt(kind, site)) is not None]
-        return RacingEvent(event_id, label, event.category.value if event else "other", excerpts)
+        return RacingEvent(event_id, event_words(event) if event else label, event.category.value if event else "other",
+                           excerpts)
 
     def pair_kinds(self, reversal: ReversalReport) -> tuple[str, str]:
         """The kinds of the two racing events (``user click``, ``parse parse``, ``network xhr``),

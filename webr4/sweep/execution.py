@@ -66,8 +66,9 @@ class Outcome:
 
 async def run_plan(driver: Driver, session: Session, plan: Iterable[str], variant: Variant = AS_RECORDED) -> Execution:
     """One execution of ``plan``. A run the browser lost (a crash, a renderer that stopped
-    answering, the run timeout) is tried once more; a second loss is returned as it is, and a
-    browser that fails outright twice becomes a ``page-lost`` run."""
+    answering, the run timeout, an end state that could not be read) is tried once more; a
+    second loss is returned as it is, and a browser that fails outright twice becomes a
+    ``page-lost`` run."""
     for attempt in (1, 2):
         try:
             execution = await driver.execute(session.url, tuple(plan), actions=session.user_actions,

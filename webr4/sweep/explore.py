@@ -1,9 +1,9 @@
 """Exploring a recorded session: every R4 conflict reversal, executed, compared and judged.
 
 1. The seed is replayed twice from the recorded network (both at once when there are several
-   workers). If the two replays run different events, the session cannot be explored (R4's
-   "repeating the initial recording failed"); if only their end states differ, the differing
-   parts become a noise mask for every comparison.
+   workers). If either replay fails (after its retry), or the two run different events, the
+   session cannot be explored (R4's "repeating the initial recording failed"); if only their
+   end states differ, the differing parts become a noise mask for every comparison.
 2. A strategy plans one sequence at a time; each runs in a fresh browser context, and its end
    state is compared with its parent's and classified (harmful, harmless, heap-only, error)
    with reason codes. With ``r4`` the parent differs by exactly one reversed conflict; the rival
@@ -30,7 +30,7 @@ from typing import Iterable
 
 from webr4.browser.driver import Driver
 from webr4.browser.launch import sandbox_state
-from webr4.classify.judge import ORDER_OF_EVENTS, judge
+from webr4.classify.judge import ORDER_OF_EVENTS, failure, judge
 from webr4.engine import Explorer, PlannedSequence, Strategy, find_races
 from webr4.engine.filters import DEFAULT_FILTERS, NamedFilter, filters_by_name
 from webr4.engine.stats import por_pruning
@@ -129,7 +129,12 @@ async def _sweep(pipeline: Pipeline, store: RunStore, session: Session, run: Run
     first, second, shifted = await asyncio.gather(pipeline.outcome(seed_plan, copy=1),
                                                   pipeline.outcome(seed_plan, copy=2),
                                                   pipeline.outcome(seed_plan, copy=3, variant=SHIFTED))
-    if first.trace.sequence != second.trace.sequence or first.failed:
+    for replay in (first, second):  # a failed replay has no end state to learn the noise from
+        cause = failure(replay.trace)
+        if cause is not None:
+            raise SeedNotReproducible(f"replaying the recording failed: {cause}; run the sweep again "
+                                      "(with fewer --workers on a busy machine), or record the session again")
+    if first.trace.sequence != second.trace.sequence:
         raise SeedNotReproducible(
             f"repeating the recording failed ({_first_divergence(first.trace, second.trace)}); "
             "record the session again, or mask what varies")
@@ -254,9 +259,10 @@ def _judge(run: RunDir, planned: PlannedSequence, seed: Trace, parent_trace: Tra
         locations=[words for words, _key in judged.locations], location_key=judged.location_key,
         verdict=judged.verdict.kind, reasons=list(judged.verdict.reasons), differences=judged.differences,
         skipped=len(child_trace.skipped), sequence=child_trace.sequence,
-        events=[{"id": e.id, "label": e.label, "site": site} for e, site in zip((first, second), judged.sites)],
+        events=[{"id": e.id, "label": e.label, "site": site, "waits_for": e.params.get("waits_for")}
+                for e, site in zip((first, second), judged.sites)],
         witness=witness.directory.relative_to(run.directory).as_posix(),
-        unrealised=judged.unrealised, timing=judged.timing, timing_ms=judged.timing_ms,
+        failure=judged.failure, unrealised=judged.unrealised, timing=judged.timing, timing_ms=judged.timing_ms,
     )
 
 

@@ -44,8 +44,8 @@ class Quiet:
 class JsonLines:
     """One JSON object per line: ``{"event": "start" | "sequence" | "finish", ...}``; a
     ``sequence`` line carries the judged reversal's ``id``, ``verdict``, ``reasons``,
-    ``location``, ``locations``, ``differences``, ``unrealised`` and ``timing`` as ``summary.json``
-    has them."""
+    ``location``, ``locations``, ``differences``, ``failure``, ``unrealised`` and ``timing`` as
+    ``summary.json`` has them."""
 
     def __init__(self, stream: TextIO | None = None) -> None:
         self._stream = stream or sys.stdout
@@ -63,7 +63,8 @@ class JsonLines:
             record |= {"id": latest["id"], "verdict": latest["verdict"], "reasons": latest["reasons"],
                        "location": latest["location"], "locations": latest.get("locations") or [],
                        "differences": latest.get("differences") or {},
-                       "unrealised": latest.get("unrealised"), "timing": latest.get("timing", "")}
+                       "failure": latest.get("failure"), "unrealised": latest.get("unrealised"),
+                       "timing": latest.get("timing", "")}
         self._emit(record)
 
     def finish(self, summary: Mapping[str, Any]) -> None:

@@ -20,8 +20,8 @@ is enabled after it: leaving disabled every event still pending.
 
 Approximate replay (R4 §2.3) follows the plan as :mod:`webr4.browser.replay` decides: a planned
 event runs when it (or, when its creator changed, the event that stands for it) is pending; one
-that is not waits for its chance, and is recorded as skipped only if it never comes; once the run
-has left the plan, events the plan does not name run when a browser would run them. When the
+that is not is recorded as skipped and waits for its chance, running as soon as it is pending;
+once the run has left the plan, events the plan does not name run when a browser would run them. When the
 plan offers nothing, the default policy — earliest virtual due time, then user actions after page
 work due at the same time, then creation order — chooses, until nothing is pending or a bound
 ends the run.

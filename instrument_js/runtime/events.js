@@ -138,8 +138,10 @@ function createEvent(spec) {
   // EXACT~LOOSE: the exact part names the creator and the ordinal among its like children; the
   // loose part is the same without the creator, with the ordinal among all like events, so that a
   // replay can tell the event again when another event created it (webr4/browser/replay.py).
+  // The exact part hashes the creator's exact part alone (exactPart, replay.js), so it is the
+  // whole id of earlier versions of webr4, whose runs still replay.
   const loose = `${spec.category}|${spec.type}|${N.stringify(params)}`;
-  const key = `${creator}|${loose}`;
+  const key = `${creator === null ? null : exactPart(creator)}|${loose}`;
   const ordinal = childOrdinals.get(key) || 0;
   childOrdinals.set(key, ordinal + 1);
   const nth = looseOrdinals.get(loose) || 0;

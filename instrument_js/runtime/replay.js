@@ -8,6 +8,11 @@
 // name runs first when it comes first in the default order. `choose` returns
 // {event, planned} (planned null for such an event), or null when the plan offers nothing.
 
+function exactPart(id) {
+  const at = id.indexOf("~");
+  return at >= 0 ? id.slice(0, at) : id;
+}
+
 function loosePart(id) {
   const at = id.indexOf("~");
   return at >= 0 && at < id.length - 1 ? id.slice(at + 1) : null;
@@ -26,9 +31,12 @@ function newPlanFollower(state) {
   const follower = { plan: state.plan, cursor: 0, waiting, skipped: [], diverged: state.diverged, matched: [] };
   const position = newMap();
   const loosePositions = newMap();
-  const at = (id) => (position.has(id) ? position.get(id) : null);
+  // Planned and pending events are found by their exact parts: a plan of an earlier version's
+  // ids (no loose part) names the same events.
+  const at = (id) => { const exact = exactPart(id); return position.has(exact) ? position.get(exact) : null; };
   const place = (id, p) => {
-    if (!position.has(id)) position.set(id, p);
+    const exact = exactPart(id);
+    if (!position.has(exact)) position.set(exact, p);
     const loose = loosePart(id);
     if (loose === null) return;
     if (!loosePositions.has(loose)) loosePositions.set(loose, []);

@@ -22,8 +22,9 @@ from webr4.browser.replay import Choice, Order, PlanFollower
 RUNNER = Path(__file__).with_name("plan_follower_runner.js")
 NODE = shutil.which("node") or "/usr/bin/node"
 
-# Ids as the runtime makes them: EXACT~LOOSE, a few sharing a loose part, and user steps without one.
-IDS = ("a~1", "b~2", "c~3", "x~1", "y~2", "z~9", "u0:click:#go", "u1:fill:#name")
+# Ids as the runtime makes them: EXACT~LOOSE, a few sharing a loose part, user steps without one,
+# and an earlier version's id (an exact part alone).
+IDS = ("a~1", "b~2", "c~3", "x~1", "y~2", "z~9", "u0:click:#go", "u1:fill:#name", "b")
 orders = st.tuples(st.sampled_from((0.0, 4.0, 100.0)), st.sampled_from((0, 2)), st.integers(0, 5))
 
 
@@ -83,3 +84,11 @@ def test_an_unnamed_event_due_first_runs_first_once_the_run_has_left_the_plan() 
     assert follower.choose({"u0:click:#go": (1000.0, 2, 0), **new_timer}) == Choice("n~7", None)
     assert follower.choose({"u0:click:#go": (1000.0, 2, 0)}) == Choice("u0:click:#go", "u0:click:#go")
     assert follower.waiting == follower.skipped == ["a~1"]
+
+
+def test_a_plan_of_ids_without_a_loose_part_names_the_same_events() -> None:
+    # A run stored by an earlier version: its ids are the exact parts of today's.
+    follower = PlanFollower(["p1", "t5", "n8"])
+    assert follower.choose({"p1~a": (0.0, 0, 1), "n8~c": (0.0, 0, 3)}) == Choice("p1~a", "p1")
+    assert follower.choose({"n8~c": (0.0, 0, 3), "t5~b": (4.0, 0, 2)}) == Choice("t5~b", "t5")
+    assert follower.skipped == [] and follower.matched == {"p1": "p1~a", "t5": "t5~b"}

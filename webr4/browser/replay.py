@@ -5,8 +5,9 @@ every planned event is enabled at its turn, and the run repeats the parent exact
 page may go another way, and the follower lets it run:
 
 * **Identity survives a change of creator.** An event's id is ``EXACT~LOOSE``
-  (``instrument_js/runtime/events.js``): ``EXACT`` hashes its creator, kind, parameters and
-  ordinal among its creator's like children; ``LOOSE`` the same without the creator, with the
+  (``instrument_js/runtime/events.js``): ``EXACT`` hashes its creator's exact part, its kind,
+  parameters and ordinal among its creator's like children (planned and pending events are found
+  by it, so a plan of ids without a loose part, from an earlier version, still replays); ``LOOSE`` the same without the creator, with the
   ordinal among all like events of the page. A planned id whose exact event never appears is
   matched to a pending event with the same loose part that the plan does not name itself (a
   timer a module loader starts from whichever module arrives last).
@@ -33,6 +34,12 @@ from webr4.trace import EventId
 
 Order = tuple[float, int, int]
 """An enabled event's place in the default order: virtual due time, priority, creation order."""
+
+
+def exact_part(event: EventId) -> str:
+    """The part of an event id that names its creator (the whole id of earlier versions of
+    webr4, which had no loose part: plans of their runs name the same events)."""
+    return event.partition("~")[0]
 
 
 def loose_part(event: EventId) -> str | None:
@@ -69,11 +76,11 @@ class PlanFollower:
         self._position: dict[EventId, int] = {}
         self._loose_positions: dict[str, list[int]] = {}
         for position, event in enumerate(self.plan):
-            self._position.setdefault(event, position)
+            self._position.setdefault(exact_part(event), position)
             loose = loose_part(event)
             if loose is not None:
                 self._loose_positions.setdefault(loose, []).append(position)
-        self._done: set[int] = set(range(self.cursor)) - {self._position[e] for e in self.waiting}
+        self._done: set[int] = set(range(self.cursor)) - {self._position[exact_part(e)] for e in self.waiting}
 
     def start_at(self, head: EventId) -> None:
         """The first event (the document's head) ran before any choice: consume it if planned."""
@@ -88,7 +95,7 @@ class PlanFollower:
         loosely: dict[int, EventId] = {}
         unnamed: list[EventId] = []
         for event in enabled:
-            position = self._position.get(event)
+            position = self._position.get(exact_part(event))
             if position is not None and position not in self._done:
                 exact[position] = event
                 continue
@@ -134,10 +141,10 @@ class PlanFollower:
                   matched: Sequence[tuple[EventId, EventId]]) -> None:
         """Take back the state the page's follower left after a stretch (``skipped``: the ids it
         passed over)."""
-        before = [self._position[e] for e in self.waiting]
+        before = [self._position[exact_part(e)] for e in self.waiting]
         self.cursor += consumed
         self.waiting = list(waiting)
-        still = {self._position[e] for e in self.waiting}
+        still = {self._position[exact_part(e)] for e in self.waiting}
         self._done.update(p for p in [*before, *range(self.cursor - consumed, self.cursor)] if p not in still)
         self.skipped.extend(skipped)
         self.diverged = diverged

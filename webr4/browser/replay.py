@@ -7,8 +7,9 @@ page may go another way, and the follower lets it run:
 * **Identity survives a change of creator.** An event's id is ``EXACT~LOOSE``
   (``instrument_js/runtime/events.js``): ``EXACT`` hashes its creator's exact part, its kind,
   parameters and ordinal among its creator's like children (planned and pending events are found
-  by it, so a plan of ids without a loose part, from an earlier version, still replays); ``LOOSE`` the same without the creator, with the
-  ordinal among all like events of the page. A planned id whose exact event never appears is
+  by it, so a plan of ids without a loose part, from an earlier version, still replays);
+  ``LOOSE`` the same without the creator, with the ordinal among all like events of the page.
+  A planned id whose exact event never appears is
   matched to a pending event with the same loose part that the plan does not name itself (a
   timer a module loader starts from whichever module arrives last).
 * **A planned event is given up only after it had its chance.** One that is not pending at its

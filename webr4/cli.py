@@ -52,6 +52,7 @@ from webr4.state.noise import NoiseMask
 from webr4.state.snapshot import StateSnapshot
 from webr4.record.auto import auto_actions
 from webr4.engine.strategies import STRATEGIES
+from webr4.sweep.confirm import CONFIRM_CHOICES, FAIL_ON_CHOICES
 from webr4.sweep.progress import MODES, Progress, progress_for
 from webr4.record.scripted import actions_from_script
 from webr4.sweep.replay import ReplayError, replay_reversal, write_traces
@@ -353,6 +354,12 @@ def explore_options(command: Any) -> Any:
                            help="Also write the verdicts as JUnit XML here (as 'webr4 export' does).")(command)
     command = click.option("--sarif", type=click.Path(path_type=Path, dir_okay=False),
                            help="Also write the verdicts as SARIF 2.1.0 here.")(command)
+    command = click.option("--confirm", type=click.Choice(CONFIRM_CHOICES), default="harmful", show_default=True,
+                           help="After the sweep, run these reversals' two orders in plain Chromium (no webr4 code "
+                                "in the page) and say whether the difference is confirmed there.")(command)
+    command = click.option("--fail-on", type=click.Choice(FAIL_ON_CHOICES), default="harmful", show_default=True,
+                           help="Exit with status 1 on any harmful reversal, or only on one plain Chromium "
+                                "confirmed.")(command)
     return command
 
 
@@ -564,12 +571,14 @@ class _Outputs:
     to_stderr: bool
     junit: Path | None
     sarif: Path | None
+    fail_on: str = "harmful"
 
 
 def _sweep_options(out_dir: Path, *, bound: int, strategy: str, max_sequences: int | None,
                    time_limit: float | None, mask: tuple[str, ...], mask_heap: tuple[str, ...], rules: str | None,
                    workers: int, cluster: str | None, resume: bool, progress: str | None, junit: Path | None,
-                   sarif: Path | None) -> tuple[SweepOptions, Progress, _Outputs]:
+                   sarif: Path | None, confirm: str = "harmful",
+                   fail_on: str = "harmful") -> tuple[SweepOptions, Progress, _Outputs]:
     """The explore options of the command line, merged with the settings file and checked."""
     try:
         settings = load_settings()
@@ -585,9 +594,10 @@ def _sweep_options(out_dir: Path, *, bound: int, strategy: str, max_sequences: i
         _note_stored_settings(out_dir, bound=bound, strategy=strategy, max_sequences=max_sequences,
                               time_limit=time_limit, rules=rule_names)
     options = SweepOptions(bound=bound, strategy=strategy, max_sequences=max_sequences, time_limit=time_limit,
-                           mask=user_mask, rules=rule_names, workers=workers, cluster=cluster, resume=resume)
+                           mask=user_mask, rules=rule_names, workers=workers, cluster=cluster, resume=resume,
+                           confirm=confirm)
     reporter = progress_for(progress or ("bar" if sys.stderr.isatty() else "quiet"))
-    return options, reporter, _Outputs(progress == "json", junit, sarif)
+    return options, reporter, _Outputs(progress == "json", junit, sarif, fail_on)
 
 
 def _interruptible(work: Callable[[], Coroutine[Any, Any, T]], out_dir: Path, resume_command: str) -> T:
@@ -605,6 +615,9 @@ def _report(checked: Checked, out_dir: Path, *, progress: _Outputs) -> None:
     counts = ", ".join(f"{n} {verdict}" for verdict, n in sorted(summary.counts.items())) or "no reversals"
     click.echo(f"{summary.sequences} sequences in {summary.seconds:g} s: {counts} ({summary.stop_reason})",
                err=progress.to_stderr)
+    if summary.confirmations:
+        confirmed = ", ".join(f"{n} {status}" for status, n in sorted(summary.confirmations.items()))
+        click.echo(f"in plain Chromium ({summary.confirm_seconds:g} s): {confirmed}", err=progress.to_stderr)
     click.echo(f"report: {checked.report}", err=progress.to_stderr)
     for path, write in ((progress.junit, ci.write_junit), (progress.sarif, ci.write_sarif)):
         if path is not None:
@@ -612,7 +625,7 @@ def _report(checked: Checked, out_dir: Path, *, progress: _Outputs) -> None:
                 click.echo(f"wrote {write(out_dir, path)}", err=progress.to_stderr)
             except OSError as error:
                 raise Failure(f"cannot write {path}: {error.strerror}; choose another path") from None
-    if summary.counts.get("harmful"):
+    if summary.confirmed() if progress.fail_on == "confirmed" else summary.harmful():
         raise SystemExit(1)
 
 

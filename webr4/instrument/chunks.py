@@ -108,6 +108,9 @@ class ChunkedDocument:
     module_scripts: list[str] = field(default_factory=list)
     positions: PositionMap = field(default_factory=PositionMap)
     """Maps offsets of ``html`` back to the document that was split."""
+    openers: list[str | None] = field(default_factory=list)
+    """For each chunk, the absolute URL of the parser-blocking script it starts with (the parser
+    waits for its response there, so holding that response holds the chunk back), else ``None``."""
 
 
 def _is_boundary(tag: Tag) -> bool:
@@ -160,13 +163,16 @@ def _first_chunk_point(text: str, soup: BeautifulSoup, offsets: list[int], candi
     return min(candidates) if candidates else None
 
 
+def _base(soup: BeautifulSoup, base_url: str) -> str:
+    """The URL the document's relative URLs resolve against (its ``<base href>``, if any)."""
+    base_tag = soup.find("base", href=True)
+    return urljoin(base_url, str(base_tag["href"])) if isinstance(base_tag, Tag) else base_url
+
+
 def _script_urls(soup: BeautifulSoup, base_url: str) -> tuple[list[str], list[str]]:
     """(parser-blocking classic script URLs, module URLs: external module scripts and the imports
     of inline ones), absolute, in document order."""
-    base = base_url
-    base_tag = soup.find("base", href=True)
-    if isinstance(base_tag, Tag):
-        base = urljoin(base_url, str(base_tag["href"]))
+    base = _base(soup, base_url)
     blocking: list[str] = []
     modules: list[str] = []
     for script in soup.find_all("script"):
@@ -272,4 +278,23 @@ def split_into_chunks(html: str, base_url: str, token: str, model: ChunkModel = 
     pieces.append(html[previous:])
     positions = PositionMap.from_replacements(html, [Replacement(p, p, t) for p, t in inserts])
     blocking, modules = _script_urls(soup, base_url)
-    return ChunkedDocument("".join(pieces), total, blocking, modules, positions)
+    return ChunkedDocument("".join(pieces), total, blocking, modules, positions,
+                           _openers(points, candidates, tags, _base(soup, base_url)))
+
+
+def _openers(points: list[int], candidates: list[tuple[int, bool]], tags: list[tuple[Tag, int, bool]],
+             base: str) -> list[str | None]:
+    """For each chunk starting at one of ``points``, the URL of the parser-blocking script at its
+    start, else ``None``."""
+    by_offset = {offset: tag for tag, offset, _allowed in tags}
+    scripts: dict[int, str] = {}
+    for offset, is_script in candidates:
+        tag = by_offset.get(offset)
+        if is_script and tag is not None and _is_parser_blocking(tag):
+            scripts.setdefault(_insertion_point_of(offset, points), urljoin(base, str(tag["src"])))
+    return [scripts.get(point) for point in points]
+
+
+def _insertion_point_of(offset: int, points: list[int]) -> int:
+    """The last of ``points`` at or before ``offset``: where the chunk holding ``offset`` starts."""
+    return max((p for p in points if p <= offset), default=-1)

@@ -130,6 +130,8 @@ def junit_tree(run_dir: Path, summary: Summary) -> ET.ElementTree:
             message = f"{verdict}: {reasons}"
             if verdict == "harmful" and reversal.differences:
                 message += f"; {differences_line(reversal.differences, per_category=1)}"
+            if reversal.confirmation:
+                message += f"; plain Chromium: {reversal.confirmation['line']}"
             outcome = ET.SubElement(case, tag, {"type": verdict, "message": _xml_text(message)})
             outcome.text = words
         elif verdict == "unrealised":
@@ -202,7 +204,8 @@ def _result(run_dir: Path, reversal: ReversalReport, rule_index: dict[str, int])
         "message": {"text": f"{_kind_in_words(reversal.verdict)}, {title(reversal)} "
                             f"({', '.join(reasons)}); {headline(reversal)}; "
                             f"differences: {differences_line(reversal.differences)}; "
-                            f"report: {report_page(reversal)}; replay: {replay_command(run_dir, reversal)}"},
+                            f"report: {report_page(reversal)}; replay: {replay_command(run_dir, reversal)}"
+                            + (f"; plain Chromium: {reversal.confirmation['line']}" if reversal.confirmation else "")},
         "locations": located[:1] or [{"logicalLocations": logical}],
         "relatedLocations": located[1:],
         "partialFingerprints": {"webr4Race/v1": hashlib.sha256(race.encode()).hexdigest()[:32]},
@@ -210,7 +213,7 @@ def _result(run_dir: Path, reversal: ReversalReport, rule_index: dict[str, int])
                        "differences": reversal.differences, "report": report_page(reversal),
                        "witness": reversal.witness, "replay": replay_command(run_dir, reversal),
                        "unrealised": reversal.unrealised, "timing": reversal.timing,
-                       "timing_ms": reversal.timing_ms},
+                       "timing_ms": reversal.timing_ms, "confirmation": reversal.confirmation_status},
     }
 
 

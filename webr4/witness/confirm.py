@@ -111,10 +111,12 @@ def judge(verdict: str, reported: Mapping[str, list[str]], plain: Mapping[str, l
     if agrees:
         return Confirmation(REPRODUCED, f"the same difference in plain Chromium ({_first(matched)}); "
                                         f"webr4's verdict, {verdict}, stands on its rules", matched)
+    if not readable and not plain:
+        return Confirmation(REPRODUCED, "no difference in plain Chromium either" if not reported else
+                            "no difference in plain Chromium, which cannot show webr4's (in the JS heap or the "
+                            "pending events)")
     if not readable:
-        return Confirmation(NOT_REPRODUCED, "webr4's difference is in what a plain page cannot show (the JS heap, "
-                                            "pending events)" + (f"; plain Chromium showed {_first(plain)}"
-                                                                 if plain else ""))
+        return Confirmation(NOT_REPRODUCED, f"plain Chromium showed {_first(plain)}, which webr4 did not report")
     missing = _first({c: readable[c] for c in sorted(telling)})
     instead = f"; it showed {_first(plain)} instead" if plain else "; nothing differed"
     return Confirmation(NOT_REPRODUCED, f"forced in plain Chromium, but not {missing}{instead}")

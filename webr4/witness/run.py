@@ -166,6 +166,7 @@ async def _drive(page: Page, schedule: PlainSchedule, observed: _Observed,
     async def release(request: str, sign: Sign) -> None:
         await wait(sign)
         released[request].set()
+        await wait(Sign(RESPONSE, request))  # and what the response starts has run before the schedule goes on
 
     async def clock() -> None:
         for run in sorted(schedule.clock_runs, key=lambda r: r.to_ms):

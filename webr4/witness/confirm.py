@@ -112,7 +112,9 @@ def judge(verdict: str, reported: Mapping[str, list[str]], plain: Mapping[str, l
         return Confirmation(REPRODUCED, f"the same difference in plain Chromium ({_first(matched)}); "
                                         f"webr4's verdict, {verdict}, stands on its rules", matched)
     if not readable and not plain:
-        return Confirmation(REPRODUCED, "no difference in plain Chromium either" if not reported else
+        if not reported:
+            return Confirmation(REPRODUCED, "no difference in plain Chromium either")
+        return Confirmation(NOT_REPRODUCED if verdict == "harmful" else REPRODUCED,
                             "no difference in plain Chromium, which cannot show webr4's (in the JS heap or the "
                             "pending events)")
     if not readable:

@@ -37,6 +37,9 @@ from webr4.witness.schedule import CLOCK, DOM_READY, LOAD, RESPONSE, STEP, Plain
 SETTLE_S = 0.2
 """Real time given to the page after a sign before the schedule acts on it: the task a response
 starts (its callback, the script's run, the element's load event) runs in that time."""
+SETTLED = "settled"
+"""A request has ended, with a response or without one (the page aborted it): a sign of the run's
+own, which no schedule waits for."""
 ORDER_TIMEOUT_S = 10.0
 """How long a plain run waits for the signs its schedule needs before it gives the order up."""
 VIEWPORT: ViewportSize = {"width": 1024, "height": 768}
@@ -105,6 +108,8 @@ async def run_plain(browser: Browser, schedule: PlainSchedule, har: Path, *,
 
 def _listen(page: Page, observed: _Observed) -> None:
     page.on("requestfinished", lambda request: observed.see(Sign(RESPONSE, request_key(request.url))))
+    for ended in ("requestfinished", "requestfailed"):
+        page.on(ended, lambda request: observed.see(Sign(SETTLED, request_key(request.url))))
     page.on("domcontentloaded", lambda _page: observed.see(Sign(DOM_READY)))
     page.on("load", lambda _page: observed.see(Sign(LOAD)))
     page.on("pageerror", lambda error: observed.exceptions.append(_exception(error)))
@@ -166,7 +171,11 @@ async def _drive(page: Page, schedule: PlainSchedule, observed: _Observed,
     async def release(request: str, sign: Sign) -> None:
         await wait(sign)
         released[request].set()
-        await wait(Sign(RESPONSE, request))  # and what the response starts has run before the schedule goes on
+        try:  # what the response starts runs before the schedule goes on (the page may have aborted it)
+            await asyncio.wait_for(observed.sign(Sign(SETTLED, request)).wait(), ORDER_TIMEOUT_S)
+        except asyncio.TimeoutError:
+            return
+        await asyncio.sleep(SETTLE_S)
 
     async def clock() -> None:
         for run in sorted(schedule.clock_runs, key=lambda r: r.to_ms):

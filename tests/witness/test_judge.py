@@ -9,7 +9,8 @@ SHOT = "245 pixels changed in 18×22 at (95, 97)"
 
 
 def test_a_harmful_difference_seen_in_plain_chromium_is_confirmed_with_the_items_found():
-    verdict = judge("harmful", {"dom": [PRICE], "screenshot": [SHOT]}, {"dom": [PRICE], "screenshot": ["9 pixels changed"]})
+    plain = {"dom": [PRICE], "screenshot": ["9 pixels changed"]}
+    verdict = judge("harmful", {"dom": [PRICE], "screenshot": [SHOT]}, plain)
     assert verdict.status == CONFIRMED
     assert verdict.matched == {"dom": [PRICE], "screenshot": [SHOT]}
 

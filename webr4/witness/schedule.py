@@ -25,22 +25,11 @@ import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
-from urllib.parse import parse_qsl, urlsplit
-
 from webr4.errors import Webr4Error
 from webr4.instrument.chunks import ChunkModel, split_into_chunks
 from webr4.trace import Category, Event, EventId, Trace
 from webr4.useractions import ACTIONS
-
-RESPONSE, STEP, CLOCK, DOM_READY, LOAD = "response", "step", "clock", "domcontentloaded", "load"
-
-
-def request_key(url: str) -> str:
-    """The request a URL names, as webr4's events name it: scheme, host, path and the query's
-    keys (an event keeps only the keys of a query that carries cache busters)."""
-    parts = urlsplit(url)
-    keys = sorted({key for key, _ in parse_qsl(parts.query, keep_blank_values=True)})
-    return f"{parts.scheme}://{parts.netloc}{parts.path}?{'&'.join(keys)}"
+from webr4.witness.plain import CLOCK, DOM_READY, LOAD, RESPONSE, STEP, request_key, sign_words
 
 
 @dataclass(frozen=True)
@@ -57,13 +46,7 @@ class Sign:
         return f"{self.kind}:{self.target}"
 
     def words(self) -> str:
-        if self.kind == RESPONSE:
-            return f"the response to {urlsplit(self.target).path} is received"
-        if self.kind == STEP:
-            return f"step {int(self.target) + 1} is done"
-        if self.kind == CLOCK:
-            return f"the clock reaches {self.target} ms"
-        return f"the document's {self.kind} event has fired"
+        return sign_words(asdict(self))
 
 
 @dataclass(frozen=True)
@@ -113,8 +96,24 @@ class PlainSchedule:
         """When step ``step`` runs (after ``load`` unless the schedule says otherwise)."""
         return next((t for t in self.timings if t.step == step), StepTiming(step, Sign(LOAD)))
 
+    @property
+    def calls(self) -> list[dict[str, Any]]:
+        """Each step as the Playwright ``Locator`` method that performs it and its arguments
+        (:data:`~webr4.useractions.ACTIONS`), or ``{"wait": ms}``."""
+        calls: list[dict[str, Any]] = []
+        for step in self.steps:
+            kind = next((k for k in step if k in ACTIONS), None)
+            if kind is None:
+                calls.append({"wait": float(step.get("wait", 0))})
+                continue
+            action = ACTIONS[kind]
+            calls.append({"method": action.method, "selector": str(step[kind]),
+                          "args": [str(step[name]) for name in action.arguments]})
+        return calls
+
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """The form :func:`webr4.witness.plain.drive` runs (``steps`` as ``calls`` too)."""
+        return {**asdict(self), "steps": [dict(step) for step in self.steps], "calls": self.calls}
 
 
 @dataclass(frozen=True)

@@ -52,7 +52,7 @@ from webr4.state.noise import NoiseMask
 from webr4.state.snapshot import StateSnapshot
 from webr4.record.auto import auto_actions
 from webr4.engine.strategies import STRATEGIES
-from webr4.sweep.confirm import CONFIRM_CHOICES, FAIL_ON_CHOICES
+from webr4.sweep.confirm import CONFIRM_CHOICES, FAIL_ON_CHOICES, export_witness
 from webr4.sweep.progress import MODES, Progress, progress_for
 from webr4.record.scripted import actions_from_script
 from webr4.sweep.replay import ReplayError, replay_reversal, write_traces
@@ -466,6 +466,23 @@ def replay_command(run_dir: Path, reversal_id: int, traces_dir: Path | None) -> 
     click.echo("reproduced" if outcome.reproduced else "NOT reproduced")
     if not outcome.reproduced:
         raise SystemExit(1)
+
+
+@main.command("witness")
+@click.argument("run_dir", metavar="RUN", type=click.Path(path_type=Path, file_okay=False, exists=True))
+@click.argument("reversal_id", metavar="ID", type=int)
+@click.option("--pytest", "pytest_file", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write a standalone pytest test (needing only pytest and playwright; the HAR goes beside it) "
+                   "that fails while the race is there.")
+@click.option("--trace", "trace_file", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write Playwright traces of both orders in plain Chromium: the reversed one here, the "
+                   "parent's beside it (NAME-parent.zip); open them with 'playwright show-trace'.")
+def witness_command(run_dir: Path, reversal_id: int, pytest_file: Path | None, trace_file: Path | None) -> None:
+    """Keep reversal ID's race as plain Chromium shows it, without webr4: a test and traces."""
+    if pytest_file is None and trace_file is None:
+        raise click.UsageError("give --pytest FILE, --trace FILE or both")
+    for path in _run(lambda: export_witness(run_dir, reversal_id, pytest_file=pytest_file, trace_file=trace_file)):
+        click.echo(f"wrote {path}")
 
 
 def _differences_in_words(differences: dict[str, list[str]]) -> str:

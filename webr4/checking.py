@@ -66,11 +66,11 @@ async def explore_session(session: Session, out: Path, options: SweepOptions = S
     if not any(wanted(reversal, options.confirm) for reversal in summary.reversals):
         return summary
     if driver is not None:
-        return await confirm_run(driver.browser, session, out, options.confirm, options.mask)
+        return await confirm_run(driver.browser, session, out, options.confirm, options.mask, progress)
     async with async_playwright() as playwright:
         browser = await launch(playwright)
         try:
-            return await confirm_run(browser, session, out, options.confirm, options.mask)
+            return await confirm_run(browser, session, out, options.confirm, options.mask, progress)
         finally:
             await browser.close()
 

@@ -55,7 +55,7 @@ from webr4.engine.strategies import STRATEGIES
 from webr4.sweep.confirm import CONFIRM_CHOICES, FAIL_ON_CHOICES, export_witness
 from webr4.sweep.progress import MODES, Progress, progress_for
 from webr4.record.scripted import actions_from_script
-from webr4.sweep.replay import ReplayError, replay_reversal, write_traces
+from webr4.sweep.replay import ReplayError, find_reversal, replay_reversal, write_traces
 from webr4.record.session import Session, SessionError, record
 from webr4.sweep.store import RunStore
 from webr4.trace import plan_from_json
@@ -464,6 +464,9 @@ def replay_command(run_dir: Path, reversal_id: int, traces_dir: Path | None) -> 
     click.echo(f"reported:  {_differences_in_words(outcome.reported)}")
     click.echo(f"replayed:  {_differences_in_words(outcome.now)}")
     click.echo("reproduced" if outcome.reproduced else "NOT reproduced")
+    confirmation = find_reversal(run_dir, reversal_id)[1].confirmation
+    if confirmation:
+        click.echo(f"confirmation: {confirmation['status']}: {confirmation['line']}")
     if not outcome.reproduced:
         raise SystemExit(1)
 

@@ -22,6 +22,7 @@ from webr4.record.session import Session
 from webr4.rundir import ReversalReport, RunDir, Summary
 from webr4.state.noise import NoiseMask
 from webr4.sweep.replay import find_reversal, stored_trace
+from webr4.sweep.progress import Progress, Quiet
 from webr4.sweep.runfiles import RunFiles
 from webr4.witness.confirm import NOT_FORCEABLE, Confirmation, PlainWitness, confirm
 from webr4.witness.export import write_pytest, write_traces
@@ -40,10 +41,10 @@ def wanted(reversal: ReversalReport, which: str) -> bool:
 
 
 async def confirm_run(browser: Browser, session: Session, out: Path, which: str = "harmful",
-                      mask: NoiseMask = NoiseMask()) -> Summary:
+                      mask: NoiseMask = NoiseMask(), progress: Progress = Quiet()) -> Summary:
     """Confirm the reversals ``which`` asks for in the run directory ``out``, explored from
     ``session``, in fresh contexts of ``browser``; returns the summary as rewritten. The
-    comparison uses the run's noise mask and ``mask`` (the user's)."""
+    comparison uses the run's noise mask and ``mask`` (the user's); ``progress`` hears of each one."""
     run = RunDir(out)
     summary = run.read_summary()
     if which == "none":
@@ -67,6 +68,7 @@ async def confirm_run(browser: Browser, session: Session, out: Path, which: str 
             summary.confirm_seconds = round(summary.confirm_seconds + time.monotonic() - started, 2)
             started = time.monotonic()
             run.write_summary(summary)
+            progress.confirmed(reversal.id, confirmation.to_json())
     return summary
 
 

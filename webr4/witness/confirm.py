@@ -107,7 +107,8 @@ def judge(verdict: str, reported: Mapping[str, list[str]], plain: Mapping[str, l
     telling = set(readable) - {"screenshot"} or set(readable)
     agrees = bool(telling & set(matched))
     if agrees and verdict == "harmful":
-        return Confirmation(CONFIRMED, f"confirmed in plain Chromium: {_first(matched)}", matched)
+        return Confirmation(CONFIRMED, f"the reversed order shows it in plain Chromium too: {_first(matched)}",
+                            matched)
     if agrees:
         return Confirmation(REPRODUCED, f"the same difference in plain Chromium ({_first(matched)}); "
                                         f"webr4's verdict, {verdict}, stands on its rules", matched)

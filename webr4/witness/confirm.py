@@ -11,7 +11,9 @@ categories and noise mask. The judgement is one of
 * ``not-reproduced``: the order was forced but the reported difference did not appear (the line
   says what appeared instead, if anything);
 * ``not-forceable``: no lever of a stock browser forces the order, or the plain page never showed
-  a sign the schedule waited for (the line says which).
+  a sign the schedule waited for (the line says which);
+* ``error``: a plain run itself failed or did not end (a page that hangs in plain Chromium too):
+  no judgement.
 
 Items match when they say the same thing of the same part of the page: an exception by its
 message (a plain page shows an unhandled rejection as an uncaught error, and an inline handler's
@@ -29,15 +31,17 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from playwright.async_api import Browser
+from playwright.async_api import Error as PlaywrightError
 
 from webr4.classify.differences import describe_differences
 from webr4.state.noise import NoiseMask
 from webr4.trace import EventId, Trace
-from webr4.witness.run import PlainRun, run_plain
+from webr4.witness.run import RUN_TIMEOUT_S, PlainRun, run_plain
 from webr4.witness.schedule import NotForceable, PageFacts, plain_schedules
 
 CONFIRMED, REPRODUCED, NOT_REPRODUCED, NOT_FORCEABLE = "confirmed", "reproduced", "not-reproduced", "not-forceable"
-STATUSES = (CONFIRMED, REPRODUCED, NOT_REPRODUCED, NOT_FORCEABLE)
+ERROR = "error"
+STATUSES = (CONFIRMED, REPRODUCED, NOT_REPRODUCED, NOT_FORCEABLE, ERROR)
 UNREADABLE = frozenset({"heap", "pending"})
 """Categories a plain page cannot show without webr4's code in it."""
 
@@ -86,8 +90,16 @@ async def confirm(browser: Browser, page: PageFacts, har: Path, parent: Trace, c
     if isinstance(schedules, NotForceable):
         return PlainWitness(None, None, Confirmation(NOT_FORCEABLE, f"not forceable in plain Chromium: "
                                                                    f"{schedules.lever}"))
-    parent_run, child_run = await asyncio.gather(run_plain(browser, schedules[0], har),
-                                                 run_plain(browser, schedules[1], har))
+    try:
+        parent_run, child_run = await asyncio.gather(run_plain(browser, schedules[0], har),
+                                                     run_plain(browser, schedules[1], har))
+    except asyncio.TimeoutError:
+        return PlainWitness(None, None, Confirmation(
+            ERROR, f"a plain run did not end within {RUN_TIMEOUT_S:g} s: the page hangs in plain Chromium too, "
+                   "or waits for something the schedule never gives", order=schedules[1].order))
+    except PlaywrightError as error:
+        return PlainWitness(None, None, Confirmation(
+            ERROR, f"a plain run failed: {str(error).splitlines()[0]}", order=schedules[1].order))
     seconds = round(parent_run.seconds + child_run.seconds, 2)
     problem = parent_run.problem or child_run.problem
     if problem is not None:

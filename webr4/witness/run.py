@@ -11,6 +11,7 @@ heap and the pending events cannot be read without webr4's code in the page and 
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +23,10 @@ from webr4.state.categories.storage import STORAGE
 from webr4.state.snapshot import StateSnapshot
 from webr4.witness.plain import drive
 from webr4.witness.schedule import PlainSchedule
+
+RUN_TIMEOUT_S = 90.0
+"""The longest a plain run may take, end state included (its waits for signs are bounded by
+:data:`~webr4.witness.plain.ORDER_TIMEOUT_S` each): a page that hangs is given up."""
 
 
 @dataclass
@@ -38,10 +43,12 @@ class PlainRun:
 async def run_plain(browser: Browser, schedule: PlainSchedule, har: Path, *,
                     trace_to: Path | None = None) -> PlainRun:
     """Run ``schedule`` in a fresh context of ``browser``, the responses served from ``har``; with
-    ``trace_to``, a Playwright trace (screenshots and snapshots) of the run is written there."""
+    ``trace_to``, a Playwright trace (screenshots and snapshots) of the run is written there.
+    ``asyncio.TimeoutError`` after :data:`RUN_TIMEOUT_S`."""
     started = time.monotonic()
-    end = await drive(browser, schedule.to_json(), har, dom_script=javascript("capture_dom.js"),
-                      storage_script=STORAGE.page_script or "() => ({})", trace_to=trace_to)
+    end = await asyncio.wait_for(drive(browser, schedule.to_json(), har, dom_script=javascript("capture_dom.js"),
+                                       storage_script=STORAGE.page_script or "() => ({})", trace_to=trace_to),
+                                 RUN_TIMEOUT_S)
     state = StateSnapshot(dom=end["dom"], screenshot=end["screenshot"],
                           exceptions=[(message, site) for message, site in end["exceptions"]],
                           console=list(end["console"]), requests=end["requests"], navigation=end["navigation"],

@@ -222,7 +222,6 @@ def _force(page: PageFacts, a: Event, b: Event, events: Mapping[EventId, Event],
     elif a.category is Category.TIMER:
         levers.clock_runs.append(ClockRun(times.get(a.id, 0.0), _start_sign(page, a, events, times)))
     if b.category is Category.USER:
-        levers.timings = [t for t in levers.timings if t.step != page.user_steps.get(b.params.get("index", -1))]
         step = page.user_steps.get(b.params.get("index", -1))
         if step is None:
             return NotForceable(f"{b.label} is no step of the session")

@@ -34,6 +34,9 @@ SETTLE_S = 0.2
 starts (its callback, the script's run, the element's load event) runs in that time."""
 ORDER_TIMEOUT_S = 10.0
 """How long a plain run waits for a sign its schedule needs before it gives the order up."""
+CLOCK_START_MS = 600_000
+"""Where the paused clock starts (``Date.now()`` in a schedule with a clock): well after the
+moment it was installed at, as ``pause_at`` only goes forward."""
 VIEWPORT: ViewportSize = {"width": 1024, "height": 768}
 
 _STACK_SITE = re.compile(r"\(?((?:https?|file)://[^\s()]+):(\d+):(\d+)\)?\s*$", re.MULTILINE)
@@ -101,7 +104,7 @@ async def drive(browser: Browser, schedule: dict[str, Any], har: Path, *, dom_sc
         await _route(page, schedule["url"], released, observed)
         if schedule["clock"]:
             await page.clock.install(time=0)
-            await page.clock.pause_at(0)
+            await page.clock.pause_at(CLOCK_START_MS)
         problem = await _carry_out(page, schedule, observed, released)
         for gate in released.values():
             gate.set()  # nothing stays held while the end state is read
@@ -189,13 +192,25 @@ async def _carry_out(page: Page, schedule: dict[str, Any], observed: _Observed,
             return
         await asyncio.sleep(SETTLE_S)
 
+    ticking = asyncio.Lock()
+
+    async def run_clock(to_ms: float) -> None:
+        async with ticking:
+            if to_ms > observed.clock_ms:
+                await page.clock.run_for(int(to_ms - observed.clock_ms))
+                observed.clock_ms = to_ms
+
+    def ceiling() -> float:
+        """How far the clock may go now: short of every clock run whose sign has not come."""
+        held = [run["to_ms"] - 1 for run in schedule["clock_runs"]
+                if not observed.sign(run["after"]["kind"], run["after"].get("target", "")).is_set()]
+        return min(held, default=float("inf"))
+
     async def clock() -> None:
         for run in sorted(schedule["clock_runs"], key=lambda r: r["to_ms"]):
             if not await wait(run["after"]):
                 return
-            if run["to_ms"] > observed.clock_ms:
-                await page.clock.run_for(int(run["to_ms"] - observed.clock_ms))
-                observed.clock_ms = run["to_ms"]
+            await run_clock(run["to_ms"])
             observed.see(CLOCK, f"{run['to_ms']:g}")
             await asyncio.sleep(SETTLE_S)
 
@@ -206,8 +221,12 @@ async def _carry_out(page: Page, schedule: dict[str, Any], observed: _Observed,
                 continue
             if not await wait(timings.get(number, {"kind": LOAD, "target": ""})):
                 return
+            recorded = schedule["step_times"][number] if number < len(schedule["step_times"]) else -1
+            if schedule["clock"] and recorded >= 0:  # the page's timers up to the step, as they ran in webr4
+                await run_clock(min(recorded, ceiling()))
+                await asyncio.sleep(SETTLE_S)
             try:
-                locator = page.locator(call["selector"])
+                locator = page.locator(call["selector"]).first  # as webr4 acts: on the first match
                 await getattr(locator, call["method"])(*call["args"], timeout=ORDER_TIMEOUT_S * 1000)
             except PlaywrightError as error:
                 problems.append(f"step {number + 1} ({call['method']} on {call['selector']}) failed in plain "
@@ -215,13 +234,12 @@ async def _carry_out(page: Page, schedule: dict[str, Any], observed: _Observed,
                 return
             observed.see(STEP, str(number))
 
-    work = [release(hold["request"], hold["until"]) for hold in schedule["holds"]] + [clock(), steps()]
     try:
         await page.goto(schedule["url"], wait_until="commit")
     except PlaywrightError as error:
         return f"the page did not load in plain Chromium: {str(error).splitlines()[0]}"
     observed.see(RESPONSE, request_key(schedule["url"]))
-    await asyncio.gather(*work)
+    await asyncio.gather(*[release(hold["request"], hold["until"]) for hold in schedule["holds"]], clock(), steps())
     return problems[0] if problems else None
 
 

@@ -80,8 +80,10 @@ class PlainSchedule:
     """One order of one pair, for a stock page: ``url`` loaded with the session's ``steps`` (as
     ``session.json`` has them), ``order`` in words, and the levers. A step without a timing runs
     after the page's ``load`` and the step before it. With ``clock``, Playwright's clock is
-    installed paused before the page loads, run as ``clock_runs`` say, and to ``horizon_ms`` at the
-    end."""
+    installed paused before the page loads, run as ``clock_runs`` say, before each step to the
+    virtual time the step ran at in webr4's trace of this order (``step_times``: so the page's
+    other timers fire by then, as they did there, but never past a ``clock_runs`` time whose sign
+    has not come), and to ``horizon_ms`` at the end."""
 
     url: str
     steps: tuple[Mapping[str, Any], ...]
@@ -91,6 +93,7 @@ class PlainSchedule:
     clock: bool = False
     clock_runs: tuple[ClockRun, ...] = ()
     horizon_ms: float = 0.0
+    step_times: tuple[float, ...] = ()  # per session step, the virtual ms it ran at in this order's trace
 
     def timing(self, step: int) -> StepTiming:
         """When step ``step`` runs (after ``load`` unless the schedule says otherwise)."""
@@ -206,8 +209,21 @@ def plain_schedules(page: PageFacts, parent: Trace, child: Trace, first: EventId
     clock = any(levers.clock_runs for _order, levers in orders)
     horizon = max([step.time for trace in (parent, child) for step in trace.steps] + [0.0])
     schedules = [PlainSchedule(page.url, tuple(page.steps), order, tuple(levers.holds), tuple(levers.timings),
-                               clock, tuple(levers.clock_runs), horizon) for order, levers in orders]
+                               clock, tuple(levers.clock_runs), horizon, _step_times(page, trace))
+                 for (order, levers), trace in zip(orders, (parent, child))]
     return schedules[0], schedules[1]
+
+
+def _step_times(page: PageFacts, trace: Trace) -> tuple[float, ...]:
+    """Per session step, the virtual ms its first user event ran at in ``trace`` (-1: it did not run)."""
+    times = [-1.0] * len(page.steps)
+    for step in reversed(trace.steps):
+        event = trace.events.get(step.event)
+        if event is not None and event.category is Category.USER:
+            number = page.user_steps.get(event.params.get("index", -1))
+            if number is not None:
+                times[number] = step.time
+    return tuple(times)
 
 
 def _force(page: PageFacts, a: Event, b: Event, events: Mapping[EventId, Event],

@@ -15,7 +15,9 @@ categories and noise mask. The judgement is one of
 * ``error``: a plain run itself failed or did not end (a page that hangs in plain Chromium too):
   no judgement.
 
-Items match when they say the same thing of the same part of the page: an exception by its
+The parent's order runs twice: what differs between those two runs (``Date.now()``, random ids,
+which nothing in a plain page fixes) is masked, as webr4 masks what differs between two replays
+of its seed. Items match when they say the same thing of the same part of the page: an exception by its
 message (a plain page shows an unhandled rejection as an uncaught error, and an inline handler's
 column as the browser counts it), a DOM change by the element it changed, a screenshot change by
 being one, any other item word for word. The JS heap and pending events cannot be read without
@@ -53,7 +55,7 @@ class Confirmation:
     """The plain-Chromium check of one reversal: ``status`` (one of :data:`STATUSES`), ``line``
     (the judgement in one line), ``matched`` (category → items webr4 reported that the plain runs
     showed too), ``plain`` (category → the plain runs' own items), ``order`` (the reversed order
-    forced, in words) and ``seconds`` (both plain runs)."""
+    forced, in words) and ``seconds`` (the plain runs, added up)."""
 
     status: str
     line: str
@@ -83,16 +85,20 @@ class PlainWitness:
 async def confirm(browser: Browser, page: PageFacts, har: Path, parent: Trace, child: Trace, first: EventId,
                   second: EventId, verdict: str, reported: Mapping[str, list[str]],
                   mask: NoiseMask = NoiseMask()) -> PlainWitness:
-    """Force ``first`` before ``second`` (the parent's order) and ``second`` before ``first`` (the
-    reversal) in two fresh stock contexts of ``browser``, the responses served from ``har``, and
-    judge the plain difference against webr4's ``verdict`` and ``reported`` differences."""
+    """Force ``first`` before ``second`` (the parent's order, twice) and ``second`` before ``first``
+    (the reversal) in fresh stock contexts of ``browser``, the responses served from ``har``, and
+    judge the plain difference against webr4's ``verdict`` and ``reported`` differences. Nothing
+    in the page fixes ``Date`` or ``Math.random`` as webr4 does, so what differs between the two
+    runs of the parent's order is masked too, as webr4 masks what differs between two seed
+    replays (:meth:`~webr4.state.noise.NoiseMask.from_baselines`)."""
     schedules = plain_schedules(page, parent, child, first, second)
     if isinstance(schedules, NotForceable):
         return PlainWitness(None, None, Confirmation(NOT_FORCEABLE, f"not forceable in plain Chromium: "
                                                                    f"{schedules.lever}"))
     try:
-        parent_run, child_run = await asyncio.gather(run_plain(browser, schedules[0], har),
-                                                     run_plain(browser, schedules[1], har))
+        parent_run, again, child_run = await asyncio.gather(run_plain(browser, schedules[0], har),
+                                                            run_plain(browser, schedules[0], har),
+                                                            run_plain(browser, schedules[1], har))
     except asyncio.TimeoutError:
         return PlainWitness(None, None, Confirmation(
             ERROR, f"a plain run did not end within {RUN_TIMEOUT_S:g} s: the page hangs in plain Chromium too, "
@@ -100,11 +106,13 @@ async def confirm(browser: Browser, page: PageFacts, har: Path, parent: Trace, c
     except PlaywrightError as error:
         return PlainWitness(None, None, Confirmation(
             ERROR, f"a plain run failed: {str(error).splitlines()[0]}", order=schedules[1].order))
-    seconds = round(parent_run.seconds + child_run.seconds, 2)
+    seconds = round(parent_run.seconds + again.seconds + child_run.seconds, 2)
     problem = parent_run.problem or child_run.problem
     if problem is not None:
         return PlainWitness(parent_run, child_run, Confirmation(
             NOT_FORCEABLE, f"the order could not be forced: {problem}", order=schedules[1].order, seconds=seconds))
+    if again.problem is None:  # what varies between two plain runs of one order is noise (Date.now, random ids)
+        mask = mask | NoiseMask.from_baselines(parent_run.state, again.state)
     plain = describe_differences(mask.diff(parent_run.state, child_run.state))
     judged = judge(verdict, reported, plain)
     return PlainWitness(parent_run, child_run, Confirmation(judged.status, judged.line, judged.matched, plain,

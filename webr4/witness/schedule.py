@@ -201,8 +201,8 @@ def plain_schedules(page: PageFacts, parent: Trace, child: Trace, first: EventId
     times = {step.event: step.time for trace in (child, parent) for step in trace.steps}
     a, b = events[first], events[second]
     orders = []
-    for before, after in ((a, b), (b, a)):
-        levers = _force(page, before, after, events, times)
+    for before, after, trace in ((a, b, parent), (b, a, child)):
+        levers = _force(page, before, after, events, times, trace)
         if isinstance(levers, NotForceable):
             return levers
         orders.append((f"{before.label} before {after.label}", levers))
@@ -227,8 +227,9 @@ def _step_times(page: PageFacts, trace: Trace) -> tuple[float, ...]:
 
 
 def _force(page: PageFacts, a: Event, b: Event, events: Mapping[EventId, Event],
-           times: Mapping[EventId, float]) -> _Levers | NotForceable:
-    """The levers that make ``a`` happen before ``b`` in a plain page."""
+           times: Mapping[EventId, float], trace: Trace) -> _Levers | NotForceable:
+    """The levers that make ``a`` happen before ``b`` in a plain page, as in ``trace`` (webr4's
+    execution of that order)."""
     levers = _Levers()
     sign = _sign(page, a, times)
     if sign is None:
@@ -253,7 +254,7 @@ def _force(page: PageFacts, a: Event, b: Event, events: Mapping[EventId, Event],
                                 "and no lever runs a later one first")
         levers.clock_runs.append(ClockRun(times.get(b.id, 0.0), sign))
         return levers
-    held = _held_requests(page, b, events)
+    held = _held_requests(page, b, _after(trace, a.id, events), events)
     if isinstance(held, NotForceable):
         return held
     levers.holds.extend(Hold(request, sign) for request in held)
@@ -299,6 +300,12 @@ def _start_sign(page: PageFacts, timer: Event, events: Mapping[EventId, Event],
     return sign or Sign(RESPONSE, request_key(page.url))
 
 
+def _opener(page: PageFacts, chunk: Event) -> str | None:
+    """The parser-blocking script parse chunk ``chunk`` starts with, if any."""
+    index = int(chunk.params.get("index", -1))
+    return page.chunk_openers[index] if 0 <= index < len(page.chunk_openers) else None
+
+
 def _url(event: Event) -> str | None:
     """The URL of the request whose response is ``event`` (an XHR, a fetch, a script or element load)."""
     if event.category is not Category.NETWORK:
@@ -307,8 +314,20 @@ def _url(event: Event) -> str | None:
     return str(value) if value else None
 
 
-def _held_requests(page: PageFacts, event: Event, events: Mapping[EventId, Event]) -> list[str] | NotForceable:
-    """The request keys whose responses, held, hold ``event`` back."""
+def _after(trace: Trace, event: EventId, events: Mapping[EventId, Event]) -> list[Event]:
+    """The events ``trace`` ran after ``event`` (all it ran, when it did not run ``event``)."""
+    sequence = trace.sequence
+    start = sequence.index(event) + 1 if event in sequence else 0
+    return [events[e] for e in sequence[start:] if e in events]
+
+
+def _held_requests(page: PageFacts, event: Event, later: list[Event],
+                   events: Mapping[EventId, Event]) -> list[str] | NotForceable:
+    """The request keys whose responses, held, hold ``event`` back. For the document's
+    ``DOMContentLoaded`` and ``load``, those of the ``later`` events (what webr4's order ran after
+    the event that must come first), so that every script it ran before still runs before; for
+    ``load`` with none left, the page's images and other element loads (a slow image, which runs
+    no code of the page's)."""
     if event.category is Category.NETWORK:
         url = _url(event)
         return [request_key(url)] if url else NotForceable(f"{event.label} names no request to hold")
@@ -321,12 +340,17 @@ def _held_requests(page: PageFacts, event: Event, events: Mapping[EventId, Event
             return NotForceable(f"{event.label} starts where more of the document arrives, inside one network "
                                 "read: no lever holds part of a response")
         return [request_key(opener)]
+    blocking = [request_key(url) for e in later if e.category is Category.PARSE
+                and (url := _opener(page, e))]
     if event.category is Category.LIFECYCLE and event.type == "DOMContentLoaded":
-        blocking = [request_key(url) for url in page.chunk_openers if url]
-        return blocking or NotForceable("DOMContentLoaded waits for no script here: only the document holds it back")
+        return blocking or NotForceable("no parser-blocking script was left to arrive when DOMContentLoaded came "
+                                        "in webr4's order: no response holds it back")
     if event.category is Category.LIFECYCLE and event.label == "window load":
-        waited = [request_key(url) for e in events.values() if e.category is Category.NETWORK
+        waited = [request_key(url) for e in later if e.category is Category.NETWORK
                   and e.type not in ("xhr", "fetch") and (url := _url(e))]
-        waited += [request_key(url) for url in page.chunk_openers if url]
-        return sorted(set(waited)) or NotForceable("the window's load waits for no subresource here")
+        elements = [request_key(url) for e in events.values() if e.category is Category.NETWORK
+                    and e.type == "load" and (url := _url(e))]
+        return sorted(set(waited + blocking) or set(elements)) or NotForceable(
+            "nothing the window's load waits for was left to arrive in webr4's order, and the page loads no "
+            "image to hold: acting between the last response and the load event takes a sub-millisecond user")
     return NotForceable(f"no browser lever holds back {event.label} ({event.category.value} {event.type})")

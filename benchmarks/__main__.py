@@ -18,8 +18,8 @@ from pathlib import Path
 from types import ModuleType
 
 from benchmarks import (
-    controlled_execution, cpu_heavy, evaluation, floor, loader_apps, parallel, planning_cost, race_detection,
-    real_apps, rewrite_speed, scaling, sweep_cost,
+    confirmation, controlled_execution, cpu_heavy, evaluation, floor, loader_apps, parallel, planning_cost,
+    race_detection, real_apps, rewrite_speed, scaling, sweep_cost,
 )
 from benchmarks.section import Section, find_sites
 from webr4.resources import resource_dir
@@ -30,6 +30,7 @@ SECTIONS = {
     "controlled_execution": controlled_execution,
     "floor": floor,
     "sweep_cost": sweep_cost,
+    "confirmation": confirmation,
     "rewrite_speed": rewrite_speed,
     "evaluation": evaluation,
     "scaling": scaling,

@@ -60,3 +60,18 @@ def test_the_parse_chunk_model_is_a_recording_setting(tmp_path, monkeypatch):
     for command in ("record", "check", "run"):
         shown = CliRunner().invoke(main, [command, "--help"]).output
         assert "[default: element]" in shown and "[default: 8;" in shown, command
+
+
+def test_confirmation_and_the_exit_policy_are_exploring_settings(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from webr4.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "webr4.toml").write_text('[explore]\nconfirm = "all"\nfail-on = "confirmed"\n')
+    for command in ("explore", "check"):
+        shown = CliRunner().invoke(main, [command, "--help"]).output
+        assert "[default: all]" in shown and "[default: confirmed]" in shown, command
+    (tmp_path / "webr4.toml").write_text('[explore]\nconfirm = "sometimes"\n')
+    result = CliRunner().invoke(main, ["explore", str(tmp_path), "--out", str(tmp_path / "r")])
+    assert result.exit_code == 2 and "sometimes" in result.output

@@ -12,12 +12,16 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from playwright.async_api import async_playwright
+
 from webr4.browser.controller import Limits
 from webr4.browser.driver import Driver
+from webr4.browser.launch import launch
 from webr4.report.write import write_report
 from webr4.rundir import RunDir, Summary
 from webr4.state.noise import NoiseMask
 from webr4.sweep.backends import Backend, DaskCluster, WorkerProcesses
+from webr4.sweep.confirm import confirm_run, wanted
 from webr4.sweep.explore import explore
 from webr4.sweep.progress import Progress, Quiet
 from webr4.record.session import Session, record
@@ -34,7 +38,9 @@ class Checked:
 @dataclass(frozen=True)
 class SweepOptions:
     """How a recorded session is explored (see :func:`webr4.sweep.explore.explore`), and where:
-    ``workers`` processes with a browser each, or a Dask cluster at ``cluster`` (``local:N``)."""
+    ``workers`` processes with a browser each, or a Dask cluster at ``cluster`` (``local:N``);
+    which reversals are then confirmed in plain Chromium (``confirm``: ``none``, ``harmful``,
+    ``all``; see :mod:`webr4.sweep.confirm`)."""
 
     bound: int | None = 1
     strategy: str = "r4"
@@ -45,6 +51,7 @@ class SweepOptions:
     workers: int = 1
     cluster: str | None = None
     resume: bool = False
+    confirm: str = "harmful"
 
 
 async def explore_session(session: Session, out: Path, options: SweepOptions = SweepOptions(), *,
@@ -52,8 +59,24 @@ async def explore_session(session: Session, out: Path, options: SweepOptions = S
     """Explore ``session`` into the run directory ``out`` on the backend ``options`` ask for.
 
     One worker runs the executions in this process, in ``driver`` when given (it stays open), else
-    in a browser started and closed here.
+    in a browser started and closed here. The reversals ``options.confirm`` names are then
+    confirmed in plain Chromium, in ``driver``'s browser or one started for it.
     """
+    summary = await _explore(session, out, options, progress, driver)
+    if not any(wanted(reversal, options.confirm) for reversal in summary.reversals):
+        return summary
+    if driver is not None:
+        return await confirm_run(driver.browser, session, out, options.confirm, options.mask, progress)
+    async with async_playwright() as playwright:
+        browser = await launch(playwright)
+        try:
+            return await confirm_run(browser, session, out, options.confirm, options.mask, progress)
+        finally:
+            await browser.close()
+
+
+async def _explore(session: Session, out: Path, options: SweepOptions, progress: Progress,
+                   driver: Driver | None) -> Summary:
     sweep: dict[str, Any] = {"bound": options.bound, "strategy": options.strategy,
                              "max_sequences": options.max_sequences, "time_limit": options.time_limit,
                              "mask": options.mask, "rules": options.rules, "resume": options.resume,

@@ -52,9 +52,10 @@ from webr4.state.noise import NoiseMask
 from webr4.state.snapshot import StateSnapshot
 from webr4.record.auto import auto_actions
 from webr4.engine.strategies import STRATEGIES
+from webr4.sweep.confirm import CONFIRM_CHOICES, FAIL_ON_CHOICES, export_witness
 from webr4.sweep.progress import MODES, Progress, progress_for
 from webr4.record.scripted import actions_from_script
-from webr4.sweep.replay import ReplayError, replay_reversal, write_traces
+from webr4.sweep.replay import ReplayError, find_reversal, replay_reversal, write_traces
 from webr4.record.session import Session, SessionError, record
 from webr4.sweep.store import RunStore
 from webr4.trace import plan_from_json
@@ -353,6 +354,12 @@ def explore_options(command: Any) -> Any:
                            help="Also write the verdicts as JUnit XML here (as 'webr4 export' does).")(command)
     command = click.option("--sarif", type=click.Path(path_type=Path, dir_okay=False),
                            help="Also write the verdicts as SARIF 2.1.0 here.")(command)
+    command = click.option("--confirm", type=click.Choice(CONFIRM_CHOICES), default="harmful", show_default=True,
+                           help="After the sweep, run these reversals' two orders in plain Chromium (no webr4 code "
+                                "in the page) and say whether the difference is confirmed there.")(command)
+    command = click.option("--fail-on", type=click.Choice(FAIL_ON_CHOICES), default="harmful", show_default=True,
+                           help="Exit with status 1 on any harmful reversal, or only on one plain Chromium "
+                                "confirmed.")(command)
     return command
 
 
@@ -457,8 +464,28 @@ def replay_command(run_dir: Path, reversal_id: int, traces_dir: Path | None) -> 
     click.echo(f"reported:  {_differences_in_words(outcome.reported)}")
     click.echo(f"replayed:  {_differences_in_words(outcome.now)}")
     click.echo("reproduced" if outcome.reproduced else "NOT reproduced")
+    confirmation = find_reversal(run_dir, reversal_id)[1].confirmation
+    if confirmation:
+        click.echo(f"confirmation: {confirmation['status']}: {confirmation['line']}")
     if not outcome.reproduced:
         raise SystemExit(1)
+
+
+@main.command("witness")
+@click.argument("run_dir", metavar="RUN", type=click.Path(path_type=Path, file_okay=False, exists=True))
+@click.argument("reversal_id", metavar="ID", type=int)
+@click.option("--pytest", "pytest_file", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write a standalone pytest test (needing only pytest and playwright; the HAR goes beside it) "
+                   "that fails while the race is there.")
+@click.option("--trace", "trace_file", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write Playwright traces of both orders in plain Chromium: the reversed one here, the "
+                   "parent's beside it (NAME-parent.zip); open them with 'playwright show-trace'.")
+def witness_command(run_dir: Path, reversal_id: int, pytest_file: Path | None, trace_file: Path | None) -> None:
+    """Keep reversal ID's race as plain Chromium shows it, without webr4: a test and traces."""
+    if pytest_file is None and trace_file is None:
+        raise click.UsageError("give --pytest FILE, --trace FILE or both")
+    for path in _run(lambda: export_witness(run_dir, reversal_id, pytest_file=pytest_file, trace_file=trace_file)):
+        click.echo(f"wrote {path}")
 
 
 def _differences_in_words(differences: dict[str, list[str]]) -> str:
@@ -564,12 +591,14 @@ class _Outputs:
     to_stderr: bool
     junit: Path | None
     sarif: Path | None
+    fail_on: str = "harmful"
 
 
 def _sweep_options(out_dir: Path, *, bound: int, strategy: str, max_sequences: int | None,
                    time_limit: float | None, mask: tuple[str, ...], mask_heap: tuple[str, ...], rules: str | None,
                    workers: int, cluster: str | None, resume: bool, progress: str | None, junit: Path | None,
-                   sarif: Path | None) -> tuple[SweepOptions, Progress, _Outputs]:
+                   sarif: Path | None, confirm: str = "harmful",
+                   fail_on: str = "harmful") -> tuple[SweepOptions, Progress, _Outputs]:
     """The explore options of the command line, merged with the settings file and checked."""
     try:
         settings = load_settings()
@@ -585,9 +614,10 @@ def _sweep_options(out_dir: Path, *, bound: int, strategy: str, max_sequences: i
         _note_stored_settings(out_dir, bound=bound, strategy=strategy, max_sequences=max_sequences,
                               time_limit=time_limit, rules=rule_names)
     options = SweepOptions(bound=bound, strategy=strategy, max_sequences=max_sequences, time_limit=time_limit,
-                           mask=user_mask, rules=rule_names, workers=workers, cluster=cluster, resume=resume)
+                           mask=user_mask, rules=rule_names, workers=workers, cluster=cluster, resume=resume,
+                           confirm=confirm)
     reporter = progress_for(progress or ("bar" if sys.stderr.isatty() else "quiet"))
-    return options, reporter, _Outputs(progress == "json", junit, sarif)
+    return options, reporter, _Outputs(progress == "json", junit, sarif, fail_on)
 
 
 def _interruptible(work: Callable[[], Coroutine[Any, Any, T]], out_dir: Path, resume_command: str) -> T:
@@ -605,6 +635,9 @@ def _report(checked: Checked, out_dir: Path, *, progress: _Outputs) -> None:
     counts = ", ".join(f"{n} {verdict}" for verdict, n in sorted(summary.counts.items())) or "no reversals"
     click.echo(f"{summary.sequences} sequences in {summary.seconds:g} s: {counts} ({summary.stop_reason})",
                err=progress.to_stderr)
+    if summary.confirmations:
+        confirmed = ", ".join(f"{n} {status}" for status, n in sorted(summary.confirmations.items()))
+        click.echo(f"in plain Chromium ({summary.confirm_seconds:g} s): {confirmed}", err=progress.to_stderr)
     click.echo(f"report: {checked.report}", err=progress.to_stderr)
     for path, write in ((progress.junit, ci.write_junit), (progress.sarif, ci.write_sarif)):
         if path is not None:
@@ -612,7 +645,7 @@ def _report(checked: Checked, out_dir: Path, *, progress: _Outputs) -> None:
                 click.echo(f"wrote {write(out_dir, path)}", err=progress.to_stderr)
             except OSError as error:
                 raise Failure(f"cannot write {path}: {error.strerror}; choose another path") from None
-    if summary.counts.get("harmful"):
+    if summary.confirmed() if progress.fail_on == "confirmed" else summary.harmful():
         raise SystemExit(1)
 
 

@@ -16,6 +16,8 @@ working directory.
     time-limit = 600
     progress = "json"
     cluster = "tcp://scheduler:8786"
+    confirm = "harmful"                # reversals checked in plain Chromium: none, harmful, all
+    fail-on = "harmful"                # exit 1 on any harmful reversal, or on "confirmed" ones only
 
     [record]                           # defaults of `record` and `check` (and `run`'s limits)
     seed = 0
@@ -44,7 +46,8 @@ class ConfigError(Webr4Error):
     """The settings file is unreadable or malformed (one line)."""
 
 
-EXPLORE_KEYS = frozenset({"bound", "strategy", "workers", "max-sequences", "time-limit", "progress", "cluster"})
+EXPLORE_KEYS = frozenset({"bound", "strategy", "workers", "max-sequences", "time-limit", "progress", "cluster",
+                          "confirm", "fail-on"})
 RECORD_KEYS = frozenset({"seed", "horizon", "max-events", "event-timeout", "parse-chunks", "chunk-kb", "step-wait"})
 _TOP_KEYS = frozenset({"browser", "rules", "mask", "explore", "record"})
 _WHOLE_POSITIVE = frozenset({"bound", "workers", "max-sequences", "max-events"})  # counts: 1 or more

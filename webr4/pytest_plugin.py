@@ -160,7 +160,8 @@ def sweep(url: str, steps: list[dict[str, Any]], run_dir: Path, bound: int,
         mask = NoiseMask.from_options(settings.mask_selectors, settings.mask_heap)
     except (Webr4Error, ValueError) as error:
         raise SweepFailed(str(error)) from None
-    options = SweepOptions(bound=bound, mask=mask, rules=settings.rules)
+    options = SweepOptions(bound=bound, mask=mask, rules=settings.rules,
+                           confirm=settings.explore.get("confirm", "harmful"))
     try:
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="webr4-sweep") as pool:
             checked = pool.submit(lambda: asyncio.run(check(url, run_dir, steps, options=options))).result()

@@ -190,7 +190,9 @@ class ReversalReport:
     ``unrealised`` (why the planned order did not happen, in words, or null when it did;
     such a reversal's verdict is ``unrealised``) and ``timing`` and ``timing_ms`` (how far the
     order that ran is from the recorded timing, in words and in virtual milliseconds: see
-    :mod:`webr4.engine.realism`).
+    :mod:`webr4.engine.realism`), ``confirmation`` (null until the reversal is checked in plain
+    Chromium: ``status``, ``line``, ``matched``, ``plain``, ``order``, ``seconds``; see
+    :mod:`webr4.witness.confirm`).
     ``index``, ``first``, ``second``, ``first_id``, ``second_id`` and ``skipped`` repeat those
     facts for the report.
     """
@@ -217,6 +219,12 @@ class ReversalReport:
     failure: str | None = None  # why the child's or the parent's execution failed, in words; None when neither did
     timing: str = ""  # how far the order that ran is from the recorded timing, in words
     timing_ms: float | None = None  # that distance in virtual ms (0: the recorded times allow it)
+    confirmation: dict[str, Any] | None = None  # the plain-Chromium check (webr4.witness.confirm), when run
+
+    @property
+    def confirmation_status(self) -> str | None:
+        """``confirmed``, ``reproduced``, ``not-reproduced`` or ``not-forceable``; ``None`` when unchecked."""
+        return str(self.confirmation["status"]) if self.confirmation else None
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -257,8 +265,9 @@ class Summary:
     the virtual clock and the random seed moved: it follows the clock or the random numbers),
     ``sandbox`` (``on``, or ``off (why)``: whether Chromium ran sandboxed), ``pruning`` (R4 only:
     the enabled events of the explored states, those explored, and the fraction partial-order
-    reduction pruned),
-    ``seconds`` and ``reversals`` (each a :class:`ReversalReport`).
+    reduction pruned), ``seconds``, ``confirmations`` (reversals per confirmation status, once any
+    was checked in plain Chromium), ``confirm_seconds`` (the time those checks took) and
+    ``reversals`` (each a :class:`ReversalReport`).
     """
 
     url: str
@@ -276,7 +285,17 @@ class Summary:
     clock_noise: list[str] = field(default_factory=list)
     sandbox: str = ""  # Chromium's sandbox in this sweep: on, or off (why)
     pruning: dict[str, float] | None = None  # R4 only: enabled, explored, ratio (see webr4.engine.stats)
+    confirm_seconds: float = 0.0  # the plain-Chromium checks after the sweep
     reversals: list[ReversalReport] = field(default_factory=list)
+
+    @property
+    def confirmations(self) -> dict[str, int]:
+        """Reversals per confirmation status (those checked in plain Chromium)."""
+        return dict(Counter(r.confirmation_status for r in self.reversals if r.confirmation_status))
+
+    def confirmed(self) -> list[ReversalReport]:
+        """The harmful reversals plain Chromium confirmed."""
+        return [r for r in self.harmful() if r.confirmation_status == "confirmed"]
 
     @property
     def counts(self) -> dict[str, int]:
@@ -295,6 +314,7 @@ class Summary:
     def to_json(self) -> dict[str, Any]:
         raw = asdict(self)
         raw["counts"] = self.counts
+        raw["confirmations"] = self.confirmations
         raw["site"] = self.url
         raw["sequences_explored"] = self.sequences
         raw["truncated"] = self.truncated
@@ -336,6 +356,15 @@ class Witness:
     def diff(self) -> Path:
         """The full difference between parent and child (``diff.json``; ``diff.png`` beside it)."""
         return self.directory / "diff.json"
+
+    @property
+    def plain_parent_screenshot(self) -> Path:
+        """The parent order's end in plain Chromium, when the reversal was confirmed there."""
+        return self.directory / "plain" / "parent.png"
+
+    @property
+    def plain_child_screenshot(self) -> Path:
+        return self.directory / "plain" / "child.png"
 
 
 @dataclass(frozen=True)

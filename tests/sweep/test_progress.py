@@ -36,3 +36,15 @@ def test_json_lines_are_one_parseable_record_per_step():
     assert [r["event"] for r in records] == ["start", "sequence", "finish"]
     assert records[1] == {"event": "sequence", "done": 1, "planned": 4, "counts": {"harmful": 1}, **LATEST}
     assert records[2]["counts"] == {"harmful": 1, "harmless": 1}
+
+
+def test_json_lines_say_each_confirmation_in_plain_chromium_after_the_sweep():
+    stream = io.StringIO()
+    lines = JsonLines(stream)
+    lines.finish(FINISHED)
+    lines.confirmed(2, {"status": "confirmed", "line": "the reversed order shows it in plain Chromium too: dom: #a",
+                        "matched": {"dom": ["#a"]}, "plain": {}, "order": "", "seconds": 1.0})
+    records = [json.loads(line) for line in stream.getvalue().splitlines()]
+    assert records[1] == {"event": "confirmation", "id": 2, "status": "confirmed",
+                          "line": "the reversed order shows it in plain Chromium too: dom: #a",
+                          "matched": {"dom": ["#a"]}}

@@ -112,6 +112,9 @@ class ChunkedDocument:
     """For each chunk, what Chromium's parser waits for before it, in words (``script
     /js/app.js``, ``style sheet /css/site.css``, ``more of the document``); ``None`` where no
     browser waits (a boundary only the ``element`` model draws)."""
+    openers: list[str | None] = field(default_factory=list)
+    """For each chunk, the absolute URL of the parser-blocking script it starts with (the parser
+    waits for its response there, so holding that response holds the chunk back), else ``None``."""
 
 
 def _is_boundary(tag: Tag) -> bool:
@@ -162,6 +165,12 @@ def _first_chunk_point(text: str, soup: BeautifulSoup, offsets: list[int], candi
         if end >= 0:
             return end + 1
     return min(candidates) if candidates else None
+
+
+def _base(soup: BeautifulSoup, base_url: str) -> str:
+    """The URL the document's relative URLs resolve against (its ``<base href>``, if any)."""
+    base_tag = soup.find("base", href=True)
+    return urljoin(base_url, str(base_tag["href"])) if isinstance(base_tag, Tag) else base_url
 
 
 def _script_urls(soup: BeautifulSoup, base_url: str) -> tuple[list[str], list[str]]:
@@ -224,12 +233,6 @@ def _yield_boundaries(tags: list[tuple[Tag, int, bool]], arrival: int,
             continue
         next_arrival = (delivered(offset) // arrival + 1) * arrival
     return found
-
-
-def _base(soup: BeautifulSoup, base_url: str) -> str:
-    """The URL the document's relative URLs are resolved against (its ``<base href>``, if any)."""
-    base_tag = soup.find("base", href=True)
-    return urljoin(base_url, str(base_tag["href"])) if isinstance(base_tag, Tag) else base_url
 
 
 def _short_url(base: str, document_url: str) -> Callable[[str], str]:
@@ -308,4 +311,24 @@ def split_into_chunks(html: str, base_url: str, token: str, model: ChunkModel = 
     pieces.append(html[previous:])
     positions = PositionMap.from_replacements(html, [Replacement(p, p, t) for p, t in inserts])
     blocking, modules = _script_urls(soup, base_url)
-    return ChunkedDocument("".join(pieces), total, blocking, modules, positions, [waits[p] for p in points])
+    return ChunkedDocument("".join(pieces), total, blocking, modules, positions,
+                           waits=[waits[p] for p in points],
+                           openers=_openers(points, candidates, tags, _base(soup, base_url)))
+
+
+def _openers(points: list[int], candidates: list[tuple[int, bool, str | None]], tags: list[tuple[Tag, int, bool]],
+             base: str) -> list[str | None]:
+    """For each chunk starting at one of ``points``, the URL of the parser-blocking script at its
+    start, else ``None``."""
+    by_offset = {offset: tag for tag, offset, _allowed in tags}
+    scripts: dict[int, str] = {}
+    for offset, is_script, _wait in candidates:
+        tag = by_offset.get(offset)
+        if is_script and tag is not None and _is_parser_blocking(tag):
+            scripts.setdefault(_insertion_point_of(offset, points), urljoin(base, str(tag["src"])))
+    return [scripts.get(point) for point in points]
+
+
+def _insertion_point_of(offset: int, points: list[int]) -> int:
+    """The last of ``points`` at or before ``offset``: where the chunk holding ``offset`` starts."""
+    return max((p for p in points if p <= offset), default=-1)

@@ -91,7 +91,8 @@ def headline(reversal: ReversalReport) -> str:
 
 def in_words(run_dir: Path, reversal: ReversalReport) -> str:
     """What a person needs to act on one reversal: events and their sites, location, reasons,
-    differences, report page and replay command; several lines."""
+    differences, its confirmation in plain Chromium (when checked), report page and replay
+    command; several lines."""
     lines = [f"{title(reversal)} [{reversal.verdict}: {', '.join(reversal.reasons) or 'no reason'}]",
              f"  {headline(reversal)}"]
     for role, event in zip(_roles(reversal), reversal.events):
@@ -99,9 +100,17 @@ def in_words(run_dir: Path, reversal: ReversalReport) -> str:
     if len(reversal.locations) > 1:
         lines.append(f"  both touch: {', '.join(reversal.locations)}")
     lines.extend(f"  {line}" for line in differences_lines(reversal.differences) or ["no difference"])
+    if reversal.confirmation:
+        lines.append(f"  confirmation: {reversal.confirmation['status']}: {reversal.confirmation['line']}")
     lines.append(f"  report: {run_dir / report_page(reversal)}")
     lines.append(f"  replay: {replay_command(run_dir, reversal)}")
     return "\n".join(lines)
+
+
+def _confirmation_words(reversal: ReversalReport) -> str:
+    """``; confirmation: STATUS: LINE`` when the reversal was checked in plain Chromium, else ""."""
+    confirmation = reversal.confirmation
+    return f"; confirmation: {confirmation['status']}: {confirmation['line']}" if confirmation else ""
 
 
 def _xml_text(text: str) -> str:
@@ -137,6 +146,8 @@ def junit_tree(run_dir: Path, summary: Summary) -> ET.ElementTree:
             message = f"{verdict}: {reasons}"
             if verdict == "harmful" and reversal.differences:
                 message += f"; {differences_line(reversal.differences, per_category=1)}"
+            if reversal.confirmation:
+                message += _confirmation_words(reversal)
             outcome = ET.SubElement(case, tag, {"type": verdict, "message": _xml_text(message)})
             outcome.text = words
         elif verdict == "unrealised":
@@ -209,7 +220,8 @@ def _result(run_dir: Path, reversal: ReversalReport, rule_index: dict[str, int])
         "message": {"text": f"{_kind_in_words(reversal.verdict)}, {title(reversal)} "
                             f"({', '.join(reasons)}); {headline(reversal)}; "
                             f"differences: {differences_line(reversal.differences)}; "
-                            f"report: {report_page(reversal)}; replay: {replay_command(run_dir, reversal)}"},
+                            f"report: {report_page(reversal)}; replay: {replay_command(run_dir, reversal)}"
+                            + _confirmation_words(reversal)},
         "locations": located[:1] or [{"logicalLocations": logical}],
         "relatedLocations": located[1:],
         "partialFingerprints": {"webr4Race/v1": hashlib.sha256(race.encode()).hexdigest()[:32]},
@@ -217,7 +229,7 @@ def _result(run_dir: Path, reversal: ReversalReport, rule_index: dict[str, int])
                        "differences": reversal.differences, "report": report_page(reversal),
                        "witness": reversal.witness, "replay": replay_command(run_dir, reversal),
                        "failure": reversal.failure, "unrealised": reversal.unrealised, "timing": reversal.timing,
-                       "timing_ms": reversal.timing_ms},
+                       "timing_ms": reversal.timing_ms, "confirmation": reversal.confirmation_status},
     }
 
 

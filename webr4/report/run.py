@@ -75,6 +75,17 @@ class Run:
         path = self.files.file(index, name)
         return None if path is None else Path(os.path.relpath(path, RunDir(self.directory).report)).as_posix()
 
+    def plain_images(self, index: int) -> tuple[str | None, str | None]:
+        """Reversal ``index``'s end screenshots in plain Chromium (parent order, reversed order), as
+        the report's pages link them; ``None`` for each that was not taken."""
+        files = RunDir(self.directory)
+        witness = files.witness(index)
+
+        def link(path: Path) -> str | None:
+            return Path(os.path.relpath(path, files.report)).as_posix() if path.is_file() else None
+
+        return link(witness.plain_parent_screenshot), link(witness.plain_child_screenshot)
+
     def diff(self, index: int) -> dict[str, Any]:
         """The full difference of sequence ``index`` with its parent (``diff.json``); empty when missing."""
         path = self.files.file(index, f"{DIFF}.json")

@@ -59,6 +59,7 @@ def write_report(run_dir: Path) -> Path:
     common = {"summary": run.summary, "verdicts": verdicts, "counts": counts,
               "unfinished": unfinished_reason(run_dir, run.summary)}
     shots = {r.index: (run.image(r.parent, SCREENSHOT), run.image(r.index, SCREENSHOT)) for r in reversals}
+    plain_shots = {r.index: run.plain_images(r.index) for r in reversals}
     _write(files.report_page(), env.get_template("index.html.j2").render(
         **common, page="index", reversals=reversals, groups=groups(reversals, run.pair_kinds), shots=shots))
     seed = run.trace(0)
@@ -72,7 +73,7 @@ def write_report(run_dir: Path) -> Path:
             **common, page="reversal", r=r, categories=CATEGORIES,
             events=[run.racing_event(r, "first"), run.racing_event(r, "second")],
             rows=run.alignment(r), departures=run.departures(index), diff=run.diff(index),
-            shots=shots[index], diff_image=run.image(index, f"{DIFF}.png"),
+            shots=shots[index], plain_shots=plain_shots[index], diff_image=run.image(index, f"{DIFF}.png"),
             command=replay_command(run_dir, r)))
     return files.report_page()
 

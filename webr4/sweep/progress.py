@@ -3,7 +3,8 @@
 A sweep calls :meth:`Progress.advance` after every judged sequence with how many are done, how
 many it expects in all (done plus what the strategy still has pending, an estimate that can
 grow as R4 finds new races) and the verdict counts so far, and :meth:`Progress.finish` once when
-the sweep ends, finished or not (the summary's ``status`` says which).
+the sweep ends, finished or not (the summary's ``status`` says which). The confirmation in plain
+Chromium that follows calls :meth:`Progress.confirmed` after each reversal it checked.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ class Progress(Protocol):
 
     def finish(self, summary: Mapping[str, Any]) -> None: ...
 
+    def confirmed(self, reversal: int, confirmation: Mapping[str, Any]) -> None: ...
+
 
 class Quiet:
     """Says nothing."""
@@ -38,6 +41,9 @@ class Quiet:
         pass
 
     def finish(self, summary: Mapping[str, Any]) -> None:
+        pass
+
+    def confirmed(self, reversal: int, confirmation: Mapping[str, Any]) -> None:
         pass
 
 
@@ -72,6 +78,10 @@ class JsonLines:
                     "sequences": summary["sequences_explored"], "counts": summary["counts"],
                     "truncated": summary["truncated"], "seconds": summary["seconds"]})
 
+    def confirmed(self, reversal: int, confirmation: Mapping[str, Any]) -> None:
+        self._emit({"event": "confirmation", "id": reversal, "status": confirmation["status"],
+                    "line": confirmation["line"], "matched": confirmation.get("matched") or {}})
+
 
 class Bar:
     """A live rich progress bar on standard error: sequences done / planned, verdicts, ETA."""
@@ -93,6 +103,9 @@ class Bar:
 
     def finish(self, summary: Mapping[str, Any]) -> None:
         self._bar.stop()
+
+    def confirmed(self, reversal: int, confirmation: Mapping[str, Any]) -> None:
+        pass  # the closing lines count the confirmations
 
 
 def progress_for(mode: str) -> Progress:

@@ -37,12 +37,12 @@ class Reproduction:
 
 
 async def replay_reversal(driver: Driver, run: Path, reversal_id: int) -> Reproduction:
-    summary, reversal = _find(run, reversal_id)
+    summary, reversal = find_reversal(run, reversal_id)
     run_dir = RunDir(run)
     session = Session.load(run_dir.session(summary.session).directory)
     mask = run_dir.read_noise()
     with RunFiles(run) as files:
-        plans = [_trace(files, run_dir, number).sequence for number in (reversal.parent, reversal.id)]
+        plans = [stored_trace(files, run_dir, number).sequence for number in (reversal.parent, reversal.id)]
     states = []
     for plan in plans:
         execution = await run_plan(driver, session, plan)
@@ -53,17 +53,17 @@ async def replay_reversal(driver: Driver, run: Path, reversal_id: int) -> Reprod
 def write_traces(run: Path, reversal_id: int, target: Path) -> list[Path]:
     """Write the stored traces of reversal ``reversal_id`` as plain files, ``target/parent/trace.json``
     and ``target/child/trace.json`` (each usable as ``webr4 run --sequence``); returns their paths."""
-    _summary, reversal = _find(run, reversal_id)
+    _summary, reversal = find_reversal(run, reversal_id)
     written = []
     with RunFiles(run) as files:
         for role, number in (("parent", reversal.parent), ("child", reversal.id)):
-            trace = _trace(files, RunDir(run), number)
+            trace = stored_trace(files, RunDir(run), number)
             written.append(write_trace(ExecutionFiles(target / role).trace, trace))
     return written
 
 
-def _find(run: Path, reversal_id: int) -> tuple[Summary, ReversalReport]:
-    """The run's summary and its reversal ``reversal_id``."""
+def find_reversal(run: Path, reversal_id: int) -> tuple[Summary, ReversalReport]:
+    """The run's summary and its reversal ``reversal_id``; :class:`ReplayError` when either is missing."""
     try:
         summary = RunDir(run).read_summary()
     except SummaryError as error:
@@ -75,7 +75,7 @@ def _find(run: Path, reversal_id: int) -> tuple[Summary, ReversalReport]:
     return summary, reversal
 
 
-def _trace(files: RunFiles, run: RunDir, number: int) -> Trace:
+def stored_trace(files: RunFiles, run: RunDir, number: int) -> Trace:
     trace = files.trace(number)
     if trace is None:
         raise ReplayError(f"{run.directory} has no stored trace of sequence {number}; "

@@ -1,0 +1,107 @@
+"""Plain schedules derived from traces: which lever forces each order, and which order none can."""
+
+from __future__ import annotations
+
+from webr4.trace import Category, Event, Step, Trace
+from webr4.witness.plain import CLOCK, LOAD, RESPONSE, STEP, request_key
+from webr4.witness.schedule import NotForceable, PageFacts, Sign, StepTiming, plain_schedules
+
+URL = "http://site.test/shop/"
+HEAD = Event("head", Category.PARSE, "parse", "parse head", params={"index": -1})
+
+
+def _trace(*timed: tuple[Event, float]) -> Trace:
+    return Trace(steps=[Step(event.id, frozenset(), time=at) for event, at in timed],
+                 events={event.id: event for event, _ in timed})
+
+
+def _xhr(name: str) -> Event:
+    return Event(name, Category.NETWORK, "xhr", f"XHR GET /shop/{name} load", "head",
+                 {"method": "GET", "url": f"{URL}{name}"})
+
+
+def _timer(name: str, delay: int) -> Event:
+    return Event(name, Category.TIMER, "setTimeout", f"setTimeout {delay}ms", "head", {"delay": delay})
+
+
+def test_two_responses_are_ordered_by_holding_the_one_that_must_come_second():
+    a, b = _xhr("a.json"), _xhr("b.json")
+    parent, child = _trace((HEAD, 0), (a, 0), (b, 0)), _trace((HEAD, 0), (b, 0), (a, 0))
+    schedules = plain_schedules(PageFacts(URL, []), parent, child, "a.json", "b.json")
+    assert not isinstance(schedules, NotForceable)
+    kept, reversed_ = schedules
+    assert [(h.request, h.until) for h in kept.holds] == [(request_key(URL + "b.json"),
+                                                           Sign(RESPONSE, request_key(URL + "a.json")))]
+    assert [(h.request, h.until) for h in reversed_.holds] == [(request_key(URL + "a.json"),
+                                                                Sign(RESPONSE, request_key(URL + "b.json")))]
+    assert not kept.clock and not reversed_.clock
+
+
+def test_a_click_before_a_parser_blocking_script_acts_early_while_the_script_is_held():
+    chunk = Event("chunk", Category.PARSE, "parse", "parse chunk 1/1", params={"index": 0})
+    click = Event("u0:click:#add", Category.USER, "click", "click on #add", params={"index": 0, "selector": "#add"})
+    page = PageFacts(URL, [{"click": "#add"}], [URL + "cart.js"])
+    parent, child = _trace((HEAD, 0), (chunk, 0), (click, 0)), _trace((HEAD, 0), (click, 0), (chunk, 0))
+    schedules = plain_schedules(page, parent, child, "chunk", "u0:click:#add")
+    assert not isinstance(schedules, NotForceable)
+    kept, reversed_ = schedules
+    assert kept.timing(0) == StepTiming(0, Sign(RESPONSE, request_key(URL + "cart.js")))
+    assert reversed_.timing(0) == StepTiming(0, None)
+    assert [(h.request, h.until) for h in reversed_.holds] == [(request_key(URL + "cart.js"), Sign(STEP, "0"))]
+
+
+def test_a_step_not_in_the_pair_waits_for_the_load_and_a_press_is_one_step():
+    fill = Event("u0:fill:#name", Category.USER, "fill", "fill on #name", params={"index": 0})
+    keyup = Event("u2:keyup:#name", Category.USER, "keyup", "keyup on #name", params={"index": 2})
+    page = PageFacts(URL, [{"fill": "#name", "value": "Ada"}, {"wait": 100}, {"press": "#name", "key": "Enter"},
+                           {"click": "#go"}])
+    assert page.user_steps == {0: 0, 1: 2, 2: 2, 3: 3}
+    a = _xhr("a.json")
+    schedules = plain_schedules(page, _trace((a, 0), (fill, 0), (keyup, 1)), _trace((fill, 0), (a, 0), (keyup, 1)),
+                                "a.json", "u0:fill:#name")
+    assert not isinstance(schedules, NotForceable)
+    assert schedules[0].timing(3) == StepTiming(3, Sign(LOAD))
+
+
+def test_a_timer_is_run_by_the_paused_clock_once_the_response_it_races_has_come():
+    xhr, timer = _xhr("status.json"), _timer("watchdog", 1500)
+    parent, child = _trace((HEAD, 0), (xhr, 0), (timer, 1500)), _trace((HEAD, 0), (timer, 1500), (xhr, 1500))
+    schedules = plain_schedules(PageFacts(URL, []), parent, child, "status.json", "watchdog")
+    assert not isinstance(schedules, NotForceable)
+    kept, reversed_ = schedules
+    assert kept.clock and reversed_.clock and kept.horizon_ms == 1500
+    assert [(r.to_ms, r.after) for r in kept.clock_runs] == [(1500, Sign(RESPONSE, request_key(URL + "status.json")))]
+    assert [(h.request, h.until) for h in reversed_.holds] == [(request_key(URL + "status.json"), Sign(CLOCK, "1500"))]
+
+
+def test_two_timers_against_their_due_time_are_not_forceable():
+    early, late = _timer("early", 10), _timer("late", 50)
+    parent, child = _trace((HEAD, 0), (early, 10), (late, 50)), _trace((HEAD, 0), (late, 50), (early, 60))
+    verdict = plain_schedules(PageFacts(URL, []), parent, child, "early", "late")
+    assert isinstance(verdict, NotForceable) and "due" in verdict.lever
+
+
+def test_a_parse_chunk_that_starts_inside_the_document_is_not_forceable():
+    chunk = Event("chunk", Category.PARSE, "parse", "parse chunk 2/2", params={"index": 1})
+    a = _xhr("a.json")
+    page = PageFacts(URL, [], [URL + "lib.js", None])
+    verdict = plain_schedules(page, _trace((HEAD, 0), (chunk, 0), (a, 0)), _trace((HEAD, 0), (a, 0), (chunk, 0)),
+                              "chunk", "a.json")
+    assert isinstance(verdict, NotForceable) and "part of a response" in verdict.lever
+
+
+def test_a_step_before_the_load_holds_what_webr4_ran_after_it_else_an_image():
+    script = Event("app", Category.NETWORK, "script", "async script /shop/app.js", "head", {"src": URL + "app.js"})
+    load = Event("load", Category.LIFECYCLE, "load", "window load")
+    key = Event("u0:keydown:#new", Category.USER, "keydown", "keydown on #new", params={"index": 0})
+    page = PageFacts(URL, [{"press": "#new", "key": "Enter"}])
+    parent = _trace((HEAD, 0), (script, 0), (load, 0), (key, 0))
+    late = plain_schedules(page, parent, _trace((HEAD, 0), (key, 0), (script, 0), (load, 0)), "load", key.id)
+    assert not isinstance(late, NotForceable)
+    assert [h.request for h in late[1].holds] == [request_key(URL + "app.js")]
+    # The script ran before the key in webr4's order: an image is held rather than it, if there is one.
+    image = Event("img", Category.NETWORK, "load", "load of img /shop/logo.png", "head", {"src": URL + "logo.png"})
+    with_image = plain_schedules(page, _trace((HEAD, 0), (script, 0), (image, 0), (load, 0), (key, 0)),
+                                 _trace((HEAD, 0), (script, 0), (image, 0), (key, 0), (load, 0)), "load", key.id)
+    assert not isinstance(with_image, NotForceable)
+    assert [h.request for h in with_image[1].holds] == [request_key(URL + "logo.png")]

@@ -1,0 +1,120 @@
+"""What a user keeps of a confirmed race: a standalone pytest test and Playwright traces.
+
+:func:`write_pytest` writes a test file that needs only ``pytest`` and ``playwright``: it
+carries :mod:`webr4.witness.plain` verbatim, both plain schedules of the reversal and the DOM and
+storage readers as data, and reads the responses from the session's HAR, copied beside it. The
+test runs the recorded order and the reversed order in a stock Chromium and asserts that they
+leave the page the same in the categories where the race showed: it fails while the race is
+there, and guards against it once fixed.
+
+:func:`write_traces` runs both orders with Playwright tracing on (screenshots and snapshots), so
+that ``playwright show-trace`` opens each.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import shutil
+from pathlib import Path
+
+from playwright.async_api import Browser
+
+from webr4.resources import javascript
+from webr4.state.categories.storage import STORAGE
+from webr4.witness import plain
+from webr4.witness.schedule import PlainSchedule
+
+CHECKED = {"dom": "dom", "exceptions": "exceptions", "navigation": "navigation", "storage": "storage",
+           "console": "console", "network": "requests"}
+"""Category → the key of :func:`webr4.witness.plain.drive`'s end that an exported test compares."""
+
+_TEST = '''
+
+# -- the race, as webr4 found it ------------------------------------------------------------------------
+
+HAR = Path(__file__).with_name({har!r})
+SCHEDULES = json.loads({schedules!r})
+CHECKED = {checked!r}
+DOM_SCRIPT = {dom!r}
+STORAGE_SCRIPT = {storage!r}
+
+
+def _end(order: str) -> dict[str, Any]:
+    """The end of the page when the pair runs in ``order`` (``parent`` or ``reversed``). Chromium:
+    ``CHROMIUM`` (a path) if set, else Playwright's own."""
+
+    async def go() -> dict[str, Any]:
+        from playwright.async_api import async_playwright
+
+        async with async_playwright() as playwright:
+            browser = await playwright.chromium.launch(executable_path=os.environ.get("CHROMIUM") or None)
+            try:
+                return await drive(browser, SCHEDULES[order], HAR, dom_script=DOM_SCRIPT,
+                                   storage_script=STORAGE_SCRIPT)
+            finally:
+                await browser.close()
+
+    return asyncio.run(go())
+
+
+def _comparable(key: str, value: Any) -> Any:
+    """Exceptions by message (a line number may move with a fix); the rest as read."""
+    return sorted(str(message) for message, _site in value) if key == "exceptions" else value
+
+
+def test_{name}() -> None:
+    """{about}"""
+    recorded, reversed_ = _end("parent"), _end("reversed")
+    assert recorded["problem"] is None, recorded["problem"]
+    assert reversed_["problem"] is None, reversed_["problem"]
+    for key in CHECKED:
+        assert _comparable(key, reversed_[key]) == _comparable(key, recorded[key]), (
+            f"{{key}} differs when {{SCHEDULES['reversed']['order']}}")
+'''
+
+
+def pytest_source(parent: PlainSchedule, reversed_: PlainSchedule, har_name: str, categories: list[str],
+                  name: str, about: str) -> str:
+    """The text of a standalone test of one race (see the module docstring): ``categories`` are
+    those compared (of :data:`CHECKED`), ``name`` the test's name, ``about`` its docstring."""
+    checked = [CHECKED[c] for c in categories if c in CHECKED] or ["dom", "exceptions", "navigation"]
+    schedules = json.dumps({"parent": parent.to_json(), "reversed": reversed_.to_json()}, separators=(",", ":"))
+    header = (f"# A regression test for an event race, exported by webr4: {about}\n"
+              "# Needs only pytest and playwright, and the HAR file beside it. Run: pytest THIS_FILE\n\n")
+    runner = inspect.getsource(plain).replace("from pathlib import Path\n",
+                                              "import json\nimport os\nfrom pathlib import Path\n", 1)
+    return header + runner + _TEST.format(har=har_name, schedules=schedules, checked=checked,
+                                          dom=javascript("capture_dom.js"),
+                                          storage=STORAGE.page_script or "() => ({})",
+                                          name=name, about=about.replace('"', "'"))
+
+
+def write_pytest(path: Path, parent: PlainSchedule, reversed_: PlainSchedule, har: Path, categories: list[str],
+                 about: str) -> list[Path]:
+    """Write the test to ``path`` and copy ``har`` beside it (``<stem>.har``); returns both paths."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    copied = path.with_suffix(".har")
+    shutil.copyfile(har, copied)
+    name = "".join(c if c.isalnum() else "_" for c in path.stem.removeprefix("test_")) or "race"
+    path.write_text(pytest_source(parent, reversed_, copied.name, categories, f"no_race_{name}", about),
+                    encoding="utf-8")
+    return [path, copied]
+
+
+def trace_paths(path: Path) -> tuple[Path, Path]:
+    """Where :func:`write_traces` writes: the parent order's trace beside ``path`` (``<stem>-parent``),
+    the reversed order's at ``path``."""
+    return path.with_name(f"{path.stem}-parent{path.suffix or '.zip'}"), path
+
+
+async def write_traces(browser: Browser, parent: PlainSchedule, reversed_: PlainSchedule, har: Path,
+                       path: Path) -> tuple[Path, Path]:
+    """Run both orders in fresh contexts of ``browser`` with Playwright tracing on; returns the
+    traces of the parent order and of the reversed order (:func:`trace_paths`)."""
+    parent_trace, reversed_trace = trace_paths(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for schedule, target in ((parent, parent_trace), (reversed_, reversed_trace)):
+        await plain.drive(browser, schedule.to_json(), har, dom_script=javascript("capture_dom.js"),
+                          storage_script=STORAGE.page_script or "() => ({})", trace_to=target)
+    return parent_trace, reversed_trace

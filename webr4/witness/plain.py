@@ -1,0 +1,255 @@
+"""Driving a stock page through a plain schedule: Playwright and the standard library only.
+
+This module imports nothing of webr4, so that an exported regression test
+(:mod:`webr4.witness.export`) carries it verbatim and needs only ``pytest`` and ``playwright``.
+A schedule is the JSON form of :class:`webr4.witness.schedule.PlainSchedule`: ``url``, ``calls``
+(each user step as the Playwright ``Locator`` method and its arguments, or ``{"wait": ms}``),
+``holds``, ``timings``, ``clock``, ``clock_runs`` and ``horizon_ms``; a sign is ``{"kind",
+"target"}``.
+
+The context is fresh and has no init script: Playwright serves every response from the HAR as
+recorded (``route_from_har``); a page route holds the responses the schedule holds back and lets
+each go (``route.fallback``) once its sign has been seen, and refuses a navigation away from the
+page (keeping its target), so that the page is read where it was. Signs are what the page shows
+anyway: ``requestfinished``, ``domcontentloaded``, ``load``, a step done, the clock run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+from playwright.async_api import Browser, Page, Request, Route, ViewportSize
+from playwright.async_api import Error as PlaywrightError
+
+RESPONSE, STEP, CLOCK, DOM_READY, LOAD = "response", "step", "clock", "domcontentloaded", "load"
+SETTLED = "settled"
+"""A request has ended, with a response or without one (the page aborted it): a sign of the run's
+own, which no schedule waits for."""
+SETTLE_S = 0.2
+"""Real time given to the page after a sign before the schedule acts on it: the task a response
+starts (its callback, the script's run, the element's load event) runs in that time."""
+ORDER_TIMEOUT_S = 10.0
+"""How long a plain run waits for a sign its schedule needs before it gives the order up."""
+CLOCK_START_MS = 600_000
+"""Where the paused clock starts (``Date.now()`` in a schedule with a clock): well after the
+moment it was installed at, as ``pause_at`` only goes forward."""
+VIEWPORT: ViewportSize = {"width": 1024, "height": 768}
+
+_STACK_SITE = re.compile(r"\(?((?:https?|file)://[^\s()]+):(\d+):(\d+)\)?\s*$", re.MULTILINE)
+
+
+def request_key(url: str) -> str:
+    """The request a URL names, as webr4's events name it: scheme, host, path and the query's
+    keys (an event keeps only the keys of a query that carries cache busters)."""
+    parts = urlsplit(url)
+    keys = sorted({key for key, _ in parse_qsl(parts.query, keep_blank_values=True)})
+    return f"{parts.scheme}://{parts.netloc}{parts.path}?{'&'.join(keys)}"
+
+
+def sign_key(sign: dict[str, Any]) -> str:
+    return f"{sign['kind']}:{sign.get('target', '')}"
+
+
+def sign_words(sign: dict[str, Any]) -> str:
+    kind, target = sign["kind"], sign.get("target", "")
+    if kind == RESPONSE:
+        return f"the response to {urlsplit(target).path} is received"
+    if kind == STEP:
+        return f"step {int(target) + 1} is done"
+    if kind == CLOCK:
+        return f"the clock reaches {target} ms"
+    return f"the document's {kind} event has fired"
+
+
+class _Observed:
+    """What the page showed while it ran."""
+
+    def __init__(self) -> None:
+        self.signs: dict[str, asyncio.Event] = {}
+        self.exceptions: list[list[str | None]] = []
+        self.console: list[str] = []
+        self.requests: list[str] = []
+        self.navigation: str | None = None
+        self.clock_ms = 0.0
+
+    def sign(self, kind: str, target: str = "") -> asyncio.Event:
+        return self.signs.setdefault(f"{kind}:{target}", asyncio.Event())
+
+    def see(self, kind: str, target: str = "") -> None:
+        self.sign(kind, target).set()
+
+
+async def drive(browser: Browser, schedule: dict[str, Any], har: Path, *, dom_script: str, storage_script: str,
+                trace_to: Path | None = None) -> dict[str, Any]:
+    """Run ``schedule`` in a fresh context of the Playwright ``browser``, the responses served from
+    ``har``, and read the end: ``problem`` (``None`` when every sign the schedule waited for came,
+    else what did not happen), ``dom`` (what ``dom_script`` returns), ``screenshot`` (PNG bytes),
+    ``exceptions`` (``[message, site]`` pairs), ``console`` (``console.error`` texts), ``requests``
+    (``METHOD url``, sorted), ``navigation`` (where the page tried to go, or ``None``) and
+    ``storage`` (what ``storage_script`` returns). With ``trace_to``, a Playwright trace of the run
+    (screenshots and snapshots) is written there."""
+    context = await browser.new_context(viewport=VIEWPORT)
+    try:
+        if trace_to is not None:
+            await context.tracing.start(screenshots=True, snapshots=True, title=schedule.get("order"))
+        await context.route_from_har(har, not_found="abort")
+        page = await context.new_page()
+        observed = _Observed()
+        _listen(page, observed)
+        released = {hold["request"]: asyncio.Event() for hold in schedule["holds"]}
+        await _route(page, schedule["url"], released, observed)
+        if schedule["clock"]:
+            await page.clock.install(time=0)
+            await page.clock.pause_at(CLOCK_START_MS)
+        problem = await _carry_out(page, schedule, observed, released)
+        for gate in released.values():
+            gate.set()  # nothing stays held while the end state is read
+        await _finish(page, schedule, observed)
+        end = {"problem": problem, "dom": await page.evaluate(dom_script),
+               "storage": await page.evaluate(storage_script),
+               "screenshot": await page.screenshot(full_page=True, caret="hide", animations="disabled"),
+               "exceptions": observed.exceptions, "console": observed.console,
+               "requests": sorted(observed.requests), "navigation": observed.navigation}
+        if trace_to is not None:
+            await context.tracing.stop(path=trace_to)
+        return end
+    finally:
+        await context.close()
+
+
+def _listen(page: Page, observed: _Observed) -> None:
+    page.on("requestfinished", lambda request: observed.see(RESPONSE, request_key(request.url)))
+    for ended in ("requestfinished", "requestfailed"):
+        page.on(ended, lambda request: observed.see(SETTLED, request_key(request.url)))
+    page.on("domcontentloaded", lambda _page: observed.see(DOM_READY))
+    page.on("load", lambda _page: observed.see(LOAD))
+    page.on("pageerror", lambda error: observed.exceptions.append(_exception(error)))
+    page.on("console", lambda message: observed.console.append(message.text)
+            if message.type == "error" and not message.text.startswith("Failed to load resource") else None)
+
+
+def _exception(error: PlaywrightError) -> list[str | None]:
+    """An uncaught exception as webr4 words it: ``Uncaught Name: message`` at the first frame of
+    its stack (the page's own code, served unmodified, so the positions are the source's)."""
+    site = _STACK_SITE.search(error.stack or "")
+    where = f"{site.group(1)}:{site.group(2)}:{site.group(3)}" if site else None
+    return [f"Uncaught {error.name or 'Error'}: {error.message}", where]
+
+
+async def _route(page: Page, url: str, released: dict[str, asyncio.Event], observed: _Observed) -> None:
+    """Hold the responses of ``released``'s requests until each is released, refuse a navigation
+    away from ``url`` (keeping its target) and note every request the page makes."""
+
+    async def handle(route: Route, request: Request) -> None:
+        if request.is_navigation_request() and request.frame == page.main_frame and request.url != url:
+            observed.navigation = observed.navigation or request.url
+            await route.abort()
+            return
+        if request.url != url:
+            observed.requests.append(f"{request.method} {request.url}")
+        gate = released.get(request_key(request.url))
+        if gate is not None:
+            try:
+                await asyncio.wait_for(gate.wait(), ORDER_TIMEOUT_S * 2)
+            except asyncio.TimeoutError:
+                pass
+        try:
+            await route.fallback()
+        except PlaywrightError:  # the page went away while the response was held
+            pass
+
+    await page.route("**/*", handle)
+
+
+async def _carry_out(page: Page, schedule: dict[str, Any], observed: _Observed,
+                     released: dict[str, asyncio.Event]) -> str | None:
+    """Load the page and carry out the schedule; ``None`` when every sign it waited for came, else
+    what did not happen, in words."""
+    problems: list[str] = []
+    timings = {timing["step"]: timing["after"] for timing in schedule["timings"]}
+
+    async def wait(sign: dict[str, Any] | None) -> bool:
+        if sign is None:
+            return True
+        try:
+            await asyncio.wait_for(observed.sign(sign["kind"], sign.get("target", "")).wait(), ORDER_TIMEOUT_S)
+        except asyncio.TimeoutError:
+            problems.append(f"{sign_words(sign)} never happened in plain Chromium (waited {ORDER_TIMEOUT_S:g} s)")
+            return False
+        await asyncio.sleep(SETTLE_S)
+        return True
+
+    async def release(request: str, sign: dict[str, Any]) -> None:
+        await wait(sign)
+        released[request].set()
+        try:  # what the response starts runs before the schedule goes on (the page may have aborted it)
+            await asyncio.wait_for(observed.sign(SETTLED, request).wait(), ORDER_TIMEOUT_S)
+        except asyncio.TimeoutError:
+            return
+        await asyncio.sleep(SETTLE_S)
+
+    ticking = asyncio.Lock()
+
+    async def run_clock(to_ms: float) -> None:
+        async with ticking:
+            if to_ms > observed.clock_ms:
+                await page.clock.run_for(int(to_ms - observed.clock_ms))
+                observed.clock_ms = to_ms
+
+    def ceiling() -> float:
+        """How far the clock may go now: short of every clock run whose sign has not come."""
+        held = [run["to_ms"] - 1 for run in schedule["clock_runs"]
+                if not observed.sign(run["after"]["kind"], run["after"].get("target", "")).is_set()]
+        return min(held, default=float("inf"))
+
+    async def clock() -> None:
+        for run in sorted(schedule["clock_runs"], key=lambda r: r["to_ms"]):
+            if not await wait(run["after"]):
+                return
+            await run_clock(run["to_ms"])
+            observed.see(CLOCK, f"{run['to_ms']:g}")
+            await asyncio.sleep(SETTLE_S)
+
+    async def steps() -> None:
+        for number, call in enumerate(schedule["calls"]):
+            if "wait" in call:
+                await asyncio.sleep(float(call["wait"]) / 1000)
+                continue
+            if not await wait(timings.get(number, {"kind": LOAD, "target": ""})):
+                return
+            recorded = schedule["step_times"][number] if number < len(schedule["step_times"]) else -1
+            if schedule["clock"] and recorded >= 0:  # the page's timers up to the step, as they ran in webr4
+                await run_clock(min(recorded, ceiling()))
+                await asyncio.sleep(SETTLE_S)
+            try:
+                locator = page.locator(call["selector"]).first  # as webr4 acts: on the first match
+                await getattr(locator, call["method"])(*call["args"], timeout=ORDER_TIMEOUT_S * 1000)
+            except PlaywrightError as error:
+                problems.append(f"step {number + 1} ({call['method']} on {call['selector']}) failed in plain "
+                                f"Chromium: {str(error).splitlines()[0]}")
+                return
+            observed.see(STEP, str(number))
+
+    try:
+        await page.goto(schedule["url"], wait_until="commit")
+    except PlaywrightError as error:
+        return f"the page did not load in plain Chromium: {str(error).splitlines()[0]}"
+    observed.see(RESPONSE, request_key(schedule["url"]))
+    await asyncio.gather(*[release(hold["request"], hold["until"]) for hold in schedule["holds"]], clock(), steps())
+    return problems[0] if problems else None
+
+
+async def _finish(page: Page, schedule: dict[str, Any], observed: _Observed) -> None:
+    """Let the page come to rest: its ``load`` (bounded), the clock run to the horizon, a settle."""
+    try:
+        await page.wait_for_load_state("load", timeout=ORDER_TIMEOUT_S * 1000)
+    except PlaywrightError:
+        pass
+    if schedule["clock"] and schedule["horizon_ms"] > observed.clock_ms:
+        await page.clock.run_for(int(schedule["horizon_ms"] - observed.clock_ms) + 1)
+        observed.clock_ms = schedule["horizon_ms"]
+    await asyncio.sleep(SETTLE_S * 2)

@@ -1,0 +1,360 @@
+"""Plain schedules: how a stock Chromium is made to run one racing pair in a given order.
+
+A schedule forces the order of the two events of a reversal with levers a real browser and
+network offer, through Playwright's public API, and with no code of webr4's in the page:
+
+* **holding a response** (a script, an image, an XHR or fetch, a parser-blocking script that
+  starts a parse chunk, every subresource the window's ``load`` waits for) until a sign that the
+  other event has happened, then releasing it (:class:`Hold`);
+* **Playwright's clock**, installed and paused, run to a timer's due time once the other event
+  has happened (:class:`ClockRun`);
+* **when a user step runs**: as soon as its target is actionable (acting early, while a
+  response is held) or only after a sign (:class:`StepTiming`).
+
+A sign (:class:`Sign`) is something a page shows anyway: a response received, the document's
+``DOMContentLoaded`` or ``load``, a user step done, the clock at a time. Everything else in the
+page runs as the browser runs it. When an order needs a lever no browser offers (two timers
+against their due time, a parse boundary inside one network read, an event nothing holds back),
+:func:`plain_schedules` says so with :class:`NotForceable`.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+from webr4.errors import Webr4Error
+from webr4.instrument.chunks import ChunkModel, split_into_chunks
+from webr4.trace import Category, Event, EventId, Trace
+from webr4.useractions import ACTIONS
+from webr4.witness.plain import CLOCK, DOM_READY, LOAD, RESPONSE, STEP, request_key, sign_words
+
+
+@dataclass(frozen=True)
+class Sign:
+    """Something a plain page shows when it happens: ``kind`` is :data:`RESPONSE` (``target``: the
+    request key), :data:`STEP` (the session step's number), :data:`CLOCK` (virtual ms),
+    :data:`DOM_READY` or :data:`LOAD`."""
+
+    kind: str
+    target: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"{self.kind}:{self.target}"
+
+    def words(self) -> str:
+        return sign_words(asdict(self))
+
+
+@dataclass(frozen=True)
+class Hold:
+    """The response to ``request`` (a :func:`request_key`) is held until ``until`` is seen."""
+
+    request: str
+    until: Sign
+
+
+@dataclass(frozen=True)
+class StepTiming:
+    """Session step ``step`` runs once ``after`` is seen, or, when ``after`` is ``None``, as soon
+    as its target is actionable (Playwright's own wait), without waiting for the page's ``load``."""
+
+    step: int
+    after: Sign | None
+
+
+@dataclass(frozen=True)
+class ClockRun:
+    """Once ``after`` is seen, the paused clock runs to ``to_ms`` (virtual ms since the page
+    started), firing every timer due by then."""
+
+    to_ms: float
+    after: Sign
+
+
+@dataclass(frozen=True)
+class PlainSchedule:
+    """One order of one pair, for a stock page: ``url`` loaded with the session's ``steps`` (as
+    ``session.json`` has them), ``order`` in words, and the levers. A step without a timing runs
+    after the page's ``load`` and the step before it. With ``clock``, Playwright's clock is
+    installed paused before the page loads, run as ``clock_runs`` say, before each step to the
+    virtual time the step ran at in webr4's trace of this order (``step_times``: so the page's
+    other timers fire by then, as they did there, but never past a ``clock_runs`` time whose sign
+    has not come), and to ``horizon_ms`` at the end."""
+
+    url: str
+    steps: tuple[Mapping[str, Any], ...]
+    order: str
+    holds: tuple[Hold, ...] = ()
+    timings: tuple[StepTiming, ...] = ()
+    clock: bool = False
+    clock_runs: tuple[ClockRun, ...] = ()
+    horizon_ms: float = 0.0
+    step_times: tuple[float, ...] = ()  # per session step, the virtual ms it ran at in this order's trace
+
+    def timing(self, step: int) -> StepTiming:
+        """When step ``step`` runs (after ``load`` unless the schedule says otherwise)."""
+        return next((t for t in self.timings if t.step == step), StepTiming(step, Sign(LOAD)))
+
+    @property
+    def calls(self) -> list[dict[str, Any]]:
+        """Each step as the Playwright ``Locator`` method that performs it and its arguments
+        (:data:`~webr4.useractions.ACTIONS`), or ``{"wait": ms}``."""
+        calls: list[dict[str, Any]] = []
+        for step in self.steps:
+            kind = next((k for k in step if k in ACTIONS), None)
+            if kind is None:
+                calls.append({"wait": float(step.get("wait", 0))})
+                continue
+            action = ACTIONS[kind]
+            calls.append({"method": action.method, "selector": str(step[kind]),
+                          "args": [str(step[name]) for name in action.arguments]})
+        return calls
+
+    def to_json(self) -> dict[str, Any]:
+        """The form :func:`webr4.witness.plain.drive` runs (``steps`` as ``calls`` too)."""
+        return {**asdict(self), "steps": [dict(step) for step in self.steps], "calls": self.calls}
+
+
+@dataclass(frozen=True)
+class NotForceable:
+    """No lever of a stock browser forces the order: ``lever`` says which one is missing."""
+
+    lever: str
+
+
+@dataclass(frozen=True)
+class PageFacts:
+    """What a schedule needs of the session besides the traces: its URL and steps, and for each
+    parse chunk the parser-blocking script it starts with (``None`` where it starts at a point
+    where more of the document arrives)."""
+
+    url: str
+    steps: Sequence[Mapping[str, Any]]
+    chunk_openers: Sequence[str | None] = ()
+    user_steps: dict[int, int] = field(default_factory=dict)  # user event index -> session step number
+
+    def __post_init__(self) -> None:
+        if not self.user_steps:
+            self.user_steps.update(_user_steps(self.steps))
+
+    @classmethod
+    def of_session(cls, url: str, steps: Sequence[Mapping[str, Any]], har: Path, model: ChunkModel) -> PageFacts:
+        """The facts of a session recorded from ``url`` with ``steps``, its responses in ``har``,
+        its document split into parse chunks by ``model``."""
+        document = _recorded_document(har, url)
+        openers = split_into_chunks(document, url, "plain", model).openers if document is not None else []
+        return cls(url, list(steps), openers)
+
+
+class HarError(Webr4Error):
+    """The session's HAR cannot be read (one line)."""
+
+
+def _recorded_document(har: Path, url: str) -> str | None:
+    """The text of the response to ``url`` in ``har``, if it holds one."""
+    try:
+        entries = json.loads(har.read_text(encoding="utf-8"))["log"]["entries"]
+        for entry in entries:
+            if entry["request"]["url"] == url:
+                content = entry["response"].get("content", {})
+                text = content.get("text", "")
+                raw = base64.b64decode(text) if content.get("encoding") == "base64" else text.encode()
+                return raw.decode("utf-8", errors="replace")
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise HarError(f"{har} is not a readable HAR file ({error}); record the session again") from None
+    return None
+
+
+def _user_steps(steps: Sequence[Mapping[str, Any]]) -> dict[int, int]:
+    """User event index → the number of the session step it belongs to (a ``press`` is two user
+    events; a ``wait`` is none)."""
+    out: dict[int, int] = {}
+    index = 0
+    for number, step in enumerate(steps):
+        kind = next((k for k in step if k in ACTIONS), None)
+        for _ in ACTIONS[kind].events if kind else ():
+            out[index] = number
+            index += 1
+    return out
+
+
+@dataclass
+class _Levers:
+    """The constraints collected while forcing one order."""
+
+    holds: list[Hold] = field(default_factory=list)
+    timings: list[StepTiming] = field(default_factory=list)
+    clock_runs: list[ClockRun] = field(default_factory=list)
+
+
+def plain_schedules(page: PageFacts, parent: Trace, child: Trace, first: EventId, second: EventId,
+                    ) -> tuple[PlainSchedule, PlainSchedule] | NotForceable:
+    """The plain schedules of the parent order (``first`` before ``second``) and of the reversed
+    order (``second`` before ``first``), or why a stock browser cannot be made to run one of them."""
+    events = {**parent.events, **child.events}
+    if first not in events or second not in events:
+        return NotForceable("the racing events are not in the traces")
+    times = {step.event: step.time for trace in (child, parent) for step in trace.steps}
+    a, b = events[first], events[second]
+    orders = []
+    for before, after, trace in ((a, b, parent), (b, a, child)):
+        levers = _force(page, before, after, events, times, trace)
+        if isinstance(levers, NotForceable):
+            return levers
+        orders.append((f"{before.label} before {after.label}", levers))
+    clock = any(levers.clock_runs for _order, levers in orders)
+    horizon = max([step.time for trace in (parent, child) for step in trace.steps] + [0.0])
+    schedules = [PlainSchedule(page.url, tuple(page.steps), order, tuple(levers.holds), tuple(levers.timings),
+                               clock, tuple(levers.clock_runs), horizon, _step_times(page, trace))
+                 for (order, levers), trace in zip(orders, (parent, child))]
+    return schedules[0], schedules[1]
+
+
+def _step_times(page: PageFacts, trace: Trace) -> tuple[float, ...]:
+    """Per session step, the virtual ms its first user event ran at in ``trace`` (-1: it did not run)."""
+    times = [-1.0] * len(page.steps)
+    for step in reversed(trace.steps):
+        event = trace.events.get(step.event)
+        if event is not None and event.category is Category.USER:
+            number = page.user_steps.get(event.params.get("index", -1))
+            if number is not None:
+                times[number] = step.time
+    return tuple(times)
+
+
+def _force(page: PageFacts, a: Event, b: Event, events: Mapping[EventId, Event],
+           times: Mapping[EventId, float], trace: Trace) -> _Levers | NotForceable:
+    """The levers that make ``a`` happen before ``b`` in a plain page, as in ``trace`` (webr4's
+    execution of that order)."""
+    levers = _Levers()
+    sign = _sign(page, a, times)
+    if sign is None:
+        return NotForceable(f"no sign a plain page shows tells when {a.label} has happened")
+    if a.category is Category.USER:
+        _act_early(page, a, levers)
+    elif a.category is Category.TIMER:
+        levers.clock_runs.append(ClockRun(times.get(a.id, 0.0), _start_sign(page, a, events, times)))
+    if b.category is Category.USER:
+        step = page.user_steps.get(b.params.get("index", -1))
+        if step is None:
+            return NotForceable(f"{b.label} is no step of the session")
+        earlier = page.user_steps.get(a.params.get("index", -1)) if a.category is Category.USER else None
+        if earlier is not None and earlier >= step:
+            return NotForceable(f"{a.label} comes no earlier than {b.label} in the session: a user acts in order, "
+                                "and Playwright performs one step in one call")
+        levers.timings.append(StepTiming(step, sign))
+        return levers
+    if b.category is Category.TIMER:
+        if a.category is Category.TIMER and times.get(a.id, 0.0) >= times.get(b.id, 0.0):
+            return NotForceable(f"{a.label} is due no earlier than {b.label}: a clock fires timers by due time, "
+                                "and no lever runs a later one first")
+        levers.clock_runs.append(ClockRun(times.get(b.id, 0.0), sign))
+        return levers
+    held = _held_requests(page, b, _after(trace, a.id, events), events)
+    if isinstance(held, NotForceable):
+        return held
+    levers.holds.extend(Hold(request, sign) for request in held)
+    return levers
+
+
+def _act_early(page: PageFacts, a: Event, levers: _Levers) -> None:
+    """Step ``a`` and every step before it run as soon as their targets are actionable."""
+    step = page.user_steps.get(a.params.get("index", -1), -1)
+    levers.timings.extend(StepTiming(n, None) for n in range(step + 1))
+
+
+def _sign(page: PageFacts, event: Event, times: Mapping[EventId, float]) -> Sign | None:
+    """What a plain page shows once ``event`` has happened, if anything."""
+    params = event.params
+    if event.category is Category.USER:
+        step = page.user_steps.get(params.get("index", -1))
+        return None if step is None else Sign(STEP, str(step))
+    if event.category is Category.TIMER:
+        return Sign(CLOCK, f"{times.get(event.id, 0.0):g}")
+    if event.category is Category.PARSE:
+        index = int(params.get("index", -1))
+        if index < 0:
+            return Sign(RESPONSE, request_key(page.url))
+        opener = page.chunk_openers[index] if index < len(page.chunk_openers) else None
+        if opener is not None:
+            return Sign(RESPONSE, request_key(opener))
+        return Sign(DOM_READY) if index == len(page.chunk_openers) - 1 else None
+    if event.category is Category.LIFECYCLE and event.type == "DOMContentLoaded":
+        return Sign(DOM_READY)
+    if event.category is Category.LIFECYCLE and event.type == LOAD and event.label == "window load":
+        return Sign(LOAD)
+    url = _url(event)
+    return Sign(RESPONSE, request_key(url)) if url else None
+
+
+def _start_sign(page: PageFacts, timer: Event, events: Mapping[EventId, Event],
+                times: Mapping[EventId, float]) -> Sign:
+    """When a timer surely exists: once the event that created it has happened (the document's
+    response when that shows nothing)."""
+    creator = events.get(timer.creator) if timer.creator else None
+    sign = _sign(page, creator, times) if creator is not None and creator.category is not Category.TIMER else None
+    return sign or Sign(RESPONSE, request_key(page.url))
+
+
+def _opener(page: PageFacts, chunk: Event) -> str | None:
+    """The parser-blocking script parse chunk ``chunk`` starts with, if any."""
+    index = int(chunk.params.get("index", -1))
+    return page.chunk_openers[index] if 0 <= index < len(page.chunk_openers) else None
+
+
+def _url(event: Event) -> str | None:
+    """The URL of the request whose response is ``event`` (an XHR, a fetch, a script or element load)."""
+    if event.category is not Category.NETWORK:
+        return None
+    value = event.params.get("url") or event.params.get("src")
+    return str(value) if value else None
+
+
+def _after(trace: Trace, event: EventId, events: Mapping[EventId, Event]) -> list[Event]:
+    """The events ``trace`` ran after ``event`` (all it ran, when it did not run ``event``)."""
+    sequence = trace.sequence
+    start = sequence.index(event) + 1 if event in sequence else 0
+    return [events[e] for e in sequence[start:] if e in events]
+
+
+def _held_requests(page: PageFacts, event: Event, later: list[Event],
+                   events: Mapping[EventId, Event]) -> list[str] | NotForceable:
+    """The request keys whose responses, held, hold ``event`` back. For the document's
+    ``DOMContentLoaded`` and ``load``, those of the ``later`` events (what webr4's order ran after
+    the event that must come first), so that every script it ran before still runs before. With
+    none left (webr4 ran the early event in the instant between the last response and the
+    document's event, which takes a sub-millisecond user), what a slow network would hold: for
+    ``load`` the page's images and other element loads (they run no code of the page's), else
+    every subresource; for ``DOMContentLoaded`` the parser-blocking scripts. The judgement then
+    confirms only the difference webr4 reported, not another one these holds cause."""
+    if event.category is Category.NETWORK:
+        url = _url(event)
+        return [request_key(url)] if url else NotForceable(f"{event.label} names no request to hold")
+    if event.category is Category.PARSE:
+        index = int(event.params.get("index", -1))
+        if index < 0:
+            return NotForceable("the head is parsed before anything else in every browser")
+        opener = page.chunk_openers[index] if index < len(page.chunk_openers) else None
+        if opener is None:
+            return NotForceable(f"{event.label} starts where more of the document arrives, inside one network "
+                                "read: no lever holds part of a response")
+        return [request_key(opener)]
+    blocking = [request_key(url) for e in later if e.category is Category.PARSE
+                and (url := _opener(page, e))]
+    every_blocking = [request_key(url) for url in page.chunk_openers if url]
+    if event.category is Category.LIFECYCLE and event.type == "DOMContentLoaded":
+        return blocking or every_blocking or NotForceable(
+            "DOMContentLoaded waits for no parser-blocking script here: only the document holds it back")
+    if event.category is Category.LIFECYCLE and event.label == "window load":
+        waited = [request_key(url) for e in later if e.category is Category.NETWORK
+                  and e.type not in ("xhr", "fetch") and (url := _url(e))]
+        loads = [e for e in events.values() if e.category is Category.NETWORK and e.type not in ("xhr", "fetch")]
+        elements = [request_key(url) for e in loads if e.type == "load" and (url := _url(e))]
+        everything = [request_key(url) for e in loads if (url := _url(e))] + every_blocking
+        return sorted(set(waited + blocking) or set(elements) or set(everything)) or NotForceable(
+            "the window's load waits for no subresource here: only the document holds it back")
+    return NotForceable(f"no browser lever holds back {event.label} ({event.category.value} {event.type})")

@@ -9,7 +9,9 @@ version, installed by :func:`benchmarks.real_apps.ensure_apps`), served as the p
 * the session: the corpus's (add two todos, complete one, show the completed ones); an app whose
   markup lacks a step's target (an older app without filters) gets the longest part of it that it
   can do, at least the two todos, and the table says how many steps;
-* the verdicts of a bound-1 sweep (at most :data:`MAX_SEQUENCES` sequences, :data:`TIME_LIMIT_S`);
+* the verdicts of a bound-1 sweep (at most :data:`MAX_SEQUENCES` sequences, :data:`TIME_LIMIT_S`),
+  and what plain Chromium makes of each harmful one (:mod:`webr4.sweep.confirm`: confirmed,
+  not reproduced, not forceable), with the line of each that is not confirmed;
 * over every explored reversal, what became of the planned events after the reversal: run under
   their own id, run under another id with the same creator-free identity (their creator changed),
   or skipped (they never appeared); and how many events ran that the plan did not name.
@@ -38,6 +40,7 @@ from benchmarks.section import Section
 from webr4.browser.driver import Driver
 from webr4.record.session import SessionError, record
 from webr4.serve import serve
+from webr4.sweep.confirm import confirm_run
 from webr4.sweep.explore import explore
 from webr4.sweep.runfiles import RunFiles
 
@@ -60,6 +63,8 @@ class LoaderResult:
     matched: int = 0  # ... that ran under another id with the same creator-free identity
     skipped: int = 0  # ... that never appeared
     unplanned: int = 0  # events that ran although the plan did not name them
+    confirmations: dict[str, int] = field(default_factory=dict)  # harmful reversals per plain-Chromium status
+    unconfirmed: list[str] = field(default_factory=list)  # the pair and line of each harmful one not confirmed
     error: str | None = None
 
 
@@ -81,11 +86,15 @@ async def measure_app(driver: Driver, url: str, session_steps: list[dict[str, An
         assert session is not None
         summary = await explore(driver, session, scratch / "run", bound=1, max_sequences=MAX_SEQUENCES,
                                 time_limit=TIME_LIMIT_S)
+        summary = await confirm_run(driver.browser, session, scratch / "run", "harmful")
     except Exception as error:  # noqa: BLE001 - one app's failure is its row, not the benchmark's end
         result.error = (str(error).strip().splitlines() or [type(error).__name__])[0][:200]
         return asdict(result)
     result.seconds = time.perf_counter() - started
     result.verdicts = dict(Counter(r.verdict for r in summary.reversals))
+    result.confirmations = dict(Counter(r.confirmation_status or "unchecked" for r in summary.harmful()))
+    result.unconfirmed = [f"{r.second} before {r.first}: {(r.confirmation or {}).get('line', 'unchecked')}"
+                          for r in summary.harmful() if r.confirmation_status != "confirmed"]
     with RunFiles(scratch / "run") as files:
         for reversal in summary.reversals:
             trace = files.trace(reversal.index)
@@ -121,18 +130,22 @@ async def measure(examples: Path, session_steps: list[dict[str, Any]]) -> list[d
 
 def _row(r: dict) -> str:
     if r["error"]:
-        return f"| {r['app']} | – | – | – | – | – | – | – | {r['error']} |"
+        return f"| {r['app']} | – | – | – | – | – | – | – | – | {r['error']} |"
     verdicts = ", ".join(f"{n} {v}" for v, n in sorted(r["verdicts"].items()))
+    plain = ", ".join(f"{n} {status}" for status, n in sorted(r.get("confirmations", {}).items())) or "–"
     planned = r["exact"] + r["matched"] + r["skipped"]
     share = f"{r['matched'] / planned:.0%}" if planned else "–"
-    return (f"| {r['app']} | {r['steps']} | {r['seconds']:.0f} | {verdicts} | {r['exact']} | "
+    return (f"| {r['app']} | {r['steps']} | {r['seconds']:.0f} | {verdicts} | {plain} | {r['exact']} | "
             f"{r['matched']} ({share}) | {r['skipped']} | {r['unplanned']} | |")
 
 
 def table(results: list[dict]) -> str:
-    head = ("| app | steps | record and sweep s | verdicts | planned, own id | planned, creator changed (share) | "
-            "skipped | not planned | error |\n|---|---:|---:|---|---:|---:|---:|---:|---|")
-    return "\n".join([head, *(_row(r) for r in results)])
+    head = ("| app | steps | record, sweep and confirmation s | verdicts | harmful in plain Chromium | "
+            "planned, own id | planned, creator changed (share) | skipped | not planned | error |\n"
+            "|---|---:|---:|---|---|---:|---:|---:|---:|---|")
+    notes = [f"- {r['app']}: {line}" for r in results for line in r.get("unconfirmed", [])]
+    unconfirmed = ["", "Harmful and not confirmed:", *notes] if notes else []
+    return "\n".join([head, *(_row(r) for r in results), *unconfirmed])
 
 
 def run(sites: list[Path]) -> Section:  # noqa: ARG001 - the section measures the npm apps, not the sites

@@ -36,8 +36,9 @@ import statistics
 import sys
 import tempfile
 import time
-from dataclasses import asdict, dataclass, field
+from collections import Counter
 from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 from unittest.mock import patch
@@ -50,6 +51,7 @@ from webr4.browser.actions import UserAction, parse_actions
 from webr4.browser.driver import Driver
 from webr4.instrument.cache import CACHE_ENV
 from webr4.serve import serve
+from webr4.sweep.confirm import confirm_run
 from webr4.sweep.explore import explore
 from webr4.record.session import Session, record
 from webr4.rundir import trace_text
@@ -164,6 +166,9 @@ class AppResult:
     run_dir_bytes: int | None = None
     verdicts: dict[str, int] = field(default_factory=dict)
     reversals: list[dict[str, Any]] = field(default_factory=list)  # verdict, reasons and location of each
+    confirm_s: float | None = None  # confirming the harmful reversals in plain Chromium after the sweep
+    confirmations: dict[str, int] = field(default_factory=dict)  # harmful reversals per plain-Chromium status
+    unconfirmed: list[str] = field(default_factory=list)  # the pair and line of each harmful one not confirmed
     error: str | None = None
 
     @property
@@ -282,6 +287,16 @@ async def measure_app(driver: Driver, plain_chromium: Browser, app: App, url: st
     result.reversals = [{"verdict": r.verdict, "reasons": r.reasons, "location": r.location}
                         for r in summary.reversals]
     result.run_dir_bytes = directory_bytes(run_dir)
+    started = time.perf_counter()
+    try:
+        summary = await confirm_run(driver.browser, session, run_dir, "harmful")
+    except Exception as error:  # noqa: BLE001 - the sweep's figures stand; the confirmation's failure is said
+        result.unconfirmed = [f"confirmation failed: {_one_line(error)}"]
+        return result
+    result.confirm_s = time.perf_counter() - started
+    result.confirmations = dict(Counter(r.confirmation_status or "unchecked" for r in summary.harmful()))
+    result.unconfirmed = [f"{r.second} before {r.first}: {(r.confirmation or {}).get('line', 'unchecked')}"
+                          for r in summary.harmful() if r.confirmation_status != "confirmed"]
     return result
 
 
@@ -348,7 +363,24 @@ def table(results: list[AppResult]) -> str:
                      f"{_figure(statistics.median(same_launch) if same_launch else None, '.1f')} | | | | | | | | |")
         lines.append(f"| **worst** | | | {max(ratios):.1f} | "
                      f"{_figure(max(same_launch) if same_launch else None, '.1f')} | | | | | | | | |")
-    return "\n".join(lines) + "\n\n" + targets(results)
+    return "\n".join(lines) + "\n\n" + confirmations(results) + "\n\n" + targets(results)
+
+
+def confirmations(results: list[AppResult]) -> str:
+    """The harmful verdicts of each app as plain Chromium judged them after the sweep, what that
+    cost against the sweep, and the line of each verdict it did not confirm."""
+    lines = ["| app | harmful | confirmed | not reproduced | not forceable | other | confirmation / sweep |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    for r in results:
+        if r.sweep_s is None:
+            continue
+        counts = dict(r.confirmations)
+        known = [counts.pop(status, 0) for status in ("confirmed", "not-reproduced", "not-forceable")]
+        ratio = None if r.confirm_s is None or not r.sweep_s else r.confirm_s / r.sweep_s
+        lines.append(f"| {r.app} | {r.verdicts.get('harmful', 0)} | {' | '.join(map(str, known))} | "
+                     f"{sum(counts.values())} | {_figure(ratio, '.2f')} |")
+    notes = [f"- {r.app}: {line}" for r in results for line in r.unconfirmed]
+    return "\n".join(lines + (["", "Harmful and not confirmed:", *notes] if notes else []))
 
 
 def targets(results: list[AppResult]) -> str:

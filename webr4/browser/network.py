@@ -10,6 +10,9 @@ One :class:`NetworkGate` per execution sits behind ``page.route("**/*")``:
   Chromium would fetch it, in the background: its release then only waits for what is left;
 * every other request is answered at once, from the store when replaying, from the live site
   when recording (the response is then added to the store);
+* a request that got no response when recording (an unresolvable host, a refused or reset
+  connection, a timeout) is recorded as that failure (:mod:`webr4.browser.neterrors`) and fails
+  in every replay as it failed then: the page sees Chromium's failure, an outcome like a response;
 * a later top-level navigation (of the page, or of a window it opens) is refused, and its
   target kept in :attr:`NetworkGate.navigation`: an execution covers one document, and leaving
   it is the execution's outcome.
@@ -27,6 +30,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Request, Route
 
 from webr4.browser.budget import HarnessTime
+from webr4.browser.neterrors import abort_reason, chromium_error
 from webr4.browser.responses import ResponseStore, StoredResponse
 from webr4.instrument.cache import CachedRewriter
 from webr4.instrument.chunks import MARKER_ORIGIN, MARKER_PATH, ChunkModel
@@ -172,7 +176,7 @@ class NetworkGate:
             body = self._apply(prepared.rewrite)
         elif url in self._modules and response.status < 300:
             self._modules.update(imported_urls(_decode(body, response.headers.get("content-type", "")), url))
-        await route.fulfill(status=response.status, headers=_clean_headers(response.headers), body=body)
+        await _answer(route, response, body)
 
     async def _prepare(self, route: Route, request: Request) -> _Prepared:
         """Fetch a held script's response and rewrite it, counted as work done ahead of need."""
@@ -180,7 +184,7 @@ class NetworkGate:
         with self._harness_time.counting(ahead=True):
             response = await self._response_for(route, request, notes)
             rewrite = None
-            if response is not None and response.status < 300 and self.rewriter is not None:
+            if response is not None and _succeeded(response) and self.rewriter is not None:
                 rewrite = await self._rewrite(response, request.url)
         return _Prepared(response, notes, rewrite)
 
@@ -236,6 +240,8 @@ class NetworkGate:
             response = await self._response_for(route, request)
             if response is None:
                 raise NetworkError(f"{request.url} is not in the recorded session")
+            if response.error is not None:
+                raise NetworkError(f"cannot reach {request.url}: {response.error}")
             content_type = response.headers.get("content-type", "")
             if response.status >= 400:
                 raise NetworkError(f"{request.url} answered HTTP {response.status}")
@@ -264,7 +270,7 @@ class NetworkGate:
             await self._not_recorded(route, request)
             return
         body = response.body
-        if request.resource_type == "script" and response.status < 300:
+        if request.resource_type == "script" and _succeeded(response):
             if self.rewriter is not None:
                 with self._harness_time.counting():
                     rewrite = await self._rewrite(response, request.url)
@@ -272,7 +278,7 @@ class NetworkGate:
             elif request.url in self._modules:
                 text = _decode(body, response.headers.get("content-type", ""))
                 self._modules.update(imported_urls(text, request.url))
-        await route.fulfill(status=response.status, headers=_clean_headers(response.headers), body=body)
+        await _answer(route, response, body)
 
     async def _not_recorded(self, route: Route, request: Request) -> None:
         self.notes.append(f"{request.method} {request.url} is not in the recorded session; answered 404")
@@ -304,7 +310,9 @@ class NetworkGate:
     async def _response_for(self, route: Route, request: Request,
                             notes: list[str] | None = None) -> StoredResponse | None:
         """The response to ``request``: from the store, or live (and then stored) when recording.
-        What went wrong fetching it is noted in ``notes`` (by default the gate's)."""
+        A request the live site gave no response to is stored and returned as its failure
+        (``StoredResponse.error``); what webr4 could not record is noted in ``notes`` (by default
+        the gate's) and answered 502."""
         notes = self.notes if notes is None else notes
         body = request.post_data_buffer
         if not self.record:
@@ -312,11 +320,12 @@ class NetworkGate:
         try:
             live = await route.fetch(max_redirects=20)
         except PlaywrightError as error:
-            message = str(error).splitlines()[0]
-            if request.is_navigation_request():
-                raise NetworkError(f"cannot reach {request.url}: {message}") from None
-            notes.append(f"{request.method} {request.url} failed: {message}")
-            return StoredResponse(status=502, headers={}, body=b"")
+            if self._abandoned:  # the execution is over: its page will not see the outcome
+                raise
+            message = str(error).splitlines()[0].removeprefix("Route.fetch: ")
+            failed = StoredResponse(status=0, headers={}, body=b"", error=chromium_error(message))
+            self.store.add(request.method, request.url, body, failed)
+            return failed
         headers = {k.lower(): v for k, v in live.headers.items()}
         declared = headers.get("content-length", "")
         payload = b"" if declared.isdigit() and int(declared) > MAX_BODY_BYTES else await live.body()
@@ -331,6 +340,18 @@ class NetworkGate:
         stored = StoredResponse(live.status, headers, payload)
         self.store.add(request.method, request.url, body, stored)
         return stored
+
+
+def _succeeded(response: StoredResponse) -> bool:
+    return response.error is None and response.status < 300
+
+
+async def _answer(route: Route, response: StoredResponse, body: bytes) -> None:
+    """Give the page ``response`` with ``body``, or fail its request as it failed when recorded."""
+    if response.error is not None:
+        await route.abort(abort_reason(response.error))
+    else:
+        await route.fulfill(status=response.status, headers=_clean_headers(response.headers), body=body)
 
 
 def _frame_of(request: Request) -> Frame | None:

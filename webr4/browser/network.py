@@ -120,6 +120,12 @@ class NetworkGate:
         self._abandoned = False
 
     @property
+    def originals(self) -> dict[str, str]:
+        """Served code of the document's inline scripts and handler attributes → the page's own
+        text (:attr:`~webr4.instrument.document.InstrumentedDocument.originals`)."""
+        return self.document.originals if self.document is not None else {}
+
+    @property
     def busy_s(self) -> float:
         """Seconds spent preparing for the page so far, a rewrite still under way included."""
         return self._harness_time.seconds

@@ -7,9 +7,10 @@ import pytest
 from playwright.async_api import Page
 
 from webr4.browser.responses import ResponseStore
+from webr4.instrument.callees import page_message
 from webr4.resources import javascript
 
-from ..route_server import page_server
+from ..route_server import page_server, route_server
 
 pytestmark = pytest.mark.browser
 
@@ -32,3 +33,95 @@ def test_the_captured_dom_holds_the_pages_own_scripts_and_handler_attributes(dri
         execution = driver.execute(url, store=ResponseStore(), record=True)
     assert 'onclick="addToCart(this.dataset.sku)"' in plain_dom and "function addToCart(sku)" in plain_dom
     assert execution.dom == plain_dom
+
+
+DOCUMENT = """<!doctype html><script src="/app.js"></script><script>
+setTimeout(() => { window.loaded(); }, 0);
+</script>"""
+
+APP = """var app = { config: { start: 1 }, make() { return {}; } };
+var Widget = 3;
+setTimeout(() => { app.config.start(); }, 5);
+setTimeout(() => { new Widget(); }, 6);
+setTimeout(() => { app.make().render(); }, 7);
+setTimeout(() => { app['config'].stop(); }, 8);
+Promise.resolve().then(() => { app.config.start(1); });
+setTimeout(() => { Promise.reject(new RangeError('too ' + 'far')); }, 9);
+"""
+
+CALLEES = ["window.loaded()", "o.a.b()", "o['x']()", "o[k]()", "o[0]()", "o.f(1).g()", "this.nope()",
+           "o?.nope()", "(o.a)()", "new o.a()", "new Widget()", "`t`.nope()", "o.a.b.c.d()", "new (o.f())()",
+           "o[k.j]()", "o[true]()", "(() => 1).nope()", "o.f().nope()"]
+
+
+ELSEWHERE = """function start() {
+  new App();
+}
+setTimeout(start, 1);
+setTimeout(() => { const o = {}; o.handlers.push(1); }, 2);
+setTimeout(() => { document.querySelector('#none').value = 1; }, 3);
+"""
+
+
+def _served(files: dict[str, str]):
+    """Serve ``files`` (path → text) on loopback: scripts by their ``.js``, the rest as HTML."""
+
+    def respond(path: str) -> tuple[str, bytes] | None:
+        if path not in files:
+            return None
+        return ("text/javascript" if path.endswith(".js") else "text/html"), files[path].encode()
+
+    return route_server(respond)
+
+
+def _chromium_exceptions(driver, url: str) -> list[tuple[str, str]]:
+    """Uncaught exceptions as Chromium's console prints them ("Uncaught TypeError: …", "Uncaught
+    (in promise) …") with where they were thrown (url:line:col, 1-based), from the DevTools
+    protocol of a plain page."""
+
+    async def load(page: Page) -> list[tuple[str, str]]:
+        thrown: list[tuple[str, str]] = []
+        cdp = await page.context.new_cdp_session(page)
+
+        def note(event: dict) -> None:
+            details = event["exceptionDetails"]
+            head = details["exception"]["description"].splitlines()[0]
+            thrown.append((f"{details['text']} {head}",
+                           f"{details['url']}:{details['lineNumber'] + 1}:{details['columnNumber'] + 1}"))
+
+        cdp.on("Runtime.exceptionThrown", note)
+        await cdp.send("Runtime.enable")
+        await page.goto(url, wait_until="load")
+        await page.wait_for_timeout(500)
+        return thrown
+
+    return driver.in_plain_chromium(load)
+
+
+def _webr4_exceptions(driver, url: str) -> list[tuple[str, str | None]]:
+    execution = driver.execute(url, store=ResponseStore(), record=True)
+    return [(e.message, e.site) for e in execution.trace.errors if e.kind in ("exception", "unhandledrejection")]
+
+
+def test_exceptions_carry_chromiums_message_type_and_site_for_the_pages_own_code(driver):
+    with _served({"/": DOCUMENT, "/app.js": APP}) as base:
+        plain = _chromium_exceptions(driver, base + "/")
+        webr4 = _webr4_exceptions(driver, base + "/")
+    assert ("Uncaught TypeError: window.loaded is not a function", base + "/:2:27") in plain
+    assert sorted(webr4) == sorted(plain)
+
+
+
+def test_callees_are_named_as_chromium_names_them(driver):
+    """For each callee form, Chromium's message for the page's code and where V8 points, and
+    what webr4 makes of a message naming served code at that place."""
+    scripts = "".join(f"<script>\n{form}\n</script>" for form in CALLEES)
+    html = ("<!doctype html><script>var o = {a: {b: {c: {}}}, f: () => ({g: 1})}, k = 'z', Widget = 3; var thrown = [];"
+            "addEventListener('error', (e) => thrown.push([e.message, e.colno]));</script>" + scripts)
+    with page_server(html) as url:
+        thrown = driver.plain(url, "thrown", settle_ms=0)
+    assert len(thrown) == len(CALLEES)
+    for form, (message, column) in zip(CALLEES, thrown):
+        head, ending, tail = message.partition(" is not ")
+        served = f"Uncaught TypeError: __webr4.log.m(...).x{ending}{tail}"
+        assert page_message(served, form, column - 1) == message, form

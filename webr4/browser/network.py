@@ -33,8 +33,10 @@ from webr4.browser.budget import HarnessTime
 from webr4.browser.neterrors import abort_reason, chromium_error
 from webr4.browser.responses import ResponseStore, StoredResponse
 from webr4.instrument.cache import CachedRewriter
+from webr4.instrument.callees import SERVED_MARK, page_message
 from webr4.instrument.chunks import MARKER_ORIGIN, MARKER_PATH, ChunkModel
 from webr4.instrument.modules import imported_urls
+from webr4.instrument.positions import line_starts, to_offset
 from webr4.instrument.page import DocumentCache, PreparedDocument
 from webr4.trace import Navigation
 from webr4.instrument.rewrite import RewriteResult
@@ -102,6 +104,7 @@ class NetworkGate:
         self.rewriter = rewriter  # None: scripts are served as they are (no access log)
         self.sites: dict[str, str] = {}  # site id of rewritten code -> url:line:col
         self._rewritten: dict[str, RewriteResult] = {}  # script URL -> what it was served as
+        self._sources: dict[str, str] = {}  # script URL -> the page's own source of a rewritten script
         self.uncontrolled: list[str] = []
         self._harness_time = HarnessTime()  # spent preparing documents and scripts for the page
 
@@ -217,6 +220,21 @@ class NetworkGate:
             return site
         return self.document.original_site(site)
 
+    def page_message(self, message: str, site: str | None) -> str:
+        """An exception's ``message``, thrown at ``site`` of the served code, as Chromium gives it
+        for the page's own code (:func:`~webr4.instrument.callees.page_message`)."""
+        if SERVED_MARK not in message or not site:
+            return message
+        url, line, column = _split_site(self.original_site(site) or "")
+        if line is None or column is None:
+            return message
+        if url in self._sources:
+            source = self._sources[url]
+            return page_message(message, source, to_offset(line_starts(source), line, column))
+        document = self.document
+        inline = document.script_at(line, column) if document is not None and url == document.url else None
+        return page_message(message, *inline) if inline is not None else message
+
     async def abandon(self) -> None:
         """Abort whatever is still held, once the work begun for it has stopped: the execution is
         over."""
@@ -310,6 +328,7 @@ class NetworkGate:
         self.sites.update(result.sites)
         if result.code != source:
             self._rewritten[plain_url] = result
+            self._sources[plain_url] = source
         self.uncontrolled.extend(f"{u.kind} at {u.site}" for u in result.uncontrolled)
         return result.code.encode("utf-8")
 

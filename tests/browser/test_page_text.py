@@ -7,7 +7,7 @@ import pytest
 from playwright.async_api import Page
 
 from webr4.browser.responses import ResponseStore
-from webr4.instrument.callees import page_message
+from webr4.instrument.thrown import page_error
 from webr4.resources import javascript
 
 from ..route_server import page_server, route_server
@@ -61,6 +61,10 @@ setTimeout(start, 1);
 setTimeout(() => { const o = {}; o.handlers.push(1); }, 2);
 setTimeout(() => { document.querySelector('#none').value = 1; }, 3);
 """
+
+
+THROWN = ["o.x.y;", "o.x.push(1);", "o.x['y'];", "o.x[k];", "var q = o.x.y + 1;", "o.x.y = 1;", "o.n.value = 1;",
+          "o.x[k] = 1;", "o.x.y += 1;", "o.x.y++;", "f(o.x.y);", "new App();", "let {a} = o.x;", "o.f(1).g();"]
 
 
 def _served(files: dict[str, str]):
@@ -124,4 +128,18 @@ def test_callees_are_named_as_chromium_names_them(driver):
     for form, (message, column) in zip(CALLEES, thrown):
         head, ending, tail = message.partition(" is not ")
         served = f"Uncaught TypeError: __webr4.log.m(...).x{ending}{tail}"
-        assert page_message(served, form, column - 1) == message, form
+        assert page_error(served, form, column - 1) == (message, column - 1), form
+
+
+def test_failed_reads_writes_and_destructuring_are_reported_where_and_as_chromium_reports_them(driver):
+    """The place and words of each failure in Chromium (the window's error event) and in webr4's
+    trace, one inline script per form."""
+    html = ("<!doctype html><script>var o = {n: null, f: () => ({})}, k = 'z', f = () => 1, thrown = [];"
+            "addEventListener('error', (e) => thrown.push([e.message, e.lineno, e.colno]));</script>"
+            + "".join(f"<script>\n{form}\n</script>" for form in THROWN))
+    with page_server(html) as url:
+        plain = [(message, f"{url}:{line}:{column}") for message, line, column in driver.plain(url, "thrown", 0)]
+        execution = driver.execute(url, store=ResponseStore(), record=True)
+    webr4 = [(e.message, e.site) for e in execution.trace.errors if e.kind == "exception"]
+    assert len(plain) == len(THROWN)
+    assert webr4 == plain

@@ -33,10 +33,10 @@ from webr4.browser.budget import HarnessTime
 from webr4.browser.neterrors import abort_reason, chromium_error
 from webr4.browser.responses import ResponseStore, StoredResponse
 from webr4.instrument.cache import CachedRewriter
-from webr4.instrument.callees import SERVED_MARK, page_message
+from webr4.instrument.thrown import page_error
 from webr4.instrument.chunks import MARKER_ORIGIN, MARKER_PATH, ChunkModel
 from webr4.instrument.modules import imported_urls
-from webr4.instrument.positions import line_starts, to_offset
+from webr4.instrument.positions import line_starts, to_offset, to_position
 from webr4.instrument.page import DocumentCache, PreparedDocument
 from webr4.trace import Navigation
 from webr4.instrument.rewrite import RewriteResult
@@ -220,20 +220,29 @@ class NetworkGate:
             return site
         return self.document.original_site(site)
 
-    def page_message(self, message: str, site: str | None) -> str:
-        """An exception's ``message``, thrown at ``site`` of the served code, as Chromium gives it
-        for the page's own code (:func:`~webr4.instrument.callees.page_message`)."""
-        if SERVED_MARK not in message or not site:
-            return message
-        url, line, column = _split_site(self.original_site(site) or "")
+    def page_error(self, message: str, site: str | None) -> tuple[str, str | None]:
+        """An exception's ``message`` and ``site``, thrown at ``site`` of the served code, as
+        Chromium gives them for the page's own code (:func:`~webr4.instrument.thrown.page_error`):
+        the site in the original source, the message naming the page's own expressions."""
+        original = self.original_site(site)
+        url, line, column = _split_site(original or "")
         if line is None or column is None:
-            return message
+            return message, original
         if url in self._sources:
             source = self._sources[url]
-            return page_message(message, source, to_offset(line_starts(source), line, column))
+            starts = line_starts(source)
+            message, offset = page_error(message, source, to_offset(starts, line, column))
+            line, column = to_position(starts, offset)
+            return message, f"{url}:{line}:{column}"
         document = self.document
         inline = document.script_at(line, column) if document is not None and url == document.url else None
-        return page_message(message, *inline) if inline is not None else message
+        if document is None or inline is None:
+            return message, original
+        body, at = inline
+        message, moved = page_error(message, body, at)
+        offset = to_offset(document.original_lines, line, column) + moved - at
+        line, column = to_position(document.original_lines, offset)
+        return message, f"{url}:{line}:{column}"
 
     async def abandon(self) -> None:
         """Abort whatever is still held, once the work begun for it has stopped: the execution is

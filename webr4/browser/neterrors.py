@@ -12,6 +12,10 @@ XHR with status 0), whichever the failure was.
 from __future__ import annotations
 
 FAILED = "net::ERR_FAILED"
+ABORTED = "net::ERR_ABORTED"
+"""What Chromium reports for a request the page gave up on before any answer came (an XHR's
+``timeout``, ``abort()``, an aborted ``fetch``): replays leave such a request unanswered, so that
+the page gives up on it again, as it did, rather than seeing an answer it never saw."""
 
 _NODE_TO_CHROMIUM = (
     # (what Node's message holds, the error Chromium reports), first match wins

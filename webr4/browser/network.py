@@ -13,6 +13,8 @@ One :class:`NetworkGate` per execution sits behind ``page.route("**/*")``:
 * a request that got no response when recording (an unresolvable host, a refused or reset
   connection, a timeout) is recorded as that failure (:mod:`webr4.browser.neterrors`) and fails
   in every replay as it failed then: the page sees Chromium's failure, an outcome like a response;
+  one the page gave up on before its answer came (an XHR's timeout) is left unanswered in
+  replays, so that the page gives up on it again;
 * a later top-level navigation (of the page, or of a window it opens) is refused, and its
   target kept in :attr:`NetworkGate.navigation`: an execution covers one document, and leaving
   it is the execution's outcome.
@@ -30,7 +32,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Request, Route
 
 from webr4.browser.budget import HarnessTime
-from webr4.browser.neterrors import abort_reason, chromium_error
+from webr4.browser.neterrors import ABORTED, abort_reason, chromium_error
 from webr4.browser.responses import ResponseStore, StoredResponse
 from webr4.instrument.cache import CachedRewriter
 from webr4.instrument.thrown import page_error
@@ -120,6 +122,8 @@ class NetworkGate:
         self._blocking: Counter[str] = Counter()
         self._modules: set[str] = set()  # module graph URLs: served at once, grown as modules are served
         self._held: dict[str, _Held] = defaultdict(_Held)
+        self._unanswered: list[Route] = []  # requests the page gave up on when recorded: never answered
+        self._fetching: dict[int, tuple[str, str, bytes | None]] = {}  # recording: live fetches under way
         self._abandoned = False
 
     @property
@@ -185,7 +189,7 @@ class NetworkGate:
             body = self._apply(prepared.rewrite)
         elif url in self._modules and response.status < 300:
             self._modules.update(imported_urls(_decode(body, response.headers.get("content-type", "")), url))
-        await _answer(route, response, body)
+        await self._answer(route, response, body)
 
     async def _prepare(self, route: Route, request: Request) -> _Prepared:
         """Fetch a held script's response and rewrite it, counted as work done ahead of need."""
@@ -246,8 +250,13 @@ class NetworkGate:
 
     async def abandon(self) -> None:
         """Abort whatever is still held, once the work begun for it has stopped: the execution is
-        over."""
+        over. When recording, a request whose answer has not come yet is recorded as one the
+        page never got an answer to (:data:`~webr4.browser.neterrors.ABORTED`): replays leave it
+        unanswered too."""
         self._abandoned = True
+        for method, url, body in self._fetching.values():
+            self.store.add(method, url, body, StoredResponse(status=0, headers={}, body=b"", error=ABORTED))
+        self._fetching.clear()
         routes = [held_route for held in self._held.values() for held_route in held.routes]
         for held in self._held.values():
             held.routes.clear()
@@ -255,11 +264,12 @@ class NetworkGate:
         for task in preparing:
             task.cancel()
         await asyncio.gather(*preparing, return_exceptions=True)  # what they raised is of no use now
-        for held_route in routes:
+        for route in [r.route for r in routes] + self._unanswered:
             try:
-                await held_route.route.abort("aborted")
+                await route.abort("aborted")
             except PlaywrightError:
                 pass
+        self._unanswered.clear()
 
     async def _serve_document(self, route: Route, request: Request, frame: Frame | None) -> None:
         if self.document is not None or self.document_error is not None:
@@ -311,7 +321,17 @@ class NetworkGate:
             elif request.url in self._modules:
                 text = _decode(body, response.headers.get("content-type", ""))
                 self._modules.update(imported_urls(text, request.url))
-        await _answer(route, response, body)
+        await self._answer(route, response, body)
+
+    async def _answer(self, route: Route, response: StoredResponse, body: bytes) -> None:
+        """Give the page ``response`` with ``body``, fail its request as it failed when recorded,
+        or, when the page gave up on it then, leave it unanswered until the execution is over."""
+        if response.error == ABORTED:
+            self._unanswered.append(route)
+        elif response.error is not None:
+            await route.abort(abort_reason(response.error))
+        else:
+            await route.fulfill(status=response.status, headers=_clean_headers(response.headers), body=body)
 
     async def _not_recorded(self, route: Route, request: Request) -> None:
         self.notes.append(f"{request.method} {request.url} is not in the recorded session; answered 404")
@@ -351,15 +371,25 @@ class NetworkGate:
         body = request.post_data_buffer
         if not self.record:
             return self.store.lookup(request.method, request.url, body)
+        fetch = id(route)  # one fetch per route, alive while it runs
+        self._fetching[fetch] = (request.method, request.url, body)
         try:
             live = await route.fetch(max_redirects=20)
         except PlaywrightError as error:
             if self._abandoned:  # the execution is over: its page will not see the outcome
                 raise
             message = str(error).splitlines()[0].removeprefix("Route.fetch: ")
-            failed = StoredResponse(status=0, headers={}, body=b"", error=chromium_error(message))
+            cause = ABORTED if request.failure is not None else chromium_error(message)
+            failed = StoredResponse(status=0, headers={}, body=b"", error=cause)
             self.store.add(request.method, request.url, body, failed)
             return failed
+        finally:
+            self._fetching.pop(fetch, None)
+        if request.failure is not None or self._abandoned:  # the page gave up on it before this answer came
+            gave_up = StoredResponse(status=0, headers={}, body=b"", error=ABORTED)
+            if not self._abandoned:  # else abandon() recorded it
+                self.store.add(request.method, request.url, body, gave_up)
+            return gave_up
         headers = {k.lower(): v for k, v in live.headers.items()}
         declared = headers.get("content-length", "")
         payload = b"" if declared.isdigit() and int(declared) > MAX_BODY_BYTES else await live.body()
@@ -378,14 +408,6 @@ class NetworkGate:
 
 def _succeeded(response: StoredResponse) -> bool:
     return response.error is None and response.status < 300
-
-
-async def _answer(route: Route, response: StoredResponse, body: bytes) -> None:
-    """Give the page ``response`` with ``body``, or fail its request as it failed when recorded."""
-    if response.error is not None:
-        await route.abort(abort_reason(response.error))
-    else:
-        await route.fulfill(status=response.status, headers=_clean_headers(response.headers), body=body)
 
 
 def _frame_of(request: Request) -> Frame | None:

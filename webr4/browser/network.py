@@ -34,8 +34,8 @@ from playwright.async_api import Frame, Request, Route
 from webr4.browser.budget import HarnessTime
 from webr4.browser.neterrors import ABORTED, abort_reason, chromium_error
 from webr4.browser.responses import ResponseStore, StoredResponse
+from webr4.instrument import thrown
 from webr4.instrument.cache import CachedRewriter
-from webr4.instrument.thrown import page_error
 from webr4.instrument.chunks import MARKER_ORIGIN, MARKER_PATH, ChunkModel
 from webr4.instrument.modules import imported_urls
 from webr4.instrument.positions import line_starts, to_offset, to_position
@@ -235,7 +235,7 @@ class NetworkGate:
         if url in self._sources:
             source = self._sources[url]
             starts = line_starts(source)
-            message, offset = page_error(message, source, to_offset(starts, line, column))
+            message, offset = thrown.page_error(message, source, to_offset(starts, line, column))
             line, column = to_position(starts, offset)
             return message, f"{url}:{line}:{column}"
         document = self.document
@@ -243,7 +243,7 @@ class NetworkGate:
         if document is None or inline is None:
             return message, original
         body, at = inline
-        message, moved = page_error(message, body, at)
+        message, moved = thrown.page_error(message, body, at)
         offset = to_offset(document.original_lines, line, column) + moved - at
         line, column = to_position(document.original_lines, offset)
         return message, f"{url}:{line}:{column}"

@@ -40,9 +40,9 @@ def page_error(message: str, source: str, offset: int) -> tuple[str, int]:
     served code, as V8 gives them for ``source``; unchanged where nothing in ``source`` tells."""
     if not any(pattern.search(message) for pattern in (_CALLEE, _DESTRUCTURED, _READ, _WRITE, _UNDEFINED)):
         return message, offset
-    data = source.encode()
+    data, tree = _parsed(source)
     point = len(source[:offset].encode())
-    at: Node | None = _tree(data).root_node.descendant_for_byte_range(point, point)
+    at: Node | None = tree.root_node.descendant_for_byte_range(point, point)
     if at is None:
         return message, offset
     byte = point
@@ -67,9 +67,10 @@ def page_error(message: str, source: str, offset: int) -> tuple[str, int]:
 
 
 @lru_cache(maxsize=8)
-def _tree(data: bytes) -> tree_sitter.Tree:
-    """The parse of one source: a script that throws again and again is parsed once."""
-    return parse(data)
+def _parsed(source: str) -> tuple[bytes, tree_sitter.Tree]:
+    """One source as UTF-8 and its parse: a script that throws again and again is parsed once."""
+    data = source.encode()
+    return data, parse(data)
 
 
 def _ancestors(node: Node | None):

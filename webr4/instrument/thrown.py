@@ -121,16 +121,11 @@ def _key(member: Node) -> str | None:
     return None
 
 
-def _members(at: Node, point: int) -> list[Node]:
-    """The property accesses around ``point``, innermost first: those ``at`` is in, and those of
-    the chain that starts at ``point``."""
+def _members(at: Node) -> list[Node]:
+    """The property accesses around ``at``, innermost first: those it is in, and the objects
+    they are read from (webr4's place may be the start of a chain: ``o`` of ``o.x.y``)."""
     found = [n for n in _ancestors(at) if n.type in MEMBER_TYPES]
-    top = found[-1] if found else at
-    for node in _ancestors(at):
-        if node.start_byte == point and node.type in MEMBER_TYPES and node not in found:
-            found.append(node)
-            top = node
-    chain, node = [], top
+    chain, node = [], found[-1] if found else at
     while node.type in MEMBER_TYPES:
         chain.append(node)
         inner = node.child_by_field_name("object")
@@ -149,7 +144,7 @@ def _pick(members: list[Node], key: str) -> Node | None:
 
 
 def _read_position(at: Node, key: str, point: int) -> int:
-    member = _pick(_members(at, point), key)
+    member = _pick(_members(at), key)
     if member is None:
         return point
     parent = member.parent
@@ -172,12 +167,6 @@ def _write_position(at: Node, key: str, point: int) -> int:
             if left is not None and left.type in MEMBER_TYPES and _key(left) in (key, None):
                 operator = next((c for c in node.children if c.type == "="), None)
                 return operator.start_byte if operator is not None else point
-    for node in _ancestors(at):  # the statement starts at point: its assignment is below it
-        if node.start_byte != point:
-            break
-        for child in node.named_children:
-            if child.type == "assignment_expression" and child.start_byte == point:
-                return _write_position(child, key, point)
     return point
 
 

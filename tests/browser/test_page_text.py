@@ -64,7 +64,9 @@ setTimeout(() => { document.querySelector('#none').value = 1; }, 3);
 
 
 THROWN = ["o.x.y;", "o.x.push(1);", "o.x['y'];", "o.x[k];", "var q = o.x.y + 1;", "o.x.y = 1;", "o.n.value = 1;",
-          "o.x[k] = 1;", "o.x.y += 1;", "o.x.y++;", "f(o.x.y);", "new App();", "let {a} = o.x;", "o.f(1).g();"]
+          "o.x[k] = 1;", "o.x.y += 1;", "o.x.y++;", "f(o.x.y);", "new App();", "let {a} = o.x;", "o.f(1).g();",
+          "[...o.a];", "for (const x of o.a) {}", "f(...o.a);",
+          "document.getElementById('nope').addEventListener('click', f);", "localStorage.getItem('x').length;"]
 
 
 def _served(files: dict[str, str]):

@@ -12,8 +12,9 @@ and ``this`` as they are, ``o.p`` and ``o?.p``, a string key as a dotted name (`
 ``o.x``), other keys in brackets, a call as ``f(...)``, a template or string literal in double
 quotes, anything else as ``(intermediate value)``. The positions: a failed call at its callee's
 last name, or at its arguments when the callee ends in brackets or parentheses; a failed ``new``
-at its keyword; a failed read at the property's name (``[`` for a key in brackets), in a
-compound update (``o.x.y += 1``) at its object's; a failed write at its ``=``.
+at its keyword; a failed read at the property's name (``[`` for a key in brackets; the dot
+when it reads from a call's result), in a compound update (``o.x.y += 1``) at its object's; a
+failed write at its ``=``; what a spread or ``for … of`` cannot iterate over at its name.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from webr4.instrument.syntax import MEMBER_TYPES, parse, source_text, unparen
 
 SERVED_MARK = "__webr4"  # what every name the rewriter adds starts with
 _CALLEE = re.compile(r"^(.*?: )?(?P<expr>.*__webr4.*?)(?P<end> is not (a function|a constructor)\b.*)$", re.S)
+_ITERATED = re.compile(r"^(.*?: )?(?P<expr>.*__webr4.*?)(?: is not a function or its return value)?"
+                       r"(?P<end> is not iterable.*)$", re.S)
 _DESTRUCTURED = re.compile(r"^(?P<head>.*Cannot destructure .* of ')(?P<expr>.*__webr4.*)(?P<end>' as it is .*)$", re.S)
 _READ = re.compile(r"Cannot read properties of (undefined|null) \(reading '(?P<key>.*)'\)")
 _WRITE = re.compile(r"Cannot set properties of (undefined|null) \(setting '(?P<key>.*)'\)")
@@ -38,7 +41,7 @@ _INTERMEDIATE = "(intermediate value)"
 def page_error(message: str, source: str, offset: int) -> tuple[str, int]:
     """``message`` and the character ``offset`` in the page's ``source`` that webr4 took from the
     served code, as V8 gives them for ``source``; unchanged where nothing in ``source`` tells."""
-    if not any(pattern.search(message) for pattern in (_CALLEE, _DESTRUCTURED, _READ, _WRITE, _UNDEFINED)):
+    if not any(pattern.search(message) for pattern in (_ITERATED, _CALLEE, _DESTRUCTURED, _READ, _WRITE, _UNDEFINED)):
         return message, offset
     data, tree = _parsed(source)
     point = len(source[:offset].encode())
@@ -46,7 +49,14 @@ def page_error(message: str, source: str, offset: int) -> tuple[str, int]:
     if at is None:
         return message, offset
     byte = point
-    if (match := _CALLEE.match(message)) is not None:
+    if (match := _ITERATED.match(message)) is not None:
+        iterated = _iterated(at)
+        if iterated is not None:
+            message = f"{match.group(1) or ''}{_print(iterated)}{match.group('end')}"
+            spread = iterated.parent
+            in_call = spread is not None and spread.parent is not None and spread.parent.type == "arguments"
+            byte = point if in_call else _name_position(iterated)  # V8 points at a call with a spread
+    elif (match := _CALLEE.match(message)) is not None:
         call = _failed_call(at, point)
         if call is not None:
             message = f"{match.group(1) or ''}{_print(_callee(call))}{match.group('end')}"
@@ -77,6 +87,28 @@ def _ancestors(node: Node | None):
     while node is not None:
         yield node
         node = node.parent
+
+
+def _iterated(at: Node) -> Node | None:
+    """What the innermost spread or ``for … of`` around ``at`` iterates over; for a call V8
+    points at (its start), what the spread among its arguments does."""
+    for node in _ancestors(at):
+        if node.type == "spread_element":
+            return node.named_children[0] if node.named_children else None
+        if node.type == "for_in_statement" and any(c.type == "of" for c in node.children):
+            return node.child_by_field_name("right")
+        arguments = node.child_by_field_name("arguments") if node.type == "call_expression" else None
+        spreads = [c for c in arguments.named_children if c.type == "spread_element"] if arguments else []
+        if node.start_byte == at.start_byte and len(spreads) == 1 and spreads[0].named_children:
+            return spreads[0].named_children[0]
+    return None
+
+
+def _name_position(node: Node) -> int:
+    """Where V8 points at a value it found unusable: a property's name, else the expression."""
+    node = unparen(node)
+    name = node.child_by_field_name("property") if node.type == "member_expression" else None
+    return name.start_byte if name is not None else node.start_byte
 
 
 def _callee(call: Node) -> Node:
@@ -154,6 +186,10 @@ def _read_position(at: Node, key: str, point: int) -> int:
         target = member.child_by_field_name("object")
         name = target.child_by_field_name("property") if target is not None else None
         return name.start_byte if target is not None and target.type == "member_expression" and name else point
+    target = member.child_by_field_name("object")
+    if member.type == "member_expression" and target is not None and unparen(target).type == "call_expression":
+        dot = next((c for c in member.children if c.type in (".", "optional_chain")), None)
+        return dot.start_byte if dot is not None else point  # V8 points at the dot after a call's result
     if member.type == "member_expression" and (name := member.child_by_field_name("property")) is not None:
         return name.start_byte
     bracket = next((c for c in member.children if c.type == "["), None)

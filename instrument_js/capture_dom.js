@@ -1,13 +1,17 @@
 // Serialises the document into a normalised, comparable form: elements with sorted attributes,
 // text with runs of white space folded, and the live state the HTML does not show (form values,
 // checked and selected state). The harness's own marker scripts never appear. Evaluated by the
-// harness as a function expression: () => string.
-() => {
+// harness as a function expression: (originals) => string, where `originals` (optional) lists
+// [served code, page's text] pairs: an inline script or handler attribute holding served code is
+// shown with the page's own text, as the DOM has it in plain Chromium.
+(originals) => {
+  const own = new Map(originals || []);
+  const pageText = (text) => (own.has(text) ? own.get(text) : text);
   const VOID = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
   const out = [];
   const escape = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
   function attrs(el) {
-    const list = [...el.attributes].map((a) => [a.name, a.value]);
+    const list = [...el.attributes].map((a) => [a.name, a.name.startsWith("on") ? pageText(a.value) : a.value]);
     if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) {
       list.push(["(value)", el.value]);
     }
@@ -19,7 +23,8 @@
   function walk(node, depth) {
     const pad = "  ".repeat(depth);
     if (node.nodeType === 3 /* a text node */) {
-      const text = node.data.replace(/\s+/g, " ").trim();
+      const data = node.parentNode && node.parentNode.nodeName === "SCRIPT" ? pageText(node.data) : node.data;
+      const text = data.replace(/\s+/g, " ").trim();
       if (text) out.push(pad + escape(text));
       return;
     }

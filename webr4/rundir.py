@@ -263,11 +263,13 @@ class Summary:
     run), ``noise`` (categories masked because they differed between two replays of the seed),
     ``clock_noise`` (what was masked, item by item, because it moved in a replay of the seed with
     the virtual clock and the random seed moved: it follows the clock or the random numbers),
-    ``sandbox`` (``on``, or ``off (why)``: whether Chromium ran sandboxed), ``pruning`` (R4 only:
-    the enabled events of the explored states, those explored, and the fraction partial-order
-    reduction pruned), ``seconds``, ``confirmations`` (reversals per confirmation status, once any
-    was checked in plain Chromium), ``confirm_seconds`` (the time those checks took) and
-    ``reversals`` (each a :class:`ReversalReport`).
+    ``failed_requests`` (the requests of the recording that failed, as the page saw them, in
+    recorded order: ``GET url: net::ERR_NAME_NOT_RESOLVED``, ``GET url: HTTP 404``; every
+    replay fails them the same way), ``sandbox`` (``on``, or ``off (why)``: whether Chromium ran
+    sandboxed), ``pruning`` (R4 only: the enabled events of the explored states, those explored,
+    and the fraction partial-order reduction pruned), ``seconds``, ``confirmations`` (reversals
+    per confirmation status, once any was checked in plain Chromium), ``confirm_seconds`` (the
+    time those checks took) and ``reversals`` (each a :class:`ReversalReport`).
     """
 
     url: str
@@ -283,6 +285,7 @@ class Summary:
     seconds: float = 0.0
     noise: list[str] = field(default_factory=list)
     clock_noise: list[str] = field(default_factory=list)
+    failed_requests: list[str] = field(default_factory=list)  # the recording's, in recorded order
     sandbox: str = ""  # Chromium's sandbox in this sweep: on, or off (why)
     pruning: dict[str, float] | None = None  # R4 only: enabled, explored, ratio (see webr4.engine.stats)
     confirm_seconds: float = 0.0  # the plain-Chromium checks after the sweep

@@ -20,8 +20,19 @@ window.open = function open(...args) {
   return apply(nativeOpen, this, args);
 };
 call(N.addEventListener, window, "unhandledrejection", (e) => {
+  // As Chromium's console prints it: "Uncaught (in promise)", then an error's type and message
+  // (the head of its stack, which V8 wrote when the error was made), where it was made.
   const r = e.reason;
-  A.push(errors, { kind: "unhandledrejection", message: String(r && r.stack ? r.message : r), site: null, event: current });
+  let stack = "";
+  let shown = "";
+  try {
+    stack = r !== null && typeof r === "object" && typeof r.stack === "string" ? r.stack : "";
+    shown = stack ? stack.split("\n    at ")[0] : String(r);
+  } catch (error) {
+    shown = "(a value that cannot be shown)";
+  }
+  A.push(errors, { kind: "unhandledrejection", message: `Uncaught (in promise) ${shown}`,
+                   site: stack ? errorSite({ error: r }) : null, event: current });
 });
 console.error = function error(...args) {
   A.push(errors, { kind: "console", message: A.join(A.map(args, String), " "), site: creationSite(), event: current });

@@ -21,6 +21,17 @@ function imagesInFlight() {
   return false;
 }
 
+function framesInFlight() {
+  // An iframe's load comes once its document has loaded (Chromium's error page when its request
+  // failed, which may come well after the failure), so it is waited for like an image's.
+  const root = document.documentElement;
+  if (!root) return false;
+  for (const frame of call(N.querySelectorAll, root, "iframe[src]")) {
+    if (frame.loading !== "lazy" && !loadSeen.has(frame)) return true;
+  }
+  return false;
+}
+
 function documentFinishing() {
   // Parsing is over and no held deferred script stands in the way, yet DOMContentLoaded has
   // not come: the browser is still running module scripts (and fetching their imports).
@@ -36,7 +47,7 @@ function settle() {
   return new NativePromise((resolve) => {
     let quiet = 0;
     const check = () => {
-      const busy = inflight > 0 || imagesInFlight() || documentFinishing() || peersAnswering();
+      const busy = inflight > 0 || imagesInFlight() || framesInFlight() || documentFinishing() || peersAnswering();
       quiet = busy ? 0 : quiet + 1;
       if (quiet >= 3) return resolve();
       if (N.perfNow() - started > budget) {

@@ -597,7 +597,7 @@ class Controller:
             )
             self.state.preds[created.id] = list(created.preds)
         for error in record.errors:
-            self.state.errors.append(ErrorRecord(error.kind, error.message, fix(error.site), step))
+            self.state.errors.append(ErrorRecord(error.kind, *self.gate.page_error(error.message, error.site), step))
         self.state.uncontrolled.extend(record.uncontrolled)
         for created in record.created:
             self.state.pending[created.id] = _Candidate(created.id, created.due, created.prio, created.seq or 0)

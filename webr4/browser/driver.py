@@ -229,7 +229,8 @@ async def _final_state(page: Page, cdp: CDPSession, trace: Trace, gate: NetworkG
     quick = screenshot and len(page.frames) == 1
     reading = "the DOM"
     try:
-        dom, size = await asyncio.wait_for(page.evaluate(_closing_script(quick)), READ_TIMEOUT_S)
+        dom, size = await asyncio.wait_for(page.evaluate(_closing_script(quick), list(gate.originals.items())),
+                                           READ_TIMEOUT_S)
         prepared = size is not None  # the page is ready for the picture, carets hidden
         # Naming only reads the log's tables, so it is asked for while the picture is taken.
         reading = "the screenshot" if screenshot else "the names of the racing objects"
@@ -294,8 +295,10 @@ async def _last_reads(page: Page, before: str, heap: bool, captures: Mapping[str
 
 
 def _closing_script(prepare: bool) -> str:
-    """The first evaluation at the end of a run: switch the access log off, read the DOM and, with
-    ``prepare``, ready the page for its screenshot; returns ``[dom, page size or null]``."""
+    """The first evaluation at the end of a run: switch the access log off, read the DOM (showing
+    the page's own text where it holds served code: the argument, :attr:`NetworkGate.originals`'s
+    pairs) and, with ``prepare``, ready the page for its screenshot; returns
+    ``[dom, page size or null]``."""
     screen = f"await ({prepare_script()})()" if prepare else "null"
-    return ("async () => { if (window.__webr4.log) window.__webr4.log.enabled = false; "
-            f"const dom = ({javascript('capture_dom.js')})(); return [dom, {screen}]; }}")
+    return ("async (originals) => { if (window.__webr4.log) window.__webr4.log.enabled = false; "
+            f"const dom = ({javascript('capture_dom.js')})(originals); return [dom, {screen}]; }}")

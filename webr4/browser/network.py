@@ -10,6 +10,11 @@ One :class:`NetworkGate` per execution sits behind ``page.route("**/*")``:
   Chromium would fetch it, in the background: its release then only waits for what is left;
 * every other request is answered at once, from the store when replaying, from the live site
   when recording (the response is then added to the store);
+* a request that got no response when recording (an unresolvable host, a refused or reset
+  connection, a timeout) is recorded as that failure (:mod:`webr4.browser.neterrors`) and fails
+  in every replay as it failed then: the page sees Chromium's failure, an outcome like a response;
+  one the page gave up on before its answer came (an XHR's timeout) is left unanswered in
+  replays, so that the page gives up on it again;
 * a later top-level navigation (of the page, or of a window it opens) is refused, and its
   target kept in :attr:`NetworkGate.navigation`: an execution covers one document, and leaving
   it is the execution's outcome.
@@ -27,10 +32,13 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Request, Route
 
 from webr4.browser.budget import HarnessTime
+from webr4.browser.neterrors import ABORTED, abort_reason, chromium_error
 from webr4.browser.responses import ResponseStore, StoredResponse
+from webr4.instrument import thrown
 from webr4.instrument.cache import CachedRewriter
 from webr4.instrument.chunks import MARKER_ORIGIN, MARKER_PATH, ChunkModel
 from webr4.instrument.modules import imported_urls
+from webr4.instrument.positions import line_starts, to_offset, to_position
 from webr4.instrument.page import DocumentCache, PreparedDocument
 from webr4.trace import Navigation
 from webr4.instrument.rewrite import RewriteResult
@@ -98,6 +106,7 @@ class NetworkGate:
         self.rewriter = rewriter  # None: scripts are served as they are (no access log)
         self.sites: dict[str, str] = {}  # site id of rewritten code -> url:line:col
         self._rewritten: dict[str, RewriteResult] = {}  # script URL -> what it was served as
+        self._sources: dict[str, str] = {}  # script URL -> the page's own source of a rewritten script
         self.uncontrolled: list[str] = []
         self._harness_time = HarnessTime()  # spent preparing documents and scripts for the page
 
@@ -113,7 +122,15 @@ class NetworkGate:
         self._blocking: Counter[str] = Counter()
         self._modules: set[str] = set()  # module graph URLs: served at once, grown as modules are served
         self._held: dict[str, _Held] = defaultdict(_Held)
+        self._unanswered: list[Route] = []  # requests the page gave up on when recorded: never answered
+        self._fetching: dict[int, tuple[str, str, bytes | None]] = {}  # recording: live fetches under way
         self._abandoned = False
+
+    @property
+    def originals(self) -> dict[str, str]:
+        """Served code of the document's inline scripts and handler attributes → the page's own
+        text (:attr:`~webr4.instrument.document.InstrumentedDocument.originals`)."""
+        return self.document.originals if self.document is not None else {}
 
     @property
     def busy_s(self) -> float:
@@ -172,7 +189,7 @@ class NetworkGate:
             body = self._apply(prepared.rewrite)
         elif url in self._modules and response.status < 300:
             self._modules.update(imported_urls(_decode(body, response.headers.get("content-type", "")), url))
-        await route.fulfill(status=response.status, headers=_clean_headers(response.headers), body=body)
+        await self._answer(route, response, body)
 
     async def _prepare(self, route: Route, request: Request) -> _Prepared:
         """Fetch a held script's response and rewrite it, counted as work done ahead of need."""
@@ -180,7 +197,7 @@ class NetworkGate:
         with self._harness_time.counting(ahead=True):
             response = await self._response_for(route, request, notes)
             rewrite = None
-            if response is not None and response.status < 300 and self.rewriter is not None:
+            if response is not None and _succeeded(response) and self.rewriter is not None:
                 rewrite = await self._rewrite(response, request.url)
         return _Prepared(response, notes, rewrite)
 
@@ -207,10 +224,39 @@ class NetworkGate:
             return site
         return self.document.original_site(site)
 
+    def page_error(self, message: str, site: str | None) -> tuple[str, str | None]:
+        """An exception's ``message`` and ``site``, thrown at ``site`` of the served code, as
+        Chromium gives them for the page's own code (:func:`~webr4.instrument.thrown.page_error`):
+        the site in the original source, the message naming the page's own expressions."""
+        original = self.original_site(site)
+        url, line, column = _split_site(original or "")
+        if line is None or column is None:
+            return message, original
+        if url in self._sources:
+            source = self._sources[url]
+            starts = line_starts(source)
+            message, offset = thrown.page_error(message, source, to_offset(starts, line, column))
+            line, column = to_position(starts, offset)
+            return message, f"{url}:{line}:{column}"
+        document = self.document
+        inline = document.script_at(line, column) if document is not None and url == document.url else None
+        if document is None or inline is None:
+            return message, original
+        body, at = inline
+        message, moved = thrown.page_error(message, body, at)
+        offset = to_offset(document.original_lines, line, column) + moved - at
+        line, column = to_position(document.original_lines, offset)
+        return message, f"{url}:{line}:{column}"
+
     async def abandon(self) -> None:
         """Abort whatever is still held, once the work begun for it has stopped: the execution is
-        over."""
+        over. When recording, a request whose answer has not come yet is recorded as one the
+        page never got an answer to (:data:`~webr4.browser.neterrors.ABORTED`): replays leave it
+        unanswered too."""
         self._abandoned = True
+        for method, url, body in self._fetching.values():
+            self.store.add(method, url, body, StoredResponse(status=0, headers={}, body=b"", error=ABORTED))
+        self._fetching.clear()
         routes = [held_route for held in self._held.values() for held_route in held.routes]
         for held in self._held.values():
             held.routes.clear()
@@ -218,11 +264,12 @@ class NetworkGate:
         for task in preparing:
             task.cancel()
         await asyncio.gather(*preparing, return_exceptions=True)  # what they raised is of no use now
-        for held_route in routes:
+        for route in [r.route for r in routes] + self._unanswered:
             try:
-                await held_route.route.abort("aborted")
+                await route.abort("aborted")
             except PlaywrightError:
                 pass
+        self._unanswered.clear()
 
     async def _serve_document(self, route: Route, request: Request, frame: Frame | None) -> None:
         if self.document is not None or self.document_error is not None:
@@ -236,6 +283,8 @@ class NetworkGate:
             response = await self._response_for(route, request)
             if response is None:
                 raise NetworkError(f"{request.url} is not in the recorded session")
+            if response.error is not None:
+                raise NetworkError(f"cannot reach {request.url}: {response.error}")
             content_type = response.headers.get("content-type", "")
             if response.status >= 400:
                 raise NetworkError(f"{request.url} answered HTTP {response.status}")
@@ -264,7 +313,7 @@ class NetworkGate:
             await self._not_recorded(route, request)
             return
         body = response.body
-        if request.resource_type == "script" and response.status < 300:
+        if request.resource_type == "script" and _succeeded(response):
             if self.rewriter is not None:
                 with self._harness_time.counting():
                     rewrite = await self._rewrite(response, request.url)
@@ -272,7 +321,17 @@ class NetworkGate:
             elif request.url in self._modules:
                 text = _decode(body, response.headers.get("content-type", ""))
                 self._modules.update(imported_urls(text, request.url))
-        await route.fulfill(status=response.status, headers=_clean_headers(response.headers), body=body)
+        await self._answer(route, response, body)
+
+    async def _answer(self, route: Route, response: StoredResponse, body: bytes) -> None:
+        """Give the page ``response`` with ``body``, fail its request as it failed when recorded,
+        or, when the page gave up on it then, leave it unanswered until the execution is over."""
+        if response.error == ABORTED:
+            self._unanswered.append(route)
+        elif response.error is not None:
+            await route.abort(abort_reason(response.error))
+        else:
+            await route.fulfill(status=response.status, headers=_clean_headers(response.headers), body=body)
 
     async def _not_recorded(self, route: Route, request: Request) -> None:
         self.notes.append(f"{request.method} {request.url} is not in the recorded session; answered 404")
@@ -298,25 +357,39 @@ class NetworkGate:
         self.sites.update(result.sites)
         if result.code != source:
             self._rewritten[plain_url] = result
+            self._sources[plain_url] = source
         self.uncontrolled.extend(f"{u.kind} at {u.site}" for u in result.uncontrolled)
         return result.code.encode("utf-8")
 
     async def _response_for(self, route: Route, request: Request,
                             notes: list[str] | None = None) -> StoredResponse | None:
         """The response to ``request``: from the store, or live (and then stored) when recording.
-        What went wrong fetching it is noted in ``notes`` (by default the gate's)."""
+        A request the live site gave no response to is stored and returned as its failure
+        (``StoredResponse.error``); what webr4 could not record is noted in ``notes`` (by default
+        the gate's) and answered 502."""
         notes = self.notes if notes is None else notes
         body = request.post_data_buffer
         if not self.record:
             return self.store.lookup(request.method, request.url, body)
+        fetch = id(route)  # one fetch per route, alive while it runs
+        self._fetching[fetch] = (request.method, request.url, body)
         try:
             live = await route.fetch(max_redirects=20)
         except PlaywrightError as error:
-            message = str(error).splitlines()[0]
-            if request.is_navigation_request():
-                raise NetworkError(f"cannot reach {request.url}: {message}") from None
-            notes.append(f"{request.method} {request.url} failed: {message}")
-            return StoredResponse(status=502, headers={}, body=b"")
+            if self._abandoned:  # the execution is over: its page will not see the outcome
+                raise
+            message = str(error).splitlines()[0].removeprefix("Route.fetch: ")
+            cause = ABORTED if request.failure is not None else chromium_error(message)
+            failed = StoredResponse(status=0, headers={}, body=b"", error=cause)
+            self.store.add(request.method, request.url, body, failed)
+            return failed
+        finally:
+            self._fetching.pop(fetch, None)
+        if request.failure is not None or self._abandoned:  # the page gave up on it before this answer came
+            gave_up = StoredResponse(status=0, headers={}, body=b"", error=ABORTED)
+            if not self._abandoned:  # else abandon() recorded it
+                self.store.add(request.method, request.url, body, gave_up)
+            return gave_up
         headers = {k.lower(): v for k, v in live.headers.items()}
         declared = headers.get("content-length", "")
         payload = b"" if declared.isdigit() and int(declared) > MAX_BODY_BYTES else await live.body()
@@ -331,6 +404,10 @@ class NetworkGate:
         stored = StoredResponse(live.status, headers, payload)
         self.store.add(request.method, request.url, body, stored)
         return stored
+
+
+def _succeeded(response: StoredResponse) -> bool:
+    return response.error is None and response.status < 300
 
 
 def _frame_of(request: Request) -> Frame | None:

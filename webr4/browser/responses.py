@@ -5,6 +5,11 @@ served from the store, so all executions see the same bytes whatever the live si
 HAR is the format browsers' developer tools read and write, so a session's network can be
 opened and inspected with them.
 
+A request that got no response (an unresolvable host, a refused or reset connection, a timeout)
+is kept too, as Chromium's developer tools keep one: status 0 and the network error Chromium
+would report in the response's ``_error`` (``net::ERR_NAME_NOT_RESOLVED``); replays fail it the
+same way. :meth:`ResponseStore.failures` lists those and the HTTP errors.
+
 Requests are matched on method, URL and request body. Query strings that carry cache busters
 (the same keys with other values) fall back to a match on method, path and query *keys*; several
 responses to one key are served in recorded order, the last repeating.
@@ -20,12 +25,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
+from webr4.browser.neterrors import FAILED
+
 
 @dataclass(frozen=True)
 class StoredResponse:
+    """A recorded answer: a response, or, when ``error`` is set, the network error (Chromium's
+    name, ``net::ERR_…``) the request failed with instead (``status`` is then 0)."""
+
     status: int
     headers: dict[str, str]
     body: bytes
+    error: str | None = None
+
+    @property
+    def failure(self) -> str | None:
+        """Why the request failed as the page saw it (``net::ERR_…`` or ``HTTP 404``), or None."""
+        return self.error or (f"HTTP {self.status}" if self.status >= 400 else None)
 
 
 def _fuzzy_key(method: str, url: str) -> str:
@@ -68,6 +84,12 @@ class ResponseStore:
                 return candidates[index]
         return None
 
+    def failures(self) -> list[str]:
+        """The recorded requests that failed, in recorded order, as ``"GET url: net::ERR_…"`` or
+        ``"GET url: HTTP 500"``."""
+        return [f"{method} {url}: {response.failure}" for method, url, _, response in self._entries
+                if response.failure is not None]
+
     def save_har(self, path: Path) -> None:
         entries = []
         for method, url, body, response in self._entries:
@@ -76,17 +98,20 @@ class ResponseStore:
             if body:
                 request["postData"] = {"mimeType": "application/octet-stream",
                                        "text": base64.b64encode(body).decode(), "_encoding": "base64"}
+            answer: dict = {
+                "status": response.status, "statusText": "", "httpVersion": "HTTP/1.1",
+                "headers": [{"name": k, "value": v} for k, v in response.headers.items()],
+                "cookies": [], "redirectURL": "", "headersSize": -1, "bodySize": len(response.body),
+                "content": {"size": len(response.body), "mimeType": response.headers.get("content-type", ""),
+                            "text": base64.b64encode(response.body).decode(), "encoding": "base64"},
+            }
+            if response.error is not None:
+                answer["_error"] = response.error
             entries.append({
                 "startedDateTime": "1970-01-01T00:00:00.000Z",
                 "time": 0,
                 "request": request,
-                "response": {
-                    "status": response.status, "statusText": "", "httpVersion": "HTTP/1.1",
-                    "headers": [{"name": k, "value": v} for k, v in response.headers.items()],
-                    "cookies": [], "redirectURL": "", "headersSize": -1, "bodySize": len(response.body),
-                    "content": {"size": len(response.body), "mimeType": response.headers.get("content-type", ""),
-                                "text": base64.b64encode(response.body).decode(), "encoding": "base64"},
-                },
+                "response": answer,
                 "cache": {}, "timings": {"send": 0, "wait": 0, "receive": 0},
             })
         har = {"log": {"version": "1.2", "creator": {"name": "webr4", "version": "1"}, "entries": entries}}
@@ -94,7 +119,9 @@ class ResponseStore:
 
     @classmethod
     def load_har(cls, path: Path) -> ResponseStore:
-        """Load a HAR file; raises ``ValueError`` naming the problem when it is not one."""
+        """Load a HAR file; raises ``ValueError`` naming the problem when it is not one. A failed
+        request's error is read from ``_error`` (Chromium's developer tools) or ``_failureText``
+        (Playwright's HAR recorder)."""
         try:
             log = json.loads(path.read_text())["log"]
             store = cls()
@@ -109,8 +136,10 @@ class ResponseStore:
                 text = content.get("text", "")
                 payload = base64.b64decode(text) if content.get("encoding") == "base64" else text.encode()
                 headers = {h["name"].lower(): h["value"] for h in response.get("headers", [])}
+                status = int(response["status"])
+                error = response.get("_error") or response.get("_failureText") or (FAILED if status == 0 else None)
                 store.add(request["method"], request["url"], body,
-                          StoredResponse(int(response["status"]), headers, payload))
+                          StoredResponse(status, headers, payload, str(error) if error is not None else None))
             return store
         except (OSError, ValueError, KeyError, TypeError) as error:
             raise ValueError(f"{path} is not a readable HAR file ({error})") from None

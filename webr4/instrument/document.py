@@ -62,12 +62,17 @@ def is_event_handler_attribute(tag_name: str, attribute: str) -> bool:
 
 @dataclass(frozen=True)
 class InstrumentedDocument:
-    """The rewritten document; ``positions`` maps its offsets back to the original's."""
+    """The rewritten document; ``positions`` maps its offsets back to the original's, and
+    ``originals`` maps the code of each rewritten inline script and handler attribute, as the
+    DOM holds it, to the page's own text (what the DOM holds in plain Chromium); ``scripts`` has
+    each rewritten inline script's body and its offset in the original document."""
 
     html: str
     sites: dict[str, str] = field(default_factory=dict)
     uncontrolled: list[str] = field(default_factory=list)
     positions: PositionMap = field(default_factory=PositionMap)
+    originals: dict[str, str] = field(default_factory=dict)
+    scripts: tuple[tuple[int, str], ...] = ()
 
 
 
@@ -92,6 +97,8 @@ def instrument_document(text: str, url: str, rewriter: CachedRewriter, id_prefix
     soup = BeautifulSoup(text, "html.parser")
     starts = line_starts(text)
     edits: list[Replacement] = []  # in the original text
+    originals: dict[str, str] = {}
+    scripts: list[tuple[int, str]] = []
     sites: dict[str, str] = {}
     uncontrolled: list[str] = []
     count = 0
@@ -111,6 +118,7 @@ def instrument_document(text: str, url: str, rewriter: CachedRewriter, id_prefix
             result = rewriter.rewrite(body, url, script_id=f"{id_prefix}h{count}", handler=True)
             if result.code == body:
                 continue
+            originals[result.code] = body
             sites.update(_shift_sites(result.sites, url, line, column))
             uncontrolled.extend(f"{u.kind} at {u.site}" for u in result.uncontrolled)
             # Written back inside the quotes it had; an unquoted value gets double quotes.
@@ -134,6 +142,8 @@ def instrument_document(text: str, url: str, rewriter: CachedRewriter, id_prefix
         uncontrolled.extend(f"{u.kind} at {_shift_sites({'u': u.site}, url, line, column)['u']}"
                             for u in result.uncontrolled)
         if result.code != body:
+            originals[result.code] = body
+            scripts.append((tag_end, body))
             edits.append(Replacement(tag_end, tag_end + len(body), result.code, result.positions))
     pieces: list[str] = []
     previous = 0
@@ -143,4 +153,4 @@ def instrument_document(text: str, url: str, rewriter: CachedRewriter, id_prefix
         previous = end
     pieces.append(text[previous:])
     positions = PositionMap.from_replacements(text, edits)
-    return InstrumentedDocument("".join(pieces), sites, uncontrolled, positions)
+    return InstrumentedDocument("".join(pieces), sites, uncontrolled, positions, originals, tuple(scripts))

@@ -29,6 +29,17 @@ class PreparedDocument:
     position_maps: tuple[PositionMap, ...] = ()  # served -> original, applied in order
     served_lines: list[int] = field(default_factory=list)
     original_lines: list[int] = field(default_factory=list)
+    originals: dict[str, str] = field(default_factory=dict)  # see InstrumentedDocument.originals
+    scripts: tuple[tuple[int, str], ...] = ()  # see InstrumentedDocument.scripts
+
+    def script_at(self, line: int, column: int) -> tuple[str, int] | None:
+        """The page's own inline script holding 1-based ``line``:``column`` of the original
+        document, and the position's offset in it; None outside every rewritten script."""
+        offset = to_offset(self.original_lines, line, column)
+        for start, body in self.scripts:
+            if start <= offset < start + len(body):
+                return body, offset - start
+        return None
 
     def original_site(self, site: str) -> str:
         """``url:line:col`` in the served document as a location in the original file; other
@@ -51,14 +62,17 @@ def prepare_document(html: str, url: str, rewriter: CachedRewriter | None, model
     maps: list[PositionMap] = []
     sites: dict[str, str] = {}
     uncontrolled: list[str] = []
+    originals: dict[str, str] = {}
+    scripts: tuple[tuple[int, str], ...] = ()
     if rewriter is not None:
         instrumented = instrument_document(html, url, rewriter, "d")
         html, sites, uncontrolled = instrumented.html, instrumented.sites, instrumented.uncontrolled
+        originals, scripts = instrumented.originals, instrumented.scripts
         maps.append(instrumented.positions)
     chunked = split_into_chunks(html, url, _MARKER_TOKEN, model, maps[0] if maps else None)
     maps.insert(0, chunked.positions)
     return PreparedDocument(url.split("#")[0].split("?")[0], chunked, sites, uncontrolled, tuple(maps),
-                            line_starts(chunked.html), original_lines)
+                            line_starts(chunked.html), original_lines, originals, scripts)
 
 
 @dataclass

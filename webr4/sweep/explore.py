@@ -143,7 +143,8 @@ async def _sweep(pipeline: Pipeline, store: RunStore, session: Session, run: Run
     summary = Summary(session.url, settings.bound, settings.strategy, settings.session,
                       session.run_limits.chunking.describe(), len(first.trace.steps),
                       len(find_races(first.trace, filters=filters).uncovered),
-                      noise=noise.categories, clock_noise=clock.items(), sandbox=sandbox_state())
+                      noise=noise.categories, clock_noise=clock.items(), sandbox=sandbox_state(),
+                      failed_requests=session.network().failures())
     run.write_noise(noise | clock)
     mask = noise | clock | NoiseMask.from_json(settings.mask)
     run.write_summary(summary)

@@ -52,6 +52,7 @@ from webr4.state.noise import NoiseMask
 from webr4.state.snapshot import StateSnapshot
 from webr4.record.auto import auto_actions
 from webr4.engine.strategies import STRATEGIES
+from webr4.sweep.execution import BrowserLost
 from webr4.sweep.progress import MODES, Progress, progress_for
 from webr4.record.scripted import actions_from_script
 from webr4.sweep.replay import ReplayError, replay_reversal, write_traces
@@ -591,11 +592,15 @@ def _sweep_options(out_dir: Path, *, bound: int, strategy: str, max_sequences: i
 
 
 def _interruptible(work: Callable[[], Coroutine[Any, Any, T]], out_dir: Path, resume_command: str) -> T:
-    """Run a sweep; an interrupt says what was kept and how to go on."""
+    """Run a sweep; an interrupt, or a browser lost twice under it, says what was kept and how to
+    go on."""
     try:
         return _run(work)
     except KeyboardInterrupt:
         raise Interrupted(f"interrupted; what was explored is kept in {out_dir}, continue with: "
+                          f"{resume_command}") from None
+    except BrowserLost as lost:
+        raise Interrupted(f"interrupted: {lost}; what was explored is kept in {out_dir}, continue with: "
                           f"{resume_command}") from None
 
 
@@ -652,6 +657,8 @@ def _run(work: Callable[[], Coroutine[Any, Any, T]]) -> T:
     """Run ``work`` to completion; user-fixable failures become one-line errors."""
     try:
         return asyncio.run(work())
+    except BrowserLost:
+        raise  # the sweep stopped as interrupted: _interruptible says how to go on
     except NetworkError as error:
         raise Failure(f"{error}; check the URL and that the site is running") from None
     except Webr4Error as error:

@@ -80,16 +80,20 @@ class Driver:
         self._rewriter = rewriter if rewriter is not None else CachedRewriter(directory=persistent_directory())
         self._documents = DocumentCache()
         self._builtins: dict[str, str] = {}  # origin -> a fresh window's own property names there (JSON)
+        self._gone = asyncio.Event()  # set when the browser disconnects
 
     async def __aenter__(self) -> Driver:
         warm_up()  # the rewrite workers start while Chromium does
-        self._playwright = await async_playwright().start()
+        manager = async_playwright()
+        self._playwright = await manager.start()
+        _claim_driver_exit(manager)
         try:
             self._browser = await launch(self._playwright)
         except BaseException:
             await self._playwright.stop()
             raise
         self._contexts = ContextSupply(self._browser)
+        self._browser.on("disconnected", lambda _: self._gone.set())
         return self
 
     @property
@@ -97,14 +101,37 @@ class Driver:
         assert self._browser is not None, "use Driver as an async context manager"
         return self._browser
 
+    @property
+    def connected(self) -> bool:
+        """Whether the browser and the Playwright driver behind it are still there (a browser or
+        driver that was killed, or that crashed, is gone for good: start another ``Driver``)."""
+        return self._browser is not None and self._browser.is_connected()
+
+    async def gone(self, grace_s: float = 2.0) -> bool:
+        """Whether the browser is gone, or goes within ``grace_s`` seconds: a browser being shut
+        down or killed fails its pages' work a moment before Playwright reports it disconnected."""
+        if not self.connected:
+            return True
+        try:
+            await asyncio.wait_for(self._gone.wait(), grace_s)
+        except TimeoutError:
+            return False
+        return True
+
     async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                         tb: TracebackType | None) -> None:
-        if self._contexts is not None:
-            await self._contexts.close()
-        if self._browser is not None:
-            await self._browser.close()
-        if self._playwright is not None:
-            await self._playwright.stop()
+        """Close the browser and Playwright; one that already died is only let go of."""
+        try:
+            if self._contexts is not None and self.connected:
+                await self._contexts.close()
+            if self._browser is not None and self.connected:
+                await self._browser.close()
+        finally:
+            if self._playwright is not None:
+                try:
+                    await self._playwright.stop()
+                except PlaywrightError:  # the driver process is gone; there is nothing left to stop
+                    pass
 
     async def execute(
         self,
@@ -165,6 +192,16 @@ class Driver:
             return Execution(trace if full_accesses else without_unshared_reads(trace), dom, shot, globals_, captured)
         finally:
             await context.close()
+
+
+def _claim_driver_exit(manager: Any) -> None:
+    """Take note of the Playwright driver process ending on its own (killed, or stopped by a
+    signal to the process group), so that asyncio does not print "Future exception was never
+    retrieved" for it: the calls in flight fail anyway, and :meth:`Driver.gone` says why."""
+    transport = getattr(getattr(manager, "_client", None), "_transport", None)
+    ended = getattr(transport, "on_error_future", None)
+    if isinstance(ended, asyncio.Future):
+        ended.add_done_callback(lambda future: future.cancelled() or future.exception())
 
 
 async def _final_state(page: Page, cdp: CDPSession, trace: Trace, gate: NetworkGate, *, screenshot: bool,

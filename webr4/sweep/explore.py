@@ -90,6 +90,8 @@ async def explore(runner: Driver | Backend, session: Session, out: Path, *, boun
     finally:
         await pipeline.close()
         store.close()
+        if backend is not runner:  # a browser it started for one that died
+            await backend.close()
 
 
 @dataclass(frozen=True)

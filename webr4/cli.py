@@ -37,6 +37,7 @@ from webr4.browser.driver import Driver, Execution
 from webr4.browser.launch import BrowserNotFound
 from webr4.browser.network import NetworkError
 from webr4.browser.responses import ResponseStore
+from webr4.browser.teardown import quiet_lost_browser
 from webr4.resources import resource_dir
 from webr4.serve import serve
 from webr4.checking import Checked, SweepOptions, check, explore_session
@@ -383,7 +384,7 @@ def explore_command(session_dir: Path, out_dir: Path, **sweep: Any) -> None:
     """
     session = _load_session(session_dir)
     _refuse_foreign(out_dir)
-    resume = f"webr4 explore {shlex.quote(str(session_dir))} --out {shlex.quote(str(out_dir))} --resume"
+    resume = _resume_command()
     options, progress, outputs = _sweep_options(out_dir, **sweep)
 
     async def explore_and_report() -> Checked:
@@ -430,7 +431,7 @@ def check_command(url: str, out_dir: Path, actions: Path | None, script: Path | 
                        err=True)
     else:
         steps = _session_steps(url, actions, script, pace, auto, seed)
-    resume = f"webr4 check {shlex.quote(url)} --out {shlex.quote(str(out_dir))} --resume"
+    resume = _resume_command()
     options, progress, outputs = _sweep_options(out_dir, **sweep)
     limits = _limits(horizon, max_events, event_timeout, parse_chunks, chunk_kb, step_wait)
     checked = _interruptible(lambda: check(url, out_dir, steps, seed=seed, limits=limits, options=options,
@@ -591,6 +592,27 @@ def _sweep_options(out_dir: Path, *, bound: int, strategy: str, max_sequences: i
     return options, reporter, _Outputs(progress == "json", junit, sarif)
 
 
+def _resume_command() -> str:
+    """The command that continues the current one: its arguments and every option given on the
+    command line (so that a sweep interrupted before its settings were stored goes on as the
+    same sweep, and one that resumes records again as it would have), plus ``--resume``."""
+    ctx = click.get_current_context()
+    words = ["webr4", ctx.command_path.split()[-1]]
+    for param in ctx.command.params:
+        name, value = param.name or "", ctx.params.get(param.name or "")
+        if isinstance(param, click.Argument):
+            words.append(str(value))
+        elif isinstance(param, click.Option) and name != "resume" \
+                and ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE:
+            if param.is_flag:
+                words.append(param.opts[0] if value else param.secondary_opts[0])
+            else:
+                given: Any = value if param.multiple else (value,)
+                for one in given:
+                    words += [param.opts[0], str(one)]
+    return shlex.join(words + ["--resume"])
+
+
 def _interruptible(work: Callable[[], Coroutine[Any, Any, T]], out_dir: Path, resume_command: str) -> T:
     """Run a sweep; an interrupt, or a browser lost twice under it, says what was kept and how to
     go on."""
@@ -656,7 +678,9 @@ def _with_driver(work: Callable[[Driver], Awaitable[T]]) -> T:
 def _run(work: Callable[[], Coroutine[Any, Any, T]]) -> T:
     """Run ``work`` to completion; user-fixable failures become one-line errors."""
     try:
-        return asyncio.run(work())
+        with asyncio.Runner() as runner:
+            quiet_lost_browser(runner.get_loop())
+            return runner.run(work())
     except BrowserLost:
         raise  # the sweep stopped as interrupted: _interruptible says how to go on
     except NetworkError as error:

@@ -84,9 +84,7 @@ class Driver:
 
     async def __aenter__(self) -> Driver:
         warm_up()  # the rewrite workers start while Chromium does
-        manager = async_playwright()
-        self._playwright = await manager.start()
-        _claim_driver_exit(manager)
+        self._playwright = await async_playwright().start()
         try:
             self._browser = await launch(self._playwright)
         except BaseException:
@@ -192,16 +190,6 @@ class Driver:
             return Execution(trace if full_accesses else without_unshared_reads(trace), dom, shot, globals_, captured)
         finally:
             await context.close()
-
-
-def _claim_driver_exit(manager: Any) -> None:
-    """Take note of the Playwright driver process ending on its own (killed, or stopped by a
-    signal to the process group), so that asyncio does not print "Future exception was never
-    retrieved" for it: the calls in flight fail anyway, and :meth:`Driver.gone` says why."""
-    transport = getattr(getattr(manager, "_client", None), "_transport", None)
-    ended = getattr(transport, "on_error_future", None)
-    if isinstance(ended, asyncio.Future):
-        ended.add_done_callback(lambda future: future.cancelled() or future.exception())
 
 
 async def _final_state(page: Page, cdp: CDPSession, trace: Trace, gate: NetworkGate, *, screenshot: bool,

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from webr4.browser.driver import Driver
+from webr4.browser.teardown import quiet_lost_browser
 from webr4.sweep.execution import BrowserLost, Outcome, execute
 from webr4.record.session import Session
 
@@ -30,6 +31,7 @@ class BrowserHost:
 
     def __init__(self) -> None:
         self._loop = asyncio.new_event_loop()
+        quiet_lost_browser(self._loop)
         self._thread = threading.Thread(target=self._loop.run_forever, name="webr4-browser", daemon=True)
         self._thread.start()
         self._driver: Driver | None = None

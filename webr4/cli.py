@@ -429,6 +429,17 @@ def check_command(url: str, out_dir: Path, actions: Path | None, script: Path | 
         if session.url != url:
             click.echo(f"note: resuming the session recorded from {session.url}; the URL given ({url}) is ignored",
                        err=True)
+        limits = session.run_limits
+        _note_overridden("the recorded session's settings", {
+            "seed": (session.seed, seed), "parse_chunks": (limits.parse_chunks, parse_chunks),
+            "chunk_kb": (limits.chunk_kb, chunk_kb), "horizon": (limits.horizon_ms, horizon),
+            "max_events": (limits.max_events, max_events), "event_timeout": (limits.event_timeout_s, event_timeout),
+            "step_wait": (limits.step_wait_ms, step_wait)})
+        given = [f"--{name}" for name, value in (("actions", actions), ("script", script), ("auto", auto))
+                 if value is not None]
+        if given:
+            click.echo(f"note: resuming with the recorded session's user actions; {' and '.join(given)} "
+                       "is ignored", err=True)
     else:
         steps = _session_steps(url, actions, script, pace, auto, seed)
     resume = _resume_command()
@@ -585,7 +596,8 @@ def _sweep_options(out_dir: Path, *, bound: int, strategy: str, max_sequences: i
         raise click.UsageError(str(error)) from None
     if resume:
         _note_stored_settings(out_dir, bound=bound, strategy=strategy, max_sequences=max_sequences,
-                              time_limit=time_limit, rules=rule_names)
+                              time_limit=time_limit, rules=rule_names, mask=user_mask.to_json()["selectors"],
+                              mask_heap=user_mask.to_json()["heap_paths"])
     options = SweepOptions(bound=bound, strategy=strategy, max_sequences=max_sequences, time_limit=time_limit,
                            mask=user_mask, rules=rule_names, workers=workers, cluster=cluster, resume=resume)
     reporter = progress_for(progress or ("bar" if sys.stderr.isatty() else "quiet"))
@@ -648,18 +660,27 @@ def _note_stored_settings(out_dir: Path, **given: Any) -> None:
     stored ones win, so that the sweep stays the one it was."""
     if not RunDir(out_dir).store.is_file():
         return  # RunStore.open says what is wrong
-    context = click.get_current_context()
     store = RunStore.open(out_dir)
     try:
-        stored = store.get("settings") or {}
+        stored = dict(store.get("settings") or {})
     finally:
         store.close()
+    masks = stored.pop("mask", None) or {}
+    stored.update(mask=masks.get("selectors", []), mask_heap=masks.get("heap_paths", []))
+    _note_overridden("the stored settings", {name: (stored[name], value) for name, value in given.items()
+                                             if name in stored})
+
+
+def _note_overridden(whose: str, settings: dict[str, tuple[Any, Any]]) -> None:
+    """Name on stderr, in one line, each option given (on the command line or in the settings
+    file) whose value loses to ``whose``: ``settings`` maps an option's parameter name to (the
+    value that wins, the value given)."""
+    context = click.get_current_context()
     sources = (click.core.ParameterSource.COMMANDLINE, click.core.ParameterSource.DEFAULT_MAP)
-    ignored = [f"{name.replace('_', '-')} {stored.get(name)!r} (not {value!r})" for name, value in given.items()
-               if context.get_parameter_source(name) in sources and name in stored
-               and _comparable(value) != _comparable(stored.get(name))]
+    ignored = [f"{name.replace('_', '-')} {kept!r} (not {value!r})" for name, (kept, value) in settings.items()
+               if context.get_parameter_source(name) in sources and _comparable(value) != _comparable(kept)]
     if ignored:
-        click.echo(f"note: resuming with the stored settings: {', '.join(ignored)}", err=True)
+        click.echo(f"note: resuming with {whose}: {', '.join(ignored)}", err=True)
 
 
 def _comparable(value: Any) -> Any:

@@ -85,3 +85,19 @@ def test_an_interrupt_while_recording_keeps_the_sweep_settings_and_prints_them(t
         assert resumed.exit_code in (0, 1), resumed.output
     done = summary(run)
     assert (done["status"], done["bound"], done["sequences_explored"]) == ("finished", 2, 2)
+
+
+def test_resume_names_every_stored_setting_that_wins(racing_url, tmp_path):
+    run = tmp_path / "run"
+    first = CliRunner().invoke(main, ["check", racing_url, "--out", str(run), "--workers", "1", "--max-sequences", "2",
+                                      "--mask", "#a", "--rules", "heap-only", "--progress", "quiet"])
+    assert first.exit_code in (0, 1), first.output
+    again = CliRunner().invoke(main, ["check", racing_url, "--out", str(run), "--resume", "--workers", "1",
+                                      "--mask", "#b", "--mask-heap", "window.x", "--rules", "dom-and-render-diff",
+                                      "--parse-chunks", "element", "--seed", "3", "--progress", "quiet"])
+    assert again.exit_code in (0, 1), again.output
+    assert again.stderr.splitlines() == [
+        "note: resuming with the recorded session's settings: seed 0 (not 3), parse-chunks 'yield' (not 'element')",
+        "note: resuming with the stored settings: rules ['heap-only'] (not ['dom-and-render-diff']), "
+        "mask ['#a'] (not ['#b']), mask-heap [] (not ['window.x'])"]
+    assert stored_settings(run)["mask"]["selectors"] == ["#a"] and summary(run)["sequences_explored"] == 2

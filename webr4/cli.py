@@ -24,9 +24,11 @@ import sys
 import tempfile
 import time
 import traceback
+import webbrowser
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Coroutine, TypeVar
+from urllib.parse import urlsplit
 
 import click
 
@@ -97,11 +99,18 @@ class _Guarded(click.Group):
         status 1) is status 130 like one inside a command."""
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        if sys.stdout is None:  # started with standard output closed (`>&-`): what it writes would be lost
+            click.echo("Error: standard output is closed, and webr4 writes its results there; redirect it "
+                       "instead (>/dev/null to discard them)", err=True)
+            sys.exit(Failure.exit_code)
         try:
             code = super().main(args, prog_name, complete_var, False, **extra)
         except click.Abort:
             click.echo("interrupted", err=True)
             sys.exit(Interrupted.exit_code)
+        except click.UsageError as error:  # the message names the fix: no usage header before it
+            click.echo(f"Error: {error.format_message().strip().splitlines()[0]}", err=True)
+            sys.exit(error.exit_code)
         except click.ClickException as error:
             error.show()
             sys.exit(error.exit_code)
@@ -168,6 +177,27 @@ def _limits(horizon: float, max_events: int, event_timeout: float, parse_chunks:
                   parse_chunks=parse_chunks, chunk_kb=chunk_kb, step_wait_ms=step_wait)
 
 
+class _WebUrl(click.ParamType):
+    """The URL of a page on a web server: webr4 records and replays what the page fetches over
+    HTTP, so a ``data:``, ``file:`` or host-less URL is refused up front."""
+
+    name = "url"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        url = str(value)
+        shown = url if len(url) <= 60 else url[:57] + "..."
+        try:
+            parts = urlsplit(url)
+            host = parts.hostname
+        except ValueError as error:
+            self.fail(f"{shown} is not a valid URL ({error})", param, ctx)
+        if parts.scheme not in ("http", "https") or not host:
+            self.fail(f"{shown} is not an http:// or https:// URL; webr4 loads pages from a web server "
+                      "(serve a local page with: python -m http.server)", param, ctx)
+        return url
+
+
+WEB_URL = _WebUrl()
 POSITIVE = click.FloatRange(min=0, min_open=True)  # a duration or budget: more than zero
 AT_LEAST_ONE = click.IntRange(min=1)
 
@@ -213,8 +243,14 @@ def main(ctx: click.Context, browser: Path | None, no_sandbox: bool, debug: bool
         raise click.UsageError(str(error)) from None
     _check_temporary_directory()
     ctx.default_map = settings.default_map()
-    browser = browser or settings.browser
     if browser is not None:
+        from_environment = ctx.get_parameter_source("browser") == click.core.ParameterSource.ENVIRONMENT
+        given = f"WEBR4_CHROMIUM={browser}" if from_environment else f"--browser {browser}"
+    else:
+        browser, given = settings.browser, f'browser = "{settings.browser}" in the settings file'
+    if browser is not None:
+        if not browser.is_file():  # named as the user gave it, before any launch
+            raise Failure(f"{given} is not a file: point it at a Chromium binary")
         os.environ["WEBR4_CHROMIUM"] = str(browser)  # read by the launcher, here and in worker processes
     if no_sandbox:
         os.environ["WEBR4_NO_SANDBOX"] = "1"
@@ -234,7 +270,7 @@ def _check_temporary_directory() -> None:
 
 
 @main.command()
-@click.argument("url")
+@click.argument("url", type=WEB_URL)
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), required=True,
               help="Directory for trace.json, state.json, network.har (and screenshot.png).")
 @click.option("--sequence", type=click.Path(path_type=Path, dir_okay=False),
@@ -359,7 +395,7 @@ def explore_options(command: Any) -> Any:
 
 
 @main.command("record")
-@click.argument("url")
+@click.argument("url", type=WEB_URL)
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), required=True, help="New session directory.")
 @record_options
 def record_command(url: str, out_dir: Path, actions: Path | None, script: Path | None, pace: float | None,
@@ -404,7 +440,7 @@ def _refuse_foreign(out_dir: Path) -> None:
 
 
 @main.command("check")
-@click.argument("url")
+@click.argument("url", type=WEB_URL)
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), required=True,
               help="Run directory (the session goes to RUN/session).")
 @record_options
@@ -450,7 +486,7 @@ def check_command(url: str, out_dir: Path, actions: Path | None, script: Path | 
     _report(checked, out_dir, progress=outputs)
 
 
-@main.command("replay")
+@main.command("replay", context_settings={"ignore_unknown_options": True})  # ID -1 is an ID, not an option
 @click.argument("run_dir", metavar="RUN", type=click.Path(path_type=Path, file_okay=False, exists=True))
 @click.argument("reversal_id", metavar="ID", type=int)
 @click.option("--traces", "traces_dir", type=click.Path(path_type=Path, file_okay=False), default=None,
@@ -490,8 +526,8 @@ def report_command(run_dir: Path, open_page: bool) -> None:
     except OSError as error:
         raise Failure(f"cannot write the report in {run_dir}: {error.strerror}") from None
     click.echo(f"report: {page}")
-    if open_page:
-        click.launch(str(page.resolve()))
+    if open_page and not webbrowser.open(page.resolve().as_uri()):
+        click.echo(f"note: no browser to open the report with here; open {page} in one", err=True)
 
 
 @main.command("export")
@@ -549,6 +585,8 @@ def _session_steps(url: str, actions: Path | None, script: Path | None, pace: fl
         else:
             steps = _read_json(actions, "actions file") if actions else []
     except ValueError as error:
+        if error.__cause__ is not None and click.get_current_context().find_root().params.get("debug"):
+            traceback.print_exception(error.__cause__)  # the script's own traceback
         raise click.UsageError(str(error)) from None
     except BrowserNotFound as error:
         raise Failure(str(error)) from None

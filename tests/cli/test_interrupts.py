@@ -179,7 +179,7 @@ def test_a_script_that_exits_is_status_2_not_its_own(racing_url, tmp_path):
     assert result.exit_code == 2
     assert "Traceback" not in result.output
     assert result.output.splitlines()[-1] == \
-        f"Error: script {script} called sys.exit(3) in run(page); let run return instead"
+        f"Error: script {script} called sys.exit(3) in run(page) (line 5, in run); let run return instead"
     assert not (tmp_path / "run").exists()
 
 

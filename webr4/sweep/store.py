@@ -67,8 +67,13 @@ def execution_key(plan: Sequence[str], copy: int = 0) -> str:
 class RunStore:
     """The SQLite store of one run directory."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, read_only: bool = False) -> None:
+        """Open the store at ``path`` (created when missing), or with ``read_only`` only read it,
+        which works where nothing may be written (a run on read-only media, a CI artifact)."""
         self.path = path
+        if read_only:
+            self._db = _open_read_only(path)
+            return
         try:
             self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             # a new store gives back the pages of screenshots moved out to files (set before any table)
@@ -180,6 +185,25 @@ class RunStore:
     def report(self, index: int) -> dict[str, Any] | None:
         row = self._db.execute("SELECT report FROM sequences WHERE idx = ? AND report IS NOT NULL", (index,)).fetchone()
         return None if row is None else json.loads(row[0])
+
+
+def _open_read_only(path: Path) -> sqlite3.Connection:
+    """A connection that only reads ``path``. Reading a store in WAL mode normally needs to write
+    its shared-memory index beside it; where that cannot be written, the store is read as
+    immutable (what an interrupted sweep left in its ``-wal`` file is then not seen)."""
+    uri = path.resolve().as_uri()
+    try:
+        db = sqlite3.connect(f"{uri}?mode=ro", uri=True, check_same_thread=False)
+        db.execute("SELECT count(*) FROM meta").fetchone()  # opening is lazy: reading says if it can
+        return db
+    except sqlite3.OperationalError:
+        pass
+    try:
+        db = sqlite3.connect(f"{uri}?immutable=1", uri=True, check_same_thread=False)
+        db.execute("SELECT count(*) FROM meta").fetchone()
+        return db
+    except sqlite3.DatabaseError as error:
+        raise StoreError(f"{path} cannot be read as a webr4 run store ({error})") from None
 
 
 def _pack(text: str) -> bytes:

@@ -60,7 +60,7 @@ from webr4.sweep.progress import MODES, Progress, progress_for
 from webr4.record.scripted import actions_from_script
 from webr4.sweep.replay import ReplayError, replay_reversal, write_traces
 from webr4.record.session import Session, SessionError, record
-from webr4.sweep.store import RunStore
+from webr4.sweep.store import RunStore, StoreError, damaged
 from webr4.trace import plan_from_json
 
 T = TypeVar("T")
@@ -498,7 +498,7 @@ def replay_command(run_dir: Path, reversal_id: int, traces_dir: Path | None) -> 
             for path in write_traces(run_dir, reversal_id, traces_dir):
                 click.echo(f"wrote {path}")
             return
-        outcome = _with_driver(lambda driver: replay_reversal(driver, run_dir, reversal_id))
+        outcome = _with_driver(lambda driver: replay_reversal(driver, run_dir, reversal_id), run_dir)
     except ReplayError as error:
         raise click.UsageError(str(error)) from None
     except OSError as error:
@@ -523,6 +523,10 @@ def report_command(run_dir: Path, open_page: bool) -> None:
         page = write_report(run_dir)
     except SummaryError as error:
         raise click.UsageError(str(error)) from None
+    except StoreError as error:
+        raise Failure(str(error)) from None
+    except sqlite3.DatabaseError as error:  # found damaged only where it was read
+        raise Failure(str(damaged(RunDir(run_dir).store, error))) from None
     except OSError as error:
         raise Failure(f"cannot write the report in {run_dir}: {error.strerror}") from None
     click.echo(f"report: {page}")
@@ -667,7 +671,7 @@ def _interruptible(work: Callable[[], Coroutine[Any, Any, T]], out_dir: Path, re
     """Run a sweep; an interrupt, or a browser lost twice under it, says what was kept and how to
     go on."""
     try:
-        return _run(work)
+        return _run(work, out_dir)
     except KeyboardInterrupt:
         raise Interrupted(f"interrupted; what was explored is kept in {out_dir}, continue with: "
                           f"{resume_command}") from None
@@ -698,11 +702,16 @@ def _note_stored_settings(out_dir: Path, **given: Any) -> None:
     stored ones win, so that the sweep stays the one it was."""
     if not RunDir(out_dir).store.is_file():
         return  # RunStore.open says what is wrong
-    store = RunStore.open(out_dir)
     try:
-        stored = dict(store.get("settings") or {})
-    finally:
-        store.close()
+        store = RunStore.open(out_dir)
+        try:
+            stored = dict(store.get("settings") or {})
+        finally:
+            store.close()
+    except StoreError as error:
+        raise Failure(str(error)) from None
+    except sqlite3.DatabaseError as error:
+        raise Failure(str(damaged(RunDir(out_dir).store, error))) from None
     masks = stored.pop("mask", None) or {}
     stored.update(mask=masks.get("selectors", []), mask_heap=masks.get("heap_paths", []))
     _note_overridden("the stored settings", {name: (stored[name], value) for name, value in given.items()
@@ -725,17 +734,19 @@ def _comparable(value: Any) -> Any:
     return list(value) if isinstance(value, (tuple, list)) else value
 
 
-def _with_driver(work: Callable[[Driver], Awaitable[T]]) -> T:
-    """Run ``work`` with a browser; user-fixable failures become one-line errors."""
+def _with_driver(work: Callable[[Driver], Awaitable[T]], run_dir: Path | None = None) -> T:
+    """Run ``work`` with a browser; user-fixable failures become one-line errors (``run_dir``:
+    the run whose store it reads, if any)."""
     async def go() -> T:
         async with Driver() as driver:
             return await work(driver)
 
-    return _run(go)
+    return _run(go, run_dir)
 
 
-def _run(work: Callable[[], Coroutine[Any, Any, T]]) -> T:
-    """Run ``work`` to completion; user-fixable failures become one-line errors."""
+def _run(work: Callable[[], Coroutine[Any, Any, T]], run_dir: Path | None = None) -> T:
+    """Run ``work`` to completion; user-fixable failures become one-line errors. ``run_dir`` is
+    the run whose store ``work`` uses, if any: a store that turns out damaged is named as such."""
     try:
         with asyncio.Runner() as runner:
             quiet_lost_browser(runner.get_loop())
@@ -746,9 +757,15 @@ def _run(work: Callable[[], Coroutine[Any, Any, T]]) -> T:
         raise Failure(f"{error}; check the URL and that the site is running") from None
     except Webr4Error as error:
         raise Failure(str(error)) from None
+    except sqlite3.DatabaseError as error:
+        if run_dir is None or isinstance(error, sqlite3.OperationalError):
+            raise Failure(f"the run store failed: {_one_line(error)}; free space or choose another --out") from None
+        raise Failure(str(damaged(RunDir(run_dir).store, error))) from None
     except sqlite3.Error as error:  # the run store: most often a full disk
         raise Failure(f"the run store failed: {_one_line(error)}; free space or choose another --out") from None
     except OSError as error:  # the output directory: unwritable, a file in the way, a full disk
+        if error.filename is None:
+            raise  # not about a file webr4 writes: the command's guard reports it as unexpected
         raise Failure(f"cannot write {error.filename}: {error.strerror}; choose another --out") from None
 
 

@@ -187,3 +187,21 @@ def test_report_open_without_a_desktop_is_one_line(small_run):
     assert (result.returncode, result.stdout) == (0, f"report: {page}\n")
     assert result.stderr == f"note: no browser to open the report with here; open {page} in one\n"
     assert page.is_file()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("damage, reason", [("truncated", "database disk image is malformed"),
+                                            ("overwritten", "file is not a database")])
+def test_a_damaged_store_is_named_with_what_still_works(small_run, racing_url, tmp_path, damage, reason):
+    run = tmp_path / "run"
+    subprocess.run(["cp", "-a", str(small_run), str(run)], check=True)
+    store = run / "webr4.sqlite"
+    store.write_bytes(store.read_bytes()[:8192] if damage == "truncated" else b"not a database at all" * 100)
+    kept = store.read_bytes()
+    line = (f"Error: the run store {store} is damaged ({reason}); the run's verdicts are still in its summary.json "
+            f"(webr4 export {run} reads them); explore again into a new --out\n")
+    for command in (["report", str(run)], ["check", racing_url, "--out", str(run), "--resume", "--workers", "1"]):
+        result = CliRunner().invoke(main, command)
+        assert (result.exit_code, result.stderr) == (2, line), command
+    assert store.read_bytes() == kept
+    assert CliRunner().invoke(main, ["export", str(run)]).exit_code == 1  # the summary still says harmful

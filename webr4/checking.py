@@ -16,6 +16,7 @@ from webr4.browser.controller import Limits
 from webr4.browser.driver import Driver
 from webr4.report.write import write_report
 from webr4.rundir import RunDir, Summary
+from webr4.runlock import claim
 from webr4.state.noise import NoiseMask
 from webr4.sweep.backends import Backend, DaskCluster, WorkerProcesses
 from webr4.sweep.explore import explore, reserve
@@ -52,12 +53,19 @@ async def explore_session(session: Session, out: Path, options: SweepOptions = S
     """Explore ``session`` into the run directory ``out`` on the backend ``options`` ask for.
 
     One worker runs the executions in this process, in ``driver`` when given (it stays open), else
-    in a browser started and closed here.
+    in a browser started and closed here. Raises :class:`~webr4.runlock.RunInUse` when another
+    process is using ``out``.
     """
     sweep: dict[str, Any] = {"bound": options.bound, "strategy": options.strategy,
                              "max_sequences": options.max_sequences, "time_limit": options.time_limit,
                              "mask": options.mask, "rules": options.rules, "resume": options.resume,
                              "progress": progress}
+    with claim(out):
+        return await _explore_session(session, out, sweep, options, driver)
+
+
+async def _explore_session(session: Session, out: Path, sweep: dict[str, Any], options: SweepOptions,
+                           driver: Driver | None) -> Summary:
     if not options.cluster and options.workers <= 1:
         if driver is not None:
             return await explore(driver, session, out, **sweep)
@@ -84,7 +92,14 @@ async def check(url: str, out: Path, actions: Iterable[Mapping[str, Any]] = (), 
     session already recorded in ``out/session`` is explored instead of recording again (``url``,
     ``actions``, ``seed`` and ``limits`` are then the session's own), and the sweep stored in
     ``out`` continues where it stopped, with its stored settings, whenever it was interrupted.
+    Raises :class:`~webr4.runlock.RunInUse` when another process is using ``out``.
     """
+    with claim(out):
+        return await _check(url, out, actions, seed, limits, options, progress)
+
+
+async def _check(url: str, out: Path, actions: Iterable[Mapping[str, Any]], seed: int, limits: Limits,
+                 options: SweepOptions, progress: Progress) -> Checked:
     run = RunDir(out)
     session_dir = run.own_session.directory
     recorded = options.resume and run.own_session.recorded

@@ -51,6 +51,7 @@ from webr4.instrument.chunks import CHUNK_MODELS
 from webr4.report import ci
 from webr4.report.write import write_report
 from webr4.rundir import ExecutionFiles, RunDir, SummaryError
+from webr4.runlock import RunInUse, claim
 from webr4.state.noise import NoiseMask
 from webr4.state.snapshot import StateSnapshot
 from webr4.record.auto import auto_actions
@@ -432,9 +433,16 @@ def explore_command(session_dir: Path, out_dir: Path, **sweep: Any) -> None:
 
 def _refuse_foreign(out_dir: Path) -> None:
     """Refuse to write a run into a directory that holds something else (see
-    :meth:`~webr4.rundir.RunDir.is_run`): webr4 never overwrites files it did not write."""
+    :meth:`~webr4.rundir.RunDir.is_run`): webr4 never overwrites files it did not write. A
+    directory that exists is held for the rest of the command (:func:`~webr4.runlock.claim`),
+    and refused when another webr4 is using it."""
     if out_dir.exists() and not out_dir.is_dir():
         raise Failure(f"--out {out_dir} is a file; choose a directory")
+    if out_dir.is_dir():  # held from here on, so that what it holds is not judged while another webr4 writes it
+        try:
+            click.get_current_context().with_resource(claim(out_dir))
+        except RunInUse as error:
+            raise Failure(str(error)) from None
     if out_dir.is_dir() and any(out_dir.iterdir()) and not RunDir(out_dir).is_run():
         raise Failure(f"--out {out_dir} is not empty and is not a webr4 run; choose a new or empty directory")
 

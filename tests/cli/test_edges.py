@@ -101,3 +101,29 @@ def test_resume_names_every_stored_setting_that_wins(racing_url, tmp_path):
         "note: resuming with the stored settings: rules ['heap-only'] (not ['dom-and-render-diff']), "
         "mask ['#a'] (not ['#b']), mask-heap [] (not ['window.x'])"]
     assert stored_settings(run)["mask"]["selectors"] == ["#a"] and summary(run)["sequences_explored"] == 2
+
+
+def test_two_checks_on_one_out_at_once_one_says_the_other_is_using_it(racing_url, tmp_path):
+    run = tmp_path / "run"
+    command = ("check", racing_url, "--out", str(run), "--workers", "1", "--max-sequences", "3", "--progress", "quiet")
+    first, second = start(*command), start(*command)
+    ended = [(process.wait(timeout=300), process.communicate()[1]) for process in (first, second)]
+    assert sorted(status for status, _ in ended) == [1, 2], ended
+    assert [stderr for status, stderr in ended if status == 2] == [
+        f"Error: another webr4 is using {run}; wait for it to end, or choose another --out\n"]
+    assert summary(run)["status"] == "finished" and summary(run)["sequences_explored"] == 3
+    assert sorted(path.name for path in run.iterdir()) == ["noise.json", "report", "reversals", "sequences",
+                                                           "session", "summary.json", "webr4.sqlite"]
+
+
+def test_a_run_in_use_is_refused_before_anything_is_judged_of_it(racing_url, tmp_path):
+    run = tmp_path / "run"
+    first = start("check", racing_url, "--out", str(run), "--workers", "1", "--progress", "json")
+    assert first.stdout is not None and json.loads(first.stdout.readline())["event"]  # the sweep has begun
+    for args in (["check", racing_url, "--out", str(run), "--resume"], ["explore", str(run / "session"),
+                                                                        "--out", str(run), "--resume"]):
+        result = CliRunner().invoke(main, args)
+        assert (result.exit_code, result.stderr) == (
+            2, f"Error: another webr4 is using {run}; wait for it to end, or choose another --out\n")
+    first.communicate(timeout=300)
+    assert first.returncode == 1 and summary(run)["status"] == "finished"

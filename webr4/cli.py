@@ -5,7 +5,8 @@ on stderr naming the problem and what to do — never a traceback.
 
 Exit status: 0 when no harmful race was found, 1 when one was (``explore``, ``check``; ``replay``
 when the difference does not reproduce), 2 for bad input or a failure that stopped the command,
-130 when interrupted (Ctrl-C, SIGTERM). Nothing else: the group's guard turns any unexpected
+130 when interrupted (Ctrl-C, SIGTERM; see :mod:`webr4.interrupts`, whose ``main`` is the
+program that runs this command line). Nothing else: the group's guard turns any unexpected
 exception into status 2 and one line (the traceback too with ``--debug`` or ``WEBR4_DEBUG=1``).
 
 Defaults for every option can come from ``webr4.toml`` (or ``[tool.webr4]`` in
@@ -18,7 +19,6 @@ import asyncio
 import json
 import os
 import shlex
-import signal
 import sqlite3
 import sys
 import tempfile
@@ -32,7 +32,7 @@ from urllib.parse import urlsplit
 
 import click
 
-from webr4 import __version__
+from webr4 import __version__, interrupts
 from webr4.browser.actions import UserAction, parse_actions
 from webr4.browser.controller import Limits
 from webr4.browser.driver import Driver, Execution
@@ -118,8 +118,10 @@ class _Guarded(click.Group):
         sys.exit(code if isinstance(code, int) else 0)
 
     def invoke(self, ctx: click.Context) -> Any:
-        previous = _terminate_as_interrupt()
+        previous = interrupts.install()
         try:
+            if interrupts.requested():  # a signal came while webr4 started, where it could not stop it
+                raise KeyboardInterrupt
             return super().invoke(ctx)
         except (click.ClickException, click.exceptions.Exit, click.Abort):
             raise
@@ -138,20 +140,7 @@ class _Guarded(click.Group):
             hint = "" if ctx.params.get("debug") else "; run with --debug (or WEBR4_DEBUG=1) for the traceback"
             raise Failure(f"unexpected {type(error).__name__}: {_one_line(error)}{hint}") from None
         finally:
-            if previous is not None:
-                signal.signal(signal.SIGTERM, previous)
-
-
-def _terminate_as_interrupt() -> Any:
-    """SIGTERM stops the command as Ctrl-C does (the sweep records that it was interrupted); returns
-    the handler it replaced, or ``None`` off the main thread where signals cannot be handled."""
-    def interrupt(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    try:
-        return signal.signal(signal.SIGTERM, interrupt)
-    except ValueError:
-        return None
+            interrupts.restore(previous)
 
 
 def _silence_stdout() -> None:
@@ -756,9 +745,14 @@ def _run(work: Callable[[], Coroutine[Any, Any, T]], run_dir: Path | None = None
     """Run ``work`` to completion; user-fixable failures become one-line errors. ``run_dir`` is
     the run whose store ``work`` uses, if any: a store that turns out damaged is named as such."""
     try:
-        with asyncio.Runner() as runner:
-            quiet_lost_browser(runner.get_loop())
-            return runner.run(work())
+        try:
+            with asyncio.Runner() as runner:
+                quiet_lost_browser(runner.get_loop())
+                return runner.run(interrupts.cancelled_by_signals(work()))
+        except Exception:
+            if interrupts.requested():  # failed because of the signal (it took the browser down too)
+                raise KeyboardInterrupt from None
+            raise
     except BrowserLost:
         raise  # the sweep stopped as interrupted: _interruptible says how to go on
     except NetworkError as error:

@@ -67,7 +67,8 @@ class InProcess:
             for attempt in (1, 2):
                 driver = await self._live_driver()
                 try:
-                    return await asyncio.wait_for(execute(driver, self._session, plan), _deadline(self._session))
+                    async with asyncio.timeout(_deadline(self._session)):  # unlike wait_for, never loses a cancel
+                        return await execute(driver, self._session, plan)
                 except TimeoutError:
                     return Outcome.failure(f"the execution did not end within {_deadline(self._session):.0f} s")
                 except BrowserLost as lost:
@@ -109,7 +110,8 @@ class WorkerProcesses:
             pool = self._pool
             try:
                 call = loop.run_in_executor(pool, execute_plan, str(self._session.directory.resolve()), tuple(plan))
-                return await asyncio.wait_for(call, _deadline(self._session))
+                async with asyncio.timeout(_deadline(self._session)):
+                    return await call
             except (BrokenProcessPool, TimeoutError) as error:
                 if pool is self._pool:  # the first task to notice replaces the pool for everyone
                     self._restart(pool)

@@ -14,7 +14,7 @@ from pathlib import Path
 from playwright.async_api import Error as PlaywrightError
 
 from webr4.browser.driver import Driver, Execution
-from webr4.errors import Webr4Error
+from webr4.browser.teardown import BrowserGone
 from webr4.rundir import state_from_text, state_text, trace_from_text, trace_text
 from webr4.state.categories import page_scripts
 from webr4.state.snapshot import StateSnapshot
@@ -50,7 +50,7 @@ class Outcome:
         return cls(trace, StateSnapshot(dom="", exceptions=[]))
 
 
-class BrowserLost(Webr4Error):
+class BrowserLost(BrowserGone):
     """The browser, the Playwright driver or the worker process running an execution died (a
     signal, an out-of-memory kill). What the execution saw is not the page's doing, so it never
     becomes a verdict: the backend runs it again on a new browser, and raises this when that one

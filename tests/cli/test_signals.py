@@ -60,9 +60,8 @@ def _wait_for(moment: str, process: subprocess.Popen, run: Path, asked: threadin
     elif moment == "sweep":
         while json.loads(process.stdout.readline())["event"] != "sequence":
             pass
-    else:  # the closing lines are written: the process is on its way out
-        for line in process.stdout:
-            pass
+    else:  # the closing lines are written and standard output closed: the process is on its way out
+        process.stdout.read()
         while not process.stderr.readline().startswith("report: "):
             pass
 

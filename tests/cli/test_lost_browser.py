@@ -97,3 +97,24 @@ def test_a_browser_that_dies_under_the_sweep_changes_no_verdict(racing_url, undi
     assert process.returncode == 1 and "harmful" in stderr.splitlines()[0], stderr
     assert len(stderr.splitlines()) == 2  # the closing lines of --progress json, and nothing else
     assert _verdicts(run) == undisturbed
+
+
+def test_a_browser_lost_again_on_a_new_one_stops_the_sweep_as_interrupted(racing_url, tmp_path, monkeypatch):
+    from webr4.browser.driver import Driver
+
+    execute = Driver.execute
+
+    async def dying(self, url, plan=(), **options):  # every replay's browser dies under it; the recording's lives
+        if not options.get("record", True):
+            await self.browser.close()
+        return await execute(self, url, plan, **options)
+
+    monkeypatch.setattr(Driver, "execute", dying)
+    run = tmp_path / "run"
+    result = CliRunner().invoke(main, ["check", racing_url, "--out", str(run), "--workers", "1"])
+    assert result.exit_code == 130
+    assert result.stderr == ("interrupted: the browser died during an execution, and again on a new browser; what "
+                             f"was explored is kept in {run}, continue with: webr4 check {racing_url} --out {run} "
+                             "--workers 1 --resume\n")
+    assert (run / "session" / "session.json").is_file() and (run / "webr4.sqlite").is_file()
+    assert not (run / "summary.json").exists()  # lost in the seed replays: no verdict was written

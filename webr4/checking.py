@@ -19,10 +19,11 @@ from webr4.browser.driver import Driver
 from webr4.browser.launch import launch
 from webr4.report.write import write_report
 from webr4.rundir import RunDir, Summary
+from webr4.runlock import claim
 from webr4.state.noise import NoiseMask
 from webr4.sweep.backends import Backend, DaskCluster, WorkerProcesses
 from webr4.sweep.confirm import confirm_run, wanted
-from webr4.sweep.explore import explore
+from webr4.sweep.explore import explore, reserve
 from webr4.sweep.progress import Progress, Quiet
 from webr4.record.session import Session, record
 
@@ -60,19 +61,21 @@ async def explore_session(session: Session, out: Path, options: SweepOptions = S
 
     One worker runs the executions in this process, in ``driver`` when given (it stays open), else
     in a browser started and closed here. The reversals ``options.confirm`` names are then
-    confirmed in plain Chromium, in ``driver``'s browser or one started for it.
+    confirmed in plain Chromium, in ``driver``'s browser or one started for it. Raises
+    :class:`~webr4.runlock.RunInUse` when another process is using ``out``.
     """
-    summary = await _explore(session, out, options, progress, driver)
-    if not any(wanted(reversal, options.confirm) for reversal in summary.reversals):
-        return summary
-    if driver is not None:
-        return await confirm_run(driver.browser, session, out, options.confirm, options.mask, progress)
-    async with async_playwright() as playwright:
-        browser = await launch(playwright)
-        try:
-            return await confirm_run(browser, session, out, options.confirm, options.mask, progress)
-        finally:
-            await browser.close()
+    with claim(out):
+        summary = await _explore(session, out, options, progress, driver)
+        if not any(wanted(reversal, options.confirm) for reversal in summary.reversals):
+            return summary
+        if driver is not None:
+            return await confirm_run(driver.browser, session, out, options.confirm, options.mask, progress)
+        async with async_playwright() as playwright:
+            browser = await launch(playwright)
+            try:
+                return await confirm_run(browser, session, out, options.confirm, options.mask, progress)
+            finally:
+                await browser.close()
 
 
 async def _explore(session: Session, out: Path, options: SweepOptions, progress: Progress,
@@ -103,16 +106,26 @@ async def check(url: str, out: Path, actions: Iterable[Mapping[str, Any]] = (), 
     """Record ``url`` with the user ``actions`` (steps as in ``--actions``) into ``out/session``,
     explore it into the run directory ``out`` and write ``out/report/index.html``.
 
-    With ``options.resume`` a session already recorded in ``out/session`` is explored instead of
-    recording again (``url``, ``actions``, ``seed`` and ``limits`` are then the session's own),
-    and the sweep stored in ``out`` continues where it stopped; a session recorded but never
-    explored starts its sweep.
+    The sweep's settings are stored in ``out`` first, before recording. With ``options.resume`` a
+    session already recorded in ``out/session`` is explored instead of recording again (``url``,
+    ``actions``, ``seed`` and ``limits`` are then the session's own), and the sweep stored in
+    ``out`` continues where it stopped, with its stored settings, whenever it was interrupted.
+    Raises :class:`~webr4.runlock.RunInUse` when another process is using ``out``.
     """
+    with claim(out):
+        return await _check(url, out, actions, seed, limits, options, progress)
+
+
+async def _check(url: str, out: Path, actions: Iterable[Mapping[str, Any]], seed: int, limits: Limits,
+                 options: SweepOptions, progress: Progress) -> Checked:
     run = RunDir(out)
     session_dir = run.own_session.directory
     recorded = options.resume and run.own_session.recorded
-    if recorded and not run.store.is_file():
-        options = replace(options, resume=False)  # recorded, then stopped before exploring
+    if not (options.resume and run.store.is_file()):  # a new sweep: its settings are stored before it starts
+        reserve(out, session_dir, bound=options.bound, strategy=options.strategy,
+                max_sequences=options.max_sequences, time_limit=options.time_limit, mask=options.mask,
+                rules=options.rules).close()
+        options = replace(options, resume=True)
     in_process = not options.cluster and options.workers <= 1
     async with Driver() as driver:
         if recorded:

@@ -5,7 +5,8 @@ on stderr naming the problem and what to do — never a traceback.
 
 Exit status: 0 when no harmful race was found, 1 when one was (``explore``, ``check``; ``replay``
 when the difference does not reproduce), 2 for bad input or a failure that stopped the command,
-130 when interrupted (Ctrl-C, SIGTERM). Nothing else: the group's guard turns any unexpected
+130 when interrupted (Ctrl-C, SIGTERM; see :mod:`webr4.interrupts`, whose ``main`` is the
+program that runs this command line). Nothing else: the group's guard turns any unexpected
 exception into status 2 and one line (the traceback too with ``--debug`` or ``WEBR4_DEBUG=1``).
 
 Defaults for every option can come from ``webr4.toml`` (or ``[tool.webr4]`` in
@@ -18,25 +19,27 @@ import asyncio
 import json
 import os
 import shlex
-import signal
 import sqlite3
 import sys
 import tempfile
 import time
 import traceback
+import webbrowser
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Coroutine, TypeVar
+from urllib.parse import urlsplit
 
 import click
 
-from webr4 import __version__
+from webr4 import __version__, interrupts
 from webr4.browser.actions import UserAction, parse_actions
 from webr4.browser.controller import Limits
 from webr4.browser.driver import Driver, Execution
 from webr4.browser.launch import BrowserNotFound
 from webr4.browser.network import NetworkError
 from webr4.browser.responses import ResponseStore
+from webr4.browser.teardown import quiet_lost_browser
 from webr4.resources import resource_dir
 from webr4.serve import serve
 from webr4.checking import Checked, SweepOptions, check, explore_session
@@ -48,16 +51,18 @@ from webr4.instrument.chunks import CHUNK_MODELS
 from webr4.report import ci
 from webr4.report.write import write_report
 from webr4.rundir import ExecutionFiles, RunDir, SummaryError
+from webr4.runlock import RunInUse, claim
 from webr4.state.noise import NoiseMask
 from webr4.state.snapshot import StateSnapshot
 from webr4.record.auto import auto_actions
 from webr4.engine.strategies import STRATEGIES
 from webr4.sweep.confirm import CONFIRM_CHOICES, FAIL_ON_CHOICES, export_witness
+from webr4.sweep.execution import BrowserLost
 from webr4.sweep.progress import MODES, Progress, progress_for
 from webr4.record.scripted import actions_from_script
 from webr4.sweep.replay import ReplayError, find_reversal, replay_reversal, write_traces
 from webr4.record.session import Session, SessionError, record
-from webr4.sweep.store import RunStore
+from webr4.sweep.store import RunStore, StoreError, damaged
 from webr4.trace import plan_from_json
 
 T = TypeVar("T")
@@ -96,19 +101,28 @@ class _Guarded(click.Group):
         status 1) is status 130 like one inside a command."""
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        if sys.stdout is None:  # started with standard output closed (`>&-`): what it writes would be lost
+            click.echo("Error: standard output is closed, and webr4 writes its results there; redirect it "
+                       "instead (>/dev/null to discard them)", err=True)
+            sys.exit(Failure.exit_code)
         try:
             code = super().main(args, prog_name, complete_var, False, **extra)
         except click.Abort:
             click.echo("interrupted", err=True)
             sys.exit(Interrupted.exit_code)
+        except click.UsageError as error:  # the message names the fix: no usage header before it
+            click.echo(f"Error: {error.format_message().strip().splitlines()[0]}", err=True)
+            sys.exit(error.exit_code)
         except click.ClickException as error:
             error.show()
             sys.exit(error.exit_code)
         sys.exit(code if isinstance(code, int) else 0)
 
     def invoke(self, ctx: click.Context) -> Any:
-        previous = _terminate_as_interrupt()
+        previous = interrupts.install()
         try:
+            if interrupts.requested():  # a signal came while webr4 started, where it could not stop it
+                raise KeyboardInterrupt
             return super().invoke(ctx)
         except (click.ClickException, click.exceptions.Exit, click.Abort):
             raise
@@ -127,20 +141,7 @@ class _Guarded(click.Group):
             hint = "" if ctx.params.get("debug") else "; run with --debug (or WEBR4_DEBUG=1) for the traceback"
             raise Failure(f"unexpected {type(error).__name__}: {_one_line(error)}{hint}") from None
         finally:
-            if previous is not None:
-                signal.signal(signal.SIGTERM, previous)
-
-
-def _terminate_as_interrupt() -> Any:
-    """SIGTERM stops the command as Ctrl-C does (the sweep records that it was interrupted); returns
-    the handler it replaced, or ``None`` off the main thread where signals cannot be handled."""
-    def interrupt(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    try:
-        return signal.signal(signal.SIGTERM, interrupt)
-    except ValueError:
-        return None
+            interrupts.restore(previous)
 
 
 def _silence_stdout() -> None:
@@ -167,6 +168,27 @@ def _limits(horizon: float, max_events: int, event_timeout: float, parse_chunks:
                   parse_chunks=parse_chunks, chunk_kb=chunk_kb, step_wait_ms=step_wait)
 
 
+class _WebUrl(click.ParamType):
+    """The URL of a page on a web server: webr4 records and replays what the page fetches over
+    HTTP, so a ``data:``, ``file:`` or host-less URL is refused up front."""
+
+    name = "url"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        url = str(value)
+        shown = url if len(url) <= 60 else url[:57] + "..."
+        try:
+            parts = urlsplit(url)
+            host = parts.hostname
+        except ValueError as error:
+            self.fail(f"{shown} is not a valid URL ({error})", param, ctx)
+        if parts.scheme not in ("http", "https") or not host:
+            self.fail(f"{shown} is not an http:// or https:// URL; webr4 loads pages from a web server "
+                      "(serve a local page with: python -m http.server)", param, ctx)
+        return url
+
+
+WEB_URL = _WebUrl()
 POSITIVE = click.FloatRange(min=0, min_open=True)  # a duration or budget: more than zero
 AT_LEAST_ONE = click.IntRange(min=1)
 
@@ -212,8 +234,14 @@ def main(ctx: click.Context, browser: Path | None, no_sandbox: bool, debug: bool
         raise click.UsageError(str(error)) from None
     _check_temporary_directory()
     ctx.default_map = settings.default_map()
-    browser = browser or settings.browser
     if browser is not None:
+        from_environment = ctx.get_parameter_source("browser") == click.core.ParameterSource.ENVIRONMENT
+        given = f"WEBR4_CHROMIUM={browser}" if from_environment else f"--browser {browser}"
+    else:
+        browser, given = settings.browser, f'browser = "{settings.browser}" in the settings file'
+    if browser is not None:
+        if not browser.is_file():  # named as the user gave it, before any launch
+            raise Failure(f"{given} is not a file: point it at a Chromium binary")
         os.environ["WEBR4_CHROMIUM"] = str(browser)  # read by the launcher, here and in worker processes
     if no_sandbox:
         os.environ["WEBR4_NO_SANDBOX"] = "1"
@@ -233,7 +261,7 @@ def _check_temporary_directory() -> None:
 
 
 @main.command()
-@click.argument("url")
+@click.argument("url", type=WEB_URL)
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), required=True,
               help="Directory for trace.json, state.json, network.har (and screenshot.png).")
 @click.option("--sequence", type=click.Path(path_type=Path, dir_okay=False),
@@ -364,7 +392,7 @@ def explore_options(command: Any) -> Any:
 
 
 @main.command("record")
-@click.argument("url")
+@click.argument("url", type=WEB_URL)
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), required=True, help="New session directory.")
 @record_options
 def record_command(url: str, out_dir: Path, actions: Path | None, script: Path | None, pace: float | None,
@@ -389,7 +417,7 @@ def explore_command(session_dir: Path, out_dir: Path, **sweep: Any) -> None:
     """
     session = _load_session(session_dir)
     _refuse_foreign(out_dir)
-    resume = f"webr4 explore {shlex.quote(str(session_dir))} --out {shlex.quote(str(out_dir))} --resume"
+    resume = _resume_command()
     options, progress, outputs = _sweep_options(out_dir, **sweep)
 
     async def explore_and_report() -> Checked:
@@ -401,15 +429,22 @@ def explore_command(session_dir: Path, out_dir: Path, **sweep: Any) -> None:
 
 def _refuse_foreign(out_dir: Path) -> None:
     """Refuse to write a run into a directory that holds something else (see
-    :meth:`~webr4.rundir.RunDir.is_run`): webr4 never overwrites files it did not write."""
+    :meth:`~webr4.rundir.RunDir.is_run`): webr4 never overwrites files it did not write. A
+    directory that exists is held for the rest of the command (:func:`~webr4.runlock.claim`),
+    and refused when another webr4 is using it."""
     if out_dir.exists() and not out_dir.is_dir():
         raise Failure(f"--out {out_dir} is a file; choose a directory")
+    if out_dir.is_dir():  # held from here on, so that what it holds is not judged while another webr4 writes it
+        try:
+            click.get_current_context().with_resource(claim(out_dir))
+        except RunInUse as error:
+            raise Failure(str(error)) from None
     if out_dir.is_dir() and any(out_dir.iterdir()) and not RunDir(out_dir).is_run():
         raise Failure(f"--out {out_dir} is not empty and is not a webr4 run; choose a new or empty directory")
 
 
 @main.command("check")
-@click.argument("url")
+@click.argument("url", type=WEB_URL)
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), required=True,
               help="Run directory (the session goes to RUN/session).")
 @record_options
@@ -434,9 +469,20 @@ def check_command(url: str, out_dir: Path, actions: Path | None, script: Path | 
         if session.url != url:
             click.echo(f"note: resuming the session recorded from {session.url}; the URL given ({url}) is ignored",
                        err=True)
+        limits = session.run_limits
+        _note_overridden("the recorded session's settings", {
+            "seed": (session.seed, seed), "parse_chunks": (limits.parse_chunks, parse_chunks),
+            "chunk_kb": (limits.chunk_kb, chunk_kb), "horizon": (limits.horizon_ms, horizon),
+            "max_events": (limits.max_events, max_events), "event_timeout": (limits.event_timeout_s, event_timeout),
+            "step_wait": (limits.step_wait_ms, step_wait)})
+        given = [f"--{name}" for name, value in (("actions", actions), ("script", script), ("auto", auto))
+                 if value is not None]
+        if given:
+            click.echo(f"note: resuming with the recorded session's user actions; {' and '.join(given)} "
+                       "is ignored", err=True)
     else:
         steps = _session_steps(url, actions, script, pace, auto, seed)
-    resume = f"webr4 check {shlex.quote(url)} --out {shlex.quote(str(out_dir))} --resume"
+    resume = _resume_command()
     options, progress, outputs = _sweep_options(out_dir, **sweep)
     limits = _limits(horizon, max_events, event_timeout, parse_chunks, chunk_kb, step_wait)
     checked = _interruptible(lambda: check(url, out_dir, steps, seed=seed, limits=limits, options=options,
@@ -444,7 +490,7 @@ def check_command(url: str, out_dir: Path, actions: Path | None, script: Path | 
     _report(checked, out_dir, progress=outputs)
 
 
-@main.command("replay")
+@main.command("replay", context_settings={"ignore_unknown_options": True})  # ID -1 is an ID, not an option
 @click.argument("run_dir", metavar="RUN", type=click.Path(path_type=Path, file_okay=False, exists=True))
 @click.argument("reversal_id", metavar="ID", type=int)
 @click.option("--traces", "traces_dir", type=click.Path(path_type=Path, file_okay=False), default=None,
@@ -456,7 +502,7 @@ def replay_command(run_dir: Path, reversal_id: int, traces_dir: Path | None) -> 
             for path in write_traces(run_dir, reversal_id, traces_dir):
                 click.echo(f"wrote {path}")
             return
-        outcome = _with_driver(lambda driver: replay_reversal(driver, run_dir, reversal_id))
+        outcome = _with_driver(lambda driver: replay_reversal(driver, run_dir, reversal_id), run_dir)
     except ReplayError as error:
         raise click.UsageError(str(error)) from None
     except OSError as error:
@@ -501,11 +547,15 @@ def report_command(run_dir: Path, open_page: bool) -> None:
         page = write_report(run_dir)
     except SummaryError as error:
         raise click.UsageError(str(error)) from None
+    except StoreError as error:
+        raise Failure(str(error)) from None
+    except sqlite3.DatabaseError as error:  # found damaged only where it was read
+        raise Failure(str(damaged(RunDir(run_dir).store, error))) from None
     except OSError as error:
         raise Failure(f"cannot write the report in {run_dir}: {error.strerror}") from None
     click.echo(f"report: {page}")
-    if open_page:
-        click.launch(str(page.resolve()))
+    if open_page and not webbrowser.open(page.resolve().as_uri()):
+        click.echo(f"note: no browser to open the report with here; open {page} in one", err=True)
 
 
 @main.command("export")
@@ -563,6 +613,8 @@ def _session_steps(url: str, actions: Path | None, script: Path | None, pace: fl
         else:
             steps = _read_json(actions, "actions file") if actions else []
     except ValueError as error:
+        if error.__cause__ is not None and click.get_current_context().find_root().params.get("debug"):
+            traceback.print_exception(error.__cause__)  # the script's own traceback
         raise click.UsageError(str(error)) from None
     except BrowserNotFound as error:
         raise Failure(str(error)) from None
@@ -612,7 +664,8 @@ def _sweep_options(out_dir: Path, *, bound: int, strategy: str, max_sequences: i
         raise click.UsageError(str(error)) from None
     if resume:
         _note_stored_settings(out_dir, bound=bound, strategy=strategy, max_sequences=max_sequences,
-                              time_limit=time_limit, rules=rule_names)
+                              time_limit=time_limit, rules=rule_names, mask=user_mask.to_json()["selectors"],
+                              mask_heap=user_mask.to_json()["heap_paths"])
     options = SweepOptions(bound=bound, strategy=strategy, max_sequences=max_sequences, time_limit=time_limit,
                            mask=user_mask, rules=rule_names, workers=workers, cluster=cluster, resume=resume,
                            confirm=confirm)
@@ -620,12 +673,37 @@ def _sweep_options(out_dir: Path, *, bound: int, strategy: str, max_sequences: i
     return options, reporter, _Outputs(progress == "json", junit, sarif, fail_on)
 
 
+def _resume_command() -> str:
+    """The command that continues the current one: its arguments and every option given on the
+    command line (so that a sweep interrupted before its settings were stored goes on as the
+    same sweep, and one that resumes records again as it would have), plus ``--resume``."""
+    ctx = click.get_current_context()
+    words = ["webr4", ctx.command_path.split()[-1]]
+    for param in ctx.command.params:
+        name, value = param.name or "", ctx.params.get(param.name or "")
+        if isinstance(param, click.Argument):
+            words.append(str(value))
+        elif isinstance(param, click.Option) and name != "resume" \
+                and ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE:
+            if param.is_flag:
+                words.append(param.opts[0] if value else param.secondary_opts[0])
+            else:
+                given: Any = value if param.multiple else (value,)
+                for one in given:
+                    words += [param.opts[0], str(one)]
+    return shlex.join(words + ["--resume"])
+
+
 def _interruptible(work: Callable[[], Coroutine[Any, Any, T]], out_dir: Path, resume_command: str) -> T:
-    """Run a sweep; an interrupt says what was kept and how to go on."""
+    """Run a sweep; an interrupt, or a browser lost twice under it, says what was kept and how to
+    go on."""
     try:
-        return _run(work)
+        return _run(work, out_dir)
     except KeyboardInterrupt:
         raise Interrupted(f"interrupted; what was explored is kept in {out_dir}, continue with: "
+                          f"{resume_command}") from None
+    except BrowserLost as lost:
+        raise Interrupted(f"interrupted: {lost}; what was explored is kept in {out_dir}, continue with: "
                           f"{resume_command}") from None
 
 
@@ -654,44 +732,75 @@ def _note_stored_settings(out_dir: Path, **given: Any) -> None:
     stored ones win, so that the sweep stays the one it was."""
     if not RunDir(out_dir).store.is_file():
         return  # RunStore.open says what is wrong
-    context = click.get_current_context()
-    store = RunStore.open(out_dir)
     try:
-        stored = store.get("settings") or {}
-    finally:
-        store.close()
+        store = RunStore.open(out_dir)
+        try:
+            stored = dict(store.get("settings") or {})
+        finally:
+            store.close()
+    except StoreError as error:
+        raise Failure(str(error)) from None
+    except sqlite3.DatabaseError as error:
+        raise Failure(str(damaged(RunDir(out_dir).store, error))) from None
+    masks = stored.pop("mask", None) or {}
+    stored.update(mask=masks.get("selectors", []), mask_heap=masks.get("heap_paths", []))
+    _note_overridden("the stored settings", {name: (stored[name], value) for name, value in given.items()
+                                             if name in stored})
+
+
+def _note_overridden(whose: str, settings: dict[str, tuple[Any, Any]]) -> None:
+    """Name on stderr, in one line, each option given (on the command line or in the settings
+    file) whose value loses to ``whose``: ``settings`` maps an option's parameter name to (the
+    value that wins, the value given)."""
+    context = click.get_current_context()
     sources = (click.core.ParameterSource.COMMANDLINE, click.core.ParameterSource.DEFAULT_MAP)
-    ignored = [f"{name.replace('_', '-')} {stored.get(name)!r} (not {value!r})" for name, value in given.items()
-               if context.get_parameter_source(name) in sources and name in stored
-               and _comparable(value) != _comparable(stored.get(name))]
+    ignored = [f"{name.replace('_', '-')} {kept!r} (not {value!r})" for name, (kept, value) in settings.items()
+               if context.get_parameter_source(name) in sources and _comparable(value) != _comparable(kept)]
     if ignored:
-        click.echo(f"note: resuming with the stored settings: {', '.join(ignored)}", err=True)
+        click.echo(f"note: resuming with {whose}: {', '.join(ignored)}", err=True)
 
 
 def _comparable(value: Any) -> Any:
     return list(value) if isinstance(value, (tuple, list)) else value
 
 
-def _with_driver(work: Callable[[Driver], Awaitable[T]]) -> T:
-    """Run ``work`` with a browser; user-fixable failures become one-line errors."""
+def _with_driver(work: Callable[[Driver], Awaitable[T]], run_dir: Path | None = None) -> T:
+    """Run ``work`` with a browser; user-fixable failures become one-line errors (``run_dir``:
+    the run whose store it reads, if any)."""
     async def go() -> T:
         async with Driver() as driver:
             return await work(driver)
 
-    return _run(go)
+    return _run(go, run_dir)
 
 
-def _run(work: Callable[[], Coroutine[Any, Any, T]]) -> T:
-    """Run ``work`` to completion; user-fixable failures become one-line errors."""
+def _run(work: Callable[[], Coroutine[Any, Any, T]], run_dir: Path | None = None) -> T:
+    """Run ``work`` to completion; user-fixable failures become one-line errors. ``run_dir`` is
+    the run whose store ``work`` uses, if any: a store that turns out damaged is named as such."""
     try:
-        return asyncio.run(work())
+        try:
+            with asyncio.Runner() as runner:
+                quiet_lost_browser(runner.get_loop())
+                return runner.run(interrupts.cancelled_by_signals(work()))
+        except Exception:
+            if interrupts.requested():  # failed because of the signal (it took the browser down too)
+                raise KeyboardInterrupt from None
+            raise
+    except BrowserLost:
+        raise  # the sweep stopped as interrupted: _interruptible says how to go on
     except NetworkError as error:
         raise Failure(f"{error}; check the URL and that the site is running") from None
     except Webr4Error as error:
         raise Failure(str(error)) from None
+    except sqlite3.DatabaseError as error:
+        if run_dir is None or isinstance(error, sqlite3.OperationalError):
+            raise Failure(f"the run store failed: {_one_line(error)}; free space or choose another --out") from None
+        raise Failure(str(damaged(RunDir(run_dir).store, error))) from None
     except sqlite3.Error as error:  # the run store: most often a full disk
         raise Failure(f"the run store failed: {_one_line(error)}; free space or choose another --out") from None
     except OSError as error:  # the output directory: unwritable, a file in the way, a full disk
+        if error.filename is None:
+            raise  # not about a file webr4 writes: the command's guard reports it as unexpected
         raise Failure(f"cannot write {error.filename}: {error.strerror}; choose another --out") from None
 
 

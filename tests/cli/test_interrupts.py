@@ -65,7 +65,7 @@ def test_ctrl_c_stops_with_130_says_how_to_resume_and_resume_finishes(racing_url
     _, stderr = process.communicate(timeout=120)
     assert process.returncode == 130
     assert stderr.splitlines()[-1] == (f"interrupted; what was explored is kept in {run}, continue with: "
-                                       f"webr4 check {racing_url} --out {run} --resume")
+                                       f"webr4 check {racing_url} --out {run} --progress json --workers 1 --resume")
     assert "Traceback" not in stderr
     stopped = summary(run)
     assert stopped["status"] == "interrupted" and stopped["stop_reason"] is None and stopped["truncated"] is None
@@ -179,7 +179,7 @@ def test_a_script_that_exits_is_status_2_not_its_own(racing_url, tmp_path):
     assert result.exit_code == 2
     assert "Traceback" not in result.output
     assert result.output.splitlines()[-1] == \
-        f"Error: script {script} called sys.exit(3) in run(page); let run return instead"
+        f"Error: script {script} called sys.exit(3) in run(page) (line 5, in run); let run return instead"
     assert not (tmp_path / "run").exists()
 
 

@@ -111,6 +111,13 @@ class CrashingDriver:
         self.victim: tuple[str, ...] | None = None
         self.crashes = 0
 
+    @property
+    def connected(self) -> bool:
+        return self._driver.connected
+
+    async def gone(self, grace_s: float = 2.0) -> bool:
+        return await self._driver.gone(grace_s)
+
     async def execute(self, url: str, plan, **options):
         plan = tuple(plan)
         if self.victim is None and plan != self._seed_plan:

@@ -86,6 +86,7 @@ class Driver:
         self._rewriter = rewriter if rewriter is not None else CachedRewriter(directory=persistent_directory())
         self._documents = DocumentCache()
         self._builtins: dict[str, str] = {}  # origin -> a fresh window's own property names there (JSON)
+        self._gone = asyncio.Event()  # set when the browser disconnects
 
     async def __aenter__(self) -> Driver:
         warm_up()  # the rewrite workers start while Chromium does
@@ -96,6 +97,7 @@ class Driver:
             await self._playwright.stop()
             raise
         self._contexts = ContextSupply(self._browser)
+        self._browser.on("disconnected", lambda _: self._gone.set())
         return self
 
     @property
@@ -103,14 +105,37 @@ class Driver:
         assert self._browser is not None, "use Driver as an async context manager"
         return self._browser
 
+    @property
+    def connected(self) -> bool:
+        """Whether the browser and the Playwright driver behind it are still there (a browser or
+        driver that was killed, or that crashed, is gone for good: start another ``Driver``)."""
+        return self._browser is not None and self._browser.is_connected()
+
+    async def gone(self, grace_s: float = 2.0) -> bool:
+        """Whether the browser is gone, or goes within ``grace_s`` seconds: a browser being shut
+        down or killed fails its pages' work a moment before Playwright reports it disconnected."""
+        if not self.connected:
+            return True
+        try:
+            await asyncio.wait_for(self._gone.wait(), grace_s)
+        except TimeoutError:
+            return False
+        return True
+
     async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                         tb: TracebackType | None) -> None:
-        if self._contexts is not None:
-            await self._contexts.close()
-        if self._browser is not None:
-            await self._browser.close()
-        if self._playwright is not None:
-            await self._playwright.stop()
+        """Close the browser and Playwright; one that already died is only let go of."""
+        try:
+            if self._contexts is not None and self.connected:
+                await self._contexts.close()
+            if self._browser is not None and self.connected:
+                await self._browser.close()
+        finally:
+            if self._playwright is not None:
+                try:
+                    await self._playwright.stop()
+                except PlaywrightError:  # the driver process is gone; there is nothing left to stop
+                    pass
 
     async def execute(
         self,

@@ -17,6 +17,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import time
+import traceback
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -209,9 +210,11 @@ def load_run(path: Path) -> Callable[[Any], Any]:
     try:
         spec.loader.exec_module(module)
     except SystemExit as exiting:  # the script's own exit is not webr4's exit status
-        raise ValueError(f"script {path} called sys.exit({exiting.code!r}) while loading") from None
+        raise ValueError(f"script {path} called sys.exit({exiting.code!r}) while loading"
+                         f"{script_line(exiting, path)}") from exiting
     except Exception as error:  # the script is user code: any failure is reported in one line
-        raise ValueError(f"script {path} failed to load: {type(error).__name__}: {first_line(error)}") from None
+        raise ValueError(f"script {path} failed to load: {type(error).__name__}: {first_line(error)}"
+                         f"{script_line(error, path)}") from error
     run = getattr(module, "run", None)
     if not callable(run):
         raise ValueError(f"script {path} does not define run(page)")
@@ -227,8 +230,21 @@ def actions_from_script(path: Path, url: str, pace: float | None = None) -> Step
         try:
             run(RecordingPage(page, log))
         except SystemExit as exiting:  # the script's own exit is not webr4's exit status
-            raise ValueError(f"script {path} called sys.exit({exiting.code!r}) in run(page); "
-                             "let run return instead") from None
+            raise ValueError(f"script {path} called sys.exit({exiting.code!r}) in run(page)"
+                             f"{script_line(exiting, path)}; let run return instead") from exiting
         except Exception as error:  # the script is user code: any failure is reported in one line
-            raise ValueError(f"script {path} raised {type(error).__name__}: {first_line(error)}") from None
+            raise ValueError(f"script {path} raised {type(error).__name__}: {first_line(error)}"
+                             f"{script_line(error, path)}") from error
     return log.steps
+
+
+def script_line(error: BaseException, path: Path) -> str:
+    """Where in the script at ``path`` ``error`` came from, as `` (line N, in NAME)``: its
+    innermost frame in that file; empty when it did not pass through the script (a syntax error
+    names its line itself). The error itself is kept as the ``ValueError``'s cause, for a
+    traceback."""
+    frames = [frame for frame in traceback.extract_tb(error.__traceback__)
+              if Path(frame.filename).resolve() == path.resolve()]
+    if not frames:
+        return ""
+    return f" (line {frames[-1].lineno}, in {frames[-1].name})"

@@ -1,9 +1,13 @@
 """Where a sweep's executions run: this process, worker processes, or a Dask cluster.
 
 Every backend turns a plan into an :class:`~webr4.sweep.execution.Outcome` and may run up to
-:attr:`Backend.workers` plans at once. Whatever goes wrong in the browser or in a worker — a
-crash, a hang past the session's run timeout, a killed process — comes back as a failed outcome
-after one retry (classified ``error``), never as an exception that would end the sweep.
+:attr:`Backend.workers` plans at once. What goes wrong in the page — a renderer crash, a hang
+past the session's run timeout — comes back as a failed outcome after one retry (classified
+``error``). An execution lost to a dead browser, Playwright driver or worker process (a
+signal, an out-of-memory kill) is not the page's doing: it runs once more on a new browser,
+and when that one is lost too the backend raises
+:class:`~webr4.sweep.execution.BrowserLost`, which stops the sweep as interrupted; it never
+becomes a verdict.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from webr4.browser.driver import Driver
-from webr4.sweep.execution import AS_RECORDED, Outcome, Variant, execute
+from webr4.sweep.execution import AS_RECORDED, BrowserLost, Outcome, Variant, execute
 from webr4.sweep.lifeline import bind_to_parent
 from webr4.record.session import Session
 from webr4.sweep.workers import execute_packed, execute_plan, pack_session
@@ -48,24 +52,43 @@ def _deadline(session: Session) -> float:
 
 
 class InProcess:
-    """Executions one at a time in a browser this process already drives."""
+    """Executions one at a time in a browser this process already drives; when that browser
+    dies, in one this backend starts (and closes) itself."""
 
     workers = 1
 
     def __init__(self, driver: Driver, session: Session) -> None:
         self._driver, self._session = driver, session
+        self._own: Driver | None = None  # the replacement for a browser that died
         self._lock = asyncio.Lock()
 
     async def execute(self, plan: Sequence[str], variant: Variant = AS_RECORDED) -> Outcome:
         async with self._lock:
-            try:
-                return await asyncio.wait_for(execute(self._driver, self._session, plan, variant),
-                                              _deadline(self._session))
-            except TimeoutError:
-                return Outcome.failure(f"the execution did not end within {_deadline(self._session):.0f} s")
+            for attempt in (1, 2):
+                driver = await self._live_driver()
+                try:
+                    async with asyncio.timeout(_deadline(self._session)):  # unlike wait_for, never loses a cancel
+                        return await execute(driver, self._session, plan, variant)
+                except TimeoutError:
+                    return Outcome.failure(f"the execution did not end within {_deadline(self._session):.0f} s")
+                except BrowserLost as lost:
+                    if attempt == 2:
+                        raise BrowserLost(f"{lost}, and again on a new browser") from None
+        raise AssertionError("unreachable")
+
+    async def _live_driver(self) -> Driver:
+        if self._driver.connected:
+            return self._driver
+        await self.close()
+        self._own = self._driver = await Driver().__aenter__()
+        return self._driver
 
     async def close(self) -> None:
-        """The driver belongs to the caller, who closes it."""
+        """Close the browser this backend started, if any; the one it was given belongs to the
+        caller, who closes it."""
+        own, self._own = self._own, None
+        if own is not None:
+            await own.__aexit__(None, None, None)
 
 
 class WorkerProcesses:
@@ -88,13 +111,16 @@ class WorkerProcesses:
             try:
                 call = loop.run_in_executor(pool, execute_plan, str(self._session.directory.resolve()), tuple(plan),
                                             variant)
-                return await asyncio.wait_for(call, _deadline(self._session))
+                async with asyncio.timeout(_deadline(self._session)):
+                    return await call
             except (BrokenProcessPool, TimeoutError) as error:
                 if pool is self._pool:  # the first task to notice replaces the pool for everyone
                     self._restart(pool)
                 if attempt == 2:
-                    what = "hung" if isinstance(error, TimeoutError) else "died"
-                    return Outcome.failure(f"the worker process {what} twice running this plan")
+                    if isinstance(error, TimeoutError):
+                        return Outcome.failure("the worker process hung twice running this plan")
+                    raise BrowserLost("the worker process died running an execution, and again in a new "
+                                      "worker") from None
         raise AssertionError("unreachable")
 
     def _restart(self, pool: ProcessPoolExecutor) -> None:
@@ -169,7 +195,8 @@ class DaskCluster:
                 return await self._client.submit(self._task, self._session, tuple(plan), variant, pure=False)
             except KilledWorker:
                 if attempt == 2:
-                    return Outcome.failure("the Dask worker running this plan died twice")
+                    raise BrowserLost("the Dask worker running an execution died, and again on another "
+                                      "worker") from None
         raise AssertionError("unreachable")
 
     async def close(self) -> None:

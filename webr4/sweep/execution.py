@@ -14,6 +14,7 @@ from pathlib import Path
 from playwright.async_api import Error as PlaywrightError
 
 from webr4.browser.driver import Driver, Execution
+from webr4.browser.teardown import BrowserGone
 from webr4.rundir import state_from_text, state_text, trace_from_text, trace_text
 from webr4.state.categories import page_scripts
 from webr4.state.snapshot import StateSnapshot
@@ -64,11 +65,19 @@ class Outcome:
         return cls(trace, StateSnapshot(dom="", exceptions=[]))
 
 
+class BrowserLost(BrowserGone):
+    """The browser, the Playwright driver or the worker process running an execution died (a
+    signal, an out-of-memory kill). What the execution saw is not the page's doing, so it never
+    becomes a verdict: the backend runs it again on a new browser, and raises this when that one
+    is lost too, which stops the sweep as interrupted."""
+
+
 async def run_plan(driver: Driver, session: Session, plan: Iterable[str], variant: Variant = AS_RECORDED) -> Execution:
-    """One execution of ``plan``. A run the browser lost (a crash, a renderer that stopped
-    answering, the run timeout, an end state that could not be read) is tried once more; a
-    second loss is returned as it is, and a browser that fails outright twice becomes a
-    ``page-lost`` run."""
+    """One execution of ``plan`` (as ``variant``). A run the page lost (a renderer crash, a page
+    that stopped answering, the run timeout, an end state that could not be read) is tried once
+    more; a second loss is returned as it is, and a page that fails outright twice becomes a
+    ``page-lost`` run. Raises :class:`BrowserLost`, without retrying, when the browser itself is
+    gone afterwards."""
     for attempt in (1, 2):
         try:
             execution = await driver.execute(session.url, tuple(plan), actions=session.user_actions,
@@ -76,11 +85,17 @@ async def run_plan(driver: Driver, session: Session, plan: Iterable[str], varian
                                              seed=session.seed + variant.seed_shift,
                                              clock_shift_ms=variant.clock_shift_ms, screenshot=True, heap=True,
                                              captures=page_scripts())
-        except PlaywrightError as error:
+        except Exception as error:  # whatever failed once the browser was gone failed for that reason
+            message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+            if await driver.gone():
+                raise BrowserLost("the browser died during an execution") from None
+            if not isinstance(error, PlaywrightError):
+                raise
             if attempt == 2:
-                message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
                 return Execution(Outcome.failure(f"the browser failed twice: {message}").trace, "")
             continue
+        if (execution.trace.truncated in FAILED_RUNS or not execution.dom) and await driver.gone():
+            raise BrowserLost("the browser died during an execution")
         if execution.trace.truncated not in RETRIED_RUNS or attempt == 2:
             return execution
     raise AssertionError("unreachable")

@@ -75,21 +75,35 @@ async def explore(runner: Driver | Backend, session: Session, out: Path, *, boun
     """
     started = time.monotonic()
     backend = InProcess(runner, session) if isinstance(runner, Driver) else runner
-    out.mkdir(parents=True, exist_ok=True)
     run = RunDir(out)
-    settings = SweepSettings(run.relative(session.directory), bound, strategy, max_sequences, time_limit,
-                             mask.to_json(), list(rules) if rules is not None else None, [f.name for f in filters])
     if resume:
         store = RunStore.open(out)
         settings = SweepSettings.stored(store, session)
     else:
-        store = RunStore.create(out, asdict(settings))
+        store = reserve(out, session.directory, bound=bound, strategy=strategy, max_sequences=max_sequences,
+                        time_limit=time_limit, mask=mask, rules=rules, filters=filters)
+        settings = SweepSettings(**store.get("settings"))
     pipeline = Pipeline(backend, store)
     try:
         return await _sweep(pipeline, store, session, run, settings, started, progress, backend.workers)
     finally:
         await pipeline.close()
         store.close()
+        if backend is not runner:  # a browser it started for one that died
+            await backend.close()
+
+
+def reserve(out: Path, session_dir: Path, *, bound: int | None = 1, strategy: str = "r4",
+            max_sequences: int | None = None, time_limit: float | None = None, mask: NoiseMask = NoiseMask(),
+            rules: Iterable[str] | None = None, filters: Iterable[NamedFilter] = DEFAULT_FILTERS) -> RunStore:
+    """The new store of a sweep in the run directory ``out`` (created when missing) of the session
+    in ``session_dir``, holding every setting that shapes the sweep; the session may still be to
+    record. Storing them before anything else happens lets ``--resume`` continue this sweep, not
+    another, whenever it was interrupted. Refuses (:class:`StoreError`) a run that has a store."""
+    out.mkdir(parents=True, exist_ok=True)
+    settings = SweepSettings(RunDir(out).relative(session_dir), bound, strategy, max_sequences, time_limit,
+                             mask.to_json(), list(rules) if rules is not None else None, [f.name for f in filters])
+    return RunStore.create(out, asdict(settings))
 
 
 @dataclass(frozen=True)

@@ -20,14 +20,15 @@ from webr4.trace import Trace
 class RunFiles:
     """The explored sequences of the run directory ``directory``.
 
-    Opening a directory without a store is allowed: every sequence then reads as missing.
-    Traces are parsed once and kept.
+    Opening a directory without a store is allowed: every sequence then reads as missing. The
+    store is only read, so a run on read-only media can be reported and replayed. Traces are
+    parsed once and kept.
     """
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
         self.run = RunDir(directory)
-        self._store = RunStore(self.run.store) if self.run.store.is_file() else None
+        self._store = RunStore(self.run.store, read_only=True) if self.run.store.is_file() else None
         self._traces: dict[int, Trace] = {}
 
     def close(self) -> None:

@@ -58,6 +58,14 @@ class StoreError(Webr4Error):
     """The run store cannot be used as asked (one line naming the problem and what to do)."""
 
 
+def damaged(path: Path, error: BaseException) -> StoreError:
+    """The error for the store at ``path`` that exists but cannot be read as one (truncated,
+    overwritten, corrupted), saying what of the run still works."""
+    reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    return StoreError(f"the run store {path} is damaged ({reason}); the run's verdicts are still in its "
+                      f"summary.json (webr4 export {path.parent} reads them); explore again into a new --out")
+
+
 def execution_key(plan: Sequence[str], copy: int = 0) -> str:
     """A plan's key; ``copy`` tells apart deliberate repeats of one plan (the seed replays)."""
     digest = hashlib.sha256(json.dumps(list(plan)).encode()).hexdigest()[:32]
@@ -67,8 +75,14 @@ def execution_key(plan: Sequence[str], copy: int = 0) -> str:
 class RunStore:
     """The SQLite store of one run directory."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, read_only: bool = False) -> None:
+        """Open the store at ``path`` (created when missing), or with ``read_only`` only read it,
+        which works where nothing may be written (a run on read-only media, a CI artifact)."""
         self.path = path
+        if read_only:
+            self._db = _open_read_only(path)
+            return
+        existed = path.exists()
         try:
             self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             # a new store gives back the pages of screenshots moved out to files (set before any table)
@@ -77,6 +91,8 @@ class RunStore:
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(_SCHEMA)
         except sqlite3.DatabaseError as error:
+            if existed and not isinstance(error, sqlite3.OperationalError):
+                raise damaged(path, error) from None
             raise StoreError(f"{path} is not a usable webr4 run store ({error}); choose another --out") from None
 
     @classmethod
@@ -180,6 +196,32 @@ class RunStore:
     def report(self, index: int) -> dict[str, Any] | None:
         row = self._db.execute("SELECT report FROM sequences WHERE idx = ? AND report IS NOT NULL", (index,)).fetchone()
         return None if row is None else json.loads(row[0])
+
+
+def _open_read_only(path: Path) -> sqlite3.Connection:
+    """A connection that only reads ``path``, by the first way that works there: an ordinary
+    one (which, closing last, tidies the store's ``-wal`` and ``-shm`` files away as a writer
+    does); a read-only one (the directory cannot be written, the index files exist); an
+    immutable one (not even those files can be made: what an interrupted sweep left in its
+    ``-wal`` file is then not seen)."""
+    uri = path.resolve().as_uri()
+    error: sqlite3.DatabaseError | None = None
+    for mode in ("", "?mode=ro", "?immutable=1"):
+        try:
+            db = sqlite3.connect(uri + mode, uri=True, check_same_thread=False)
+        except sqlite3.OperationalError as failed:
+            error = failed
+            continue
+        try:
+            db.execute("SELECT count(*) FROM meta").fetchone()  # opening is lazy: reading says if it can
+            return db
+        except sqlite3.DatabaseError as failed:
+            db.close()
+            error = failed
+            if not isinstance(failed, sqlite3.OperationalError) or "no such table" in str(failed):
+                break  # not a way of opening that fails: the file itself is no store
+    assert error is not None
+    raise damaged(path, error)
 
 
 def _pack(text: str) -> bytes:

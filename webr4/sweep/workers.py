@@ -3,8 +3,8 @@
 Worker processes (``--workers N``) and Dask workers (``--cluster``) call :func:`execute_plan`
 or :func:`execute_packed`; the first call in a process starts an asyncio loop on a thread of its
 own and a :class:`~webr4.browser.driver.Driver` on it, later calls reuse both. A browser that
-died is started again before the next execution, so one crash costs one execution, not the
-worker.
+died is started again and the execution it was running is run once more on the new one
+(:class:`~webr4.sweep.execution.BrowserLost` when that one dies too).
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from webr4.browser.driver import Driver
-from webr4.sweep.execution import AS_RECORDED, Outcome, Variant, execute
+from webr4.browser.teardown import quiet_lost_browser
+from webr4.sweep.execution import AS_RECORDED, BrowserLost, Outcome, Variant, execute
 from webr4.record.session import Session
 
 
@@ -30,6 +31,7 @@ class BrowserHost:
 
     def __init__(self) -> None:
         self._loop = asyncio.new_event_loop()
+        quiet_lost_browser(self._loop)
         self._thread = threading.Thread(target=self._loop.run_forever, name="webr4-browser", daemon=True)
         self._thread.start()
         self._driver: Driver | None = None
@@ -45,11 +47,17 @@ class BrowserHost:
         session = self._sessions.get(session_dir)
         if session is None:
             session = self._sessions[session_dir] = Session.load(session_dir)
-        driver = await self._live_driver()
-        return await execute(driver, session, plan, variant)
+        for attempt in (1, 2):
+            driver = await self._live_driver()
+            try:
+                return await execute(driver, session, plan, variant)
+            except BrowserLost as lost:
+                if attempt == 2:
+                    raise BrowserLost(f"{lost}, and again on a new browser") from None
+        raise AssertionError("unreachable")
 
     async def _live_driver(self) -> Driver:
-        if self._driver is not None and not self._driver.browser.is_connected():
+        if self._driver is not None and not self._driver.connected:
             await self._stop()
         if self._driver is None:
             driver = Driver()

@@ -61,14 +61,14 @@ async def explore_session(session: Session, out: Path, options: SweepOptions = S
 
     One worker runs the executions in this process, in ``driver`` when given (it stays open), else
     in a browser started and closed here. The reversals ``options.confirm`` names are then
-    confirmed in plain Chromium, in ``driver``'s browser or one started for it. Raises
+    confirmed in plain Chromium, in ``driver``'s browser while it lives, else one started for it. Raises
     :class:`~webr4.runlock.RunInUse` when another process is using ``out``.
     """
     with claim(out):
         summary = await _explore(session, out, options, progress, driver)
         if not any(wanted(reversal, options.confirm) for reversal in summary.reversals):
             return summary
-        if driver is not None:
+        if driver is not None and driver.connected:  # a browser that died under the sweep was replaced there
             return await confirm_run(driver.browser, session, out, options.confirm, options.mask, progress)
         async with async_playwright() as playwright:
             browser = await launch(playwright)

@@ -33,7 +33,8 @@ def racing_url() -> Iterator[str]:
 def undisturbed(racing_url, tmp_path_factory) -> dict:
     """The verdicts of a sweep nothing disturbed."""
     run = tmp_path_factory.mktemp("undisturbed") / "run"
-    result = CliRunner().invoke(main, ["check", racing_url, "--out", str(run), "--workers", "1", "--progress", "quiet"])
+    result = CliRunner().invoke(main, ["check", racing_url, "--out", str(run), "--workers", "1", "--progress", "quiet",
+                                       "--confirm", "none"])
     assert result.exit_code == 1, result.output
     return _verdicts(run)
 
@@ -79,7 +80,7 @@ def _browsers(root: int) -> list[int]:
 def test_a_browser_that_dies_under_the_sweep_changes_no_verdict(racing_url, undisturbed, tmp_path, death, workers):
     run = tmp_path / "run"
     process = subprocess.Popen([sys.executable, "-m", "webr4", "check", racing_url, "--out", str(run),
-                                "--workers", workers, "--progress", "json"],
+                                "--workers", workers, "--progress", "json", "--confirm", "none"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
                                preexec_fn=_ignore_sigint, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert process.stdout is not None

@@ -12,7 +12,7 @@ On every site, in one process with one browser, from one recorded session:
 A harmful verdict counts as finding an expected race when it is on that race (see
 :mod:`benchmarks.race_match`); every other harmful verdict, and every harmful verdict on a site
 whose ``expected.json`` says ``"harmful": false``, is a false harmful verdict. "Executions" are
-browser runs: for webr4 the two seed replays plus every explored sequence (the recording is made
+browser runs: for webr4 the seed replays plus every explored sequence (the recording is made
 once per site and not counted); "first exposed" is the explored sequence (or plain run) that first
 exposed each expected harmful race. Writes the section "How webr4 compares" of ``README.md``.
 """
@@ -33,7 +33,7 @@ from benchmarks.readme_section import update_readme
 from benchmarks.section import Section, served
 from webr4.browser.actions import parse_actions
 from webr4.browser.driver import Driver
-from webr4.sweep.explore import SeedNotReproducible, explore
+from webr4.sweep.explore import SEED_REPLAYS, SeedNotReproducible, explore
 from webr4.record.session import Session, record
 from webr4.sweep.runfiles import RunFiles
 from webr4.trace import Trace
@@ -128,7 +128,7 @@ async def _webr4(driver: Driver, session: Session, out: Path, site: str, approac
     pruning = summary.get("pruning")
     note = f"stopped by {summary['truncated']}" if summary["truncated"] and strategy == "r4" else ""
     return Result(site, approach, truth.expected, sum(f is not None for f in first), false,
-                  summary["sequences_explored"] + 1, wall, pruning["ratio"] if pruning else None, first,
+                  summary["sequences_explored"] - 1 + SEED_REPLAYS, wall, pruning["ratio"] if pruning else None, first,
                   budget or summary["sequences_explored"], note), summary
 
 

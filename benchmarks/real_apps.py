@@ -52,7 +52,7 @@ from webr4.browser.driver import Driver
 from webr4.instrument.cache import CACHE_ENV
 from webr4.serve import serve
 from webr4.sweep.confirm import confirm_run
-from webr4.sweep.explore import explore
+from webr4.sweep.explore import SEED_REPLAYS, explore
 from webr4.record.session import Session, record
 from webr4.rundir import trace_text
 from webr4.sweep.store import RunStore, execution_key
@@ -177,8 +177,8 @@ class AppResult:
 
     @property
     def executions(self) -> int | None:
-        """Two seed replays, then one per explored child."""
-        return None if self.sequences is None else self.sequences + 1
+        """The seed replays, then one per explored child (``sequences`` counts the seed)."""
+        return None if self.sequences is None else self.sequences - 1 + SEED_REPLAYS
 
     @property
     def per_execution_s(self) -> float | None:

@@ -50,6 +50,11 @@ from webr4.errors import Webr4Error
 from webr4.vocabulary import StopReason, Truncation
 
 
+SEED_REPLAYS = 3
+"""Executions of the seed before exploring: two as recorded (what differs between them is noise),
+one with the virtual clock and the random seed moved (what moves follows them)."""
+
+
 class SeedNotReproducible(Webr4Error):
     """Replaying the recording twice ran different events: exploring it would compare noise."""
 

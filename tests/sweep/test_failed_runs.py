@@ -15,7 +15,7 @@ from webr4.record.session import SessionError, record
 from webr4.report.ci import in_words
 from webr4.state.snapshot import StateSnapshot
 from webr4.sweep.explore import SeedNotReproducible, explore
-from webr4.sweep.execution import Outcome, run_plan
+from webr4.sweep.execution import AS_RECORDED, Outcome, Variant, run_plan
 from webr4.trace import ErrorRecord, Trace
 from webr4.vocabulary import Truncation
 
@@ -51,6 +51,9 @@ class Driver_:
     async def execute(self, url: str, plan: tuple[str, ...], **options: Any) -> Execution:
         self.calls.append(plan)
         return self.executions[len(self.calls) - 1]
+
+    async def gone(self) -> bool:
+        return False  # the browser itself stays
 
 
 def test_an_end_state_that_could_not_be_read_is_read_again_in_a_new_execution() -> None:
@@ -97,7 +100,7 @@ class SecondReplayUnread:
     workers: int = 1
     calls: int = 0
 
-    async def execute(self, plan: Sequence[str]) -> Outcome:
+    async def execute(self, plan: Sequence[str], variant: Variant = AS_RECORDED) -> Outcome:
         self.calls += 1
         if self.calls == 1:
             return Outcome(self.seed, StateSnapshot(dom="<html>\n</html>"))

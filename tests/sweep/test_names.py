@@ -43,7 +43,7 @@ LOCATIONS = [
     "(Tally object first seen at app.js:7:10).n",
 ]
 DIFFERENCES = {
-    "exceptions": ["new Uncaught TypeError: Cannot set properties of null (setting 'value') at app.js:45:3"],
+    "exceptions": ["new Uncaught TypeError: Cannot set properties of null (setting 'value') at app.js:45:42"],
     "dom": ['body > p > span: "B" → "A"', '#log: "b loaded" → "a loaded"',
             '#email: value "ada@example.com" → ""'],
     "screenshot": ["963 pixels changed in 119×67 at (8, 19)"],

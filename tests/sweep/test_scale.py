@@ -86,7 +86,7 @@ def test_a_killed_sweep_resumes_without_running_finished_work_again(racing, tmp_
     assert not (run / "report").exists()  # it really died mid-sweep
 
     result = CliRunner().invoke(main, ["explore", str(session.directory), "--out", str(run), "--workers", "1",
-                                       "--resume", "--progress", "quiet"])
+                                       "--resume", "--progress", "quiet", "--confirm", "none"])
     assert result.exit_code == 1, result.output  # the page's races are harmful: exit status 1
     assert _comparable(run) == _comparable(reference)
     store = RunStore.open(run)

@@ -70,6 +70,7 @@ class _Observed:
 
     def __init__(self) -> None:
         self.signs: dict[str, asyncio.Event] = {}
+        self.seen: list[str] = []  # the signs in the order they first came
         self.exceptions: list[list[str | None]] = []
         self.console: list[str] = []
         self.requests: list[str] = []
@@ -80,7 +81,10 @@ class _Observed:
         return self.signs.setdefault(f"{kind}:{target}", asyncio.Event())
 
     def see(self, kind: str, target: str = "") -> None:
-        self.sign(kind, target).set()
+        sign = self.sign(kind, target)
+        if not sign.is_set():
+            self.seen.append(f"{kind}:{target}")
+        sign.set()
 
 
 async def drive(browser: Browser, schedule: dict[str, Any], har: Path, *, dom_script: str, storage_script: str,
@@ -109,6 +113,7 @@ async def drive(browser: Browser, schedule: dict[str, Any], har: Path, *, dom_sc
         for gate in released.values():
             gate.set()  # nothing stays held while the end state is read
         await _finish(page, schedule, observed)
+        problem = problem or _unforced(schedule.get("pair"), observed)
         end = {"problem": problem, "dom": await page.evaluate(dom_script),
                "storage": await page.evaluate(storage_script),
                "screenshot": await page.screenshot(full_page=True, caret="hide", animations="disabled"),
@@ -163,6 +168,18 @@ async def _route(page: Page, url: str, released: dict[str, asyncio.Event], obser
             pass
 
     await page.route("**/*", handle)
+
+
+def _unforced(pair: list[dict[str, Any]] | None, observed: _Observed) -> str | None:
+    """What went wrong when the racing pair's second sign came before its first (a lever that did
+    not hold: a load nothing the schedule held was still waiting for), else ``None``."""
+    if not pair:
+        return None
+    first, second = (f"{sign['kind']}:{sign.get('target', '')}" for sign in pair)
+    seen = observed.seen
+    if second in seen and (first not in seen or seen.index(first) > seen.index(second)):
+        return f"{sign_words(pair[1])} before {sign_words(pair[0])} in plain Chromium: no lever held it back"
+    return None
 
 
 async def _carry_out(page: Page, schedule: dict[str, Any], observed: _Observed,

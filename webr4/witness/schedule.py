@@ -83,7 +83,9 @@ class PlainSchedule:
     installed paused before the page loads, run as ``clock_runs`` say, before each step to the
     virtual time the step ran at in webr4's trace of this order (``step_times``: so the page's
     other timers fire by then, as they did there, but never past a ``clock_runs`` time whose sign
-    has not come), and to ``horizon_ms`` at the end."""
+    has not come), and to ``horizon_ms`` at the end. ``pair`` is the signs of the racing pair's two
+    events in the order this schedule forces: the run checks that the first came first, so that a
+    lever that failed to hold never passes for a forced order."""
 
     url: str
     steps: tuple[Mapping[str, Any], ...]
@@ -94,6 +96,7 @@ class PlainSchedule:
     clock_runs: tuple[ClockRun, ...] = ()
     horizon_ms: float = 0.0
     step_times: tuple[float, ...] = ()  # per session step, the virtual ms it ran at in this order's trace
+    pair: tuple[Sign, Sign] | None = None
 
     def timing(self, step: int) -> StepTiming:
         """When step ``step`` runs (after ``load`` unless the schedule says otherwise)."""
@@ -205,12 +208,14 @@ def plain_schedules(page: PageFacts, parent: Trace, child: Trace, first: EventId
         levers = _force(page, before, after, events, times, trace)
         if isinstance(levers, NotForceable):
             return levers
-        orders.append((f"{before.label} before {after.label}", levers))
-    clock = any(levers.clock_runs for _order, levers in orders)
+        signs = _sign(page, before, times), _sign(page, after, times)
+        pair = (signs[0], signs[1]) if signs[0] is not None and signs[1] is not None else None
+        orders.append((f"{before.label} before {after.label}", levers, pair))
+    clock = any(levers.clock_runs for _order, levers, _pair in orders)
     horizon = max([step.time for trace in (parent, child) for step in trace.steps] + [0.0])
     schedules = [PlainSchedule(page.url, tuple(page.steps), order, tuple(levers.holds), tuple(levers.timings),
-                               clock, tuple(levers.clock_runs), horizon, _step_times(page, trace))
-                 for (order, levers), trace in zip(orders, (parent, child))]
+                               clock, tuple(levers.clock_runs), horizon, _step_times(page, trace), pair)
+                 for (order, levers, pair), trace in zip(orders, (parent, child))]
     return schedules[0], schedules[1]
 
 

@@ -17,7 +17,7 @@ def test_the_runtime_stops_a_stretch_at_the_horizon_with_the_python_word():
 
 
 def test_budget_stop_reasons_are_spelled_as_the_options_that_set_them():
-    explore_options = {option for param in main.commands["explore"].params for option in param.opts}
+    explore_options = {option for param in main.get_command(None, "explore").params for option in param.opts}
     budgets = {StopReason.MAX_SEQUENCES, StopReason.TIME_LIMIT}
     assert {f"--{reason.value}" for reason in budgets} <= explore_options
     assert {plans.MAX_SEQUENCES, plans.TIME_LIMIT} == budgets

@@ -8,7 +8,7 @@ whatever fails because of it (a browser that the same signal to the process grou
 counts as the interrupt, not as an error of its own.
 
 :func:`main` is the ``webr4`` program: it installs the handlers before the command line is even
-imported (that takes a second or two), and once the command is over, a signal ends the process
+imported, and once the command is over, a signal ends the process
 at once with status 130 and one line rather than in the middle of its clean-up.
 """
 

@@ -1,0 +1,128 @@
+"""The options several commands share, and the types that check their values."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import click
+
+from webr4.browser.controller import Limits
+from webr4.engine.strategies import STRATEGIES
+from webr4.instrument.chunks import CHUNK_MODELS
+from webr4.sweep.confirm import CONFIRM_CHOICES, FAIL_ON_CHOICES
+from webr4.sweep.progress import MODES
+
+
+class _WebUrl(click.ParamType):
+    """The URL of a page on a web server: webr4 records and replays what the page fetches over
+    HTTP, so a ``data:``, ``file:`` or host-less URL is refused up front."""
+
+    name = "url"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        url = str(value)
+        shown = url if len(url) <= 60 else url[:57] + "..."
+        try:
+            parts = urlsplit(url)
+            host = parts.hostname
+        except ValueError as error:
+            self.fail(f"{shown} is not a valid URL ({error})", param, ctx)
+        if parts.scheme not in ("http", "https") or not host:
+            self.fail(f"{shown} is not an http:// or https:// URL; webr4 loads pages from a web server "
+                      "(serve a local page with: python -m http.server)", param, ctx)
+        return url
+
+
+WEB_URL = _WebUrl()
+POSITIVE = click.FloatRange(min=0, min_open=True)  # a duration or budget: more than zero
+AT_LEAST_ONE = click.IntRange(min=1)
+
+
+def execution_limits(horizon: float, max_events: int, event_timeout: float, parse_chunks: str, chunk_kb: int,
+           step_wait: float) -> Limits:
+    """The execution limits that :func:`limit_options` gave."""
+    return Limits(horizon_ms=horizon, max_events=max_events, event_timeout_s=event_timeout,
+                  parse_chunks=parse_chunks, chunk_kb=chunk_kb, step_wait_ms=step_wait)
+
+
+def limit_options(command: Any) -> Any:
+    command = click.option("--horizon", type=POSITIVE, default=60_000.0, show_default=True,
+                           help="Virtual milliseconds after which the default schedule stops.")(command)
+    command = click.option("--max-events", type=AT_LEAST_ONE, default=5_000, show_default=True,
+                           help="Most events one execution runs.")(command)
+    command = click.option("--event-timeout", type=POSITIVE, default=10.0, show_default=True,
+                           help="Wall seconds one event may take before the run is cut (endless loops).")(command)
+    command = click.option("--parse-chunks", type=click.Choice(CHUNK_MODELS), default="yield", show_default=True,
+                           help="Where parsing is split into events: yield, only where Chromium's parser can "
+                                "let other tasks run; element, before every script, resource and targeted "
+                                "element (R4's adversarial model).")(command)
+    command = click.option("--chunk-kb", type=click.IntRange(min=1), default=16, show_default=True,
+                           help="With --parse-chunks yield: the document's bytes are modelled as arriving "
+                                "every this many KB, and parsing may pause between arrivals.")(command)
+    command = click.option("--step-wait", type=POSITIVE, default=30_000.0, show_default=True,
+                           help="Virtual milliseconds a user step waits for its target to become actionable, "
+                                "letting the page's events run meanwhile.")(command)
+    return command
+
+
+
+def record_options(command: Any) -> Any:
+    command = click.option("--seed", default=0, show_default=True,
+                           help="Seed for Math.random and crypto.getRandomValues.")(command)
+    command = click.option("--actions", type=click.Path(path_type=Path, dir_okay=False),
+                           help='JSON list of user steps, e.g. [{"click": "#add"}, {"wait": 500}]; '
+                                "page load only without --actions, --script and --auto.")(command)
+    command = click.option("--script", type=click.Path(path_type=Path, dir_okay=False),
+                           help="Python file defining run(page) that drives a Playwright page (sync API); "
+                                "the user actions it performs become the session's, with the real time "
+                                "between them.")(command)
+    command = click.option("--pace", type=click.FloatRange(min=0), metavar="MS",
+                           help="With --script: put exactly MS virtual milliseconds (plus the script's own "
+                                "waits) between actions instead of the real time they took.")(command)
+    command = click.option("--auto", type=click.IntRange(min=1), metavar="N",
+                           help="Explore automatically: up to N actions on elements with event handlers "
+                                "(chosen with --seed).")(command)
+    return limit_options(command)
+
+
+def explore_options(command: Any) -> Any:
+    command = click.option("--bound", type=AT_LEAST_ONE, default=1, show_default=True,
+                           help="Conflict-reversal bound k: reversals stacked on the recording.")(command)
+    command = click.option("--strategy", type=click.Choice(STRATEGIES), default="r4", show_default=True,
+                           help="r4: one conflict reversal per sequence; delay: delay-bounded random "
+                                "sampling (--bound delays); wave: random happens-before-respecting swaps.")(command)
+    command = click.option("--max-sequences", type=AT_LEAST_ONE,
+                           help="Stop after this many explored sequences.")(command)
+    command = click.option("--time-limit", type=POSITIVE, help="Stop after this many seconds.")(command)
+    command = click.option("--mask", multiple=True, metavar="SELECTOR",
+                           help="Ignore this part of the DOM when comparing (#id, .class, tag); repeatable; adds "
+                                "to [mask] selectors of webr4.toml.")(command)
+    command = click.option("--mask-heap", multiple=True, metavar="PATH",
+                           help="Ignore this heap path (window.cache); repeatable.")(command)
+    command = click.option("--rules", metavar="NAMES",
+                           help="Comma-separated classifier rules to use (default: all).")(command)
+    command = click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default=True,
+                           help="Executions run at once, each worker process with a browser of its own.")(command)
+    command = click.option("--cluster", metavar="ADDRESS",
+                           help="Run executions on a Dask cluster: tcp://HOST:PORT of its scheduler, or local:N "
+                                "to start N local workers (needs webr4[cluster]).")(command)
+    command = click.option("--resume", is_flag=True,
+                           help="Continue the interrupted sweep in --out with its own settings; finished "
+                                "executions are not run again.")(command)
+    command = click.option("--progress", type=click.Choice(MODES), default=None,
+                           help="bar: a live progress bar (default on a terminal); json: one JSON object per "
+                                "line on stdout; quiet: nothing (default otherwise).")(command)
+    command = click.option("--junit", type=click.Path(path_type=Path, dir_okay=False),
+                           help="Also write the verdicts as JUnit XML here (as 'webr4 export' does).")(command)
+    command = click.option("--sarif", type=click.Path(path_type=Path, dir_okay=False),
+                           help="Also write the verdicts as SARIF 2.1.0 here.")(command)
+    command = click.option("--confirm", type=click.Choice(CONFIRM_CHOICES), default="harmful", show_default=True,
+                           help="After the sweep, run these reversals' two orders in plain Chromium (no webr4 code "
+                                "in the page) and say whether the difference is confirmed there.")(command)
+    command = click.option("--fail-on", type=click.Choice(FAIL_ON_CHOICES), default="harmful", show_default=True,
+                           help="Exit with status 1 on any harmful reversal, or only on one plain Chromium "
+                                "confirmed.")(command)
+    return command

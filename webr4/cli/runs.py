@@ -1,0 +1,122 @@
+"""The commands on a finished run: ``replay`` a reversal, keep its ``witness``, write its
+``report``, ``export`` its verdicts for CI."""
+
+from __future__ import annotations
+
+import sqlite3
+import webbrowser
+from pathlib import Path
+
+import click
+
+from webr4.classify.differences import MAX_ITEMS, differences_line
+from webr4.cli.failures import Failure
+from webr4.cli.running import run, with_driver
+from webr4.report import ci
+from webr4.report.write import write_report
+from webr4.rundir import RunDir, SummaryError
+from webr4.sweep.confirm import export_witness
+from webr4.sweep.replay import ReplayError, find_reversal, replay_reversal, write_traces
+from webr4.sweep.store import StoreError, damaged
+
+
+@click.command("replay", context_settings={"ignore_unknown_options": True})  # ID -1 is an ID, not an option
+@click.argument("run_dir", metavar="RUN", type=click.Path(path_type=Path, file_okay=False, exists=True))
+@click.argument("reversal_id", metavar="ID", type=int)
+@click.option("--traces", "traces_dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Instead of replaying, write both stored traces to DIR/parent/trace.json and DIR/child/trace.json.")
+def replay_command(run_dir: Path, reversal_id: int, traces_dir: Path | None) -> None:
+    """Re-execute both sequences of reversal ID and check that the difference reproduces."""
+    try:
+        if traces_dir is not None:
+            for path in write_traces(run_dir, reversal_id, traces_dir):
+                click.echo(f"wrote {path}")
+            return
+        outcome = with_driver(lambda driver: replay_reversal(driver, run_dir, reversal_id), run_dir)
+    except ReplayError as error:
+        raise click.UsageError(str(error)) from None
+    except OSError as error:
+        raise Failure(f"cannot write the traces in {traces_dir}: {error.strerror}") from None
+    click.echo(f"reported:  {_differences_in_words(outcome.reported)}")
+    click.echo(f"replayed:  {_differences_in_words(outcome.now)}")
+    click.echo("reproduced" if outcome.reproduced else "NOT reproduced")
+    confirmation = find_reversal(run_dir, reversal_id)[1].confirmation
+    if confirmation:
+        click.echo(f"confirmation: {confirmation['status']}: {confirmation['line']}")
+    if not outcome.reproduced:
+        raise SystemExit(1)
+
+
+@click.command("witness")
+@click.argument("run_dir", metavar="RUN", type=click.Path(path_type=Path, file_okay=False, exists=True))
+@click.argument("reversal_id", metavar="ID", type=int)
+@click.option("--pytest", "pytest_file", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write a standalone pytest test (needing only pytest and playwright; the HAR goes beside it) "
+                   "that fails while the race is there.")
+@click.option("--trace", "trace_file", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write Playwright traces of both orders in plain Chromium: the reversed one here, the "
+                   "parent's beside it (NAME-parent.zip); open them with 'playwright show-trace'.")
+def witness_command(run_dir: Path, reversal_id: int, pytest_file: Path | None, trace_file: Path | None) -> None:
+    """Keep reversal ID's race as plain Chromium shows it, without webr4: a test and traces."""
+    if pytest_file is None and trace_file is None:
+        raise click.UsageError("give --pytest FILE, --trace FILE or both")
+    for path in run(lambda: export_witness(run_dir, reversal_id, pytest_file=pytest_file, trace_file=trace_file)):
+        click.echo(f"wrote {path}")
+
+
+def _differences_in_words(differences: dict[str, list[str]]) -> str:
+    return differences_line(differences, per_category=MAX_ITEMS) if differences else "no difference"
+
+
+@click.command("report")
+@click.argument("run_dir", metavar="RUN", type=click.Path(path_type=Path, file_okay=False, exists=True))
+@click.option("--open", "open_page", is_flag=True, help="Open the report in the default browser.")
+def report_command(run_dir: Path, open_page: bool) -> None:
+    """Write the HTML report of the run directory RUN to RUN/report/index.html."""
+    try:
+        page = write_report(run_dir)
+    except SummaryError as error:
+        raise click.UsageError(str(error)) from None
+    except StoreError as error:
+        raise Failure(str(error)) from None
+    except sqlite3.DatabaseError as error:  # found damaged only where it was read
+        raise Failure(str(damaged(RunDir(run_dir).store, error))) from None
+    except OSError as error:
+        raise Failure(f"cannot write the report in {run_dir}: {error.strerror}") from None
+    click.echo(f"report: {page}")
+    if open_page and not webbrowser.open(page.resolve().as_uri()):
+        click.echo(f"note: no browser to open the report with here; open {page} in one", err=True)
+
+
+@click.command("export")
+@click.argument("run_dir", metavar="RUN", type=click.Path(path_type=Path, file_okay=False, exists=True))
+@click.option("--junit", type=click.Path(path_type=Path, dir_okay=False), help="Write JUnit XML here.")
+@click.option("--sarif", type=click.Path(path_type=Path, dir_okay=False), help="Write SARIF 2.1.0 here.")
+@click.option("--allow-unfinished", is_flag=True,
+              help="Export a sweep that is still running or was interrupted (its verdicts are partial).")
+def export_command(run_dir: Path, junit: Path | None, sarif: Path | None, allow_unfinished: bool) -> None:
+    """Write the verdicts of RUN for CI; exit status 1 when RUN has a harmful race.
+
+    A sweep that has not finished is refused (status 2) unless --allow-unfinished is given.
+    """
+    try:
+        summary = RunDir(run_dir).read_summary()
+    except SummaryError as error:
+        raise click.UsageError(str(error)) from None
+    unfinished = ci.unfinished_reason(run_dir, summary)
+    if unfinished and not allow_unfinished:
+        raise Failure(f"{unfinished}, or pass --allow-unfinished")
+    if unfinished:
+        click.echo(f"warning: {unfinished}", err=True)
+    for option, path, write in (("--junit", junit, ci.write_junit), ("--sarif", sarif, ci.write_sarif)):
+        if path is not None:
+            try:
+                click.echo(f"wrote {write(run_dir, path)}")
+            except OSError as error:
+                raise click.BadParameter(f"cannot write {path}: {error.strerror}", param_hint=option) from None
+    found = summary.harmful()
+    click.echo(f"{len(found)} harmful of {len(summary.reversals)} reversals")
+    for reversal in found:
+        click.echo(ci.in_words(run_dir, reversal))
+    if found:
+        raise SystemExit(1)

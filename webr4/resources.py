@@ -1,5 +1,5 @@
 """Where webr4's non-Python files are: the injected JavaScript, the bundled sites, the report
-templates. They live at the top of the source tree and ship inside the package (see
+templates, the example tests. They live at the top of the source tree and ship inside the package (see
 ``pyproject.toml``); this module finds them in either layout. A checkout is recognised by its
 ``pyproject.toml`` beside the package, so an installed webr4 never picks up an unrelated
 ``sites/`` or ``reports/`` directory that another distribution left in ``site-packages``.
@@ -20,12 +20,13 @@ _LAYOUT = {
     "js": ("instrument_js", "_js"),
     "sites": ("sites", "_sites"),
     "reports": ("reports", "_reports"),
+    "examples": ("examples", "_examples"),
 }
 
 
 @cache
 def resource_dir(kind: str) -> Path:
-    """The directory holding ``kind`` ("js", "sites" or "reports")."""
+    """The directory holding ``kind`` ("js", "sites", "reports" or "examples")."""
     in_tree, installed = _LAYOUT[kind]
     source = _SOURCE_ROOT / in_tree
     if (_SOURCE_ROOT / "pyproject.toml").is_file() and source.is_dir():

@@ -36,6 +36,16 @@ def test_a_usage_error_is_one_line_without_the_usage_header(tmp_path):
     assert not (tmp_path / "s").exists()
 
 
+def test_the_example_tests_go_only_into_a_new_or_empty_directory(tmp_path):
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_mine.py").write_text("def test_mine():\n    pass\n")
+    refused = CliRunner().invoke(main, ["sites", "example", str(tmp_path / "tests")])
+    assert (refused.exit_code, refused.stderr) == (2, f"Error: {tmp_path / 'tests'} is not empty; "
+                                                      "choose a new or empty directory\n")
+    written = CliRunner().invoke(main, ["sites", "example", str(tmp_path / "more")])
+    assert written.exit_code == 0 and (tmp_path / "more" / "test_shop.py").is_file()
+
+
 def test_a_bad_limit_is_one_line(tmp_path):
     result = CliRunner().invoke(main, ["check", URL, "--horizon", "0", "--out", str(tmp_path / "run")])
     assert result.exit_code == 2

@@ -82,3 +82,11 @@ def test_python_dash_m_is_the_webr4_command(installed: tuple[Path, dict[str, str
     by_module = _run([environment / "bin" / "python", "-m", "webr4", "sites", "list"], cwd=tmp_path, env=env)
     by_script = _run([environment / "bin" / "webr4", "sites", "list"], cwd=tmp_path, env=env)
     assert by_module == by_script and "two-xhr" in by_script
+
+
+@pytest.mark.slow
+def test_the_installed_wheel_gives_the_pytest_example(installed: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    environment, env = installed
+    _run([environment / "bin" / "webr4", "sites", "example", "tests"], cwd=tmp_path, env=env)
+    example = ROOT / "examples" / "pytest" / "test_shop.py"
+    assert (tmp_path / "tests" / example.name).read_text() == example.read_text()

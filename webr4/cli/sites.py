@@ -1,9 +1,12 @@
-"""``webr4 sites``: the bundled sites with known races, listed or served."""
+"""``webr4 sites``: the bundled sites with known races, listed or served, and the example tests
+that check them through the pytest plugin."""
 
 from __future__ import annotations
 
 import json
+import shutil
 import time
+from pathlib import Path
 
 import click
 
@@ -41,3 +44,19 @@ def sites_serve(port: int) -> None:
                 pass
     except OSError as error:
         raise Failure(f"cannot serve on port {port}: {error.strerror}; try --port 0") from None
+
+
+@sites.command("example")
+@click.argument("directory", type=click.Path(path_type=Path, file_okay=False))
+def sites_example(directory: Path) -> None:
+    """Copy the pytest plugin's example tests into DIRECTORY (new or empty), to run or adapt."""
+    if directory.is_dir() and any(directory.iterdir()):
+        raise Failure(f"{directory} is not empty; choose a new or empty directory")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        for example in sorted(resource_dir("examples").glob("*/test_*.py")):
+            shutil.copyfile(example, directory / example.name)
+            click.echo(f"wrote {directory / example.name}")
+    except OSError as error:
+        raise Failure(f"cannot write into {directory}: {error.strerror}; choose another directory") from None
+    click.echo(f"run them with: webr4 sites serve & pytest {directory}  (pytest: pip install 'webr4[pytest]')")

@@ -24,7 +24,7 @@ from webr4.state.noise import NoiseMask
 from webr4.sweep.backends import Backend, DaskCluster, WorkerProcesses
 from webr4.sweep.confirm import confirm_run, wanted
 from webr4.sweep.explore import explore, reserve
-from webr4.sweep.progress import Progress, Quiet
+from webr4.sweep.progress import RECORDING, Progress, Quiet
 from webr4.record.session import Session, record
 
 
@@ -127,6 +127,8 @@ async def _check(url: str, out: Path, actions: Iterable[Mapping[str, Any]], seed
                 rules=options.rules).close()
         options = replace(options, resume=True)
     in_process = not options.cluster and options.workers <= 1
+    if not recorded:
+        progress.phase(RECORDING)  # starting the browser is part of it
     async with Driver() as driver:
         if recorded:
             session = Session.load(session_dir)

@@ -38,14 +38,16 @@ def start(*args: str) -> subprocess.Popen:
                             text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
 
 
-def wait_for_sequences(process: subprocess.Popen, count: int) -> None:
-    """Read ``--progress json`` lines until ``count`` sequences were judged."""
+def wait_for_sequences(process: subprocess.Popen, count: int) -> list[str]:
+    """Read ``--progress json`` lines until ``count`` sequences were judged; the phases said before."""
     assert process.stdout is not None
-    judged = 0
+    judged, phases = 0, []
     for line in process.stdout:
-        judged += json.loads(line)["event"] == "sequence"
+        record = json.loads(line)
+        judged += record["event"] == "sequence"
+        phases += [record["phase"]] if record["event"] == "phase" else []
         if judged == count:
-            return
+            return phases
     raise AssertionError(f"the sweep ended before {count} sequences: {process.stderr.read() if process.stderr else ''}")
 
 
@@ -60,7 +62,7 @@ def export(run: Path) -> int:
 def test_ctrl_c_stops_with_130_says_how_to_resume_and_resume_finishes(racing_url, tmp_path):
     run = tmp_path / "run"
     process = start("check", racing_url, "--out", str(run), "--workers", "1", "--progress", "json")
-    wait_for_sequences(process, 2)
+    assert wait_for_sequences(process, 2) == ["recording", "replaying the seed"]
     process.send_signal(signal.SIGINT)
     _, stderr = process.communicate(timeout=120)
     assert process.returncode == 130

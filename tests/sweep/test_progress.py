@@ -7,7 +7,7 @@ import json
 
 from rich.console import Console
 
-from webr4.sweep.progress import Bar, JsonLines
+from webr4.sweep.progress import RECORDING, SEED, Bar, JsonLines
 
 FINISHED = {"sequences_explored": 3, "counts": {"harmful": 1, "harmless": 1}, "truncated": None, "seconds": 4.2}
 LATEST = {"id": 2, "verdict": "harmful", "reasons": ["exception-diff"], "location": "global cart",
@@ -16,26 +16,40 @@ LATEST = {"id": 2, "verdict": "harmful", "reasons": ["exception-diff"], "locatio
           "failure": None, "unrealised": None, "timing": "XHR GET /cart.json load arrived 12 ms later, after parse chunk 2/2"}
 
 
-def test_the_bar_shows_done_of_planned_and_the_verdicts_so_far():
+def test_the_bar_shows_each_phase_then_done_of_an_estimated_total_and_the_verdicts_so_far():
+    screen = io.StringIO()
+    bar = Bar(Console(file=screen, width=120, force_terminal=False))
+    bar.phase(RECORDING)
+    bar.phase(SEED)
+    bar.start(5)
+    bar.advance(2, 5, {"harmful": 1, "harmless": 1}, LATEST)
+    bar.stop()
+    lines = screen.getvalue().strip().splitlines()
+    assert [line.split()[0] for line in lines[-3:]] == ["recording", "replaying", "exploring"]
+    assert "2/~5" in lines[-1] and "harmful 1" in lines[-1] and "harmless 1" in lines[-1]
+
+
+def test_a_finished_sweep_s_total_is_what_it_explored():
     screen = io.StringIO()
     bar = Bar(Console(file=screen, width=120, force_terminal=False))
     bar.start(5)
-    bar.advance(2, 5, {"harmful": 1, "harmless": 1}, LATEST)
+    bar.advance(2, 3, {"harmful": 1, "harmless": 1}, LATEST)
     bar.finish(FINISHED)
-    last = screen.getvalue().strip().splitlines()[-1]
-    assert "2/5" in last and "harmful 1" in last and "harmless 1" in last
+    assert "2/2" in screen.getvalue().strip().splitlines()[-1]
 
 
 def test_json_lines_are_one_parseable_record_per_step():
     stream = io.StringIO()
     lines = JsonLines(stream)
+    lines.phase(RECORDING)
     lines.start(4)
     lines.advance(1, 4, {"harmful": 1}, LATEST)
     lines.finish(FINISHED)
     records = [json.loads(line) for line in stream.getvalue().splitlines()]
-    assert [r["event"] for r in records] == ["start", "sequence", "finish"]
-    assert records[1] == {"event": "sequence", "done": 1, "planned": 4, "counts": {"harmful": 1}, **LATEST}
-    assert records[2]["counts"] == {"harmful": 1, "harmless": 1}
+    assert [r["event"] for r in records] == ["phase", "start", "sequence", "finish"]
+    assert records[0] == {"event": "phase", "phase": "recording"}
+    assert records[2] == {"event": "sequence", "done": 1, "planned": 4, "counts": {"harmful": 1}, **LATEST}
+    assert records[3]["counts"] == {"harmful": 1, "harmless": 1}
 
 
 def test_json_lines_say_each_confirmation_in_plain_chromium_after_the_sweep():

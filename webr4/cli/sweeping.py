@@ -61,7 +61,11 @@ def explore_command(session_dir: Path, out_dir: Path, **sweep: Any) -> None:
         summary = await explore_session(session, out_dir, options, progress=progress)
         return Checked(summary, write_report(out_dir))
 
-    _report(interruptible(explore_and_report, out_dir, resume), out_dir, progress=outputs)
+    try:
+        checked = interruptible(explore_and_report, out_dir, resume)
+    finally:
+        progress.stop()  # a live bar lets go of the terminal before the closing lines, however it ended
+    _report(checked, out_dir, progress=outputs)
 
 
 def _refuse_foreign(out_dir: Path) -> None:
@@ -122,8 +126,11 @@ def check_command(url: str, out_dir: Path, actions: Path | None, script: Path | 
     resume = _resume_command()
     options, progress, outputs = _sweep_options(out_dir, **sweep)
     limits = execution_limits(horizon, max_events, event_timeout, parse_chunks, chunk_kb, step_wait)
-    checked = interruptible(lambda: check(url, out_dir, steps, seed=seed, limits=limits, options=options,
-                                           progress=progress), out_dir, resume)
+    try:
+        checked = interruptible(lambda: check(url, out_dir, steps, seed=seed, limits=limits, options=options,
+                                               progress=progress), out_dir, resume)
+    finally:
+        progress.stop()  # a live bar lets go of the terminal before the closing lines, however it ended
     _report(checked, out_dir, progress=outputs)
 
 

@@ -22,7 +22,7 @@ from webr4.record.session import Session
 from webr4.rundir import ReversalReport, RunDir, Summary
 from webr4.state.noise import NoiseMask
 from webr4.sweep.replay import find_reversal, stored_trace
-from webr4.sweep.progress import Progress, Quiet
+from webr4.sweep.progress import CONFIRMING, Progress, Quiet
 from webr4.sweep.runfiles import RunFiles
 from webr4.witness.confirm import NOT_FORCEABLE, Confirmation, PlainWitness, confirm
 from webr4.witness.export import write_pytest, write_traces
@@ -52,6 +52,7 @@ async def confirm_run(browser: Browser, session: Session, out: Path, which: str 
     started = time.monotonic()
     page = PageFacts.of_session(session.url, session.actions, session.files.network, session.run_limits.chunking)
     mask = run.read_noise() | mask
+    progress.phase(CONFIRMING, sum(wanted(r, which) and r.confirmation is None for r in summary.reversals))
     with RunFiles(out) as files:
         for number, reversal in enumerate(summary.reversals):
             if not wanted(reversal, which) or reversal.confirmation is not None:
@@ -69,6 +70,7 @@ async def confirm_run(browser: Browser, session: Session, out: Path, which: str 
             started = time.monotonic()
             run.write_summary(summary)
             progress.confirmed(reversal.id, confirmation.to_json())
+    progress.stop()
     return summary
 
 

@@ -41,7 +41,7 @@ from webr4.state.snapshot import StateSnapshot
 from webr4.sweep.backends import Backend, InProcess
 from webr4.sweep.execution import SHIFTED, Outcome
 from webr4.sweep.pipeline import Pipeline
-from webr4.sweep.progress import Progress, Quiet
+from webr4.sweep.progress import SEED, Progress, Quiet
 from webr4.record.session import Session
 from webr4.sweep.speculate import predict, upcoming
 from webr4.sweep.store import RunStore, StoreError, execution_key
@@ -145,6 +145,7 @@ async def _sweep(pipeline: Pipeline, store: RunStore, session: Session, run: Run
                  started: float, progress: Progress, workers: int) -> Summary:
     filters = filters_by_name(settings.filters)
     seed_plan = session.seed_trace().sequence
+    progress.phase(SEED)
     first, second, shifted = await asyncio.gather(pipeline.outcome(seed_plan, copy=1),
                                                   pipeline.outcome(seed_plan, copy=2),
                                                   pipeline.outcome(seed_plan, copy=3, variant=SHIFTED))

@@ -1,10 +1,14 @@
-"""Telling the user how a sweep goes: a live bar, JSON lines for CI, or nothing.
+"""Telling the user how a check goes: a live bar, JSON lines for CI, or nothing.
 
-A sweep calls :meth:`Progress.advance` after every judged sequence with how many are done, how
-many it expects in all (done plus what the strategy still has pending, an estimate that can
-grow as R4 finds new races) and the verdict counts so far, and :meth:`Progress.finish` once when
-the sweep ends, finished or not (the summary's ``status`` says which). The confirmation in plain
-Chromium that follows calls :meth:`Progress.confirmed` after each reversal it checked.
+Every stage says when it begins with :meth:`Progress.phase`, from the first second: recording,
+replaying the seed, exploring, confirming in plain Chromium. The sweep then calls
+:meth:`Progress.start` with the sequences it expects, :meth:`Progress.advance` after every judged
+sequence with how many are done, how many it expects in all (done plus what the strategy still
+has pending: an estimate, shown as one, that grows as R4 finds new races and shrinks as plans
+turn out to be covered) and the verdict counts so far, and :meth:`Progress.finish` once when the
+sweep ends, finished or not (the summary's ``status`` says which). The confirmation that follows
+begins a phase with the number of reversals it will check and calls :meth:`Progress.confirmed`
+after each; :meth:`Progress.stop` lets go of the terminal whenever a stage ends early.
 """
 
 from __future__ import annotations
@@ -15,13 +19,16 @@ from collections.abc import Mapping
 from typing import Any, Protocol, TextIO
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.text import Text
+from rich.progress import BarColumn, ProgressColumn, Task, TaskID, TextColumn, TimeElapsedColumn
 from rich.progress import Progress as RichBar
 
 MODES = ("bar", "json", "quiet")
 
 
 class Progress(Protocol):
+    def phase(self, name: str, total: int | None = None) -> None: ...
+
     def start(self, planned: int) -> None: ...
 
     def advance(self, done: int, planned: int, counts: Mapping[str, int], latest: Mapping[str, Any] | None) -> None: ...
@@ -30,9 +37,21 @@ class Progress(Protocol):
 
     def confirmed(self, reversal: int, confirmation: Mapping[str, Any]) -> None: ...
 
+    def stop(self) -> None: ...
+
+
+RECORDING = "recording"
+SEED = "replaying the seed"
+EXPLORING = "exploring"
+CONFIRMING = "confirming in plain Chromium"
+"""The phases of a check, in order, as :meth:`Progress.phase` names them."""
+
 
 class Quiet:
     """Says nothing."""
+
+    def phase(self, name: str, total: int | None = None) -> None:
+        pass
 
     def start(self, planned: int) -> None:
         pass
@@ -46,12 +65,16 @@ class Quiet:
     def confirmed(self, reversal: int, confirmation: Mapping[str, Any]) -> None:
         pass
 
+    def stop(self) -> None:
+        pass
+
 
 class JsonLines:
-    """One JSON object per line: ``{"event": "start" | "sequence" | "finish", ...}``; a
-    ``sequence`` line carries the judged reversal's ``id``, ``verdict``, ``reasons``,
-    ``location``, ``locations``, ``differences``, ``failure``, ``unrealised`` and ``timing`` as
-    ``summary.json`` has them."""
+    """One JSON object per line: ``{"event": "phase" | "start" | "sequence" | "finish" |
+    "confirmation", ...}``; a ``phase`` line names the stage that begins (and ``total``, the
+    reversals a confirmation will check); a ``sequence`` line carries the judged reversal's
+    ``id``, ``verdict``, ``reasons``, ``location``, ``locations``, ``differences``, ``failure``,
+    ``unrealised`` and ``timing`` as ``summary.json`` has them."""
 
     def __init__(self, stream: TextIO | None = None) -> None:
         self._stream = stream or sys.stdout
@@ -59,6 +82,9 @@ class JsonLines:
     def _emit(self, record: dict[str, Any]) -> None:
         self._stream.write(json.dumps(record) + "\n")
         self._stream.flush()
+
+    def phase(self, name: str, total: int | None = None) -> None:
+        self._emit({"event": "phase", "phase": name} | ({} if total is None else {"total": total}))
 
     def start(self, planned: int) -> None:
         self._emit({"event": "start", "planned": planned})
@@ -82,30 +108,62 @@ class JsonLines:
         self._emit({"event": "confirmation", "id": reversal, "status": confirmation["status"],
                     "line": confirmation["line"], "matched": confirmation.get("matched") or {}})
 
+    def stop(self) -> None:
+        pass
+
+
+class _Count(ProgressColumn):
+    """Done of total, the total marked ``~`` while it is an estimate; nothing for a phase that
+    counts nothing."""
+
+    def render(self, task: Task) -> Text:
+        if task.total is None or not task.fields.get("counted"):
+            return Text("")
+        mark = "~" if task.fields.get("estimate") else ""
+        return Text(f"{int(task.completed)}/{mark}{int(task.total)}", style="progress.download")
+
 
 class Bar:
-    """A live rich progress bar on standard error: sequences done / planned, verdicts, ETA."""
+    """A live rich progress bar on standard error, a line per phase: what is under way from the
+    first second, then sequences done of planned with the verdicts so far, then confirmations."""
 
     def __init__(self, console: Console | None = None) -> None:
-        self._bar = RichBar(TextColumn("exploring"), BarColumn(), MofNCompleteColumn(),
-                            TextColumn("{task.fields[verdicts]}"), TimeElapsedColumn(), TextColumn("eta"),
-                            TimeRemainingColumn(),
+        self._bar = RichBar(TextColumn("{task.description}"), BarColumn(), _Count(),
+                            TextColumn("{task.fields[verdicts]}"), TimeElapsedColumn(),
                             console=console or Console(stderr=True), transient=False)
-        self._task = self._bar.add_task("explore", total=None, verdicts="")
+        self._task: TaskID | None = None
+
+    def phase(self, name: str, total: int | None = None) -> None:
+        if self._task is not None:  # the stage before is over: its line stays as it ended
+            task = self._bar.tasks[self._task]
+            self._bar.update(self._task, total=task.total if task.total is not None else 1,
+                             completed=task.completed if task.total is not None else 1)
+        self._task = self._bar.add_task(name, total=total, verdicts="", estimate=False, counted=total is not None)
+        self._bar.start()
 
     def start(self, planned: int) -> None:
-        self._bar.start()
-        self._bar.update(self._task, total=planned, completed=0)
+        if self._task is None or self._bar.tasks[self._task].description != EXPLORING:
+            self.phase(EXPLORING)
+        assert self._task is not None
+        self._bar.update(self._task, total=planned, completed=0, estimate=True, counted=True)
 
     def advance(self, done: int, planned: int, counts: Mapping[str, int], latest: Mapping[str, Any] | None) -> None:
         verdicts = " ".join(f"{kind} {n}" for kind, n in sorted(counts.items()))
-        self._bar.update(self._task, total=max(planned, done), completed=done, verdicts=verdicts)
+        if self._task is not None:
+            self._bar.update(self._task, total=max(planned, done), completed=done, verdicts=verdicts)
 
     def finish(self, summary: Mapping[str, Any]) -> None:
-        self._bar.stop()
+        if self._task is not None and summary.get("status", "finished") == "finished":
+            done = self._bar.tasks[self._task].completed
+            self._bar.update(self._task, total=done, estimate=False)  # what was planned is now known
+        self.stop()
 
     def confirmed(self, reversal: int, confirmation: Mapping[str, Any]) -> None:
-        pass  # the closing lines count the confirmations
+        if self._task is not None:
+            self._bar.advance(self._task)
+
+    def stop(self) -> None:
+        self._bar.stop()
 
 
 def progress_for(mode: str) -> Progress:

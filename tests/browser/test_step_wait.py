@@ -190,3 +190,17 @@ def _actions(tmp_path: Path, steps: list[dict[str, Any]]) -> Path:
     path = tmp_path / "actions.json"
     path.write_text(json.dumps(steps))
     return path
+
+
+def test_a_run_cut_by_a_bound_before_a_step_names_the_option(tmp_path):
+    ticking = '<button id="go" disabled>Go</button><script>setInterval(function () {}, 20);</script>'
+    with page_server(ticking) as url:
+        assert _never_happens(url, tmp_path, {"click": "#go"}, Limits(max_events=10)) == (
+            "step 1 (click on #go) never happened: the run was cut when it had run --max-events 10 events")
+
+
+def test_more_steps_than_events_a_run_may_have_are_refused_before_any_page_loads(tmp_path):
+    with pytest.raises(SessionError, match=r"^the steps make 5 user events, and a run stops at --max-events 5; "
+                                           r"raise --max-events above 5$"):
+        asyncio.run(record(None, "http://127.0.0.1:9/", tmp_path / "session",  # type: ignore[arg-type]
+                           [{"click": "#b"}] * 5, limits=Limits(max_events=5)))

@@ -46,6 +46,16 @@ def test_the_example_tests_go_only_into_a_new_or_empty_directory(tmp_path):
     assert written.exit_code == 0 and (tmp_path / "more" / "test_shop.py").is_file()
 
 
+def test_a_session_longer_than_the_documented_limit_is_refused_up_front(tmp_path):
+    actions = tmp_path / "actions.json"
+    actions.write_text(json.dumps([{"click": "#add"}] * 1_001))
+    result = CliRunner().invoke(main, ["check", URL, "--actions", str(actions), "--out", str(tmp_path / "run")])
+    assert (result.exit_code, result.stderr) == (2, f"Error: {actions}: 1001 steps are more than a session may "
+                                                    "have (1000): every explored sequence replays them all; keep "
+                                                    "the part of the flow around the race\n")
+    assert not (tmp_path / "run").exists()
+
+
 def test_a_bad_limit_is_one_line(tmp_path):
     result = CliRunner().invoke(main, ["check", URL, "--horizon", "0", "--out", str(tmp_path / "run")])
     assert result.exit_code == 2

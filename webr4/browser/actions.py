@@ -38,6 +38,9 @@ _USER_CHOOSES = ("el => { const log = window.__webr4 && window.__webr4.log; "
 _USER_CHOOSES_NONE = ("() => { const log = window.__webr4 && window.__webr4.log; "
                       "if (log && log.userChooses) log.userChooses(null); }")
 MIN_STEP_GAP_MS = 1.0
+MAX_STEPS = 1_000
+"""The most steps a session may have: every explored sequence replays all of them, at tens of
+milliseconds each, so a longer flow is refused up front rather than cut by the run's time limit."""
 """The least virtual time between two user actions."""
 
 
@@ -112,6 +115,9 @@ def parse_actions(raw: Any) -> list[UserAction]:
     """Validate a JSON list of steps; ``ValueError`` names the first bad step."""
     if not isinstance(raw, list):
         raise ValueError("actions must be a JSON list of steps such as {\"click\": \"#add\"}")
+    if len(raw) > MAX_STEPS:
+        raise ValueError(f"{len(raw)} steps are more than a session may have ({MAX_STEPS}): every explored "
+                         "sequence replays them all; keep the part of the flow around the race")
     actions: list[UserAction] = []
     delay = 0.0
     for position, step in enumerate(raw, 1):

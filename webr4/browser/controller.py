@@ -74,6 +74,11 @@ virtual milliseconds of it: a module loader's chain of short timers, a response 
 QUIET_PATIENCE_MS = 1_000.0
 """How long, in virtual time, a step whose target is actionable waits for a page that keeps
 being busy (a fast polling timer) before it goes ahead anyway."""
+RUN_TIME_PER_STEP_S = 0.25
+"""Wall time a run may take per user event on top of :attr:`Limits.run_timeout_s`: a step costs
+about 30 ms on a quiet machine (Playwright waits two animation frames for a stable target) and
+several times that on a loaded one."""
+_CUT_SHORT = frozenset({Truncation.HORIZON, Truncation.MAX_EVENTS, Truncation.RUN_TIMEOUT})
 _NOT_QUIETING = frozenset({"requestAnimationFrame"})  # an animation loop never ends; no one waits for it
 
 
@@ -86,7 +91,7 @@ class Limits:
     horizon_ms: float = 60_000.0  # virtual time beyond which the default policy stops
     max_events: int = 5_000
     event_timeout_s: float = 10.0  # wall time one event may take (endless loops)
-    run_timeout_s: float = 120.0
+    run_timeout_s: float = 120.0  # wall time a run may take, plus RUN_TIME_PER_STEP_S for each user step
     settle_ms: int = 5_000  # wall time to wait for native completions after an event
     parse_chunks: str = "yield"  # the kind of :class:`ChunkModel`
     chunk_kb: int = 16  # its data-arrival interval
@@ -94,6 +99,11 @@ class Limits:
 
     def __post_init__(self) -> None:
         ChunkModel(self.parse_chunks, self.chunk_kb)  # raises ValueError for a model that does not exist
+
+    def wall_time_s(self, user_events: int) -> float:
+        """The wall time a run of ``user_events`` user events may take before it is cut
+        (``run-timeout``): Playwright checks each step's target, so a long session takes longer."""
+        return self.run_timeout_s + RUN_TIME_PER_STEP_S * user_events
 
     @property
     def chunking(self) -> ChunkModel:
@@ -177,7 +187,7 @@ class Controller:
             if len(self.state.steps) >= self.limits.max_events:
                 self.state.truncated = Truncation.MAX_EVENTS
                 break
-            if time.monotonic() - started > self.limits.run_timeout_s:
+            if time.monotonic() - started > self.limits.wall_time_s(len(self.actions)):
                 self.state.truncated = Truncation.RUN_TIMEOUT
                 break
             if self.state.next_user >= len(self.actions):
@@ -198,9 +208,8 @@ class Controller:
             going = chosen is not None and await self._execute(chosen, enabled, planned)
         if self.state.navigation is None:
             await self._left_page()  # the run's last event may have left the page
-        if self.state.next_user < len(self.actions) and self.state.truncated in (
-                Truncation.HORIZON, Truncation.MAX_EVENTS, Truncation.RUN_TIMEOUT):
-            self._give_up_step(f" when the run reached its {self.state.truncated} bound")
+        if self.state.next_user < len(self.actions) and self.state.truncated in _CUT_SHORT:
+            self._cut_short(self.state.truncated)
         # Leaving is a final state: the document is gone with whatever it still had pending, so
         # the event that left disabled them all (and R4 tries each of them before it).
         return self._trace({} if self.state.navigation else await self._enabled_safely())
@@ -312,6 +321,17 @@ class Controller:
         reason = "the page never went quiet" if self.state.target is TargetState.READY else self.state.target.value
         self.state.errors.append(ErrorRecord(
             "harness", f"{action.step_text} never happened: {reason}{why}", None, len(self.state.steps)))
+        self.state.next_user += 1
+
+    def _cut_short(self, by: str) -> None:
+        """The run was cut by the bound ``by`` before the next user step: note which, and what to change."""
+        action = self.actions[self.state.next_user]
+        bound = {Truncation.HORIZON: f"its next event was due after --horizon {self.limits.horizon_ms:g} ms",
+                 Truncation.MAX_EVENTS: f"it had run --max-events {self.limits.max_events} events",
+                 Truncation.RUN_TIMEOUT: f"it had taken {self.limits.wall_time_s(len(self.actions)):g} s, the "
+                                         "longest a run of this many steps may take"}[Truncation(by)]
+        self.state.errors.append(ErrorRecord(
+            "harness", f"{action.step_text} never happened: the run was cut when {bound}", None, len(self.state.steps)))
         self.state.next_user += 1
 
     # ------------------------------------------------------------------ executing

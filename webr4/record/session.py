@@ -123,6 +123,9 @@ async def record(driver: Driver, url: str, out: Path, actions: list[dict[str, An
     if out.exists():
         raise SessionError(f"{out} already exists; choose another --out or remove it")
     steps = parse_actions(actions)
+    if len(steps) >= limits.max_events:
+        raise SessionError(f"the steps make {len(steps)} user events, and a run stops at --max-events "
+                           f"{limits.max_events}; raise --max-events above {len(steps)}")
     store = ResponseStore()
     execution: Execution = await driver.execute(url, actions=steps, store=store, record=True, limits=limits,
                                                 seed=seed, screenshot=True, log_accesses=False)

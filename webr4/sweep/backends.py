@@ -48,7 +48,7 @@ class Backend(Protocol):
 
 
 def _deadline(session: Session) -> float:
-    return session.run_limits.run_timeout_s + _MARGIN_S
+    return session.run_limits.wall_time_s(len(session.user_actions)) + _MARGIN_S
 
 
 class InProcess:

@@ -26,6 +26,11 @@ PAGES = {
         "setTimeout(function(){}, 20);"
         "</script></body>"
     ),
+    "allocates.html": (
+        "<!DOCTYPE html><body><script>"
+        "setTimeout(function fill(){ var kept = []; for(;;){ kept.push(new Array(1e6).fill(0.5)); } }, 10);"
+        "</script></body>"
+    ),
     "navigates.html": "<!DOCTYPE html><body><p>bye</p><script>setTimeout(function(){ location.href = 'throws.html'; }, 5);</script></body>",
     "data.json": '{"not": "html"}',
 }
@@ -38,6 +43,15 @@ def bad_site(tmp_path_factory):
         (root / name).write_text(text)
     with serve(root) as base:
         yield base
+
+
+@pytest.mark.browser
+def test_a_loop_that_fills_memory_is_said_to_allocate(driver, bad_site):
+    trace = driver.execute(bad_site + "allocates.html", limits=Limits(event_timeout_s=5)).trace
+    assert trace.truncated == "endless-loop"
+    [stopped] = [e.message for e in trace.errors if e.message.startswith("endless loop in ")]
+    assert "ran for 5 s allocating memory all the while (the page's heap reached " in stopped
+    assert stopped.endswith(" GB) and was stopped before memory ran out")
 
 
 @pytest.mark.browser

@@ -67,6 +67,7 @@ T = TypeVar("T")
 _USER_PRIORITY = 2
 _STRETCH_MS = 200  # wall time the page may run events by itself before reporting back
 _NAVIGATION_WAIT_S = 2.0  # how long a navigation the page began may take to reach the network
+_ALLOCATING_MB = 512.0  # a heap this large after a stopped loop (pages rarely hold 100 MB): it was filling memory
 _BUSY_PROBE_S = 1.0  # how long a page busy in a script takes to answer before it counts as looping
 QUIET_MS = 50.0
 """A user step waits while any page event other than an animation frame is due within this many
@@ -343,7 +344,7 @@ class Controller:
         except asyncio.TimeoutError:
             looping = await self._script_busy()
             await self._terminate_script()
-            self._timed_out(event_id, enabled, planned, looping)
+            self._timed_out(event_id, enabled, planned, looping, await self._heap_mb() if looping else None)
             return False
         except PlaywrightError as error:
             self._lost(error)
@@ -371,6 +372,7 @@ class Controller:
         except asyncio.TimeoutError:
             looping = await self._script_busy()
             await self._terminate_script()
+            heap_mb = await self._heap_mb() if looping else None
             drained = await self._drain()
             if drained is None:
                 self.state.truncated = Truncation.EVENT_TIMEOUT
@@ -383,7 +385,7 @@ class Controller:
             if hung and not drained.running:  # its step is replaced, but what it handed over stays
                 self._take_promoted(drained.steps[-1][2])
             if hung:
-                self._timed_out(hung[0], dict(self.state.pending), hung[1], looping)
+                self._timed_out(hung[0], dict(self.state.pending), hung[1], looping, heap_mb)
             else:
                 self.state.truncated = Truncation.EVENT_TIMEOUT
             return self.state.truncated
@@ -491,17 +493,23 @@ class Controller:
         return record
 
     def _timed_out(self, event_id: EventId, enabled: dict[EventId, _Candidate], planned: bool,
-                   looping: bool) -> None:
+                   looping: bool, heap_mb: float | None = None) -> None:
         """Record that ``event_id`` hung (its script was terminated): its step, an error, the end.
 
         ``looping``: the page's script was still running when the time was up, so the event is
         an endless loop — an outcome of the page that every run of this order repeats
         (``truncated`` is ``endless-loop``); otherwise it waited for something that never came
-        (``event-timeout``, a failed run)."""
+        (``event-timeout``, a failed run). ``heap_mb``: the page's heap once the loop was
+        stopped; a loop that filled it is said to have been allocating memory."""
         label = self.state.events[event_id].label if event_id in self.state.events else event_id
         limit = f"{self.limits.event_timeout_s:g} s"
-        message = (f"endless loop in {label}: its script ran for {limit} and was stopped" if looping
-                   else f"{label} did not finish within {limit}")
+        if looping and heap_mb is not None and heap_mb >= _ALLOCATING_MB:
+            message = (f"endless loop in {label}: its script ran for {limit} allocating memory all the while "
+                       f"(the page's heap reached {heap_mb / 1024:.1f} GB) and was stopped before memory ran out")
+        elif looping:
+            message = f"endless loop in {label}: its script ran for {limit} and was stopped"
+        else:
+            message = f"{label} did not finish within {limit}"
         self.state.errors.append(ErrorRecord("harness", message, None, len(self.state.steps)))
         self.state.truncated = Truncation.ENDLESS_LOOP if looping else Truncation.EVENT_TIMEOUT
         self._add_step(event_id, enabled, planned, None)
@@ -520,6 +528,14 @@ class Controller:
         except PlaywrightError:
             return False
         return False
+
+    async def _heap_mb(self) -> float | None:
+        """The page's JavaScript heap in use, in MB (``None`` when the page does not say)."""
+        try:
+            usage = await asyncio.wait_for(self.cdp.send("Runtime.getHeapUsage"), 5)
+        except (PlaywrightError, asyncio.TimeoutError):
+            return None
+        return float(usage["usedSize"]) / 2**20
 
     async def _terminate_script(self) -> None:
         try:

@@ -4,12 +4,13 @@ A schedule forces the order of the two events of a reversal with levers a real b
 network offer, through Playwright's public API, and with no code of webr4's in the page:
 
 * **holding a response** (a script, an image, an XHR or fetch, a parser-blocking script that
-  starts a parse chunk, every subresource the window's ``load`` waits for) until a sign that the
+  starts a parse chunk, the page's images the window's ``load`` waits for) until a sign that the
   other event has happened, then releasing it (:class:`Hold`);
 * **Playwright's clock**, installed and paused, run to a timer's due time once the other event
   has happened (:class:`ClockRun`);
 * **when a user step runs**: as soon as its target is actionable (acting early, while a
-  response is held) or only after a sign (:class:`StepTiming`).
+  response is held, once the page has loaded as far as webr4's order had) or only after a sign
+  (:class:`StepTiming`).
 
 A sign (:class:`Sign`) is something a page shows anyway: a response received, the document's
 ``DOMContentLoaded`` or ``load``, a user step done, the clock at a time. Everything else in the
@@ -388,11 +389,12 @@ def _held_requests(page: PageFacts, event: Event, later: list[Event],
     document's event, which takes a sub-millisecond user), what a slow network would hold: for
     ``load`` the page's images (an ``<img>``'s, a style sheet's background: they run no code and
     block no script), else, when webr4's order ran ``DOMContentLoaded`` after the early event,
-    the parser-blocking scripts, as for ``DOMContentLoaded``. Never a style sheet or a script
-    webr4 ran before the early event: scripts wait for them, so the early event would come before
-    those scripts, an order webr4 did not run. With nothing to hold, the order is not forceable:
-    once parsing ends with nothing left to load, Chromium fires ``load`` in that same task. The
-    judgement confirms only the difference webr4 reported, not another one these holds cause."""
+    the parser-blocking scripts, as for ``DOMContentLoaded``; never a style sheet webr4 had
+    loaded before the early event, which the page's scripts would wait for (the early event would
+    come before them, an order webr4 did not run). With nothing to hold, the order is not
+    forceable: once parsing ends with nothing left to load, Chromium fires ``load`` in that same
+    task. The judgement confirms only the difference webr4 reported, not another one these holds
+    cause."""
     if event.category is Category.NETWORK:
         url = _url(event)
         return [request_key(url)] if url else NotForceable(f"{event.label} names no request to hold")

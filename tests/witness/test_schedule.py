@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from webr4.trace import Category, Event, Step, Trace
-from webr4.witness.plain import CLOCK, LOAD, RESPONSE, STEP, request_key
+from webr4.witness.plain import CLOCK, DOM_READY, LOAD, RESPONSE, STEP, request_key
 from webr4.witness.schedule import NotForceable, PageFacts, Sign, StepTiming, plain_schedules
 
 URL = "http://site.test/shop/"
@@ -100,8 +100,55 @@ def test_a_step_before_the_load_holds_what_webr4_ran_after_it_else_an_image():
     assert not isinstance(late, NotForceable)
     assert [h.request for h in late[1].holds] == [request_key(URL + "app.js")]
     # The script ran before the key in webr4's order: an image is held rather than it, if there is one.
-    image = Event("img", Category.NETWORK, "load", "load of img /shop/logo.png", "head", {"src": URL + "logo.png"})
+    image = Event("img", Category.NETWORK, "load", "load of img /shop/logo.png", "head",
+                  {"tag": "img", "src": URL + "logo.png"})
     with_image = plain_schedules(page, _trace((HEAD, 0), (script, 0), (image, 0), (load, 0), (key, 0)),
                                  _trace((HEAD, 0), (script, 0), (image, 0), (key, 0), (load, 0)), "load", key.id)
     assert not isinstance(with_image, NotForceable)
     assert [h.request for h in with_image[1].holds] == [request_key(URL + "logo.png")]
+
+
+def test_a_key_after_dom_ready_holds_the_style_sheets_image_not_the_sheet_and_waits_for_dom_ready():
+    # TodoMVC's plain-JS app: the sheet's background image alone holds the window's load back.
+    sheet = Event("css", Category.NETWORK, "load", "load of link /shop/base.css", "head",
+                  {"tag": "link", "src": URL + "base.css"})
+    chunk = Event("chunk", Category.PARSE, "parse", "parse chunk 1/1", params={"index": 0})
+    ready = Event("ready", Category.LIFECYCLE, "DOMContentLoaded", "DOMContentLoaded")
+    load = Event("load", Category.LIFECYCLE, "load", "window load")
+    fill = Event("u0:fill:#new", Category.USER, "fill", "fill on #new", params={"index": 0})
+    key = Event("u1:keydown:#new", Category.USER, "keydown", "keydown on #new", params={"index": 1})
+    steps = [{"fill": "#new", "value": "milk"}, {"press": "#new", "key": "Enter"}]
+    loaded = ((HEAD, 0), (sheet, 0), (chunk, 0), (ready, 0))
+    parent, child = _trace(*loaded, (load, 0), (fill, 0), (key, 1)), _trace(*loaded, (fill, 0), (key, 1), (load, 1))
+    page = PageFacts(URL, steps, [URL + "app.js"], images=[request_key(URL + "bg.png")])
+    schedules = plain_schedules(page, parent, child, "load", key.id)
+    assert not isinstance(schedules, NotForceable)
+    reversed_ = schedules[1]
+    assert [(h.request, h.until) for h in reversed_.holds] == [(request_key(URL + "bg.png"), Sign(STEP, "1"))]
+    assert reversed_.timings[:2] == (StepTiming(0, Sign(DOM_READY)), StepTiming(1, Sign(DOM_READY)))
+    # With no image, nothing holds the load back once DOMContentLoaded has come: Chromium fires it
+    # in the task that ends parsing, and no key comes between.
+    verdict = plain_schedules(PageFacts(URL, steps, [URL + "app.js"]), parent, child, "load", key.id)
+    assert isinstance(verdict, NotForceable) and "task that ends parsing" in verdict.lever
+
+
+def test_an_early_step_waits_for_the_loading_before_it_unless_its_own_holds_keep_that_back():
+    chunk = Event("chunk", Category.PARSE, "parse", "parse chunk 1/2", params={"index": 0})
+    late = Event("late", Category.PARSE, "parse", "parse chunk 2/2", params={"index": 1})
+    ready = Event("ready", Category.LIFECYCLE, "DOMContentLoaded", "DOMContentLoaded")
+    click = Event("u0:click:#add", Category.USER, "click", "click on #add", params={"index": 0})
+    page = PageFacts(URL, [{"click": "#add"}], [URL + "lib.js", URL + "cart.js"])
+    parent = _trace((HEAD, 0), (chunk, 0), (late, 0), (ready, 0), (click, 0))
+    before_late = plain_schedules(page, parent, _trace((HEAD, 0), (chunk, 0), (click, 0), (late, 0), (ready, 0)),
+                                  "late", click.id)
+    assert not isinstance(before_late, NotForceable)
+    assert [h.request for h in before_late[1].holds] == [request_key(URL + "cart.js")]
+    assert before_late[1].timing(0) == StepTiming(0, Sign(RESPONSE, request_key(URL + "lib.js")))
+    # Between the last chunk and DOMContentLoaded, every parser-blocking script is held: waiting
+    # for the last chunk's would wait for a held response, so the click acts as soon as it can.
+    before_ready = plain_schedules(page, parent, _trace((HEAD, 0), (chunk, 0), (late, 0), (click, 0), (ready, 0)),
+                                   "ready", click.id)
+    assert not isinstance(before_ready, NotForceable)
+    held = sorted(h.request for h in before_ready[1].holds)
+    assert held == [request_key(URL + "cart.js"), request_key(URL + "lib.js")]
+    assert before_ready[1].timing(0) == StepTiming(0, None)

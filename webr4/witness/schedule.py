@@ -4,12 +4,13 @@ A schedule forces the order of the two events of a reversal with levers a real b
 network offer, through Playwright's public API, and with no code of webr4's in the page:
 
 * **holding a response** (a script, an image, an XHR or fetch, a parser-blocking script that
-  starts a parse chunk, every subresource the window's ``load`` waits for) until a sign that the
+  starts a parse chunk, the page's images the window's ``load`` waits for) until a sign that the
   other event has happened, then releasing it (:class:`Hold`);
 * **Playwright's clock**, installed and paused, run to a timer's due time once the other event
   has happened (:class:`ClockRun`);
 * **when a user step runs**: as soon as its target is actionable (acting early, while a
-  response is held) or only after a sign (:class:`StepTiming`).
+  response is held, once the page has loaded as far as webr4's order had) or only after a sign
+  (:class:`StepTiming`).
 
 A sign (:class:`Sign`) is something a page shows anyway: a response received, the document's
 ``DOMContentLoaded`` or ``load``, a user step done, the clock at a time. Everything else in the
@@ -131,14 +132,17 @@ class NotForceable:
 
 @dataclass(frozen=True)
 class PageFacts:
-    """What a schedule needs of the session besides the traces: its URL and steps, and for each
+    """What a schedule needs of the session besides the traces: its URL and steps, for each
     parse chunk the parser-blocking script it starts with (``None`` where it starts at a point
-    where more of the document arrives)."""
+    where more of the document arrives), and ``images``: the request keys of the recorded
+    responses that are images (an ``<img>``'s or a style sheet's background: the window's
+    ``load`` waits for them, and they run no code and block no script)."""
 
     url: str
     steps: Sequence[Mapping[str, Any]]
     chunk_openers: Sequence[str | None] = ()
     user_steps: dict[int, int] = field(default_factory=dict)  # user event index -> session step number
+    images: Sequence[str] = ()
 
     def __post_init__(self) -> None:
         if not self.user_steps:
@@ -148,28 +152,32 @@ class PageFacts:
     def of_session(cls, url: str, steps: Sequence[Mapping[str, Any]], har: Path, model: ChunkModel) -> PageFacts:
         """The facts of a session recorded from ``url`` with ``steps``, its responses in ``har``,
         its document split into parse chunks by ``model``."""
-        document = _recorded_document(har, url)
+        document, images = _recorded_responses(har, url)
         openers = split_into_chunks(document, url, "plain", model).openers if document is not None else []
-        return cls(url, list(steps), openers)
+        return cls(url, list(steps), openers, images=images)
 
 
 class HarError(Webr4Error):
     """The session's HAR cannot be read (one line)."""
 
 
-def _recorded_document(har: Path, url: str) -> str | None:
-    """The text of the response to ``url`` in ``har``, if it holds one."""
+def _recorded_responses(har: Path, url: str) -> tuple[str | None, tuple[str, ...]]:
+    """The text of the response to ``url`` in ``har`` (``None`` when it holds none), and the
+    request keys of the image responses it holds."""
+    document: str | None = None
+    images: set[str] = set()
     try:
-        entries = json.loads(har.read_text(encoding="utf-8"))["log"]["entries"]
-        for entry in entries:
-            if entry["request"]["url"] == url:
-                content = entry["response"].get("content", {})
+        for entry in json.loads(har.read_text(encoding="utf-8"))["log"]["entries"]:
+            content = entry["response"].get("content", {})
+            if str(content.get("mimeType", "")).lower().startswith("image/"):
+                images.add(request_key(entry["request"]["url"]))
+            elif document is None and entry["request"]["url"] == url:
                 text = content.get("text", "")
                 raw = base64.b64decode(text) if content.get("encoding") == "base64" else text.encode()
-                return raw.decode("utf-8", errors="replace")
+                document = raw.decode("utf-8", errors="replace")
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise HarError(f"{har} is not a readable HAR file ({error}); record the session again") from None
-    return None
+    return document, tuple(sorted(images))
 
 
 def _user_steps(steps: Sequence[Mapping[str, Any]]) -> dict[int, int]:
@@ -239,9 +247,7 @@ def _force(page: PageFacts, a: Event, b: Event, events: Mapping[EventId, Event],
     sign = _sign(page, a, times)
     if sign is None:
         return NotForceable(f"no sign a plain page shows tells when {a.label} has happened")
-    if a.category is Category.USER:
-        _act_early(page, a, levers)
-    elif a.category is Category.TIMER:
+    if a.category is Category.TIMER:
         levers.clock_runs.append(ClockRun(times.get(a.id, 0.0), _start_sign(page, a, events, times)))
     if b.category is Category.USER:
         step = page.user_steps.get(b.params.get("index", -1))
@@ -252,24 +258,72 @@ def _force(page: PageFacts, a: Event, b: Event, events: Mapping[EventId, Event],
             return NotForceable(f"{a.label} comes no earlier than {b.label} in the session: a user acts in order, "
                                 "and Playwright performs one step in one call")
         levers.timings.append(StepTiming(step, sign))
-        return levers
-    if b.category is Category.TIMER:
+    elif b.category is Category.TIMER:
         if a.category is Category.TIMER and times.get(a.id, 0.0) >= times.get(b.id, 0.0):
             return NotForceable(f"{a.label} is due no earlier than {b.label}: a clock fires timers by due time, "
                                 "and no lever runs a later one first")
         levers.clock_runs.append(ClockRun(times.get(b.id, 0.0), sign))
-        return levers
-    held = _held_requests(page, b, _after(trace, a.id, events), events)
-    if isinstance(held, NotForceable):
-        return held
-    levers.holds.extend(Hold(request, sign) for request in held)
+    else:
+        held = _held_requests(page, b, _after(trace, a.id, events), events)
+        if isinstance(held, NotForceable):
+            return held
+        levers.holds.extend(Hold(request, sign) for request in held)
+    if a.category is Category.USER:
+        _act_early(page, a, trace, events, levers)
     return levers
 
 
-def _act_early(page: PageFacts, a: Event, levers: _Levers) -> None:
-    """Step ``a`` and every step before it run as soon as their targets are actionable."""
-    step = page.user_steps.get(a.params.get("index", -1), -1)
-    levers.timings.extend(StepTiming(n, None) for n in range(step + 1))
+def _act_early(page: PageFacts, a: Event, trace: Trace, events: Mapping[EventId, Event], levers: _Levers) -> None:
+    """Step ``a`` and every step before it run as soon as their targets are actionable, but not
+    before the page has loaded as far as it had when ``trace`` ran the step: each waits for the
+    sign of the last parse chunk or ``DOMContentLoaded`` that ran before it there, unless one of
+    ``levers``' holds keeps that sign back (then the one before). A fast user on a slow network,
+    who does not overtake the loading that webr4's order had done."""
+    last = page.user_steps.get(a.params.get("index", -1), -1)
+    held = {hold.request for hold in levers.holds}
+    parser_free = not any(_may_block_parsing(page, request, events) for request in held)
+    loaded: Sign | None = None
+    after: dict[int, Sign | None] = {}
+    for step in trace.steps:
+        event = trace.events.get(step.event)
+        if event is None:
+            continue
+        if event.category is Category.USER:
+            number = page.user_steps.get(event.params.get("index", -1))
+            if number is not None and number <= last:
+                after.setdefault(number, loaded)
+            continue
+        progress = _loading_sign(page, event)
+        if progress is not None and (progress.target not in held if progress.kind == RESPONSE else parser_free):
+            loaded = progress
+    levers.timings[:0] = [StepTiming(n, after.get(n)) for n in range(last + 1)]
+
+
+def _loading_sign(page: PageFacts, event: Event) -> Sign | None:
+    """The sign of ``event`` when it is the document's loading (a parse chunk after the head, or
+    ``DOMContentLoaded``), else ``None``."""
+    if event.category is Category.PARSE and int(event.params.get("index", -1)) >= 0:
+        return _sign(page, event, {})
+    if event.category is Category.LIFECYCLE and event.type == "DOMContentLoaded":
+        return Sign(DOM_READY)
+    return None
+
+
+def _may_block_parsing(page: PageFacts, request: str, events: Mapping[EventId, Event]) -> bool:
+    """Whether holding ``request`` may hold the parser (and so ``DOMContentLoaded``) back: all but
+    an image and an XHR's or fetch's response may (a script, a style sheet scripts wait for)."""
+    if request in _images(page, events):
+        return False
+    return not any(e.category is Category.NETWORK and e.type in ("xhr", "fetch") and (url := _url(e))
+                   and request_key(url) == request for e in events.values())
+
+
+def _images(page: PageFacts, events: Mapping[EventId, Event]) -> list[str]:
+    """The request keys of the page's images: those the session recorded (a style sheet's
+    background has no event) and those of ``<img>`` loads."""
+    elements = {request_key(url) for e in events.values() if e.category is Category.NETWORK and e.type == "load"
+                and e.params.get("tag") == "img" and (url := _url(e))}
+    return sorted(elements | set(page.images))
 
 
 def _sign(page: PageFacts, event: Event, times: Mapping[EventId, float]) -> Sign | None:
@@ -333,9 +387,14 @@ def _held_requests(page: PageFacts, event: Event, later: list[Event],
     the event that must come first), so that every script it ran before still runs before. With
     none left (webr4 ran the early event in the instant between the last response and the
     document's event, which takes a sub-millisecond user), what a slow network would hold: for
-    ``load`` the page's images and other element loads (they run no code of the page's), else
-    every subresource; for ``DOMContentLoaded`` the parser-blocking scripts. The judgement then
-    confirms only the difference webr4 reported, not another one these holds cause."""
+    ``load`` the page's images (an ``<img>``'s, a style sheet's background: they run no code and
+    block no script), else, when webr4's order ran ``DOMContentLoaded`` after the early event,
+    the parser-blocking scripts, as for ``DOMContentLoaded``; never a style sheet webr4 had
+    loaded before the early event, which the page's scripts would wait for (the early event would
+    come before them, an order webr4 did not run). With nothing to hold, the order is not
+    forceable: once parsing ends with nothing left to load, Chromium fires ``load`` in that same
+    task. The judgement confirms only the difference webr4 reported, not another one these holds
+    cause."""
     if event.category is Category.NETWORK:
         url = _url(event)
         return [request_key(url)] if url else NotForceable(f"{event.label} names no request to hold")
@@ -357,9 +416,10 @@ def _held_requests(page: PageFacts, event: Event, later: list[Event],
     if event.category is Category.LIFECYCLE and event.label == "window load":
         waited = [request_key(url) for e in later if e.category is Category.NETWORK
                   and e.type not in ("xhr", "fetch") and (url := _url(e))]
-        loads = [e for e in events.values() if e.category is Category.NETWORK and e.type not in ("xhr", "fetch")]
-        elements = [request_key(url) for e in loads if e.type == "load" and (url := _url(e))]
-        everything = [request_key(url) for e in loads if (url := _url(e))] + every_blocking
-        return sorted(set(waited + blocking) or set(elements) or set(everything)) or NotForceable(
-            "the window's load waits for no subresource here: only the document holds it back")
+        if waited or blocking:
+            return sorted(set(waited + blocking))
+        dom_ready_later = any(e.category is Category.LIFECYCLE and e.type == "DOMContentLoaded" for e in later)
+        return _images(page, events) or (every_blocking if dom_ready_later else []) or NotForceable(
+            "nothing was left for the window's load to wait for once DOMContentLoaded had come, and the page loads "
+            "no image: Chromium then fires load in the task that ends parsing, and nothing comes between the two")
     return NotForceable(f"no browser lever holds back {event.label} ({event.category.value} {event.type})")

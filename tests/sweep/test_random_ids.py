@@ -22,6 +22,7 @@ from playwright.async_api import Page
 
 from webr4.browser.driver import Driver
 from webr4.record.session import record
+from webr4.report.write import write_report
 from webr4.resources import javascript
 from webr4.rundir import RunDir, Summary
 from webr4.state.categories.dom import diff_dom
@@ -136,3 +137,18 @@ def test_plain_chromium_ends_in_either_order_with_the_structure_webr4_compares(s
     for plain in doms.values():
         for webr4 in (parent.dom, child.dom):
             assert not diff_dom(plain, webr4), diff_dom(plain, webr4).hunks
+
+
+def test_the_reversal_page_says_which_renaming_it_ignored(swept, driver) -> None:
+    summary, out, _ = swept
+    write_report(out)
+    report = _responses_reversed(summary)[0]
+    renamed = json.loads(RunDir(out).witness(report.index).diff.read_text())["dom"]["renamed"]
+
+    async def read(page: Page) -> str:
+        await page.goto(RunDir(out).report_page(report.index).as_uri())
+        return await page.locator("p.renamed").inner_text()
+
+    note = driver.in_plain_chromium(read)
+    assert note.startswith("Ignored, renamed alike wherever referenced")
+    assert all(f"#{old} → #{new}" in note for old, new in renamed.items()), note

@@ -81,19 +81,12 @@ def _shape(line: str) -> str:
 def _aligned(before: Sequence[str], after: Sequence[str]) -> list[tuple[str, str]]:
     """Pairs of lines of ``before`` and ``after`` that are alike but for the ids they name.
 
-    The documents are aligned as they are first (difflib's junk heuristic on, as the DOM diff
-    does, which keeps large documents fast); only the lines of the blocks where they differ are
-    aligned again with their ids blanked out."""
-    aligned: list[tuple[str, str]] = []
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, before, after).get_opcodes():
-        if tag == "equal":
-            aligned += zip(before[i1:i2], after[j1:j2])
-            continue
-        old, new = before[i1:i2], after[j1:j2]
-        shapes = difflib.SequenceMatcher(None, [_shape(x) for x in old], [_shape(x) for x in new], autojunk=False)
-        for block in shapes.get_matching_blocks():
-            aligned += zip(old[block.a:block.a + block.size], new[block.b:block.b + block.size])
-    return aligned
+    The lines are aligned with their ids blanked out, so that a document whose ids all moved
+    aligns as one block; difflib's junk heuristic stays on, as in the DOM diff, which keeps
+    large documents fast (frequent lines are not anchors, but still extend a match)."""
+    shapes = difflib.SequenceMatcher(None, [_shape(x) for x in before], [_shape(x) for x in after])
+    return [pair for block in shapes.get_matching_blocks()
+            for pair in zip(before[block.a:block.a + block.size], after[block.b:block.b + block.size])]
 
 
 def find_renaming(before: Sequence[str], after: Sequence[str]) -> dict[str, str]:

@@ -136,7 +136,7 @@ def _hunk(hunk: Hunk) -> str:
     return f"{where}: {quoted(_lines(before))} → {quoted(_lines(after))}"
 
 
-def renaming_item(renamed: Mapping[str, str]) -> str:
+def _renaming_item(renamed: Mapping[str, str]) -> str:
     """The item that says which renamed ids were ignored."""
     names = ", ".join(f"#{old} → #{new}" for old, new in sorted(renamed.items()))
     return f"ignored, renamed alike wherever referenced: {clip(names)}"
@@ -200,7 +200,7 @@ class Dom(Category[str, DomDiff]):
 
     def items(self, part: DomDiff) -> list[str]:
         hunks = [_hunk(hunk) for hunk in part.hunks]
-        return [*hunks, renaming_item(part.renamed)] if hunks and part.renamed else hunks
+        return [*hunks, _renaming_item(part.renamed)] if hunks and part.renamed else hunks
 
     def noise(self, first: str, second: str) -> dict[str, Collection[Any]]:
         """The keys of the lines that differ, in both replays; ids renamed consistently are not

@@ -1,11 +1,46 @@
-// webr4 runtime: a seeded Math.random and crypto, and a virtual Date and performance.now.
+// webr4 runtime: seeded Math.random and crypto, one stream per event, and a virtual Date and
+// performance.now.
 
 // ------------------------------------------------------------------ determinism shims
-let rngState = (CONFIG.seed >>> 0) || 0x9e3779b9;
+// Every event draws from a stream of its own, seeded by the run's seed (CONFIG.seed, `--seed`)
+// and the event's identity, so that an event draws the same values whatever ran before it: a
+// reversal no longer renames the ids a page draws. The identity is the exact part of the id
+// (`EXACT~LOOSE`, events.js): it names the creator and the ordinal among the creator's like
+// children, which reversing two events leaves alone, while the loose part counts like events
+// across the whole page and so changes when two of them trade places. Code that runs outside
+// any event (before the first one, between two) draws from the stream of the empty identity.
+//
+// Time is not made per event: Date.now() and performance.now() read the one virtual clock, as
+// timers' due times do, so that the clock never runs backwards between two events and a delay
+// computed from a reading stays in step with the timer it arms. A reversal may run an event
+// later in virtual time; what follows the clock is masked as noise (webr4/sweep/explore.py,
+// `_clock_noise`), and an id made from a reading and renamed consistently is no DOM difference
+// (webr4/state/renaming.py).
+const streams = newMap(); // exact part of an event id ("" outside any event) -> mulberry32 state
+let streamEvent = null; // the event whose stream was last drawn from, and that stream's key
+let streamKey = "";
+
+function streamSeed(key) {
+  // A 32-bit seed from the run's seed and an event's identity (murmur-style mixing).
+  let h = (CONFIG.seed >>> 0) ^ 0x9e3779b9;
+  for (let i = 0; i < key.length; i++) {
+    h = Math.imul(h ^ key.charCodeAt(i), 0x5bd1e995);
+    h ^= h >>> 13;
+  }
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
 function random() {
-  // mulberry32
-  rngState = (rngState + 0x6d2b79f5) >>> 0;
-  let t = rngState;
+  // mulberry32, on the stream of the event running now
+  if (current !== streamEvent) {
+    streamEvent = current;
+    streamKey = current === null ? "" : exactPart(current);
+  }
+  const state = ((streams.has(streamKey) ? streams.get(streamKey) : streamSeed(streamKey)) + 0x6d2b79f5) >>> 0;
+  streams.set(streamKey, state);
+  let t = state;
   t = Math.imul(t ^ (t >>> 15), t | 1);
   t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296;

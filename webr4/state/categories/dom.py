@@ -2,9 +2,12 @@
 
 Compared as a line diff (:class:`DomDiff`: hunks with the text before and after, and the element
 paths that changed). Masked by line keys (``dom_keys``: a clock's next value is masked too) and
-by user selectors (``selectors``: the element and everything inside it). Items:
+by user selectors (``selectors``: the element and everything inside it). Ids the page renamed
+alike everywhere they are referenced are no difference (:mod:`webr4.state.renaming`): the diff
+compares the parent's DOM with those ids renamed, and lists the renaming as ignored. Items:
 ``#log: "a loaded" → "b loaded"``, ``#c1: checked "false" → "true"``,
-``form#signup > input#email: added <input id="email">``.
+``form#signup > input#email: added <input id="email">``,
+``ignored, renamed alike wherever referenced: #fkzZVYw → #nX5M2VU``.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Collection, Iterable, Mapping
 from webr4.state.categories.base import Category, MaskField
 from webr4.state.categories.words import clip, quoted
 from webr4.state.dom import DomLine, Selector, changed_blocks, parse_dom
+from webr4.state.renaming import find_renaming, rename
 
 if TYPE_CHECKING:
     from webr4.browser.driver import Execution
@@ -40,7 +44,11 @@ class Hunk:
 
 @dataclass(frozen=True)
 class DomDiff:
+    """The hunks where two DOMs differ, and the ids renamed alike everywhere (earlier name →
+    later name) that were ignored: a diff with renamed ids and no hunk is no difference."""
+
     hunks: list[Hunk] = field(default_factory=list)
+    renamed: dict[str, str] = field(default_factory=dict)
 
     @property
     def paths(self) -> list[str]:
@@ -51,17 +59,27 @@ class DomDiff:
         return bool(self.hunks)
 
 
+def _renamed(before: str, after: str) -> tuple[str, dict[str, str]]:
+    """``before`` with every id that ``after`` renamed consistently given its later name, and
+    that renaming (earlier name → later name)."""
+    lines = before.splitlines()
+    renaming = find_renaming(lines, after.splitlines())
+    return ("\n".join(rename(lines, renaming)), renaming) if renaming else (before, {})
+
+
 def diff_dom(before: str, after: str) -> DomDiff:
-    """Line diff of two DOM serialisations, with the element paths of the changed lines."""
+    """Line diff of two DOM serialisations, with the element paths of the changed lines; ids
+    renamed consistently are compared under their later names (and listed in ``renamed``)."""
     if before == after:
         return DomDiff()
+    before, renaming = _renamed(before, after)
     a, b = parse_dom(before), parse_dom(after)
     hunks = []
     for i1, i2, j1, j2 in changed_blocks(a, b):
         changed = a[i1:i2] + b[j1:j2]
         hunks.append(Hunk(i1 + 1, j1 + 1, [x.text for x in a[i1:i2]], [x.text for x in b[j1:j2]],
                           list(dict.fromkeys(x.path for x in changed))))
-    return DomDiff(hunks)
+    return DomDiff(hunks, renaming)
 
 
 def short_path(path: str) -> str:
@@ -118,6 +136,12 @@ def _hunk(hunk: Hunk) -> str:
     return f"{where}: {quoted(_lines(before))} → {quoted(_lines(after))}"
 
 
+def _renaming_item(renamed: Mapping[str, str]) -> str:
+    """The item that says which renamed ids were ignored."""
+    names = ", ".join(f"#{old} → #{new}" for old, new in sorted(renamed.items()))
+    return f"ignored, renamed alike wherever referenced: {clip(names)}"
+
+
 def _placeholder(line: DomLine) -> str:
     pad = "  " * line.depth
     if line.kind == "open":
@@ -172,16 +196,21 @@ class Dom(Category[str, DomDiff]):
         return diff_dom(before, after)
 
     def dump_diff(self, part: DomDiff) -> dict[str, Any]:
-        return {"hunks": [vars(h) for h in part.hunks], "paths": part.paths}
+        return {"hunks": [vars(h) for h in part.hunks], "paths": part.paths, "renamed": part.renamed}
 
     def items(self, part: DomDiff) -> list[str]:
-        return [_hunk(hunk) for hunk in part.hunks]
+        hunks = [_hunk(hunk) for hunk in part.hunks]
+        return [*hunks, _renaming_item(part.renamed)] if hunks and part.renamed else hunks
 
     def noise(self, first: str, second: str) -> dict[str, Collection[Any]]:
+        """The keys of the lines that differ, in both replays; ids renamed consistently are not
+        a difference (a replay with another seed renames every drawn id)."""
         if first == second:
             return {"dom_keys": frozenset()}
+        renamed, _ = _renamed(first, second)
         a, b = parse_dom(first), parse_dom(second)
-        return {"dom_keys": frozenset(x.key for i1, i2, j1, j2 in changed_blocks(a, b) for x in a[i1:i2] + b[j1:j2])}
+        blocks = changed_blocks(parse_dom(renamed), b)
+        return {"dom_keys": frozenset(x.key for i1, i2, j1, j2 in blocks for x in a[i1:i2] + b[j1:j2])}
 
     def mask(self, value: str, fields: Mapping[str, Collection[Any]]) -> str:
         return mask_dom(value, fields["dom_keys"], fields["selectors"])

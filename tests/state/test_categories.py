@@ -26,6 +26,7 @@ SAMPLES: dict[str, tuple[Any, Any]] = {
     "pending": ([], ["setTimeout 5ms"]),
     "heap": ({"n": 1}, {"n": 2}),
     "storage": ({"localStorage.theme": "dark"}, {"localStorage.theme": "light", "sessionStorage.step": "2"}),
+    "focus": ("#email", "form > input:nth-of-type(2)"),
 }
 
 

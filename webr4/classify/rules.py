@@ -30,7 +30,8 @@ Rules are tried in groups, in this order; the first group with a match decides:
    could not be compared, in which case a DOM difference is taken to be visible),
    ``network-diff`` (a request was skipped or is new), ``navigation-diff`` (one execution
    takes the user off the page and the other does not, or elsewhere), ``storage-diff`` (the
-   page leaves other data in ``localStorage`` or ``sessionStorage``).
+   page leaves other data in ``localStorage`` or ``sessionStorage``), ``focus-diff`` (the keyboard
+   focus ends on another element: the user's next keystrokes land elsewhere).
 6. **heap-only** — ``heap-only``: the heap differs and nothing else does (pending events aside).
 7. Otherwise **harmless** — ``other-diff``: the states differ, but only in ways no enabled rule
    calls harmful (console messages, pending events, a DOM change that renders identically).
@@ -219,6 +220,12 @@ def storage_diff(case: Case) -> bool:
     return bool(case.diff.storage)
 
 
+def focus_diff(case: Case) -> bool:
+    """The keyboard focus ends on another element (or on none): what the user types next lands
+    elsewhere, although the page may look the same."""
+    return bool(case.diff.focus)
+
+
 def _is_polling_timer(event: Event, traces: tuple[Trace, Trace]) -> bool:
     """An interval (any firing), a repeated firing, or a retry: a one-shot timer created by an event
     that ran in both executions but scheduled it in only one (it found what it waited for missing)."""
@@ -273,6 +280,7 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
     Rule("network-diff", "harmful", network_diff),
     Rule("navigation-diff", "harmful", navigation_diff),
     Rule("storage-diff", "harmful", storage_diff),
+    Rule("focus-diff", "harmful", focus_diff),
     Rule("heap-only", "heap-only", heap_only),
 )}
 """Every rule by reason code, in the order they are tried."""
@@ -285,7 +293,7 @@ GROUPS: tuple[tuple[str, ...], ...] = (
     ("commute",),
     ("unload-race", "late-handler-attach"),
     ("initialization-race", "exception-diff", "dom-and-render-diff", "network-diff", "navigation-diff",
-     "storage-diff"),
+     "storage-diff", "focus-diff"),
     ("heap-only",),
 )
 """Rules in one group are all evaluated; the first group with a match decides the verdict."""

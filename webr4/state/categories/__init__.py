@@ -15,6 +15,7 @@ from webr4.state.categories.base import Category, MaskField
 from webr4.state.categories.console import CONSOLE
 from webr4.state.categories.dom import DOM
 from webr4.state.categories.exceptions import EXCEPTIONS
+from webr4.state.categories.focus import FOCUS
 from webr4.state.categories.heap import HEAP
 from webr4.state.categories.navigation import NAVIGATION
 from webr4.state.categories.network import NETWORK
@@ -23,7 +24,7 @@ from webr4.state.categories.screenshot import SCREENSHOT
 from webr4.state.categories.storage import STORAGE
 
 CATEGORIES: tuple[Category[Any, Any], ...] = (
-    NAVIGATION, EXCEPTIONS, DOM, SCREENSHOT, CONSOLE, NETWORK, PENDING, HEAP, STORAGE,
+    NAVIGATION, EXCEPTIONS, DOM, SCREENSHOT, FOCUS, CONSOLE, NETWORK, PENDING, HEAP, STORAGE,
 )
 """Every category, in the order people read their differences."""
 

@@ -1,0 +1,63 @@
+"""Keyboard focus as a state category, in Chromium: read as plain Chromium leaves it (through a
+shadow root too), and a user's click racing an app's own autofocus is harmful although the DOM
+is the same."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from webr4.browser.driver import Driver
+from webr4.record.session import record
+from webr4.state import StateSnapshot
+from webr4.state.categories import page_scripts
+from webr4.state.categories.focus import FOCUS
+from webr4.sweep.explore import explore
+
+from ..route_server import page_server
+
+pytestmark = pytest.mark.browser
+
+IN_A_FORM = """<!DOCTYPE html><body><form><input name="a"><input name="b"></form><script>
+setTimeout(function () { document.querySelectorAll('input')[1].focus(); }, 20);
+</script></body>"""
+IN_A_SHADOW_ROOT = """<!DOCTYPE html><body><p>search</p><search-box id="box"></search-box><script>
+customElements.define('search-box', class extends HTMLElement {
+  constructor() { super(); this.attachShadow({mode: 'open'}).innerHTML = '<label>Find <input></label>'; }
+});
+setTimeout(function () { document.getElementById('box').shadowRoot.querySelector('input').focus(); }, 20);
+</script></body>"""
+AUTOFOCUS = """<!DOCTYPE html><body><input id="email"> <input id="name"><script>
+// The app focuses the e-mail field once it is ready: a user who clicked the name field first
+// now types into the e-mail field.
+setTimeout(function () { document.getElementById('email').focus(); }, 20);
+</script></body>"""
+
+
+@pytest.mark.parametrize(("page", "expected"), [(IN_A_FORM, "form > input:nth-of-type(2)"),
+                                                (IN_A_SHADOW_ROOT, "#box >> label > input")],
+                         ids=["form", "shadow-root"])
+def test_focus_is_where_plain_chromium_leaves_it(driver, page, expected) -> None:
+    with page_server(page) as url:
+        plain = driver.plain(url, FOCUS.page_script)
+        execution = driver.execute(url, captures=page_scripts())
+    assert plain == expected
+    assert StateSnapshot.from_execution(execution).focus == plain
+
+
+def test_a_click_racing_the_app_s_autofocus_is_harmful_on_focus_alone(tmp_path: Path) -> None:
+    async def run():
+        async with Driver() as driver:
+            session = await record(driver, url, tmp_path / "session", [{"click": "#name"}])
+            return await explore(driver, session, tmp_path / "run", bound=1, max_sequences=10)
+
+    with page_server(AUTOFOCUS) as url:
+        reversals = asyncio.run(run()).reversals
+    on_focus = [r for r in reversals if "focus-diff" in r.reasons]
+    assert on_focus, reversals
+    # the DOM is the same: only the focus (and the focus ring it draws) tells the orders apart
+    assert all(r.verdict == "harmful" and r.reasons == ["focus-diff"] and "dom" not in r.differences
+               for r in on_focus)
+    assert on_focus[0].differences["focus"] == ["on #email instead of on #name"]

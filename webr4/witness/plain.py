@@ -32,6 +32,9 @@ own, which no schedule waits for."""
 SETTLE_S = 0.2
 """Real time given to the page after a sign before the schedule acts on it: the task a response
 starts (its callback, the script's run, the element's load event) runs in that time."""
+QUIET_PATIENCE_S = 3.0
+"""How long a step that waits for a sign also waits for the page to go quiet (no request in flight
+but a held one, for :data:`SETTLE_S`) before it goes ahead anyway: a page that polls the network."""
 ORDER_TIMEOUT_S = 10.0
 """How long a plain run waits for a sign its schedule needs before it gives the order up."""
 CLOCK_START_MS = 600_000
@@ -74,11 +77,18 @@ class _Observed:
         self.exceptions: list[list[str | None]] = []
         self.console: list[str] = []
         self.requests: list[str] = []
+        self.in_flight: dict[Request, str] = {}  # each request the page is waiting on -> its key
         self.navigation: str | None = None
         self.clock_ms = 0.0
 
     def sign(self, kind: str, target: str = "") -> asyncio.Event:
         return self.signs.setdefault(f"{kind}:{target}", asyncio.Event())
+
+    def started(self, request: Request) -> None:
+        self.in_flight[request] = request_key(request.url)
+
+    def ended(self, request: Request) -> None:
+        self.in_flight.pop(request, None)
 
     def see(self, kind: str, target: str = "") -> None:
         sign = self.sign(kind, target)
@@ -127,9 +137,11 @@ async def drive(browser: Browser, schedule: dict[str, Any], har: Path, *, dom_sc
 
 
 def _listen(page: Page, observed: _Observed) -> None:
+    page.on("request", observed.started)
     page.on("requestfinished", lambda request: observed.see(RESPONSE, request_key(request.url)))
     for ended in ("requestfinished", "requestfailed"):
         page.on(ended, lambda request: observed.see(SETTLED, request_key(request.url)))
+        page.on(ended, observed.ended)
     page.on("domcontentloaded", lambda _page: observed.see(DOM_READY))
     page.on("load", lambda _page: observed.see(LOAD))
     page.on("pageerror", lambda error: observed.exceptions.append(_exception(error)))
@@ -209,6 +221,20 @@ async def _carry_out(page: Page, schedule: dict[str, Any], observed: _Observed,
             return
         await asyncio.sleep(SETTLE_S)
 
+    async def quiet() -> None:
+        """Until no request but a held one has been in flight for :data:`SETTLE_S` (what a
+        released response or a loaded script asks for next has arrived and run), at most
+        :data:`QUIET_PATIENCE_S`: a step after a sign runs on a page that has taken it in, as
+        webr4 runs a step only on a quiet page."""
+        loop = asyncio.get_running_loop()
+        give_up, calm_since = loop.time() + QUIET_PATIENCE_S, loop.time()
+        while loop.time() < give_up:
+            if any(key not in released or released[key].is_set() for key in observed.in_flight.values()):
+                calm_since = loop.time()
+            elif loop.time() - calm_since >= SETTLE_S:
+                return
+            await asyncio.sleep(SETTLE_S / 8)
+
     ticking = asyncio.Lock()
 
     async def run_clock(to_ms: float) -> None:
@@ -236,12 +262,15 @@ async def _carry_out(page: Page, schedule: dict[str, Any], observed: _Observed,
             if "wait" in call:
                 await asyncio.sleep(float(call["wait"]) / 1000)
                 continue
-            if not await wait(timings.get(number, {"kind": LOAD, "target": ""})):
+            after = timings.get(number, {"kind": LOAD, "target": ""})
+            if not await wait(after):
                 return
             recorded = schedule["step_times"][number] if number < len(schedule["step_times"]) else -1
             if schedule["clock"] and recorded >= 0:  # the page's timers up to the step, as they ran in webr4
                 await run_clock(min(recorded, ceiling()))
                 await asyncio.sleep(SETTLE_S)
+            if after is not None:  # a fast user acts at once; any other step waits for a quiet page
+                await quiet()
             try:
                 locator = page.locator(call["selector"]).first  # as webr4 acts: on the first match
                 await getattr(locator, call["method"])(*call["args"], timeout=ORDER_TIMEOUT_S * 1000)

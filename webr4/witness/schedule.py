@@ -25,6 +25,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
+from webr4.engine.timers import timer_delay
 from webr4.errors import Webr4Error
 from webr4.instrument.chunks import ChunkModel, split_into_chunks
 from webr4.trace import Category, Event, EventId, Trace
@@ -69,10 +70,15 @@ class StepTiming:
 @dataclass(frozen=True)
 class ClockRun:
     """Once ``after`` is seen, the paused clock runs to ``to_ms`` (virtual ms since the page
-    started), firing every timer due by then."""
+    started), firing every timer due by then. Until then the clock stays short of ``to_ms``; with
+    ``created`` (the sign of the event that sets the timer, ``delay_ms`` ahead of the clock at
+    that moment) it runs freely before that sign, as no such timer exists yet, stays short of its
+    due time after it, and runs on to it once ``after`` is seen, wherever the plain clock is by then."""
 
     to_ms: float
     after: Sign
+    created: Sign | None = None
+    delay_ms: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -204,8 +210,8 @@ def plain_schedules(page: PageFacts, parent: Trace, child: Trace, first: EventId
     times = {step.event: step.time for trace in (child, parent) for step in trace.steps}
     a, b = events[first], events[second]
     orders = []
-    for before, after, trace in ((a, b, parent), (b, a, child)):
-        levers = _force(page, before, after, events, times, trace)
+    for before, after, trace, other in ((a, b, parent, child), (b, a, child, parent)):
+        levers = _force(page, before, after, events, times, trace, other)
         if isinstance(levers, NotForceable):
             return levers
         signs = _sign(page, before, times), _sign(page, after, times)
@@ -232,17 +238,19 @@ def _step_times(page: PageFacts, trace: Trace) -> tuple[float, ...]:
 
 
 def _force(page: PageFacts, a: Event, b: Event, events: Mapping[EventId, Event],
-           times: Mapping[EventId, float], trace: Trace) -> _Levers | NotForceable:
+           times: Mapping[EventId, float], trace: Trace, other: Trace) -> _Levers | NotForceable:
     """The levers that make ``a`` happen before ``b`` in a plain page, as in ``trace`` (webr4's
-    execution of that order)."""
+    execution of that order; ``other`` is its execution of the other order)."""
     levers = _Levers()
     sign = _sign(page, a, times)
     if sign is None:
         return NotForceable(f"no sign a plain page shows tells when {a.label} has happened")
     if a.category is Category.USER:
-        _act_early(page, a, levers)
+        _act_early(page, a, levers, trace, other)
     elif a.category is Category.TIMER:
-        levers.clock_runs.append(ClockRun(times.get(a.id, 0.0), _start_sign(page, a, events, times)))
+        start = _start_sign(page, a, events, times)
+        created = _creator_sign(page, a, events, times)
+        levers.clock_runs.append(ClockRun(times.get(a.id, 0.0), start, created, timer_delay(a) or 0.0))
     if b.category is Category.USER:
         step = page.user_steps.get(b.params.get("index", -1))
         if step is None:
@@ -257,7 +265,8 @@ def _force(page: PageFacts, a: Event, b: Event, events: Mapping[EventId, Event],
         if a.category is Category.TIMER and times.get(a.id, 0.0) >= times.get(b.id, 0.0):
             return NotForceable(f"{a.label} is due no earlier than {b.label}: a clock fires timers by due time, "
                                 "and no lever runs a later one first")
-        levers.clock_runs.append(ClockRun(times.get(b.id, 0.0), sign))
+        levers.clock_runs.append(ClockRun(times.get(b.id, 0.0), sign, _creator_sign(page, b, events, times),
+                                          timer_delay(b) or 0.0))
         return levers
     held = _held_requests(page, b, _after(trace, a.id, events), events)
     if isinstance(held, NotForceable):
@@ -266,10 +275,33 @@ def _force(page: PageFacts, a: Event, b: Event, events: Mapping[EventId, Event],
     return levers
 
 
-def _act_early(page: PageFacts, a: Event, levers: _Levers) -> None:
-    """Step ``a`` and every step before it run as soon as their targets are actionable."""
+def _act_early(page: PageFacts, a: Event, levers: _Levers, trace: Trace, other: Trace) -> None:
+    """Step ``a`` runs as soon as its target is actionable, and so does each step before it that
+    webr4's order (``trace``) ran before the window's ``load`` (where a step runs by default) or
+    earlier in virtual time than its other order (``other``) did: the order needed a fast user
+    there. A step it ran as the other order did keeps its own timing (after ``load``, on a quiet
+    page): acting on it early would run it on a page that had not yet wired it up, which webr4's
+    order never did."""
     step = page.user_steps.get(a.params.get("index", -1), -1)
-    levers.timings.extend(StepTiming(n, None) for n in range(step + 1))
+    here, there, before_load = _step_times(page, trace), _step_times(page, other), _before_load(page, trace)
+    levers.timings.extend(StepTiming(n, None) for n in range(step + 1) if n == step or n in before_load
+                          or min(here[n], there[n]) < 0 or here[n] < there[n])
+
+
+def _before_load(page: PageFacts, trace: Trace) -> set[int]:
+    """The session steps whose first user event ``trace`` ran before the window's ``load`` (every
+    step it ran, when it ran no ``load``)."""
+    steps: set[int] = set()
+    for event_id in trace.sequence:
+        event = trace.events.get(event_id)
+        if event is None:
+            continue
+        if event.category is Category.LIFECYCLE and event.label == "window load":
+            return steps
+        number = page.user_steps.get(event.params.get("index", -1)) if event.category is Category.USER else None
+        if number is not None:
+            steps.add(number)
+    return steps
 
 
 def _sign(page: PageFacts, event: Event, times: Mapping[EventId, float]) -> Sign | None:
@@ -300,9 +332,15 @@ def _start_sign(page: PageFacts, timer: Event, events: Mapping[EventId, Event],
                 times: Mapping[EventId, float]) -> Sign:
     """When a timer surely exists: once the event that created it has happened (the document's
     response when that shows nothing)."""
+    return _creator_sign(page, timer, events, times) or Sign(RESPONSE, request_key(page.url))
+
+
+def _creator_sign(page: PageFacts, timer: Event, events: Mapping[EventId, Event],
+                  times: Mapping[EventId, float]) -> Sign | None:
+    """The sign of the event that created ``timer``, if a plain page shows one (a timer that
+    another timer set shows none: its clock time is not the plain clock's)."""
     creator = events.get(timer.creator) if timer.creator else None
-    sign = _sign(page, creator, times) if creator is not None and creator.category is not Category.TIMER else None
-    return sign or Sign(RESPONSE, request_key(page.url))
+    return _sign(page, creator, times) if creator is not None and creator.category is not Category.TIMER else None
 
 
 def _opener(page: PageFacts, chunk: Event) -> str | None:

@@ -226,13 +226,14 @@ async def _carry_out(page: Page, schedule: dict[str, Any], observed: _Observed,
             return
         await asyncio.sleep(SETTLE_S)
 
-    async def quiet() -> None:
+    async def quiet(target: str) -> None:
         """Until no request but a held one has been in flight for :data:`SETTLE_S` (what a
-        released response or a loaded script asks for next has arrived and run), at most
-        :data:`QUIET_PATIENCE_S`: a step after a sign runs on a page that has taken it in, as
-        webr4 runs a step only on a quiet page, whose own timers due meanwhile have run. With a
-        clock, it goes on by :data:`QUIET_TICK_MS` a poll meanwhile (never past a racing timer
-        whose sign has not come), so that a loader's chain of short timers runs on as it does in
+        released response or a loaded script asks for next has arrived and run) and ``target``
+        (a selector) is visible, at most :data:`QUIET_PATIENCE_S`: a step after a sign runs on a
+        page that has taken it in, as webr4 runs a step only on a quiet page whose own due timers
+        have run, once its target is actionable. With a clock, it goes on by
+        :data:`QUIET_TICK_MS` a poll meanwhile (never past a racing timer whose sign has not come),
+        so that a loader's chain of short timers, and the views it renders, go on as they do in
         webr4's virtual time, where the clock jumps to the next timer."""
         loop = asyncio.get_running_loop()
         give_up, calm_since = loop.time() + QUIET_PATIENCE_S, loop.time()
@@ -241,7 +242,7 @@ async def _carry_out(page: Page, schedule: dict[str, Any], observed: _Observed,
                 await run_clock(min(observed.clock_ms + QUIET_TICK_MS, ceiling()), due_now=True)
             if any(key not in released or released[key].is_set() for key in observed.in_flight.values()):
                 calm_since = loop.time()
-            elif loop.time() - calm_since >= SETTLE_S:
+            elif loop.time() - calm_since >= SETTLE_S and await _visible(page, target):
                 return
             await asyncio.sleep(SETTLE_S / 8)
 
@@ -294,7 +295,7 @@ async def _carry_out(page: Page, schedule: dict[str, Any], observed: _Observed,
                 await run_clock(min(recorded, ceiling()))
                 await asyncio.sleep(SETTLE_S)
             if after is not None:  # a fast user acts at once; any other step waits for a quiet page
-                await quiet()
+                await quiet(call["selector"])
             try:
                 locator = page.locator(call["selector"]).first  # as webr4 acts: on the first match
                 await getattr(locator, call["method"])(*call["args"], timeout=ORDER_TIMEOUT_S * 1000)
@@ -319,6 +320,14 @@ async def _carry_out(page: Page, schedule: dict[str, Any], observed: _Observed,
     observed.see(RESPONSE, request_key(schedule["url"]))
     await asyncio.gather(*[release(hold["request"], hold["until"]) for hold in schedule["holds"]], clock(), steps())
     return problems[0] if problems else None
+
+
+async def _visible(page: Page, selector: str) -> bool:
+    """Whether the first element ``selector`` matches is visible (an invalid selector: no)."""
+    try:
+        return await page.locator(selector).first.is_visible()
+    except PlaywrightError:
+        return False
 
 
 async def _finish(page: Page, schedule: dict[str, Any], observed: _Observed) -> None:

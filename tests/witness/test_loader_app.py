@@ -13,6 +13,10 @@ callback). Two pairs race:
   under it and the second todo is lost. The paused clock must let the app start (its timers are
   set after responses that arrive in real time) while that timer does not exist yet, and hold
   only once the Enter that sets it has been seen.
+
+A view the app renders on a timer of its own, well after its last response, is waited for too:
+the clock goes on until the step's target is there, as webr4's virtual clock runs the page's
+due timers while a step waits for its target.
 """
 
 from __future__ import annotations
@@ -71,8 +75,8 @@ TEMPLATE = request_key(BASE + "todo.html")
 STEP_TIMES = (54.0, 55.0, 57.0, 58.0)  # as webr4's virtual clock had them
 
 
-def _har(path: Path) -> Path:
-    """Every file of the app, as a recording keeps it."""
+def _har(path: Path, files: dict[str, tuple[str, str]] = FILES) -> Path:
+    """Every file of the app (``files``: name -> content type and text), as a recording keeps it."""
     def entry(name: str, kind: str, text: str) -> dict[str, Any]:
         return {"startedDateTime": "1970-01-01T00:00:00.000Z", "time": 0, "cache": {}, "timings": {},
                 "request": {"method": "GET", "url": BASE + name, "httpVersion": "HTTP/1.1", "headers": [],
@@ -83,7 +87,7 @@ def _har(path: Path) -> Path:
                              "content": {"size": len(text), "mimeType": kind, "encoding": "base64",
                                          "text": base64.b64encode(text.encode()).decode()}}}
 
-    entries = [entry(name, kind, text) for name, (kind, text) in FILES.items()]
+    entries = [entry(name, kind, text) for name, (kind, text) in files.items()]
     path.write_text(json.dumps({"log": {"version": "1.2", "creator": {"name": "test", "version": "1"},
                                         "entries": entries}}))
     return path
@@ -174,3 +178,33 @@ def test_the_clock_runs_until_the_step_that_sets_the_racing_timer_and_holds_afte
     har = _har(tmp_path / "app.har")
     assert asyncio.run(_todos(parent, har)) == ["milk", "dog"]
     assert asyncio.run(_todos(reversed_, har)) == ["milk"] == asyncio.run(_by_hand(har, type_before_the_timer))
+
+
+def test_a_view_rendered_on_a_timer_is_waited_for_on_the_clock(tmp_path) -> None:
+    render = """setTimeout(function () {
+  var field = document.createElement('input');
+  field.id = 'new-todo';
+  field.addEventListener('keydown', function (event) {
+    if (event.key !== 'Enter' || !this.value) return;
+    var item = document.createElement('li');
+    item.innerHTML = template;
+    item.querySelector('label').textContent = this.value;
+    document.getElementById('todo-list').appendChild(item);
+    this.value = '';
+  });
+  document.body.insertBefore(field, document.body.firstChild);
+}, 150);"""
+    files = {**FILES, "": ("text/html", PAGE.replace('<input id="new-todo">', "")),
+             f"m{MODULES - 1}.js": ("text/javascript", render)}
+    typed = Sign(STEP, "0")
+    schedule = PlainSchedule(BASE, STEPS[:2], "as the user acts", clock=True,
+                             clock_runs=(ClockRun(900, typed, typed),), horizon_ms=900,
+                             step_times=(160.0, 161.0), pair=(typed, Sign(STEP, "1")))
+
+    async def type_once_it_is_there(page: Page) -> None:  # a real clock: the view comes by itself
+        await page.goto(BASE)
+        await page.fill("#new-todo", "milk")
+        await page.press("#new-todo", "Enter")
+
+    har = _har(tmp_path / "app.har", files)
+    assert asyncio.run(_todos(schedule, har)) == ["milk"] == asyncio.run(_by_hand(har, type_once_it_is_there))

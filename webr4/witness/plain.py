@@ -34,10 +34,11 @@ SETTLE_S = 0.2
 starts (its callback, the script's run, the element's load event) runs in that time."""
 QUIET_PATIENCE_S = 3.0
 """How long a step that waits for a sign also waits for the page to go quiet (no request in flight
-but a held one, for :data:`SETTLE_S`) before it goes ahead anyway: a page that polls the network."""
+but a held one, for :data:`SETTLE_S`, and the step's target visible) before it goes ahead anyway:
+a page that polls the network, a target that never comes (Playwright's own wait then fails it)."""
 QUIET_TICK_MS = 4
 """How far a paused clock goes on per poll (every :data:`SETTLE_S` / 8) while a step waits for a
-quiet page: at most some 120 virtual ms in :data:`QUIET_PATIENCE_S`."""
+quiet page: at most some 480 virtual ms in :data:`QUIET_PATIENCE_S`."""
 ORDER_TIMEOUT_S = 10.0
 """How long a plain run waits for a sign its schedule needs before it gives the order up."""
 CLOCK_START_MS = 600_000

@@ -85,11 +85,12 @@ class ClockRun:
 class PlainSchedule:
     """One order of one pair, for a stock page: ``url`` loaded with the session's ``steps`` (as
     ``session.json`` has them), ``order`` in words, and the levers. A step without a timing runs
-    after the page's ``load`` and the step before it. With ``clock``, Playwright's clock is
-    installed paused before the page loads, run as ``clock_runs`` say, before each step to the
-    virtual time the step ran at in webr4's trace of this order (``step_times``: so the page's
-    other timers fire by then, as they did there, but never past a ``clock_runs`` time whose sign
-    has not come), and to ``horizon_ms`` at the end. ``pair`` is the signs of the racing pair's two
+    after the page's ``load`` and the step before it; every step that waits for a sign (all but
+    a fast user's) then also waits for a quiet page (:func:`webr4.witness.plain.drive`). With
+    ``clock``, Playwright's clock is installed paused before the page loads, run as ``clock_runs``
+    say, before each step to the virtual time the step ran at in webr4's trace of this order
+    (``step_times``: so the page's other timers fire by then, as they did there, but never past a
+    racing timer whose sign has not come), and to ``horizon_ms`` at the end. ``pair`` is the signs of the racing pair's two
     events in the order this schedule forces: the run checks that the first came first, so that a
     lever that failed to hold never passes for a forced order."""
 

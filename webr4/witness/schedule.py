@@ -90,9 +90,9 @@ class PlainSchedule:
     ``clock``, Playwright's clock is installed paused before the page loads, run as ``clock_runs``
     say, before each step to the virtual time the step ran at in webr4's trace of this order
     (``step_times``: so the page's other timers fire by then, as they did there, but never past a
-    racing timer whose sign has not come), and to ``horizon_ms`` at the end. ``pair`` is the signs of the racing pair's two
-    events in the order this schedule forces: the run checks that the first came first, so that a
-    lever that failed to hold never passes for a forced order."""
+    racing timer whose sign has not come), and to ``horizon_ms`` at the end. ``pair`` is the signs
+    of the racing pair's two events in the order this schedule forces: the run checks that the
+    first came first, so that a lever that failed to hold never passes for a forced order."""
 
     url: str
     steps: tuple[Mapping[str, Any], ...]

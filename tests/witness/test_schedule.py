@@ -152,3 +152,26 @@ def test_an_early_step_waits_for_the_loading_before_it_unless_its_own_holds_keep
     held = sorted(h.request for h in before_ready[1].holds)
     assert held == [request_key(URL + "cart.js"), request_key(URL + "lib.js")]
     assert before_ready[1].timing(0) == StepTiming(0, None)
+
+
+def test_a_step_before_an_early_one_keeps_its_timing_unless_the_order_ran_it_early():
+    fill = Event("u0:fill:#new", Category.USER, "fill", "fill on #new", params={"index": 0})
+    key = Event("u2:keyup:#new", Category.USER, "keyup", "keyup on #new", params={"index": 2})
+    again = Event("u3:fill:#new", Category.USER, "fill", "fill on #new", params={"index": 3})
+    store = Event("store", Category.TIMER, "setTimeout", "setTimeout 0ms", key.id, {"delay": 0})
+    load = Event("load", Category.LIFECYCLE, "load", "window load")
+    page = PageFacts(URL, [{"fill": "#new", "value": "milk"}, {"press": "#new", "key": "Enter"},
+                           {"fill": "#new", "value": "dog"}])
+    parent = _trace((HEAD, 0), (load, 0), (fill, 54), (key, 55), (store, 56), (again, 57))
+    # The todo's second title typed before the store's timer: the first todo was added as ever.
+    child = _trace((HEAD, 0), (load, 0), (fill, 54), (key, 55), (again, 56), (store, 57))
+    schedules = plain_schedules(page, parent, child, store.id, again.id)
+    assert not isinstance(schedules, NotForceable)
+    assert [t.step for t in schedules[1].timings if t.after is None] == [2]
+    (run,) = schedules[1].clock_runs
+    assert (run.after, run.created, run.delay_ms) == (Sign(STEP, "2"), Sign(STEP, "1"), 0.0)
+    # Typed before the page loaded in webr4's order: every step up to it is a fast user's.
+    child = _trace((HEAD, 0), (fill, 1), (key, 2), (again, 3), (store, 4), (load, 5))
+    schedules = plain_schedules(page, parent, child, store.id, again.id)
+    assert not isinstance(schedules, NotForceable)
+    assert [t.step for t in schedules[1].timings if t.after is None] == [0, 1, 2]

@@ -32,6 +32,13 @@ own, which no schedule waits for."""
 SETTLE_S = 0.2
 """Real time given to the page after a sign before the schedule acts on it: the task a response
 starts (its callback, the script's run, the element's load event) runs in that time."""
+QUIET_PATIENCE_S = 3.0
+"""How long a step that waits for a sign also waits for the page to go quiet (no request in flight
+but a held one, for :data:`SETTLE_S`, and the step's target visible) before it goes ahead anyway:
+a page that polls the network, a target that never comes (Playwright's own wait then fails it)."""
+QUIET_TICK_MS = 4
+"""How far a paused clock goes on per poll (every :data:`SETTLE_S` / 8) while a step waits for a
+quiet page: at most some 480 virtual ms in :data:`QUIET_PATIENCE_S`."""
 ORDER_TIMEOUT_S = 10.0
 """How long a plain run waits for a sign its schedule needs before it gives the order up."""
 CLOCK_START_MS = 600_000
@@ -74,16 +81,25 @@ class _Observed:
         self.exceptions: list[list[str | None]] = []
         self.console: list[str] = []
         self.requests: list[str] = []
+        self.in_flight: dict[Request, str] = {}  # each request the page is waiting on -> its key
         self.navigation: str | None = None
         self.clock_ms = 0.0
+        self.clock_at: dict[str, float] = {}  # each sign -> the paused clock's time when it first came
 
     def sign(self, kind: str, target: str = "") -> asyncio.Event:
         return self.signs.setdefault(f"{kind}:{target}", asyncio.Event())
+
+    def started(self, request: Request) -> None:
+        self.in_flight[request] = request_key(request.url)
+
+    def ended(self, request: Request) -> None:
+        self.in_flight.pop(request, None)
 
     def see(self, kind: str, target: str = "") -> None:
         sign = self.sign(kind, target)
         if not sign.is_set():
             self.seen.append(f"{kind}:{target}")
+            self.clock_at[f"{kind}:{target}"] = self.clock_ms
         sign.set()
 
 
@@ -127,9 +143,11 @@ async def drive(browser: Browser, schedule: dict[str, Any], har: Path, *, dom_sc
 
 
 def _listen(page: Page, observed: _Observed) -> None:
+    page.on("request", observed.started)
     page.on("requestfinished", lambda request: observed.see(RESPONSE, request_key(request.url)))
     for ended in ("requestfinished", "requestfailed"):
         page.on(ended, lambda request: observed.see(SETTLED, request_key(request.url)))
+        page.on(ended, observed.ended)
     page.on("domcontentloaded", lambda _page: observed.see(DOM_READY))
     page.on("load", lambda _page: observed.see(LOAD))
     page.on("pageerror", lambda error: observed.exceptions.append(_exception(error)))
@@ -209,25 +227,59 @@ async def _carry_out(page: Page, schedule: dict[str, Any], observed: _Observed,
             return
         await asyncio.sleep(SETTLE_S)
 
+    async def quiet(target: str) -> None:
+        """Until no request but a held one has been in flight for :data:`SETTLE_S` (what a
+        released response or a loaded script asks for next has arrived and run) and ``target``
+        (a selector) is visible, at most :data:`QUIET_PATIENCE_S`: a step after a sign runs on a
+        page that has taken it in, as webr4 runs a step only on a quiet page whose own due timers
+        have run, once its target is actionable. With a clock, it goes on by
+        :data:`QUIET_TICK_MS` a poll meanwhile (never past a racing timer whose sign has not come),
+        so that a loader's chain of short timers, and the views it renders, go on as they do in
+        webr4's virtual time, where the clock jumps to the next timer."""
+        loop = asyncio.get_running_loop()
+        give_up, calm_since = loop.time() + QUIET_PATIENCE_S, loop.time()
+        while loop.time() < give_up:
+            if schedule["clock"]:
+                await run_clock(min(observed.clock_ms + QUIET_TICK_MS, ceiling()), due_now=True)
+            if any(key not in released or released[key].is_set() for key in observed.in_flight.values()):
+                calm_since = loop.time()
+            elif loop.time() - calm_since >= SETTLE_S and await _visible(page, target):
+                return
+            await asyncio.sleep(SETTLE_S / 8)
+
     ticking = asyncio.Lock()
 
-    async def run_clock(to_ms: float) -> None:
+    async def run_clock(to_ms: float, due_now: bool = False) -> None:
         async with ticking:
             if to_ms > observed.clock_ms:
                 await page.clock.run_for(int(to_ms - observed.clock_ms))
                 observed.clock_ms = to_ms
+            elif due_now and to_ms >= observed.clock_ms:  # timers set since, due by now: a paused clock fires none
+                await page.clock.run_for(0)
+
+    def seen(sign: dict[str, Any] | None) -> bool:
+        return sign is not None and observed.sign(sign["kind"], sign.get("target", "")).is_set()
 
     def ceiling() -> float:
-        """How far the clock may go now: short of every clock run whose sign has not come."""
-        held = [run["to_ms"] - 1 for run in schedule["clock_runs"]
-                if not observed.sign(run["after"]["kind"], run["after"].get("target", "")).is_set()]
+        """How far the clock may go now: short of every racing timer whose sign has not come (of
+        its due time as webr4 had it, or, once the event that sets it has been seen, as the plain
+        clock has it: ``delay_ms`` after the clock then); free before a timer exists."""
+        held = []
+        for run in schedule["clock_runs"]:
+            created = run.get("created")
+            if seen(run["after"]) or (created is not None and not seen(created)):
+                continue
+            start = observed.clock_at.get(sign_key(created), 0.0) if created is not None else None
+            held.append(run["to_ms"] - 1 if start is None else start + run.get("delay_ms", 0.0) - 1)
         return min(held, default=float("inf"))
 
     async def clock() -> None:
         for run in sorted(schedule["clock_runs"], key=lambda r: r["to_ms"]):
             if not await wait(run["after"]):
                 return
-            await run_clock(run["to_ms"])
+            created = run.get("created")
+            due = observed.clock_at.get(sign_key(created), 0.0) + run.get("delay_ms", 0.0) if created else 0.0
+            await run_clock(max(run["to_ms"], due), due_now=True)
             observed.see(CLOCK, f"{run['to_ms']:g}")
             await asyncio.sleep(SETTLE_S)
 
@@ -236,12 +288,15 @@ async def _carry_out(page: Page, schedule: dict[str, Any], observed: _Observed,
             if "wait" in call:
                 await asyncio.sleep(float(call["wait"]) / 1000)
                 continue
-            if not await wait(timings.get(number, {"kind": LOAD, "target": ""})):
+            after = timings.get(number, {"kind": LOAD, "target": ""})
+            if not await wait(after):
                 return
             recorded = schedule["step_times"][number] if number < len(schedule["step_times"]) else -1
             if schedule["clock"] and recorded >= 0:  # the page's timers up to the step, as they ran in webr4
                 await run_clock(min(recorded, ceiling()))
                 await asyncio.sleep(SETTLE_S)
+            if after is not None:  # a fast user acts at once; any other step waits for a quiet page
+                await quiet(call["selector"])
             try:
                 locator = page.locator(call["selector"]).first  # as webr4 acts: on the first match
                 await getattr(locator, call["method"])(*call["args"], timeout=ORDER_TIMEOUT_S * 1000)
@@ -266,6 +321,14 @@ async def _carry_out(page: Page, schedule: dict[str, Any], observed: _Observed,
     observed.see(RESPONSE, request_key(schedule["url"]))
     await asyncio.gather(*[release(hold["request"], hold["until"]) for hold in schedule["holds"]], clock(), steps())
     return problems[0] if problems else None
+
+
+async def _visible(page: Page, selector: str) -> bool:
+    """Whether the first element ``selector`` matches is visible (an invalid selector: no)."""
+    try:
+        return await page.locator(selector).first.is_visible()
+    except PlaywrightError:
+        return False
 
 
 async def _finish(page: Page, schedule: dict[str, Any], observed: _Observed) -> None:

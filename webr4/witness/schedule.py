@@ -26,6 +26,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
+from webr4.engine.timers import timer_delay
 from webr4.errors import Webr4Error
 from webr4.instrument.chunks import ChunkModel, split_into_chunks
 from webr4.trace import Category, Event, EventId, Trace
@@ -70,23 +71,29 @@ class StepTiming:
 @dataclass(frozen=True)
 class ClockRun:
     """Once ``after`` is seen, the paused clock runs to ``to_ms`` (virtual ms since the page
-    started), firing every timer due by then."""
+    started), firing every timer due by then. Until then the clock stays short of ``to_ms``; with
+    ``created`` (the sign of the event that sets the timer, ``delay_ms`` ahead of the clock at
+    that moment) it runs freely before that sign, as no such timer exists yet, stays short of its
+    due time after it, and runs on to it once ``after`` is seen, wherever the plain clock is by then."""
 
     to_ms: float
     after: Sign
+    created: Sign | None = None
+    delay_ms: float = 0.0
 
 
 @dataclass(frozen=True)
 class PlainSchedule:
     """One order of one pair, for a stock page: ``url`` loaded with the session's ``steps`` (as
     ``session.json`` has them), ``order`` in words, and the levers. A step without a timing runs
-    after the page's ``load`` and the step before it. With ``clock``, Playwright's clock is
-    installed paused before the page loads, run as ``clock_runs`` say, before each step to the
-    virtual time the step ran at in webr4's trace of this order (``step_times``: so the page's
-    other timers fire by then, as they did there, but never past a ``clock_runs`` time whose sign
-    has not come), and to ``horizon_ms`` at the end. ``pair`` is the signs of the racing pair's two
-    events in the order this schedule forces: the run checks that the first came first, so that a
-    lever that failed to hold never passes for a forced order."""
+    after the page's ``load`` and the step before it; every step that waits for a sign (all but
+    a fast user's) then also waits for a quiet page (:func:`webr4.witness.plain.drive`). With
+    ``clock``, Playwright's clock is installed paused before the page loads, run as ``clock_runs``
+    say, before each step to the virtual time the step ran at in webr4's trace of this order
+    (``step_times``: so the page's other timers fire by then, as they did there, but never past a
+    racing timer whose sign has not come), and to ``horizon_ms`` at the end. ``pair`` is the signs
+    of the racing pair's two events in the order this schedule forces: the run checks that the
+    first came first, so that a lever that failed to hold never passes for a forced order."""
 
     url: str
     steps: tuple[Mapping[str, Any], ...]
@@ -212,8 +219,8 @@ def plain_schedules(page: PageFacts, parent: Trace, child: Trace, first: EventId
     times = {step.event: step.time for trace in (child, parent) for step in trace.steps}
     a, b = events[first], events[second]
     orders = []
-    for before, after, trace in ((a, b, parent), (b, a, child)):
-        levers = _force(page, before, after, events, times, trace)
+    for before, after, trace, other in ((a, b, parent, child), (b, a, child, parent)):
+        levers = _force(page, before, after, events, times, trace, other)
         if isinstance(levers, NotForceable):
             return levers
         signs = _sign(page, before, times), _sign(page, after, times)
@@ -240,15 +247,17 @@ def _step_times(page: PageFacts, trace: Trace) -> tuple[float, ...]:
 
 
 def _force(page: PageFacts, a: Event, b: Event, events: Mapping[EventId, Event],
-           times: Mapping[EventId, float], trace: Trace) -> _Levers | NotForceable:
+           times: Mapping[EventId, float], trace: Trace, other: Trace) -> _Levers | NotForceable:
     """The levers that make ``a`` happen before ``b`` in a plain page, as in ``trace`` (webr4's
-    execution of that order)."""
+    execution of that order; ``other`` is its execution of the other order)."""
     levers = _Levers()
     sign = _sign(page, a, times)
     if sign is None:
         return NotForceable(f"no sign a plain page shows tells when {a.label} has happened")
     if a.category is Category.TIMER:
-        levers.clock_runs.append(ClockRun(times.get(a.id, 0.0), _start_sign(page, a, events, times)))
+        start = _start_sign(page, a, events, times)
+        created = _creator_sign(page, a, events, times)
+        levers.clock_runs.append(ClockRun(times.get(a.id, 0.0), start, created, timer_delay(a) or 0.0))
     if b.category is Category.USER:
         step = page.user_steps.get(b.params.get("index", -1))
         if step is None:
@@ -262,24 +271,33 @@ def _force(page: PageFacts, a: Event, b: Event, events: Mapping[EventId, Event],
         if a.category is Category.TIMER and times.get(a.id, 0.0) >= times.get(b.id, 0.0):
             return NotForceable(f"{a.label} is due no earlier than {b.label}: a clock fires timers by due time, "
                                 "and no lever runs a later one first")
-        levers.clock_runs.append(ClockRun(times.get(b.id, 0.0), sign))
+        levers.clock_runs.append(ClockRun(times.get(b.id, 0.0), sign, _creator_sign(page, b, events, times),
+                                          timer_delay(b) or 0.0))
     else:
         held = _held_requests(page, b, _after(trace, a.id, events), events)
         if isinstance(held, NotForceable):
             return held
         levers.holds.extend(Hold(request, sign) for request in held)
     if a.category is Category.USER:
-        _act_early(page, a, trace, events, levers)
+        _act_early(page, a, trace, other, events, levers)
     return levers
 
 
-def _act_early(page: PageFacts, a: Event, trace: Trace, events: Mapping[EventId, Event], levers: _Levers) -> None:
-    """Step ``a`` and every step before it run as soon as their targets are actionable, but not
-    before the page has loaded as far as it had when ``trace`` ran the step: each waits for the
-    sign of the last parse chunk or ``DOMContentLoaded`` that ran before it there, unless one of
-    ``levers``' holds keeps that sign back (then the one before). A fast user on a slow network,
-    who does not overtake the loading that webr4's order had done."""
+def _act_early(page: PageFacts, a: Event, trace: Trace, other: Trace, events: Mapping[EventId, Event],
+               levers: _Levers) -> None:
+    """Step ``a`` runs as soon as its target is actionable, and so does each step before it that
+    webr4's order (``trace``) ran before the window's ``load`` (where a step runs by default) or
+    earlier in virtual time than its other order (``other``) did: the order needed a fast user
+    there. A step it ran as the other order did keeps its own timing (after ``load``, on a quiet
+    page): acting on it early would run it on a page that had not yet wired it up, which webr4's
+    order never did. An early step still does not overtake the loading webr4's order had done
+    before it: it waits for the sign of the last parse chunk or ``DOMContentLoaded`` that ran
+    before it in ``trace``, unless one of ``levers``' holds keeps that sign back (then the one
+    before)."""
     last = page.user_steps.get(a.params.get("index", -1), -1)
+    here, there, before_load = _step_times(page, trace), _step_times(page, other), _before_load(page, trace)
+    early = [n for n in range(last + 1) if n == last or n in before_load
+             or min(here[n], there[n]) < 0 or here[n] < there[n]]
     held = {hold.request for hold in levers.holds}
     parser_free = not any(_may_block_parsing(page, request, events) for request in held)
     loaded: Sign | None = None
@@ -296,7 +314,7 @@ def _act_early(page: PageFacts, a: Event, trace: Trace, events: Mapping[EventId,
         progress = _loading_sign(page, event)
         if progress is not None and (progress.target not in held if progress.kind == RESPONSE else parser_free):
             loaded = progress
-    levers.timings[:0] = [StepTiming(n, after.get(n)) for n in range(last + 1)]
+    levers.timings[:0] = [StepTiming(n, after.get(n)) for n in early]
 
 
 def _loading_sign(page: PageFacts, event: Event) -> Sign | None:
@@ -324,6 +342,22 @@ def _images(page: PageFacts, events: Mapping[EventId, Event]) -> list[str]:
     elements = {request_key(url) for e in events.values() if e.category is Category.NETWORK and e.type == "load"
                 and e.params.get("tag") == "img" and (url := _url(e))}
     return sorted(elements | set(page.images))
+
+
+def _before_load(page: PageFacts, trace: Trace) -> set[int]:
+    """The session steps whose first user event ``trace`` ran before the window's ``load`` (every
+    step it ran, when it ran no ``load``)."""
+    steps: set[int] = set()
+    for event_id in trace.sequence:
+        event = trace.events.get(event_id)
+        if event is None:
+            continue
+        if event.category is Category.LIFECYCLE and event.label == "window load":
+            return steps
+        number = page.user_steps.get(event.params.get("index", -1)) if event.category is Category.USER else None
+        if number is not None:
+            steps.add(number)
+    return steps
 
 
 def _sign(page: PageFacts, event: Event, times: Mapping[EventId, float]) -> Sign | None:
@@ -354,9 +388,15 @@ def _start_sign(page: PageFacts, timer: Event, events: Mapping[EventId, Event],
                 times: Mapping[EventId, float]) -> Sign:
     """When a timer surely exists: once the event that created it has happened (the document's
     response when that shows nothing)."""
+    return _creator_sign(page, timer, events, times) or Sign(RESPONSE, request_key(page.url))
+
+
+def _creator_sign(page: PageFacts, timer: Event, events: Mapping[EventId, Event],
+                  times: Mapping[EventId, float]) -> Sign | None:
+    """The sign of the event that created ``timer``, if a plain page shows one (a timer that
+    another timer set shows none: its clock time is not the plain clock's)."""
     creator = events.get(timer.creator) if timer.creator else None
-    sign = _sign(page, creator, times) if creator is not None and creator.category is not Category.TIMER else None
-    return sign or Sign(RESPONSE, request_key(page.url))
+    return _sign(page, creator, times) if creator is not None and creator.category is not Category.TIMER else None
 
 
 def _opener(page: PageFacts, chunk: Event) -> str | None:

@@ -55,6 +55,7 @@ function onElementEvent(e) {
   }
   loadSeen.add(el);
   detachedImages.delete(el);
+  if (!(el instanceof HTMLLinkElement)) unwaitedLoads++;
   if (el instanceof HTMLIFrameElement || el instanceof HTMLFrameElement) {
     try { if (el.contentWindow) A.push(uncontrolled, `frame ${elementText(el)}`); } catch (err) { /* cross-origin */ }
   }
@@ -78,7 +79,7 @@ function documentOrder(el) {
   return i;
 }
 
-const lifecycle = { domContentLoaded: null, load: null };
+const lifecycle = { domContentLoaded: null, domReadyRan: false, loadArrived: false };
 call(N.addEventListener, window, "DOMContentLoaded", (e) => {
   if (passThrough.has(e)) return;
   e.stopImmediatePropagation();
@@ -86,17 +87,73 @@ call(N.addEventListener, window, "DOMContentLoaded", (e) => {
   lifecycle.domContentLoaded = createEvent({
     category: "lifecycle", type: "DOMContentLoaded", label: "DOMContentLoaded", creator: null,
     params: {}, preds, origin: [3, 0],
-    run: () => redispatch(document, new Event("DOMContentLoaded", { bubbles: true })),
+    run: () => {
+      lifecycle.domReadyRan = true;
+      // Made before what the handlers make, so that it keeps its place in the default order.
+      const load = lifecycle.loadArrived ? createLoadEvent(undefined) : null;
+      redispatch(document, new Event("DOMContentLoaded", { bubbles: true }));
+      if (load) nativeTick(() => loadAfterDomReady(load)); // once the handlers' microtasks have run
+    },
   }).id;
 }, true);
 call(N.addEventListener, window, "load", (e) => {
   if (passThrough.has(e) || e.target !== document) return;
   e.stopImmediatePropagation();
-  const preds = A.filter(A.concat([lifecycle.domContentLoaded], loadPreds), Boolean);
-  createEvent({
-    category: "lifecycle", type: "load", label: "window load", creator: null,
-    params: {}, preds, origin: [4, 0],
-    run: () => redispatch(window, new Event("load")),
-  });
+  lifecycle.loadArrived = true;
+  if (lifecycle.domReadyRan || lifecycle.domContentLoaded === null) createLoadEvent([4, 0]);
 }, true);
 const loadPreds = []; // every resource-load event happens before window load
+const loadEventPreds = () => A.filter(A.concat([lifecycle.domContentLoaded], loadPreds), Boolean);
+let unwaitedLoads = 0; // loads (and errors) of elements nothing waits for: all but style sheets
+
+/** The window's load event, after DOMContentLoaded and every resource-load event so far;
+ *  `origin` as createEvent's (undefined: it takes its place in the default order now). */
+function createLoadEvent(origin) {
+  return createEvent({
+    category: "lifecycle", type: "load", label: "window load", creator: null,
+    params: {}, preds: loadEventPreds(), origin,
+    run: () => redispatch(window, new Event("load")),
+  });
+}
+
+/* With nothing left to load once DOMContentLoaded has been dispatched, Chromium fires the window's
+   load in that same task: no other event, no user step, comes between the two. So the window's
+   load, when it arrived before DOMContentLoaded ran, becomes an event only then: run within
+   DOMContentLoaded's step when nothing is left (as the load event, which names itself the creator
+   of what its handlers create, as when it runs alone; it leaves the pending set in the step that
+   made it, so it is never enabled on its own), else pending after what is left, as before.
+   Left to load is what a slower network would still be loading, whatever this run's timing:
+   - an event load waits for that is pending (a held script, a style sheet's load, an element
+     load DOMContentLoaded's handlers began), an image or a frame still loading;
+   - any image, frame or media the page loaded (`unwaitedLoads`), and any resource a style sheet
+     asked for (a background image, a font): nothing the parser or a script waits for, so they can
+     always come after parsing ends, and a plain page shows it when one of them is held. A style
+     sheet and a script are not of these: the scripts after them wait for them, and webr4's
+     order of their events already says whether they were done. */
+function loadAfterDomReady(ev) {
+  const left = unwaitedLoads > 0 || styleResourcesLoaded() || imagesInFlight() || framesInFlight()
+    || !A.every(loadPreds, (id) => !pending.has(id));
+  if (left) {
+    ev.preds = loadEventPreds(); // with what the handlers began
+    return;
+  }
+  const domReady = current;
+  pending.delete(ev.id);
+  A.push(gone, ev.id);
+  current = ev.id;
+  ev.run();
+  nativeTick(() => { current = domReady; }); // after the load handlers' microtasks
+}
+
+// Resources that style sheets asked for (initiator "css": background images, fonts, imports), seen
+// through Resource Timing from before any page script: an entry is listed once its resource loaded.
+let styleResources = false;
+const resourceObserver = new N.PerformanceObserver((list) => noteResources(call(N.listedEntries, list)));
+resourceObserver.observe({ type: "resource", buffered: true });
+function noteResources(entries) {
+  for (const entry of entries) if (entry.initiatorType === "css") styleResources = true;
+}
+function styleResourcesLoaded() {
+  noteResources(call(N.takeEntries, resourceObserver));
+  return styleResources;
+}

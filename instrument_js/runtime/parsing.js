@@ -6,12 +6,24 @@ const deferScripts = []; // {el, eventId}
 const scriptWaiters = newMap(); // element -> resolve
 const heldScripts = newWeakSet();
 const scriptOfEvent = newMap(); // event id -> held script element
+const eventOfScript = newWeakMap(); // held script element -> its event id
 
 const scriptsDone = newWeakSet(); // held scripts that ran (or failed) before anyone waited
 
+/* A held script can run without its own release: Chromium asks the network once for a URL that
+   several script elements want at once (and may serve a later one from its memory cache), and runs
+   each of them when that one response comes. Such a script ran in the event that released the
+   response (or inserted the element): its own event, still pending, then has nothing left to run
+   and leaves the pending set there, as if that event had cancelled it. */
 function scriptSettled(el, type) {
   const waiter = scriptWaiters.get(el);
-  if (waiter) { scriptWaiters.delete(el); waiter(type); } else scriptsDone.add(el);
+  if (waiter) { scriptWaiters.delete(el); waiter(type); return; }
+  scriptsDone.add(el);
+  const ev = pending.get(eventOfScript.get(el));
+  if (ev) {
+    scriptOfEvent.delete(ev.id);
+    cancelEvent(ev, null);
+  }
 }
 
 function parseChunkEvent(index) {
@@ -97,6 +109,7 @@ function onHeldScriptEvent(e) {
 function createScriptEvent(spec, el) {
   const ev = createEvent(spec);
   scriptOfEvent.set(ev.id, el);
+  eventOfScript.set(el, ev.id);
   A.push(loadPreds, ev.id);
   return ev;
 }

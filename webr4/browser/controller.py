@@ -433,13 +433,31 @@ class Controller:
         actuation = reply.actuate
         if isinstance(actuation, ChunkRelease):
             await self.gate.release_chunk(actuation.index, timeout)
+            reply = parse_reply(await self._runtime("finish", event_id, asdict(actuation)))
         else:
-            await self.gate.release_script(actuation.url, timeout, instrument=not actuation.worker)
-        reply = parse_reply(await self._runtime("finish", event_id, asdict(actuation)))
+            reply = parse_reply(await self._release_script(event_id, actuation, timeout))
         while isinstance(reply, ActuationRequest):  # the chunk wrote a script: it loads now
             await self._release_written(reply)
             reply = parse_reply(await self._runtime("finish", event_id, asdict(actuation)))
         return reply
+
+    async def _release_script(self, event_id: EventId, actuation: ScriptRelease, timeout: float) -> Any:
+        """Release the held script of ``event_id`` at the network while the page waits for it to run;
+        what ``finish`` answers. A script can run without a request of its own to release: Chromium
+        gives it the response it fetches for another element of the same URL, or its memory cache's;
+        the release then stops waiting for that request once the script has run."""
+        instrument = not actuation.worker
+        release = asyncio.ensure_future(self.gate.release_script(actuation.url, timeout, instrument=instrument))
+        finish = asyncio.ensure_future(self._runtime("finish", event_id, asdict(actuation)))
+        try:
+            await asyncio.wait([release, finish], return_when=asyncio.FIRST_COMPLETED)
+            if not finish.done():
+                await release  # raises when no request came in time
+            return await finish
+        finally:
+            for task in (release, finish):
+                task.cancel()  # nothing when it is done; a release serving a request serves it to the end
+            await asyncio.gather(release, finish, return_exceptions=True)
 
     async def _release_written(self, request: ActuationRequest) -> None:
         """Release a parser-blocking script that ``document.write`` put in the parser's way: it

@@ -175,8 +175,13 @@ class NetworkGate:
     async def release_script(self, url: str, timeout: float, *, instrument: bool = True) -> None:
         """Serve the held script ``url``, the first of its requests still held; ``instrument=False``
         serves it as recorded (a worker's script: the access log it would call does not exist in
-        a worker)."""
+        a worker). Cancelled while it waits for the request, it serves nothing (the script ran without
+        one: Chromium asks once for a URL several elements want); once it has the request, it
+        serves it to the end."""
         held = await self._next_held(f"script:{url}", timeout)
+        await asyncio.shield(self._serve_held(url, held, instrument))
+
+    async def _serve_held(self, url: str, held: _HeldRoute, instrument: bool) -> None:
         route = held.route
         prepared = await held.prepared if held.prepared is not None else await self._prepare(route, route.request)
         self.notes.extend(prepared.notes)

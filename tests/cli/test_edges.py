@@ -118,8 +118,10 @@ def test_two_checks_on_one_out_at_once_one_says_the_other_is_using_it(racing_url
 
 def test_a_run_in_use_is_refused_before_anything_is_judged_of_it(racing_url, tmp_path):
     run = tmp_path / "run"
-    first = start("check", racing_url, "--out", str(run), "--workers", "1", "--progress", "json")
-    assert first.stdout is not None and json.loads(first.stdout.readline())["event"]  # the sweep has begun
+    first = start("check", racing_url, "--out", str(run), "--workers", "1", "--progress", "json", "--confirm", "none")
+    assert first.stdout is not None
+    while json.loads(first.stdout.readline())["event"] != "start":  # until the sweep has begun
+        pass
     for args in (["check", racing_url, "--out", str(run), "--resume"], ["explore", str(run / "session"),
                                                                         "--out", str(run), "--resume"]):
         result = CliRunner().invoke(main, args)

@@ -75,7 +75,7 @@ def test_ctrl_c_stops_with_130_says_how_to_resume_and_resume_finishes(racing_url
     assert export(run) == 2
 
     resumed = CliRunner().invoke(main, ["check", racing_url, "--out", str(run), "--resume", "--workers", "1",
-                                        "--progress", "quiet"])
+                                        "--progress", "quiet", "--confirm", "none"])
     assert resumed.exit_code == 1, resumed.output  # the page's races are harmful
     done = summary(run)
     assert done["status"] == "finished" and done["stop_reason"] == "exhausted"
@@ -154,7 +154,7 @@ def test_check_resume_finishes_from_the_session_a_stopped_check_left(racing_url,
     run = tmp_path / "run"
     assert CliRunner().invoke(main, ["record", racing_url, "--out", str(run / "session")]).exit_code == 0
     result = CliRunner().invoke(main, ["check", racing_url + "?other", "--out", str(run), "--resume",
-                                       "--workers", "1", "--progress", "quiet"])
+                                       "--workers", "1", "--progress", "quiet", "--confirm", "none"])
     assert result.exit_code == 1, result.output
     assert result.stderr.splitlines()[0] == (f"note: resuming the session recorded from {racing_url}; "
                                              f"the URL given ({racing_url}?other) is ignored")
@@ -227,7 +227,7 @@ def test_a_local_dask_cluster_leaves_nothing_in_the_temporary_directory(racing_u
     temporary = Path(tempfile.mkdtemp(prefix="w4-"))  # short: Chromium keeps a socket in its profile there
     run = tmp_path / "run"
     result = subprocess.run([sys.executable, "-m", "webr4", "check", racing_url, "--out", str(run), "--cluster",
-                             "local:2", "--max-sequences", "3", "--progress", "quiet"], capture_output=True, text=True,
+                             "local:2", "--max-sequences", "3", "--progress", "quiet", "--confirm", "none"], capture_output=True, text=True,
                             env={**os.environ, "PYTHONPATH": str(ROOT), "TMPDIR": str(temporary)}, timeout=300)
     assert result.returncode in (0, 1), result.stderr
     assert summary(run)["status"] == "finished"

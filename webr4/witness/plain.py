@@ -104,13 +104,14 @@ class _Observed:
 
 
 async def drive(browser: Browser, schedule: dict[str, Any], har: Path, *, dom_script: str, storage_script: str,
-                trace_to: Path | None = None) -> dict[str, Any]:
+                focus_script: str | None = None, trace_to: Path | None = None) -> dict[str, Any]:
     """Run ``schedule`` in a fresh context of the Playwright ``browser``, the responses served from
     ``har``, and read the end: ``problem`` (``None`` when every sign the schedule waited for came,
     else what did not happen), ``dom`` (what ``dom_script`` returns), ``screenshot`` (PNG bytes),
     ``exceptions`` (``[message, site]`` pairs), ``console`` (``console.error`` texts), ``requests``
     (``METHOD url``, sorted), ``navigation`` (where the page tried to go, or ``None``) and
-    ``storage`` (what ``storage_script`` returns). With ``trace_to``, a Playwright trace of the run
+    ``storage`` (what ``storage_script`` returns), and ``focus`` (what ``focus_script`` returns, when
+    given; else ``None``). With ``trace_to``, a Playwright trace of the run
     (screenshots and snapshots) is written there."""
     context = await browser.new_context(viewport=VIEWPORT)
     try:
@@ -132,6 +133,7 @@ async def drive(browser: Browser, schedule: dict[str, Any], har: Path, *, dom_sc
         problem = problem or _unforced(schedule.get("pair"), observed)
         end = {"problem": problem, "dom": await page.evaluate(dom_script),
                "storage": await page.evaluate(storage_script),
+               "focus": await page.evaluate(focus_script) if focus_script else None,
                "screenshot": await page.screenshot(full_page=True, caret="hide", animations="disabled"),
                "exceptions": observed.exceptions, "console": observed.console,
                "requests": sorted(observed.requests), "navigation": observed.navigation}

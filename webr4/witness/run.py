@@ -5,7 +5,8 @@ state is read without instrumentation, in webr4's own categories
 (:mod:`webr4.state.categories`): the DOM serialised at the end (the serialiser the harness uses,
 evaluated once), a full-page screenshot, uncaught exceptions and unhandled rejections
 (Playwright's ``pageerror``), ``console.error`` messages, the requests the page made, where it
-tried to navigate (refused at the network, as the harness refuses it) and web storage. The JS
+tried to navigate (refused at the network, as the harness refuses it), web storage and the
+keyboard focus. The JS
 heap and the pending events cannot be read without webr4's code in the page and stay empty.
 """
 
@@ -19,6 +20,7 @@ from pathlib import Path
 from playwright.async_api import Browser
 
 from webr4.resources import javascript
+from webr4.state.categories.focus import FOCUS
 from webr4.state.categories.storage import STORAGE
 from webr4.state.snapshot import StateSnapshot
 from webr4.witness.plain import drive
@@ -47,11 +49,12 @@ async def run_plain(browser: Browser, schedule: PlainSchedule, har: Path, *,
     ``asyncio.TimeoutError`` after :data:`RUN_TIMEOUT_S`."""
     started = time.monotonic()
     end = await asyncio.wait_for(drive(browser, schedule.to_json(), har, dom_script=javascript("capture_dom.js"),
-                                       storage_script=STORAGE.page_script or "() => ({})", trace_to=trace_to),
+                                       storage_script=STORAGE.page_script or "() => ({})",
+                                       focus_script=FOCUS.page_script, trace_to=trace_to),
                                  RUN_TIMEOUT_S)
     state = StateSnapshot(dom=end["dom"], screenshot=end["screenshot"],
                           exceptions=[(message, site) for message, site in end["exceptions"]],
                           console=list(end["console"]), requests=end["requests"], navigation=end["navigation"],
-                          storage=dict(end["storage"] or {}))
+                          storage=dict(end["storage"] or {}), focus=end["focus"] or None)
     problem = end["problem"]
     return PlainRun(state, problem is None, problem, round(time.monotonic() - started, 2))

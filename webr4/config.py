@@ -14,6 +14,7 @@ working directory.
     workers = 2
     max-sequences = 200
     time-limit = 600
+    budget = "5m"                      # anytime: likely harm first, bound by bound (90s, 5m, 1h)
     progress = "json"
     cluster = "tcp://scheduler:8786"
     confirm = "harmful"                # reversals checked in plain Chromium: none, harmful, all
@@ -34,6 +35,7 @@ Every setting is also a command-line option, which wins over the file. Command-l
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,12 +48,28 @@ class ConfigError(Webr4Error):
     """The settings file is unreadable or malformed (one line)."""
 
 
-EXPLORE_KEYS = frozenset({"bound", "strategy", "workers", "max-sequences", "time-limit", "progress", "cluster",
-                          "confirm", "fail-on"})
+EXPLORE_KEYS = frozenset({"bound", "strategy", "workers", "max-sequences", "time-limit", "budget", "progress",
+                          "cluster", "confirm", "fail-on"})
 RECORD_KEYS = frozenset({"seed", "horizon", "max-events", "event-timeout", "parse-chunks", "chunk-kb", "step-wait"})
 _TOP_KEYS = frozenset({"browser", "rules", "mask", "explore", "record"})
 _WHOLE_POSITIVE = frozenset({"bound", "workers", "max-sequences", "max-events"})  # counts: 1 or more
 _POSITIVE = frozenset({"time-limit", "horizon", "event-timeout", "step-wait"})  # amounts: more than 0
+
+
+_DURATION = re.compile(r"(?P<amount>\d+(?:\.\d+)?)(?P<unit>[smh])")
+_UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600}
+
+
+def parse_duration(text: str) -> float:
+    """The seconds of a duration such as ``90s``, ``5m``, ``1.5h``: a number above 0 and a unit.
+    Raises :class:`ValueError` naming the problem and what to write instead."""
+    match = _DURATION.fullmatch(text.strip())
+    if match is None:
+        raise ValueError(f"{text!r} is not a duration; write a number and a unit: 90s, 5m or 1h")
+    seconds = float(match["amount"]) * _UNIT_SECONDS[match["unit"]]
+    if seconds <= 0:
+        raise ValueError(f"{text!r} is no time at all; give a duration above 0, such as 90s, 5m or 1h")
+    return seconds
 
 
 @dataclass(frozen=True)
@@ -104,6 +122,8 @@ def load_settings(directory: Path = Path(".")) -> Settings:
         _known(record, RECORD_KEYS, f"{path} [record]")
         _positive(explore, f"{path} [explore]")
         _positive(record, f"{path} [record]")
+        if "budget" in explore:
+            _duration(explore["budget"], f"{path} [explore]")
         return Settings(_strings(mask, "selectors", f"{path} [mask]"), _strings(mask, "heap", f"{path} [mask]"),
                         rules, Path(browser) if browser else None, explore, record, path)
     return Settings()
@@ -131,3 +151,11 @@ def _positive(table: dict[str, Any], where: str) -> None:
             raise ConfigError(f"{where}: {key} must be a whole number of at least 1, not {value!r}")
         if key in _POSITIVE and not (number and value > 0 and value != float("inf")):
             raise ConfigError(f"{where}: {key} must be a number above 0, not {value!r}")
+
+
+def _duration(value: Any, where: str) -> None:
+    """A budget is a duration string (:func:`parse_duration`)."""
+    try:
+        parse_duration(value if isinstance(value, str) else "")
+    except ValueError:
+        raise ConfigError(f'{where}: budget must be a duration such as "90s", "5m" or "1h", not {value!r}') from None

@@ -267,7 +267,12 @@ class Summary:
     recorded order: ``GET url: net::ERR_NAME_NOT_RESOLVED``, ``GET url: HTTP 404``; every
     replay fails them the same way), ``sandbox`` (``on``, or ``off (why)``: whether Chromium ran
     sandboxed), ``pruning`` (R4 only: the enabled events of the explored states, those explored,
-    and the fraction partial-order reduction pruned), ``seconds``, ``confirmations`` (reversals
+    and the fraction partial-order reduction pruned; for a budget, those of the last bound
+    explored), ``budget`` (the seconds of an anytime sweep, ``--budget``, else null),
+    ``completed_bound`` (an anytime sweep's highest bound explored in full: 0 for none; null
+    without a budget), ``next_bound`` (the bound it was exploring when it stopped,
+    ``{"bound", "explored", "pending"}``: sequences of it run and about how many were left;
+    null when no bound was left to explore), ``seconds``, ``confirmations`` (reversals
     per confirmation status, once any was checked in plain Chromium), ``confirm_seconds`` (the
     time those checks took) and ``reversals`` (each a :class:`ReversalReport`).
     """
@@ -288,6 +293,9 @@ class Summary:
     failed_requests: list[str] = field(default_factory=list)  # the recording's, in recorded order
     sandbox: str = ""  # Chromium's sandbox in this sweep: on, or off (why)
     pruning: dict[str, float] | None = None  # R4 only: enabled, explored, ratio (see webr4.engine.stats)
+    budget: float | None = None  # seconds of an anytime sweep (webr4.engine.anytime); None: plain
+    completed_bound: int | None = None  # an anytime sweep's highest bound explored in full
+    next_bound: dict[str, int] | None = None  # the bound it was in when it stopped: bound, explored, pending
     confirm_seconds: float = 0.0  # the plain-Chromium checks after the sweep
     reversals: list[ReversalReport] = field(default_factory=list)
 
@@ -309,6 +317,19 @@ class Summary:
     def truncated(self) -> str | None:
         """The budget that stopped a finished sweep, else ``None``."""
         return None if self.stop_reason in (None, StopReason.EXHAUSTED) else self.stop_reason
+
+    @property
+    def bounds_reached(self) -> str | None:
+        """An anytime sweep's bounds, briefly: ``bound 1 complete, bound 2 at 12 sequences (about
+        30 left)``; ``None`` for a sweep without a budget."""
+        if self.completed_bound is None:
+            return None
+        done = f"bound {self.completed_bound} complete" if self.completed_bound else "no bound complete"
+        if self.next_bound is None:
+            return done
+        working = self.next_bound
+        return (f"{done}, bound {working['bound']} at {working['explored']} sequences "
+                f"(about {working['pending']} left)")
 
     def harmful(self) -> list[ReversalReport]:
         """The harmful reversals, in the order they were explored."""

@@ -225,3 +225,21 @@ def test_a_damaged_store_is_named_with_what_still_works(small_run, racing_url, t
         assert (result.exit_code, result.stderr) == (2, line), command
     assert store.read_bytes() == kept
     assert CliRunner().invoke(main, ["export", str(run)]).exit_code == 1  # the summary still says harmful
+
+
+@pytest.mark.parametrize(("args", "error"), [
+    (["--budget", "5x"], "Error: Invalid value for '--budget': '5x' is not a duration; write a number and a unit: "
+                         "90s, 5m or 1h\n"),
+    (["--budget", "300"], "Error: Invalid value for '--budget': '300' is not a duration; write a number and a "
+                          "unit: 90s, 5m or 1h\n"),
+    (["--budget", "0m"], "Error: Invalid value for '--budget': '0m' is no time at all; give a duration above 0, "
+                         "such as 90s, 5m or 1h\n"),
+    (["--budget", "5m", "--time-limit", "60"], "Error: --budget and --time-limit both limit the sweep's time; "
+                                                "give one of them\n"),
+    (["--budget", "5m", "--strategy", "wave"], "Error: --budget orders R4's reversals by likely harm; drop "
+                                                "--strategy wave or --budget\n"),
+])
+def test_a_budget_that_cannot_be_used_is_one_line(tmp_path, args, error):
+    result = CliRunner().invoke(main, ["check", URL, *args, "--out", str(tmp_path / "run")])
+    assert (result.exit_code, result.stderr) == (2, error)
+    assert not (tmp_path / "run").exists()

@@ -63,3 +63,17 @@ def test_rival_strategies_run_through_the_same_pipeline(tmp_path, sites_url):
     assert result.exit_code == (1 if summary["counts"].get("harmful") else 0), result.output
     assert summary["strategy"] == "wave" and summary["sequences"] == 3
     assert all(r["parent"] == 0 and r["verdict"] in {"harmful", "harmless"} for r in summary["reversals"])
+
+
+@pytest.mark.browser
+def test_a_budget_explores_bound_by_bound_and_says_how_far_it_got(tmp_path, sites_url):
+    run = tmp_path / "run"
+    result = CliRunner().invoke(main, ["check", sites_url + "two-xhr/", "--budget", "2m", "--confirm", "none",
+                                       "--workers", "1", "--progress", "quiet", "--out", str(run)])
+    assert result.exit_code == 1, result.output  # the harmful race, found within the budget
+    summary = json.loads((run / "summary.json").read_text())
+    assert (summary["budget"], summary["bound"], summary["counts"]) == (120.0, None, {"harmful": 1})
+    # no cap: bound 2 ran too, and added nothing, so there is nothing left to explore
+    assert (summary["completed_bound"], summary["next_bound"], summary["stop_reason"]) == (2, None, "exhausted")
+    assert "(exhausted; bound 2 complete)" in result.output
+    assert "likely harm first: bound 2 complete" in (run / "report" / "index.html").read_text()

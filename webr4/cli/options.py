@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 import click
 
 from webr4.browser.controller import Limits
+from webr4.config import parse_duration
 from webr4.engine.strategies import STRATEGIES
 from webr4.instrument.chunks import CHUNK_MODELS
 from webr4.sweep.confirm import CONFIRM_CHOICES, FAIL_ON_CHOICES
@@ -36,7 +37,22 @@ class _WebUrl(click.ParamType):
         return url
 
 
+class _Duration(click.ParamType):
+    """A duration with its unit (``90s``, ``5m``, ``1h``), as seconds."""
+
+    name = "duration"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        if isinstance(value, float):  # converted already (a default is converted once more)
+            return value
+        try:
+            return parse_duration(str(value))
+        except ValueError as error:
+            self.fail(str(error), param, ctx)
+
+
 WEB_URL = _WebUrl()
+DURATION = _Duration()
 POSITIVE = click.FloatRange(min=0, min_open=True)  # a duration or budget: more than zero
 AT_LEAST_ONE = click.IntRange(min=1)
 
@@ -97,6 +113,10 @@ def explore_options(command: Any) -> Any:
     command = click.option("--max-sequences", type=AT_LEAST_ONE,
                            help="Stop after this many explored sequences.")(command)
     command = click.option("--time-limit", type=POSITIVE, help="Stop after this many seconds.")(command)
+    command = click.option("--budget", type=DURATION, metavar="DURATION",
+                           help="Explore for this long (90s, 5m, 1h) and stop with the best found: bound 1 "
+                                "in order of likely harm, then bound 2, 3, ... while time remains, up to "
+                                "--bound when it is given (no cap otherwise).")(command)
     command = click.option("--mask", multiple=True, metavar="SELECTOR",
                            help="Ignore this part of the DOM when comparing (#id, .class, tag); repeatable; adds "
                                 "to [mask] selectors of webr4.toml.")(command)

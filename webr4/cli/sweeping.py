@@ -145,11 +145,14 @@ class _Outputs:
 
 
 def _sweep_options(out_dir: Path, *, bound: int, strategy: str, max_sequences: int | None,
-                   time_limit: float | None, mask: tuple[str, ...], mask_heap: tuple[str, ...], rules: str | None,
-                   workers: int, cluster: str | None, resume: bool, progress: str | None, junit: Path | None,
-                   sarif: Path | None, confirm: str = "harmful",
+                   time_limit: float | None, budget: float | None, mask: tuple[str, ...], mask_heap: tuple[str, ...],
+                   rules: str | None, workers: int, cluster: str | None, resume: bool, progress: str | None,
+                   junit: Path | None, sarif: Path | None, confirm: str = "harmful",
                    fail_on: str = "harmful") -> tuple[SweepOptions, Progress, _Outputs]:
-    """The explore options of the command line, merged with the settings file and checked."""
+    """The explore options of the command line, merged with the settings file and checked.
+
+    With ``--budget``, ``--bound`` (given on the command line or in the settings file) is the
+    highest bound explored; without one, bounds go up while the budget lasts."""
     try:
         settings = load_settings()
         user_mask = NoiseMask.from_options(settings.mask_selectors + mask, settings.mask_heap + mask_heap)
@@ -160,15 +163,30 @@ def _sweep_options(out_dir: Path, *, bound: int, strategy: str, max_sequences: i
                 raise ValueError(f"unknown rule(s) {', '.join(unknown)}; known: {', '.join(RULES)}")
     except (ValueError, ConfigError) as error:
         raise click.UsageError(str(error)) from None
+    cap: int | None = bound
+    if budget is not None:
+        cap = _budget_cap(bound, strategy, time_limit)
     if resume:
-        _note_stored_settings(out_dir, bound=bound, strategy=strategy, max_sequences=max_sequences,
-                              time_limit=time_limit, rules=rule_names, mask=user_mask.to_json()["selectors"],
-                              mask_heap=user_mask.to_json()["heap_paths"])
-    options = SweepOptions(bound=bound, strategy=strategy, max_sequences=max_sequences, time_limit=time_limit,
-                           mask=user_mask, rules=rule_names, workers=workers, cluster=cluster, resume=resume,
-                           confirm=confirm)
+        _note_stored_settings(out_dir, bound=cap, strategy=strategy, max_sequences=max_sequences,
+                              time_limit=time_limit, budget=budget, rules=rule_names,
+                              mask=user_mask.to_json()["selectors"], mask_heap=user_mask.to_json()["heap_paths"])
+    options = SweepOptions(bound=cap, strategy=strategy, max_sequences=max_sequences, time_limit=time_limit,
+                           budget=budget, mask=user_mask, rules=rule_names, workers=workers, cluster=cluster,
+                           resume=resume, confirm=confirm)
     reporter = progress_for(progress or ("bar" if sys.stderr.isatty() else "quiet"))
     return options, reporter, _Outputs(progress == "json", junit, sarif, fail_on)
+
+
+def _budget_cap(bound: int, strategy: str, time_limit: float | None) -> int | None:
+    """The highest bound a ``--budget`` sweep explores: ``--bound`` when given (on the command line
+    or in the settings file), else none. Refuses what a budget cannot go with."""
+    if time_limit is not None:
+        raise click.UsageError("--budget and --time-limit both limit the sweep's time; give one of them")
+    if strategy != "r4":
+        raise click.UsageError(f"--budget orders R4's reversals by likely harm; drop --strategy {strategy} "
+                               "or --budget")
+    given = click.get_current_context().get_parameter_source("bound")
+    return None if given == click.core.ParameterSource.DEFAULT else bound
 
 
 def _resume_command() -> str:
@@ -196,7 +214,8 @@ def _report(checked: Checked, out_dir: Path, *, progress: _Outputs) -> None:
     """The closing lines of a sweep and its CI files; exit status 1 when a reversal is harmful."""
     summary = checked.summary
     counts = ", ".join(f"{n} {verdict}" for verdict, n in sorted(summary.counts.items())) or "no reversals"
-    click.echo(f"{summary.sequences} sequences in {summary.seconds:g} s: {counts} ({summary.stop_reason})",
+    bounds = f"; {summary.bounds_reached}" if summary.bounds_reached else ""
+    click.echo(f"{summary.sequences} sequences in {summary.seconds:g} s: {counts} ({summary.stop_reason}{bounds})",
                err=progress.to_stderr)
     if summary.confirmations:
         confirmed = ", ".join(f"{n} {status}" for status, n in sorted(summary.confirmations.items()))

@@ -165,9 +165,9 @@ def describe_location(location: str, trace: Trace) -> str:
     return describe(rest) if describe is not None else location
 
 
-def _visibility(location: str, trace: Trace) -> int:
-    """0 for the DOM (and objects named as DOM nodes), 1 for storage and cookies, 2 for the
-    JS heap, 3 for event scheduling."""
+def visibility(location: str, trace: Trace) -> int:
+    """How visible ``location`` is to the user: 0 for the DOM (and objects named as DOM nodes),
+    1 for storage and cookies, 2 for the JS heap, 3 for event scheduling."""
     if location.startswith(("dom:", "handler:")):
         return 0
     if location.startswith(("storage:", "cookie:")):
@@ -191,7 +191,7 @@ def conflict_locations(trace: Trace, first: str, second: str) -> list[str]:
                 touched[step.event].setdefault(access.location, set()).add(access.kind)
     a, b = touched[first], touched[second]
     shared = [loc for loc in a if loc in b and AccessKind.WRITE in (a[loc] | b[loc])]
-    return sorted(shared, key=lambda loc: _visibility(loc, trace))
+    return sorted(shared, key=lambda loc: visibility(loc, trace))
 
 
 def describe_locations(trace: Trace, first: str, second: str, key: str) -> list[tuple[str, str]]:
@@ -200,7 +200,7 @@ def describe_locations(trace: Trace, first: str, second: str, key: str) -> list[
     the trace does not show the conflict."""
     keys = conflict_locations(trace, first, second)
     if key and key not in keys:
-        keys = sorted([key, *keys], key=lambda loc: _visibility(loc, trace))
+        keys = sorted([key, *keys], key=lambda loc: visibility(loc, trace))
     described: dict[str, str] = {}
     for location in keys:
         described.setdefault(describe_location(location, trace), location)

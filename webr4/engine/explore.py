@@ -41,6 +41,7 @@ explored from it, and each further event when it is.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -171,6 +172,37 @@ class Explorer:
         """Over every state the exploration has run an event from: the sum of their enabled-set
         sizes, and the sum of the numbers of events explored (planned or run) from them."""
         return self._enabled_total, self._explored_total
+
+    def branches(self) -> list[Explorer]:
+        """The independent parts of a bound-1 exploration, in the order this explorer takes them.
+
+        Call it on an explorer with bound 1, without sleep sets, that has only taken its seed. At
+        bound 1 every pending suffix comes from the seed, and no later trace adds one; the suffixes
+        of one state that start with the same event form a branch: the first is planned and the
+        others move into the states below it, which only that branch visits. Each branch is an
+        explorer holding that branch alone, so with a deterministic executor the branches together
+        explore exactly what this explorer explores, whatever order they are taken in. Their
+        :meth:`state_totals` count only what they explore beyond the seed.
+        """
+        if self.bound != 1 or self.sleep_sets or len(self.explored) != 1 or self._outstanding is not None:
+            raise ValueError("only a bound-1 explorer without sleep sets that has taken only its seed has branches")
+        result: list[Explorer] = []
+        for depth in reversed(range(len(self._nodes))):
+            groups: dict[EventId, list[_Entry]] = {}
+            for entry in self._nodes[depth].pending:
+                groups.setdefault(entry.suffix[0], []).append(entry)
+            result += [self._branch(depth, entries) for entries in groups.values()]
+        return result
+
+    def _branch(self, depth: int, entries: list[_Entry]) -> Explorer:
+        """A copy whose stack ends at state ``depth``, with ``entries`` its only pending suffixes."""
+        branch = copy.copy(self)
+        branch.explored = list(self.explored)
+        branch._enabled_total = branch._explored_total = 0
+        branch._nodes = [_Node(n.enabled, n.event, dict(n.visited), [], dict(n.sleep))
+                         for n in self._nodes[: depth + 1]]
+        branch._nodes[depth].pending = list(entries)
+        return branch
 
     def _visit(self, node: _Node, event: EventId, footprint: Footprint | None) -> None:
         """Mark ``event`` explored from ``node``, counting it (and the state, the first time)."""

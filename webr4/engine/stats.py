@@ -8,8 +8,7 @@ state the exploration ran an event from, the enabled events and the events explo
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from webr4.engine.explore import Explorer
+from typing import Protocol
 
 
 @dataclass(frozen=True)
@@ -26,7 +25,13 @@ class Pruning:
         return 1 - self.explored / self.enabled if self.enabled else 0.0
 
 
-def por_pruning(explorer: Explorer) -> Pruning:
+class Counted(Protocol):
+    """An exploration that counts its states (:meth:`webr4.engine.explore.Explorer.state_totals`)."""
+
+    def state_totals(self) -> tuple[int, int]: ...
+
+
+def por_pruning(explorer: Counted) -> Pruning:
     """How much ``explorer`` has pruned so far, counting the states still on its stack."""
     enabled, explored = explorer.state_totals()
     return Pruning(enabled, explored)

@@ -32,6 +32,7 @@ from webr4.browser.driver import Driver
 from webr4.browser.launch import sandbox_state
 from webr4.classify.judge import ORDER_OF_EVENTS, failure, judge
 from webr4.engine import Explorer, PlannedSequence, Strategy, find_races
+from webr4.engine.anytime import ORDERS, AnytimeExplorer
 from webr4.engine.filters import DEFAULT_FILTERS, NamedFilter, filters_by_name
 from webr4.engine.stats import por_pruning
 from webr4.engine.strategies import make_strategy
@@ -68,10 +69,15 @@ def _first_divergence(a: Trace, b: Trace) -> str:
 
 async def explore(runner: Driver | Backend, session: Session, out: Path, *, bound: int | None = 1,
                   strategy: str = "r4", max_sequences: int | None = None, time_limit: float | None = None,
+                  budget: float | None = None, order: str = "harm",
                   mask: NoiseMask = NoiseMask(), rules: Iterable[str] | None = None,
                   filters: Iterable[NamedFilter] = DEFAULT_FILTERS, resume: bool = False,
                   progress: Progress = Quiet()) -> Summary:
     """Explore ``session`` into the run directory ``out`` (created when missing).
+
+    With a ``budget`` (seconds, R4 only) the sweep is anytime (:mod:`webr4.engine.anytime`):
+    bound 1 in ``order`` (``harm``: likely harm first; ``plan``: R4's own), then bound 2 and up
+    to ``bound`` (``None``: no cap) until the budget is spent.
 
     ``runner`` is a driver to run executions in this process one at a time, or a
     :class:`~webr4.sweep.backends.Backend` (worker processes, a cluster). With ``resume``, the
@@ -86,7 +92,8 @@ async def explore(runner: Driver | Backend, session: Session, out: Path, *, boun
         settings = SweepSettings.stored(store, session)
     else:
         store = reserve(out, session.directory, bound=bound, strategy=strategy, max_sequences=max_sequences,
-                        time_limit=time_limit, mask=mask, rules=rules, filters=filters)
+                        time_limit=time_limit, budget=budget, order=order, mask=mask, rules=rules,
+                        filters=filters)
         settings = SweepSettings(**store.get("settings"))
     pipeline = Pipeline(backend, store)
     try:
@@ -99,15 +106,22 @@ async def explore(runner: Driver | Backend, session: Session, out: Path, *, boun
 
 
 def reserve(out: Path, session_dir: Path, *, bound: int | None = 1, strategy: str = "r4",
-            max_sequences: int | None = None, time_limit: float | None = None, mask: NoiseMask = NoiseMask(),
-            rules: Iterable[str] | None = None, filters: Iterable[NamedFilter] = DEFAULT_FILTERS) -> RunStore:
+            max_sequences: int | None = None, time_limit: float | None = None, budget: float | None = None,
+            order: str = "harm", mask: NoiseMask = NoiseMask(), rules: Iterable[str] | None = None,
+            filters: Iterable[NamedFilter] = DEFAULT_FILTERS) -> RunStore:
     """The new store of a sweep in the run directory ``out`` (created when missing) of the session
     in ``session_dir``, holding every setting that shapes the sweep; the session may still be to
     record. Storing them before anything else happens lets ``--resume`` continue this sweep, not
-    another, whenever it was interrupted. Refuses (:class:`StoreError`) a run that has a store."""
+    another, whenever it was interrupted. Refuses (:class:`StoreError`) a run that has a store, and
+    (:class:`ValueError`) a budget with another strategy than ``r4`` or an unknown ``order``."""
+    if budget is not None and strategy != "r4":
+        raise ValueError(f"a budget orders R4's reversals; it cannot drive the {strategy} strategy")
+    if order not in ORDERS:
+        raise ValueError(f"unknown order {order!r}; choose one of {', '.join(ORDERS)}")
     out.mkdir(parents=True, exist_ok=True)
     settings = SweepSettings(RunDir(out).relative(session_dir), bound, strategy, max_sequences, time_limit,
-                             mask.to_json(), list(rules) if rules is not None else None, [f.name for f in filters])
+                             mask.to_json(), list(rules) if rules is not None else None, [f.name for f in filters],
+                             budget, order)
     return RunStore.create(out, asdict(settings))
 
 
@@ -123,6 +137,8 @@ class SweepSettings:
     mask: dict
     rules: list[str] | None
     filters: list[str]
+    budget: float | None = None  # seconds of an anytime sweep (then ``bound`` is its cap); None: plain R4
+    order: str = "harm"  # an anytime sweep's order of bound 1 (see webr4.engine.anytime.ORDERS)
 
     @classmethod
     def stored(cls, store: RunStore, session: Session) -> SweepSettings:
@@ -164,7 +180,7 @@ async def _sweep(pipeline: Pipeline, store: RunStore, session: Session, run: Run
                       session.run_limits.chunking.describe(), len(first.trace.steps),
                       len(find_races(first.trace, filters=filters).uncovered),
                       noise=noise.categories, clock_noise=clock.items(), sandbox=sandbox_state(),
-                      failed_requests=session.network().failures())
+                      failed_requests=session.network().failures(), budget=settings.budget)
     run.write_noise(noise | clock)
     mask = noise | clock | NoiseMask.from_json(settings.mask)
     run.write_summary(summary)
@@ -201,8 +217,11 @@ async def _explore_all(pipeline: Pipeline, store: RunStore, run: RunDir, setting
     """Plan, execute and judge sequences until the strategy or a budget stops; ``summary`` is
     filled in and rewritten as it goes, and marked finished at the end. The seed is the stored
     execution ``seed_key``."""
-    explorer = make_strategy(settings.strategy, seed, bound=settings.bound, filters=filters,
-                             max_sequences=settings.max_sequences)
+    explorer: Strategy = make_strategy(settings.strategy, seed, bound=settings.bound, filters=filters,
+                                       max_sequences=settings.max_sequences) if settings.budget is None \
+        else AnytimeExplorer(seed, settings.bound, order=settings.order, filters=filters)
+    limits = [limit for limit in (settings.time_limit, settings.budget) if limit is not None]
+    time_limit = min(limits) if limits else None
     traces: dict[int, Trace] = {0: seed}
     states: dict[int, StateSnapshot] = {0: _save(run, store, 0, seed_key, seed_state)}
     progress.start(_planned(explorer))
@@ -211,7 +230,7 @@ async def _explore_all(pipeline: Pipeline, store: RunStore, run: RunDir, setting
         if settings.max_sequences is not None and len(explorer.explored) >= settings.max_sequences:
             stop_reason = StopReason.MAX_SEQUENCES
             break
-        if settings.time_limit is not None and time.monotonic() - started >= settings.time_limit:
+        if time_limit is not None and time.monotonic() - started >= time_limit:
             stop_reason = StopReason.TIME_LIMIT
             break
         planned = explorer.next_plan()
@@ -233,18 +252,29 @@ async def _explore_all(pipeline: Pipeline, store: RunStore, run: RunDir, setting
                             child.trace, states[planned.index], mask, settings.rules)
             store.judged(planned.index, execution_key(planned.plan), report.to_json())
         summary.reversals.append(report)
+        _note_bounds(summary, explorer)
         summary.sequences = len(explorer.explored)
         summary.seconds = round(time.monotonic() - started, 2)
         run.write_summary(summary)
         progress.advance(len(explorer.explored) - 1, _planned(explorer) - 1, summary.counts, report.to_json())
     summary.sequences = len(explorer.explored)
     summary.seconds = round(time.monotonic() - started, 2)
-    if isinstance(explorer, Explorer):
+    _note_bounds(summary, explorer)
+    if isinstance(explorer, (Explorer, AnytimeExplorer)):
         pruned = por_pruning(explorer)
         summary.pruning = {"enabled": pruned.enabled, "explored": pruned.explored, "ratio": round(pruned.ratio, 4)}
     summary.status, summary.stop_reason = FINISHED, stop_reason
     run.write_summary(summary)
     progress.finish(summary.to_json())
+
+
+def _note_bounds(summary: Summary, explorer: Strategy) -> None:
+    """Put into ``summary`` which bound an anytime sweep completed and how far the next got."""
+    if isinstance(explorer, AnytimeExplorer):
+        reached = explorer.progress()
+        summary.completed_bound = reached.completed
+        summary.next_bound = None if reached.working is None else {
+            "bound": reached.working, "explored": reached.explored, "pending": reached.pending}
 
 
 def _as_planned(outcome: Outcome, planned: PlannedSequence, *known: Trace) -> Trace:

@@ -18,7 +18,7 @@ from webr4.engine.plans import ExploredSequence, PlannedSequence, Reversal, run
 from webr4.engine.testing.model import Cancel, Model, ModelEvent, ModelExecutor, Read, Write
 from webr4.trace import Trace
 
-PROPERTY = settings(max_examples=120, deadline=None)
+PROPERTY = settings(max_examples=60, deadline=None)
 
 
 def seeded(model: Model) -> tuple[ModelExecutor, Trace]:

@@ -70,13 +70,13 @@ def answers(trace: Trace) -> dict[str, object]:
     return found
 
 
-@settings(max_examples=500)
+@settings(max_examples=200)
 @given(traces())
 def test_summaries_answer_like_the_full_accesses(trace: Trace) -> None:
     assert answers(summarised(trace)) == answers(trace)
 
 
-@settings(max_examples=500)
+@settings(max_examples=200)
 @given(st.one_of(accesses, increments(), st.builds(lambda a, b: a + b, accesses, increments())))
 def test_a_summary_keeps_every_fact_and_is_its_own_summary(mine: list[Access]) -> None:
     summary = summarise(mine)
@@ -87,7 +87,7 @@ def test_a_summary_keeps_every_fact_and_is_its_own_summary(mine: list[Access]) -
     assert all(len(v) <= 8 for v in short.values())
 
 
-@settings(max_examples=500)
+@settings(max_examples=200)
 @given(traces())
 def test_dropping_unshared_reads_changes_no_answer_but_the_footprints(trace: Trace) -> None:
     for whole in (trace, summarised(trace)):
@@ -136,7 +136,7 @@ def held_back(trace: Trace, chosen: set[str]) -> Trace:
     return replace(trace, steps=steps)
 
 
-@settings(max_examples=500)
+@settings(max_examples=200)
 @given(traces(), st.sets(st.sampled_from(("prop:3", "prop:4", "scope:1"))), st.data())
 def test_leaving_out_what_one_step_alone_touches_changes_no_answer(trace: Trace, chosen: set[str],
                                                                    data: st.DataObject) -> None:

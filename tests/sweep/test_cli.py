@@ -16,7 +16,8 @@ def test_check_writes_session_summary_and_report(tmp_path, sites_url):
     actions.write_text(json.dumps([{"click": "#add"}]))
     run = tmp_path / "run"
     result = CliRunner().invoke(main, ["check", sites_url + "click-during-parse/", "--actions", str(actions),
-                                       "--out", str(run), "--junit", str(tmp_path / "junit.xml")])
+                                       "--out", str(run), "--junit", str(tmp_path / "junit.xml"),
+                                       "--confirm", "none"])  # confirmation has tests of its own
     assert result.exit_code == 1, result.output  # a harmful race was found
     summary = json.loads((run / "summary.json").read_text())
     assert summary["counts"].get("harmful") == 1
@@ -24,7 +25,8 @@ def test_check_writes_session_summary_and_report(tmp_path, sites_url):
     assert (run / "session" / "session.json").is_file()
     assert "addToCart" in (run / "report" / "index.html").read_text()
     # the recorded session can be explored again, offline, into another run
-    again = CliRunner().invoke(main, ["explore", str(run / "session"), "--out", str(tmp_path / "again")])
+    again = CliRunner().invoke(main, ["explore", str(run / "session"), "--out", str(tmp_path / "again"),
+                                        "--confirm", "none"])
     assert again.exit_code == 1, again.output
     assert json.loads((tmp_path / "again" / "summary.json").read_text())["counts"] == summary["counts"]
 

@@ -12,7 +12,7 @@ from ..conftest import expected, site_names
 
 pytestmark = pytest.mark.browser  # every test here drives Chromium
 
-RUNS = 5  # every sweep test replays each site many more times, and would fail on nondeterminism too
+RUNS = 3  # every sweep test replays each site many more times, and would fail on nondeterminism too
 LIMITS = Limits(horizon_ms=5_000)
 
 

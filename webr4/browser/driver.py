@@ -126,7 +126,7 @@ class Driver:
                         tb: TracebackType | None) -> None:
         """Close the browser and Playwright; one that already died is only let go of."""
         try:
-            if self._contexts is not None and self.connected:
+            if self._contexts is not None:  # on a dead browser too: the spare's failure is collected
                 await self._contexts.close()
             if self._browser is not None and self.connected:
                 await self._browser.close()

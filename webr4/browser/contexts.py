@@ -121,6 +121,14 @@ class ContextSupply:
         if self._spare is None:
             self._spare = _Spare(init_script, asyncio.create_task(open_fresh(self._browser, init_script)))
 
+    def abandon(self) -> None:
+        """Let the spare go without waiting (its browser is gone, and may never answer): its
+        making is cancelled and whatever it raised is collected, never reported as unretrieved."""
+        spare, self._spare = self._spare, None
+        if spare is not None:
+            spare.making.cancel()
+            spare.making.add_done_callback(_collect)
+
     async def close(self) -> None:
         """Close the spare, waiting for its making to end first."""
         spare, self._spare = self._spare, None
@@ -133,6 +141,11 @@ async def _finished(making: asyncio.Task[FreshPage]) -> FreshPage | None:
         return await making
     except Exception:  # whatever went wrong, the page is made again on the spot, where it surfaces
         return None
+
+
+def _collect(making: asyncio.Task[FreshPage]) -> None:
+    if not making.cancelled():
+        making.exception()
 
 
 async def _discard(spare: _Spare | None) -> None:

@@ -126,8 +126,10 @@ class Driver:
                         tb: TracebackType | None) -> None:
         """Close the browser and Playwright; one that already died is only let go of."""
         try:
-            if self._contexts is not None:  # on a dead browser too: the spare's failure is collected
+            if self._contexts is not None and self.connected:
                 await self._contexts.close()
+            elif self._contexts is not None:  # a dead browser may never answer the spare's making
+                self._contexts.abandon()
             if self._browser is not None and self.connected:
                 await self._browser.close()
         finally:

@@ -147,7 +147,8 @@ def test_run_record_and_sweep_keep_one_state_schema(sites_url: str, tmp_path: Pa
     same schema, and the sweep's store holds it in that schema too."""
     url = f"{sites_url}two-xhr/"
     runner = CliRunner()
-    assert runner.invoke(main, ["check", url, "--out", str(tmp_path / "run"), "--progress", "quiet"]).exit_code == 1
+    assert runner.invoke(main, ["check", url, "--out", str(tmp_path / "run"), "--progress", "quiet",
+                                 "--confirm", "none"]).exit_code == 1
     seed = RunDir(tmp_path / "run").own_session.seed
     result = runner.invoke(main, ["run", url, "--out", str(tmp_path / "again"), "--sequence", str(seed.trace),
                                   "--network", str(RunDir(tmp_path / "run").own_session.network)])

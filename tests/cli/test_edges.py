@@ -90,11 +90,12 @@ def test_an_interrupt_while_recording_keeps_the_sweep_settings_and_prints_them(t
 def test_resume_names_every_stored_setting_that_wins(racing_url, tmp_path):
     run = tmp_path / "run"
     first = CliRunner().invoke(main, ["check", racing_url, "--out", str(run), "--workers", "1", "--max-sequences", "2",
-                                      "--mask", "#a", "--rules", "heap-only", "--progress", "quiet"])
+                                      "--mask", "#a", "--rules", "heap-only", "--progress", "quiet", "--confirm", "none"])
     assert first.exit_code in (0, 1), first.output
     again = CliRunner().invoke(main, ["check", racing_url, "--out", str(run), "--resume", "--workers", "1",
                                       "--mask", "#b", "--mask-heap", "window.x", "--rules", "dom-and-render-diff",
-                                      "--parse-chunks", "element", "--seed", "3", "--progress", "quiet"])
+                                      "--parse-chunks", "element", "--seed", "3", "--progress", "quiet",
+                                      "--confirm", "none"])
     assert again.exit_code in (0, 1), again.output
     assert again.stderr.splitlines() == [
         "note: resuming with the recorded session's settings: seed 0 (not 3), parse-chunks 'yield' (not 'element')",
@@ -105,7 +106,8 @@ def test_resume_names_every_stored_setting_that_wins(racing_url, tmp_path):
 
 def test_two_checks_on_one_out_at_once_one_says_the_other_is_using_it(racing_url, tmp_path):
     run = tmp_path / "run"
-    command = ("check", racing_url, "--out", str(run), "--workers", "1", "--max-sequences", "3", "--progress", "quiet")
+    command = ("check", racing_url, "--out", str(run), "--workers", "1", "--max-sequences", "3", "--progress", "quiet",
+               "--confirm", "none")
     first, second = start(*command), start(*command)
     ended = [(process.wait(timeout=300), process.communicate()[1]) for process in (first, second)]
     assert sorted(status for status, _ in ended) == [1, 2], ended

@@ -164,10 +164,11 @@ def test_check_resume_finishes_from_the_session_a_stopped_check_left(racing_url,
 def test_resume_says_which_stored_settings_win(racing_url, tmp_path):
     run = tmp_path / "run"
     first = CliRunner().invoke(main, ["check", racing_url, "--out", str(run), "--workers", "1", "--max-sequences",
-                                      "2", "--progress", "quiet"])
+                                      "2", "--progress", "quiet", "--confirm", "none"])
     assert first.exit_code in (0, 1), first.output
     again = CliRunner().invoke(main, ["explore", str(run / "session"), "--out", str(run), "--resume", "--workers", "1",
-                                      "--bound", "2", "--max-sequences", "3", "--progress", "quiet"])
+                                      "--bound", "2", "--max-sequences", "3", "--progress", "quiet",
+                                      "--confirm", "none"])
     assert again.exit_code in (0, 1), again.output
     assert again.stderr.splitlines()[0] == ("note: resuming with the stored settings: bound 1 (not 2), "
                                             "max-sequences 2 (not 3)")

@@ -20,6 +20,8 @@ from webr4.serve import serve
 if TYPE_CHECKING:
     from playwright.async_api import Page
 
+    from webr4.browser.driver import Driver
+
 SITES = resource_dir("sites")
 
 # Speed is measured by the benchmarks, never asserted by tests: machines running the suite are
@@ -68,6 +70,11 @@ class SyncDriver:
 
     def execute(self, url: str, plan: list[str] | tuple[str, ...] = (), **options: Any):
         return self._runner.run(self._driver.execute(url, plan, **options))
+
+    def run(self, work: Callable[[Driver], Awaitable[Any]]) -> Any:
+        """What ``work`` returns given the session's driver: a record and sweep in the shared
+        browser cost no Chromium start of their own (every execution has a fresh context)."""
+        return self._runner.run(work(self._driver))
 
     def in_plain_chromium(self, work: Callable[[Page], Awaitable[Any]]) -> Any:
         """What ``work`` returns for a page in a fresh context of the same browser, without webr4."""

@@ -9,7 +9,6 @@ only while untouched ends the same either way.
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Iterator
 
@@ -80,22 +79,21 @@ def test_typing_races_with_nothing_that_touches_other_state(driver, pages_url):
     assert not [pair for pairs in found.values() for pair in pairs if "fill on #name (' Ada ')" in pair], found
 
 
-def _verdicts(url: str, steps: list[dict], out: Path) -> list:
-    async def run():
-        async with Driver() as driver:
-            session = await record(driver, url, out / "session", steps)
-            return await explore(driver, session, out / "run", bound=1, max_sequences=10)
+def _verdicts(driver, url: str, steps: list[dict], out: Path) -> list:
+    async def run(shared: Driver):
+        session = await record(shared, url, out / "session", steps)
+        return await explore(shared, session, out / "run", bound=1, max_sequences=10)
 
-    return asyncio.run(run()).reversals
+    return driver.run(run).reversals
 
 
-def test_a_toggle_reversed_with_the_script_checking_the_box_is_harmful(pages_url, tmp_path):
-    reversals = _verdicts(pages_url + "checkbox.html", [{"click": "#agree"}], tmp_path)
+def test_a_toggle_reversed_with_the_script_checking_the_box_is_harmful(driver, pages_url, tmp_path):
+    reversals = _verdicts(driver, pages_url + "checkbox.html", [{"click": "#agree"}], tmp_path)
     on_box = [r for r in reversals if r.location == "#agree.checked"]
     assert on_box and all(r.verdict == "harmful" for r in on_box), reversals
 
 
-def test_a_field_filled_only_when_untouched_is_harmless(pages_url, tmp_path):
-    reversals = _verdicts(pages_url + "untouched-draft.html", [{"fill": "#field", "value": "Ada"}], tmp_path)
+def test_a_field_filled_only_when_untouched_is_harmless(driver, pages_url, tmp_path):
+    reversals = _verdicts(driver, pages_url + "untouched-draft.html", [{"fill": "#field", "value": "Ada"}], tmp_path)
     assert any(r.location == "#field.value" for r in reversals)
     assert not [r for r in reversals if r.verdict in ("harmful", "error")], reversals

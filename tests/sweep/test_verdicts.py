@@ -2,29 +2,26 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
 from webr4.browser.driver import Driver
 from webr4.sweep.explore import explore
-from webr4.record.session import Session, record
+from webr4.record.session import record
 
 from ..conftest import expected, site_names
 
 pytestmark = pytest.mark.browser  # every test here drives Chromium
 
 
-async def _check(url: str, actions: list, out) -> tuple[Session, object]:
-    async with Driver() as driver:
-        session = await record(driver, url, out / "session", actions)
-        return session, await explore(driver, session, out, bound=1, max_sequences=30)
-
-
 @pytest.mark.parametrize("site", site_names())
-def test_verdict_matches_the_sites_expectation(sites_url, tmp_path, site):
+def test_verdict_matches_the_sites_expectation(driver, sites_url, tmp_path, site):
     facts = expected(site)
-    _, summary = asyncio.run(_check(sites_url + site + "/", facts["session"], tmp_path))
+
+    async def check(shared: Driver):
+        session = await record(shared, sites_url + site + "/", tmp_path / "session", facts["session"])
+        return await explore(shared, session, tmp_path, bound=1, max_sequences=30)
+
+    summary = driver.run(check)
     harmful = [r for r in summary.reversals if r.verdict == "harmful"]
     assert bool(harmful) == facts["harmful"], summary.reversals
     # the site's race is judged for the stated reason

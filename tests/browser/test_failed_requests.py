@@ -169,7 +169,11 @@ def test_failed_requests_reach_the_page_as_in_chromium_and_replay_alike(driver, 
     replayed = driver.execute(outcomes_url, recorded.trace.sequence, store=store, record=False)
     assert replayed.trace.sequence == recorded.trace.sequence
     assert replayed.dom == plain_dom
-    assert not [e.message for e in replayed.trace.errors if e.kind == "harness"]
+    # By the same timing, the replay's aborted fetch may reach the network when the recording's
+    # did not: webr4 notes that it was not recorded, and the page, having aborted it, sees nothing.
+    unrecorded_abort = f"GET {outcomes_url}slow is not in the recorded session"
+    assert not [e.message for e in replayed.trace.errors
+                if e.kind == "harness" and not e.message.startswith(unrecorded_abort)]
 
 
 def test_a_failed_request_is_recorded_listed_and_races_like_any_event(tmp_path):

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from webr4.browser.actions import UserAction, parse_actions
-from webr4.browser.driver import Execution
+from webr4.browser.driver import Driver, Execution
 from webr4.serve import serve
 
 pytestmark = pytest.mark.browser
@@ -149,15 +149,15 @@ def runs(driver, tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Ex
     with serve(directory) as base:
         limit = asyncio.Semaphore(PARALLEL)
 
-        async def run(case: Case, instrument: bool) -> Execution:
-            async with limit:  # every access: a one-event program's are all held back otherwise
-                return await driver._driver.execute(base + case.page, actions=case.actions, instrument=instrument,
-                                                    full_accesses=True)
+        async def run_all(shared: Driver) -> list[Execution]:
+            async def run(case: Case, instrument: bool) -> Execution:
+                async with limit:  # every access: a one-event program's are all held back otherwise
+                    return await shared.execute(base + case.page, actions=case.actions, instrument=instrument,
+                                                full_accesses=True)
 
-        async def run_all() -> list[Execution]:
             return await asyncio.gather(*(run(case, flag) for case in cases for flag in (False, True)))
 
-        done = driver._runner.run(run_all())
+        done = driver.run(run_all)
     return {case.name: (done[2 * i], done[2 * i + 1]) for i, case in enumerate(cases)}
 
 

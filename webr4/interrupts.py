@@ -122,7 +122,16 @@ def main() -> None:
         for signum in _SIGNALS:
             if signal.getsignal(signum) is not signal.SIG_IGN:
                 signal.signal(signum, lambda signum, frame: _end(status))
+    _forget_interrupt_in_string_code()
     raise SystemExit(status)
+
+
+def _forget_interrupt_in_string_code() -> None:
+    """CPython marks an interrupt that ended code it compiled from a string (the methods a
+    dataclass or a named tuple generates, while a module is imported) as unhandled, even when it
+    was handled afterwards, and under ``python -m`` it then ends the process by SIGINT at exit
+    instead of with the status given. Evaluating a string clears that mark."""
+    eval("None")
 
 
 def _end(status: Any) -> None:

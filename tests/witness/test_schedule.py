@@ -175,3 +175,31 @@ def test_a_step_before_an_early_one_keeps_its_timing_unless_the_order_ran_it_ear
     schedules = plain_schedules(page, parent, child, store.id, again.id)
     assert not isinstance(schedules, NotForceable)
     assert [t.step for t in schedules[1].timings if t.after is None] == [0, 1, 2]
+
+
+def test_a_timer_due_later_runs_first_when_the_step_that_starts_the_other_ones_chain_waits_for_it():
+    save = Event("u1:keyup:#new", Category.USER, "keyup", "keyup on #new", params={"index": 1})
+    show = Event("u2:click:#done", Category.USER, "click", "click on #done", params={"index": 2})
+    throttle = Event("throttle", Category.TIMER, "setTimeout", "setTimeout 500ms", save.id, {"delay": 500})
+    hop = Event("hop", Category.TIMER, "setTimeout", "setTimeout 1ms", show.id, {"delay": 1})
+    route = Event("route", Category.TIMER, "setTimeout", "setTimeout 4ms", hop.id, {"delay": 4})
+    page = PageFacts(URL, [{"press": "#new", "key": "Enter"}, {"click": "#done"}])
+    parent = _trace((HEAD, 0), (save, 10), (show, 11), (hop, 12), (route, 16), (throttle, 510))
+    child = _trace((HEAD, 0), (save, 10), (show, 11), (hop, 12), (throttle, 510), (route, 510))
+    schedules = plain_schedules(page, parent, child, "route", "throttle")
+    assert not isinstance(schedules, NotForceable)
+    reversed_ = schedules[1]
+    assert reversed_.timing(1) == StepTiming(1, Sign(CLOCK, "510"))  # the click that starts the 4 ms chain waits
+    assert reversed_.horizon_ms == 510 + (16 - 11)  # and the chain, started then, runs to its end
+    assert reversed_.pair is None  # the 4 ms timer's recorded time no longer tells when it fires
+
+
+def test_a_timer_due_later_cannot_run_first_when_both_descend_from_one_step():
+    click = Event("u0:click:#go", Category.USER, "click", "click on #go", params={"index": 0})
+    late = Event("late", Category.TIMER, "setTimeout", "setTimeout 500ms", click.id, {"delay": 500})
+    early = Event("early", Category.TIMER, "setTimeout", "setTimeout 4ms", click.id, {"delay": 4})
+    page = PageFacts(URL, [{"click": "#go"}])
+    parent = _trace((HEAD, 0), (click, 10), (early, 14), (late, 510))
+    child = _trace((HEAD, 0), (click, 10), (late, 510), (early, 510))
+    verdict = plain_schedules(page, parent, child, "early", "late")
+    assert isinstance(verdict, NotForceable) and "both descend from click on #go" in verdict.lever

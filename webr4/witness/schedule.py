@@ -14,9 +14,10 @@ network offer, through Playwright's public API, and with no code of webr4's in t
 
 A sign (:class:`Sign`) is something a page shows anyway: a response received, the document's
 ``DOMContentLoaded`` or ``load``, a user step done, the clock at a time. Everything else in the
-page runs as the browser runs it. When an order needs a lever no browser offers (two timers
-against their due time, a parse boundary inside one network read, an event nothing holds back),
-:func:`plain_schedules` says so with :class:`NotForceable`.
+page runs as the browser runs it. A timer due after another runs first when what sets the other
+going (a user step, a response) can wait for it. When an order needs a lever no browser offers (two
+timers of one chain against their due time, a parse boundary inside one network read, an event
+nothing holds back), :func:`plain_schedules` says so with :class:`NotForceable`.
 """
 
 from __future__ import annotations
@@ -207,6 +208,8 @@ class _Levers:
     holds: list[Hold] = field(default_factory=list)
     timings: list[StepTiming] = field(default_factory=list)
     clock_runs: list[ClockRun] = field(default_factory=list)
+    horizon_ms: float = 0.0  # how far the clock must run at the end for the forced order to complete
+    second_shows: bool = True  # whether the second event's own sign still tells when it happened
 
 
 def plain_schedules(page: PageFacts, parent: Trace, child: Trace, first: EventId, second: EventId,
@@ -223,13 +226,14 @@ def plain_schedules(page: PageFacts, parent: Trace, child: Trace, first: EventId
         levers = _force(page, before, after, events, times, trace, other)
         if isinstance(levers, NotForceable):
             return levers
-        signs = _sign(page, before, times), _sign(page, after, times)
+        signs = _sign(page, before, times), _sign(page, after, times) if levers.second_shows else None
         pair = (signs[0], signs[1]) if signs[0] is not None and signs[1] is not None else None
         orders.append((f"{before.label} before {after.label}", levers, pair))
     clock = any(levers.clock_runs for _order, levers, _pair in orders)
     horizon = max([step.time for trace in (parent, child) for step in trace.steps] + [0.0])
     schedules = [PlainSchedule(page.url, tuple(page.steps), order, tuple(levers.holds), tuple(levers.timings),
-                               clock, tuple(levers.clock_runs), horizon, _step_times(page, trace), pair)
+                               clock, tuple(levers.clock_runs), max(horizon, levers.horizon_ms),
+                               _step_times(page, trace), pair)
                  for (order, levers, pair), trace in zip(orders, (parent, child))]
     return schedules[0], schedules[1]
 
@@ -267,10 +271,17 @@ def _force(page: PageFacts, a: Event, b: Event, events: Mapping[EventId, Event],
             return NotForceable(f"{a.label} comes no earlier than {b.label} in the session: a user acts in order, "
                                 "and Playwright performs one step in one call")
         levers.timings.append(StepTiming(step, sign))
+    elif b.category is Category.TIMER and a.category is Category.TIMER and times.get(a.id, 0.0) >= times.get(b.id, 0.0):
+        delayed = _delay_chain(page, a, b, sign, events, times)
+        if isinstance(delayed, NotForceable):
+            return delayed
+        if isinstance(delayed, Hold):
+            levers.holds.append(delayed)
+        else:
+            levers.timings.append(delayed)
+        levers.horizon_ms = _chain_due(a, b, events, times)
+        levers.second_shows = False
     elif b.category is Category.TIMER:
-        if a.category is Category.TIMER and times.get(a.id, 0.0) >= times.get(b.id, 0.0):
-            return NotForceable(f"{a.label} is due no earlier than {b.label}: a clock fires timers by due time, "
-                                "and no lever runs a later one first")
         levers.clock_runs.append(ClockRun(times.get(b.id, 0.0), sign, _creator_sign(page, b, events, times),
                                           timer_delay(b) or 0.0))
     else:
@@ -281,6 +292,60 @@ def _force(page: PageFacts, a: Event, b: Event, events: Mapping[EventId, Event],
     if a.category is Category.USER:
         _act_early(page, a, trace, other, events, levers)
     return levers
+
+
+def _chain_root(timer: Event, events: Mapping[EventId, Event]) -> Event | None:
+    """The first event ``timer`` descends from that is no timer: the one that starts its chain of
+    timers (``None`` when a creator is unknown)."""
+    event: Event | None = timer
+    while event is not None and event.category is Category.TIMER:
+        event = events.get(event.creator) if event.creator else None
+    return event
+
+
+def _ancestors(event: Event, events: Mapping[EventId, Event]) -> set[EventId]:
+    """The ids of the events ``event`` descends from, through its creators."""
+    seen: set[EventId] = set()
+    creator = event.creator
+    while creator and creator not in seen and creator in events:
+        seen.add(creator)
+        creator = events[creator].creator
+    return seen
+
+
+def _delay_chain(page: PageFacts, a: Event, b: Event, until: Sign, events: Mapping[EventId, Event],
+                 times: Mapping[EventId, float]) -> Hold | StepTiming | NotForceable:
+    """How timer ``a``, due no earlier than timer ``b``, still runs first: a clock fires timers by
+    due time, but ``b`` exists only once its chain of timers has started, so holding back the
+    event that starts it (a user step, or a response) until ``until`` (``a`` has fired) makes
+    ``b`` due after ``a``. Not when ``a`` descends from that event too, or needs a later step."""
+    cannot = f"{a.label} is due no earlier than {b.label} (a clock fires timers by due time)"
+    root = _chain_root(b, events)
+    if root is None:
+        return NotForceable(f"{cannot}, and what set {b.label} going is unknown")
+    if root.id in _ancestors(a, events) | {a.id}:
+        return NotForceable(f"{cannot}, and both descend from {root.label}")
+    if root.category is Category.USER:
+        step = page.user_steps.get(root.params.get("index", -1))
+        start = _start_sign(page, a, events, times)
+        if step is None:
+            return NotForceable(f"{cannot}, and {root.label}, which sets it going, is no step of the session")
+        if start.kind == STEP and int(start.target) >= step:
+            return NotForceable(f"{cannot}, and {root.label}, which sets it going, comes no later than the step "
+                                f"that sets {a.label}")
+        return StepTiming(step, until)
+    url = _url(root)
+    if url is None:
+        return NotForceable(f"{cannot}, and nothing holds back {root.label}, which sets it going")
+    return Hold(request_key(url), until)
+
+
+def _chain_due(a: Event, b: Event, events: Mapping[EventId, Event], times: Mapping[EventId, float]) -> float:
+    """When timer ``b`` is due once the start of its chain (held until ``a`` has fired) runs: its
+    chain takes as long as it did after that start in webr4's run."""
+    root = _chain_root(b, events)
+    chain = times.get(b.id, 0.0) - times.get(root.id, 0.0) if root is not None else 0.0
+    return times.get(a.id, 0.0) + max(chain, 0.0)
 
 
 def _act_early(page: PageFacts, a: Event, trace: Trace, other: Trace, events: Mapping[EventId, Event],

@@ -1,5 +1,6 @@
-"""Web storage as a state category, in Chromium: read as plain Chromium leaves it, and two
-responses storing one key in either order make a harmful race that only storage shows."""
+"""Storage as a state category, in Chromium: web storage, IndexedDB and Cache Storage read as
+plain Chromium leaves them, and two responses storing one key in either order (in web storage, or
+in IndexedDB) make a harmful race that only storage shows."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 from webr4.browser.driver import Driver
 from webr4.state import StateSnapshot
 from webr4.state.categories import page_scripts
+from webr4.state.categories.storage import STORAGE
 from webr4.sweep.explore import explore
 from webr4.record.session import record
 
@@ -46,6 +48,24 @@ RACING = b"""<!DOCTYPE html><body><p>saved</p><script>
 });
 </script></body>"""
 
+RACING_DATABASE = b"""<!DOCTYPE html><body><p>saved</p><script>
+var arrived = [];  // IndexedDB is no race location yet: this is the race webr4 reverses
+var ready = new Promise(function (resolve) {
+  var opening = indexedDB.open('app', 1);
+  opening.onupgradeneeded = function () { opening.result.createObjectStore('kv'); };
+  opening.onsuccess = function () { resolve(opening.result); };
+});
+['/a', '/b'].forEach(function (path) {
+  var request = new XMLHttpRequest();
+  request.onload = function () {
+    arrived.push(path);
+    ready.then(function (db) { db.transaction('kv', 'readwrite').objectStore('kv').put(request.responseText, 'last'); });
+  };
+  request.open('GET', path);
+  request.send();
+});
+</script></body>"""
+
 
 def test_storage_is_what_plain_chromium_leaves(driver) -> None:
     with page_server(STORING) as url:
@@ -55,24 +75,60 @@ def test_storage_is_what_plain_chromium_leaves(driver) -> None:
     assert StateSnapshot.from_execution(execution).storage == plain
 
 
+DATABASES = """<!DOCTYPE html><body><p id="state">storing</p><script>
+const opening = indexedDB.open('shop', 1);
+opening.onupgradeneeded = () => {
+  opening.result.createObjectStore('cart');
+  opening.result.createObjectStore('orders', {keyPath: 'id'});
+};
+opening.onsuccess = () => {
+  const writing = opening.result.transaction(['cart', 'orders'], 'readwrite');
+  writing.objectStore('cart').put({sku: 'tea', n: 2}, 1);
+  writing.objectStore('cart').put(new Map([['gift', true]]), 'options');
+  writing.objectStore('orders').put({id: 7, placed: new Date(Date.UTC(2024, 0, 2)), items: new Set(['tea'])});
+  writing.oncomplete = () => caches.open('pages')
+    .then((cache) => cache.put('/offline', new Response('hi', {headers: {'content-type': 'text/plain'}})))
+    .then(() => { document.getElementById('state').textContent = 'stored'; });
+};
+</script></body>"""
+
+
+def test_indexeddb_and_cache_storage_are_what_plain_chromium_leaves(driver) -> None:
+    with page_server(DATABASES) as url:
+        plain = driver.plain(url, STORAGE.page_script)
+        execution = driver.execute(url, captures=page_scripts())
+    assert plain == {
+        'indexedDB.shop.cart[1]': '{"sku":"tea","n":2}',
+        'indexedDB.shop.cart["options"]': '{"Map":[["gift",true]]}',
+        'indexedDB.shop.orders[7]': '{"id":7,"placed":"2024-01-02T00:00:00.000Z","items":{"Set":["tea"]}}',
+        f'caches.pages[{url.rstrip("/")}/offline]': "200 text/plain, 2 bytes, sha256 8f434346648f6b96",
+    }
+    assert StateSnapshot.from_execution(execution).storage == plain
+
+
 def _respond(path: str) -> tuple[str, bytes] | None:
-    if path == "/":
-        return "text/html", RACING
+    if path in ("/", "/database/"):
+        return "text/html", RACING if path == "/" else RACING_DATABASE
     if path in ("/a", "/b"):
         time.sleep(0.05 if path == "/a" else 0.15)  # /a answers first when recorded
         return "text/plain", path[1:].encode()
     return None
 
 
-def test_two_responses_storing_one_key_race_harmfully_on_storage_alone(tmp_path: Path) -> None:
-    async def run():
-        async with Driver() as driver:
-            session = await record(driver, base + "/", tmp_path / "session", [])
-            return await explore(driver, session, tmp_path / "run", bound=1, max_sequences=10)
+@pytest.mark.parametrize(("page", "item", "shown"), [
+    ("/", 'localStorage.last: "b" → "a"', {"storage"}),
+    # the page's own race (on the array) shows in the heap
+    ("/database/", 'indexedDB.app.kv["last"]: "\\"b\\"" → "\\"a\\""', {"storage", "heap"})],
+    ids=["web-storage", "indexeddb"])
+def test_two_responses_storing_one_key_race_harmfully_on_storage(driver, tmp_path: Path, page: str, item: str,
+                                                                 shown: set[str]) -> None:
+    async def sweep(driver: Driver):
+        session = await record(driver, base + page, tmp_path / "session", [])
+        return await explore(driver, session, tmp_path / "run", bound=1, max_sequences=10)
 
     with route_server(_respond) as base:
-        reversals = asyncio.run(run()).reversals
+        reversals = driver.run(sweep).reversals
     on_storage = [r for r in reversals if "storage-diff" in r.reasons]
     assert on_storage, reversals
-    assert all(r.verdict == "harmful" and list(r.differences) == ["storage"] for r in on_storage)
-    assert on_storage[0].differences["storage"] == ['localStorage.last: "b" → "a"']
+    assert all(r.verdict == "harmful" and set(r.differences) == shown for r in on_storage)
+    assert on_storage[0].differences["storage"] == [item]

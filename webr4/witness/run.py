@@ -5,9 +5,9 @@ state is read without instrumentation, in webr4's own categories
 (:mod:`webr4.state.categories`): the DOM serialised at the end (the serialiser the harness uses,
 evaluated once), a full-page screenshot, uncaught exceptions and unhandled rejections
 (Playwright's ``pageerror``), ``console.error`` messages, the requests the page made, where it
-tried to navigate (refused at the network, as the harness refuses it), web storage and the
-keyboard focus. The JS
-heap and the pending events cannot be read without webr4's code in the page and stay empty.
+tried to navigate (refused at the network, as the harness refuses it), storage (web storage,
+IndexedDB, Cache Storage) and the keyboard focus. The JS heap and the pending events cannot be
+read without webr4's code in the page and stay empty.
 """
 
 from __future__ import annotations

@@ -1,11 +1,16 @@
-"""``storage``: what the page left in ``localStorage`` and ``sessionStorage``, as
-``"localStorage.<key>"`` / ``"sessionStorage.<key>"`` → value.
+"""``storage``: what the page left in its storage areas, as one key per stored item →
+its value: ``"localStorage.<key>"`` and ``"sessionStorage.<key>"`` (the string stored),
+``"indexedDB.<database>.<store>[<key>]"`` (the record, as JSON; a ``Date`` as its ISO text, a
+``Map`` or ``Set`` as its entries, binary data and blobs by their size) and
+``"caches.<cache>[<url>]"`` (the cached response's status, type and length, and a digest of its
+body).
 
-Read from the page at the end of the run (an opaque origin has no storage: nothing is read).
-Compared key by key (:class:`StorageDiff`). Masked by keys (``storage_keys``: those two replays
-disagree on, such as a stored timestamp). Items: ``localStorage.theme: "dark" → "light"``,
-``sessionStorage.step set to "2"`` (only the child stored it), ``localStorage.draft removed``
-(only the parent kept it).
+Read from the page at the end of the run (an opaque origin has no storage: nothing is read), the
+same way in webr4's runs and in plain Chromium. A database another connection is upgrading at
+that moment is passed over rather than waited for. Compared key by key (:class:`StorageDiff`).
+Masked by keys (``storage_keys``: those two replays disagree on, such as a stored timestamp).
+Items: ``localStorage.theme: "dark" → "light"``, ``sessionStorage.step set to "2"`` (only the
+child stored it), ``indexedDB.shop.cart[3] removed`` (only the parent kept it).
 """
 
 from __future__ import annotations
@@ -43,7 +48,7 @@ class WebStorage(Category[Storage, StorageDiff]):
     name = "storage"
     title = "Web storage"
     mask_fields = (MaskField("storage_keys"),)
-    page_script = """() => {
+    page_script = """async () => {
       const stored = {};
       for (const name of ["localStorage", "sessionStorage"]) {
         let area;
@@ -51,6 +56,54 @@ class WebStorage(Category[Storage, StorageDiff]):
         for (let i = 0; i < area.length; i++) {
           const key = area.key(i);
           stored[name + "." + key] = area.getItem(key);
+        }
+      }
+      const plain = (key, value) => {
+        if (value instanceof Date) return value.toISOString();
+        if (value instanceof Map) return {Map: [...value.entries()]};
+        if (value instanceof Set) return {Set: [...value]};
+        if (value instanceof Blob) return {Blob: value.size, type: value.type};
+        if (value instanceof ArrayBuffer) return {bytes: value.byteLength};
+        if (ArrayBuffer.isView(value)) return {bytes: value.byteLength};
+        return value;
+      };
+      const json = (value) => JSON.stringify(value, plain);
+      const settled = (request) => new Promise((resolve) => {
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => resolve(undefined);
+      });
+      let databases = [];
+      try { databases = self.indexedDB ? await indexedDB.databases() : []; } catch (error) { databases = []; }
+      for (const {name} of databases.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+        const opening = indexedDB.open(name);
+        const db = await new Promise((resolve) => {
+          opening.onsuccess = () => resolve(opening.result);
+          opening.onerror = opening.onblocked = () => resolve(null);
+          opening.onupgradeneeded = () => { opening.transaction.abort(); };
+        });
+        if (!db) continue;
+        try {
+          for (const storeName of db.objectStoreNames) {
+            const store = db.transaction(storeName, "readonly").objectStore(storeName);
+            const [keys, values] = await Promise.all([settled(store.getAllKeys()), settled(store.getAll())]);
+            (keys || []).forEach((key, i) => {
+              stored["indexedDB." + name + "." + storeName + "[" + json(key) + "]"] = json(values[i]);
+            });
+          }
+        } finally { db.close(); }
+      }
+      let cacheNames = [];
+      try { cacheNames = self.caches ? await caches.keys() : []; } catch (error) { cacheNames = []; }
+      for (const cacheName of cacheNames.sort()) {
+        const cache = await caches.open(cacheName);
+        for (const request of await cache.keys()) {
+          const response = await cache.match(request);
+          if (!response) continue;
+          const body = await response.clone().arrayBuffer();
+          const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", body));
+          const hex = [...digest.slice(0, 8)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+          stored["caches." + cacheName + "[" + request.url + "]"] = response.status + " " +
+            (response.headers.get("content-type") || "") + ", " + body.byteLength + " bytes, sha256 " + hex;
         }
       }
       return stored;

@@ -16,7 +16,7 @@ from typing import Iterator
 import pytest
 
 from webr4.browser.actions import parse_actions
-from webr4.browser.driver import Execution
+from webr4.execution import Execution
 from webr4.serve import serve
 from webr4.trace import Trace
 

@@ -9,8 +9,9 @@ import pytest
 
 from tests.route_server import route_server
 from webr4.browser.controller import Limits
-from webr4.browser.driver import Driver, Execution
+from webr4.browser.driver import Driver
 from webr4.browser.responses import ResponseStore
+from webr4.execution import Execution
 from webr4.instrument.cache import CachedRewriter
 from webr4.instrument.rewrite import RewriteResult
 from webr4.resources import javascript

@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 
 from webr4.browser.actions import UserAction, parse_actions
-from webr4.browser.driver import Driver, Execution
+from webr4.browser.driver import Driver
+from webr4.execution import Execution
 from webr4.serve import serve
 
 pytestmark = pytest.mark.browser

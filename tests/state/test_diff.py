@@ -101,7 +101,7 @@ def test_exceptions_console_network_pending() -> None:
 
 
 def test_snapshot_from_execution_and_round_trip(tmp_path: Path) -> None:
-    from webr4.browser.driver import Execution
+    from webr4.execution import Execution
 
     events = {
         "n1": Event("n1", Category.NETWORK, "xhr", "XHR GET /p load", params={"method": "GET", "url": "http://h/p"}),

@@ -10,7 +10,8 @@ from typing import Any, Sequence
 
 import pytest
 
-from webr4.browser.driver import Driver, Execution
+from webr4.browser.driver import Driver
+from webr4.execution import Execution
 from webr4.record.session import SessionError, record
 from webr4.report.ci import in_words
 from webr4.state.snapshot import StateSnapshot

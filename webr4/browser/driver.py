@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from types import TracebackType
 from typing import Any, Mapping, Sequence
 from urllib.parse import urlsplit
@@ -28,6 +28,7 @@ from webr4.browser.screenshot import RESTORE, PageSize, prepare_script
 from webr4.browser.screenshot import capture as capture_screenshot
 from webr4.engine.summary import without_unshared_reads
 from webr4.errors import Webr4Error
+from webr4.execution import Execution
 from webr4.instrument.cache import CachedRewriter, persistent_directory
 from webr4.instrument.page import DocumentCache, PreparedDocument
 from webr4.instrument.pool import warm_up
@@ -38,17 +39,6 @@ from webr4.vocabulary import Truncation
 
 READ_TIMEOUT_S = 10.0
 """How long each read of a run's end state may take before the run counts as failed."""
-
-
-@dataclass(frozen=True)
-class Execution:
-    """What one execution produced: the trace and the final state of the page."""
-
-    trace: Trace
-    dom: str
-    screenshot: bytes | None = None
-    heap: Any = None  # the abstract JS heap (instrument_js/capture_heap.js), when asked for
-    captured: Mapping[str, Any] = field(default_factory=dict)  # name -> what its capture script returned
 
 
 def runtime_script(seed: int, settle_ms: int, event_ms: int, *, full_accesses: bool = False,

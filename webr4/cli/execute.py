@@ -8,11 +8,11 @@ import click
 
 from webr4.browser.controller import Limits
 from webr4.browser.actions import UserAction
-from webr4.browser.driver import Execution
 from webr4.browser.responses import ResponseStore
 from webr4.cli.failures import Failure
 from webr4.cli.options import WEB_URL, execution_limits, limit_options
 from webr4.cli.running import load_actions, load_plan, load_store, with_driver
+from webr4.execution import Execution
 from webr4.rundir import ExecutionFiles
 from webr4.state.snapshot import StateSnapshot
 

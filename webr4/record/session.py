@@ -19,9 +19,10 @@ from typing import Any
 from webr4 import __version__
 from webr4.browser.actions import UserAction, parse_actions
 from webr4.browser.controller import Limits
-from webr4.browser.driver import Driver, Execution
+from webr4.browser.driver import Driver
 from webr4.browser.responses import ResponseStore
 from webr4.classify.judge import failure
+from webr4.execution import Execution
 from webr4.rundir import SessionDir, read_trace
 from webr4.state.snapshot import StateSnapshot
 from webr4.trace import Category, Trace

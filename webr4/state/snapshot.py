@@ -11,7 +11,7 @@ from webr4.state.categories.screenshot import png_of
 from webr4.state.parts import Parts
 
 if TYPE_CHECKING:
-    from webr4.browser.driver import Execution
+    from webr4.execution import Execution
 
 _BY_KEY = {c.key: c for c in CATEGORIES}
 

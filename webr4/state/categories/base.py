@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Collection, Generic, Mapping, TypeVar
 
 if TYPE_CHECKING:
-    from webr4.browser.driver import Execution
+    from webr4.execution import Execution
 
 V = TypeVar("V")  # what one execution left behind in this category
 D = TypeVar("D")  # the difference between two of them

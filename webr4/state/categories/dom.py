@@ -23,7 +23,7 @@ from webr4.state.dom import DomLine, Selector, changed_blocks, parse_dom
 from webr4.state.renaming import find_renaming, rename
 
 if TYPE_CHECKING:
-    from webr4.browser.driver import Execution
+    from webr4.execution import Execution
 
 PLACEHOLDER = "[masked]"
 _ATTRIBUTE = re.compile(r' ([^\s=]+)="([^"]*)"')

@@ -13,7 +13,7 @@ from webr4.state.categories.multiset import MultisetCategory, MultisetDiff
 from webr4.state.categories.words import MAX_TEXT, clip
 
 if TYPE_CHECKING:
-    from webr4.browser.driver import Execution
+    from webr4.execution import Execution
 
 EXCEPTION_KINDS = ("exception", "unhandledrejection")
 

@@ -18,7 +18,7 @@ from webr4.state.categories.base import Category, MaskField
 from webr4.state.categories.words import clip
 
 if TYPE_CHECKING:
-    from webr4.browser.driver import Execution
+    from webr4.execution import Execution
 
 _WHOLE = "focus"  # the one entry of the mask field: the focus is noise
 

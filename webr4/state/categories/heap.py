@@ -20,7 +20,7 @@ from webr4.state.categories.words import MAX_TEXT, clip
 from webr4.state.heappaths import HeapPath, format_path, parse_path, without_paths
 
 if TYPE_CHECKING:
-    from webr4.browser.driver import Execution
+    from webr4.execution import Execution
 
 MAX_HEAP_CHANGES = 200
 _CONTAINER_CHANGES = ("iterable_item_added", "iterable_item_removed")

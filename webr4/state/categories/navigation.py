@@ -16,7 +16,7 @@ from webr4.state.categories.multiset import MultisetDiff, diff_multiset
 from webr4.state.categories.words import clip, where
 
 if TYPE_CHECKING:
-    from webr4.browser.driver import Execution
+    from webr4.execution import Execution
 
 
 class Navigation(Category[str | None, MultisetDiff]):

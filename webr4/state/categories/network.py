@@ -13,7 +13,7 @@ from webr4.state.categories.words import clip, where
 from webr4.trace import Category, Trace
 
 if TYPE_CHECKING:
-    from webr4.browser.driver import Execution
+    from webr4.execution import Execution
 
 
 def requests_of(trace: Trace) -> list[str]:

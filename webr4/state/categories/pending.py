@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from webr4.state.categories.multiset import MultisetCategory
 
 if TYPE_CHECKING:
-    from webr4.browser.driver import Execution
+    from webr4.execution import Execution
 
 
 class Pending(MultisetCategory):

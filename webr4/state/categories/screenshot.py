@@ -18,7 +18,7 @@ from webr4.state import screenshot as pixels
 from webr4.state.categories.base import Category, MaskField
 
 if TYPE_CHECKING:
-    from webr4.browser.driver import Execution
+    from webr4.execution import Execution
 
 Screenshot = bytes | Path | None
 

@@ -22,7 +22,7 @@ from webr4.state.categories.base import Category, MaskField
 from webr4.state.categories.words import quoted
 
 if TYPE_CHECKING:
-    from webr4.browser.driver import Execution
+    from webr4.execution import Execution
 
 Storage = dict[str, str]
 

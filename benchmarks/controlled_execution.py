@@ -22,6 +22,7 @@ from webr4.browser.actions import UserAction, parse_actions
 from webr4.browser.controller import Limits
 from webr4.browser.driver import VIEWPORT, Driver
 from webr4.browser.responses import ResponseStore
+from webr4.execution import Capture
 
 REPEATS = 5
 LIMITS = Limits(horizon_ms=5_000)
@@ -65,7 +66,7 @@ async def median_costs(driver: Driver, url: str, store: ResponseStore, repeats: 
         for instrument, bucket in ((False, controlled), (True, instrumented)):
             started = time.perf_counter()
             await driver.execute(url, actions=actions, store=store, record=False, limits=LIMITS,
-                                 instrument=instrument)
+                                 capture=Capture(rewrite_scripts=instrument))
             bucket.append(time.perf_counter() - started)
     return statistics.median(plain), statistics.median(controlled), statistics.median(instrumented)
 
@@ -78,7 +79,8 @@ async def measure(sites: list[Path]) -> list[SiteCost]:
                 url = urls[site]
                 actions = parse_actions(json.loads((site / "expected.json").read_text())["session"])
                 store = ResponseStore()
-                seed = await driver.execute(url, actions=actions, store=store, record=True, limits=LIMITS)
+                seed = await driver.execute(url, actions=actions, store=store, record=True, limits=LIMITS,
+                                            capture=Capture())
                 costs.append(SiteCost(site.name, len(seed.trace.steps),
                                       *await median_costs(driver, url, store, REPEATS, actions)))
     return costs

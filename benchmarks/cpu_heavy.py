@@ -18,6 +18,7 @@ from benchmarks.controlled_execution import LIMITS, median_costs
 from benchmarks.section import Section, served
 from webr4.browser.driver import Driver
 from webr4.browser.responses import ResponseStore
+from webr4.execution import Capture
 
 PAGE = Path(__file__).resolve().parent / "pages" / "cpu-heavy"
 REPEATS = 3
@@ -42,7 +43,7 @@ async def measure() -> Cost:
         url = urls[PAGE]
         async with Driver() as driver:
             store = ResponseStore()
-            seed = await driver.execute(url, store=store, record=True, limits=LIMITS)
+            seed = await driver.execute(url, store=store, record=True, limits=LIMITS, capture=Capture())
             costs = await median_costs(driver, url, store, REPEATS, until="document.title === 'done'")
     return Cost(len(seed.trace.steps), sum(len(s.accesses) for s in seed.trace.steps), *costs)
 

@@ -28,6 +28,7 @@ from webr4.browser.actions import UserAction, parse_actions
 from webr4.browser.controller import Limits
 from webr4.browser.driver import Driver
 from webr4.browser.responses import ResponseStore
+from webr4.execution import Capture
 
 REPEATS = 5
 LIMITS = Limits(horizon_ms=5_000)
@@ -55,7 +56,7 @@ class Floor:
 async def measure_site(driver: Driver, plain_chromium: Browser, url: str, site: str,
                        steps: Sequence[UserAction]) -> Floor:
     store = ResponseStore()
-    seed = await driver.execute(url, actions=steps, store=store, record=True, limits=LIMITS)
+    seed = await driver.execute(url, actions=steps, store=store, record=True, limits=LIMITS, capture=Capture())
     plain: list[float] = []
     same_launch: list[float] = []
     wall: list[float] = []
@@ -65,7 +66,7 @@ async def measure_site(driver: Driver, plain_chromium: Browser, url: str, site: 
         same_launch.append(await plain_session(driver.browser, url, steps))
         started, cpu_started = time.perf_counter(), time.process_time()
         await driver.execute(url, actions=steps, store=store, record=False, limits=LIMITS,
-                             screenshot=True, heap=True)
+                             capture=Capture(screenshot=True, heap=True))
         wall.append(time.perf_counter() - started)
         cpu.append(time.process_time() - cpu_started)
     return Floor(site, len(seed.trace.steps), statistics.median(plain), statistics.median(same_launch),

@@ -35,8 +35,9 @@ from webr4.browser.contexts import ContextSupply
 from webr4.browser.controller import Limits
 from webr4.browser.driver import Driver
 from webr4.browser.responses import ResponseStore
+from webr4.execution import Capture
 from webr4.resources import resource_dir
-from webr4.state.categories import page_scripts
+from webr4.state.categories import compared_state
 
 ROUNDS = 4
 BLOCK = 3
@@ -79,14 +80,15 @@ async def _block(driver: Driver, target: Target, store: ResponseStore, timers: T
         for _ in range(BLOCK):
             started = time.perf_counter()
             await driver.execute(target.url, actions=target.steps, store=store, record=False, limits=target.limits,
-                                 screenshot=True, heap=True, captures=page_scripts())
+                                 capture=compared_state())
             seconds.append(time.perf_counter() - started)
     return seconds
 
 
 async def compare(driver: Driver, target: Target) -> Comparison:
     store = ResponseStore()
-    await driver.execute(target.url, actions=target.steps, store=store, record=True, limits=target.limits)
+    await driver.execute(target.url, actions=target.steps, store=store, record=True, limits=target.limits,
+                         capture=Capture())
     ahead, on_the_spot = Timers(STAGES), Timers(STAGES)
     ahead_s: list[float] = []
     on_the_spot_s: list[float] = []
@@ -95,7 +97,7 @@ async def compare(driver: Driver, target: Target) -> Comparison:
     for _ in range(ROUNDS):
         # the execution before the block makes the block's first spare
         await driver.execute(target.url, actions=target.steps, store=store, record=False, limits=target.limits,
-                             screenshot=True, heap=True, captures=page_scripts())
+                             capture=compared_state())
         ahead_s += await _block(driver, target, store, ahead)
         await supply.close()
         with without_spare():

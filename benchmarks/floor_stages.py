@@ -33,8 +33,9 @@ from webr4.browser.actions import parse_actions
 from webr4.browser.controller import Controller
 from webr4.browser.driver import Driver
 from webr4.browser.responses import ResponseStore
+from webr4.execution import Capture
 from webr4.resources import resource_dir
-from webr4.state.categories import page_scripts
+from webr4.state.categories import compared_state
 
 REPEATS = 5
 DEFAULT_SITES = ("commutative-counter", "click-during-parse", "two-xhr")
@@ -78,7 +79,7 @@ def counting_calls() -> Iterator[list[int]]:
 async def profile_site(driver: Driver, url: str, steps: Sequence[Any]) -> SiteProfile:
     """Figures per execution, means over :data:`REPEATS` executions of ``url``."""
     store = ResponseStore()
-    await driver.execute(url, actions=steps, store=store, record=True, limits=LIMITS)
+    await driver.execute(url, actions=steps, store=store, record=True, limits=LIMITS, capture=Capture())
     timers = Timers(STAGES)
     total = 0.0
     cpu_started = time.process_time()
@@ -86,7 +87,7 @@ async def profile_site(driver: Driver, url: str, steps: Sequence[Any]) -> SitePr
         for _ in range(REPEATS):
             started = time.perf_counter()
             await driver.execute(url, actions=steps, store=store, record=False, limits=LIMITS,
-                                 screenshot=True, heap=True, captures=page_scripts())
+                                 capture=compared_state())
             total += time.perf_counter() - started
     return SiteProfile(total / REPEATS, {stage: figure.seconds / REPEATS for stage, figure in timers.stages.items()},
                        (time.process_time() - cpu_started) / REPEATS, calls[0] / REPEATS)

@@ -31,6 +31,7 @@ from benchmarks.real_apps import load_corpus, served_corpus
 from benchmarks.real_apps_profile import cpu_by_process
 from benchmarks.stages import Timers
 from webr4.browser.driver import Driver
+from webr4.execution import Capture
 from webr4.record.session import Session, record
 
 DEFAULT_APPS = ("jquery", "emberjs", "react")
@@ -76,7 +77,8 @@ def _counting_bytes(total: list[int]) -> Iterator[None]:
 async def _replay(driver: Driver, session: Session) -> float:
     started = time.perf_counter()
     await driver.execute(session.url, tuple(session.seed_trace().sequence), actions=session.user_actions,
-                         store=session.network(), record=False, limits=session.run_limits, seed=session.seed)
+                         store=session.network(), record=False, limits=session.run_limits, seed=session.seed,
+                         capture=Capture())
     return time.perf_counter() - started
 
 

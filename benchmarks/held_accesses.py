@@ -38,6 +38,7 @@ from webr4.engine.describe import conflict_locations
 from webr4.engine.filters import ALL_FILTERS, DEFAULT_FILTERS
 from webr4.engine.races import find_races
 from webr4.engine.summary import summarise, without_unshared_reads
+from webr4.execution import AccessLog, Capture
 from webr4.record.session import Session, record
 from webr4.trace import Trace
 
@@ -122,7 +123,8 @@ async def replay(driver: Driver, session: Session, *, full: bool) -> Trace:
     """The seed of ``session`` replayed from its recording, with the full access log or as webr4 runs."""
     execution = await driver.execute(session.url, tuple(session.seed_trace().sequence), actions=session.user_actions,
                                      store=session.network(), record=False, limits=session.run_limits,
-                                     seed=session.seed, full_accesses=full)
+                                     seed=session.seed,
+                                     capture=Capture(accesses=AccessLog.FULL if full else AccessLog.SUMMARY))
     return execution.trace
 
 

@@ -28,6 +28,7 @@ from pathlib import Path
 from benchmarks.page_profile import builds_of
 from benchmarks.real_apps import load_corpus, served_corpus
 from webr4.browser.driver import Driver
+from webr4.execution import AccessLog, Capture
 from webr4.record.session import record
 
 DEFAULT_APPS = ("react", "emberjs", "angularjs")
@@ -42,7 +43,7 @@ async def stream_of(driver: Driver, name: str, url: str, steps: list, scratch: P
     session = await record(driver, url, scratch / name, steps)
     execution = await driver.execute(session.url, tuple(session.seed_trace().sequence), actions=session.user_actions,
                                      store=session.network(), record=False, limits=session.run_limits,
-                                     seed=session.seed, full_accesses=True)
+                                     seed=session.seed, capture=Capture(accesses=AccessLog.FULL))
     stream = [[step.event, [[a.kind.value, a.location, a.site, a.value] for a in step.accesses]]
               for step in execution.trace.steps]
     target = scratch / f"{name}.json"

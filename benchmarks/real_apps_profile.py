@@ -53,6 +53,7 @@ from webr4.browser.controller import Controller
 from webr4.browser.driver import Driver
 from webr4.browser.network import NetworkGate
 from webr4.browser.responses import ResponseStore
+from webr4.execution import Capture
 from webr4.instrument.cache import CACHE_ENV, CachedRewriter
 from webr4.instrument.page import DocumentCache
 from webr4.rundir import ExecutionFiles
@@ -196,7 +197,7 @@ async def _replay(driver: Driver, session: Session, instrument: bool,
         profiler.enable()
     await driver.execute(session.url, tuple(session.seed_trace().sequence), actions=session.user_actions,
                          store=session.network(), record=False, limits=session.run_limits, seed=session.seed,
-                         instrument=instrument)
+                         capture=Capture(rewrite_scripts=instrument))
     if profiler is not None:
         profiler.disable()
     return time.perf_counter() - started

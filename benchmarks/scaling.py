@@ -29,6 +29,7 @@ from webr4.browser.controller import Limits
 from webr4.browser.driver import Driver
 from webr4.engine import Explorer, find_races
 from webr4.engine.filters import DEFAULT_FILTERS
+from webr4.execution import Capture
 from webr4.sweep.explore import explore
 from webr4.record.session import record
 from webr4.trace import Trace
@@ -124,7 +125,8 @@ async def measure(sizes: tuple[int, ...] = SIZES) -> list[Scale]:
                     session = await record(driver, urls[site], Path(scratch) / f"session-{n}", [], limits=LIMITS)
                     started = time.perf_counter()
                     seed = (await driver.execute(session.url, tuple(session.seed_trace().sequence),
-                                                 store=session.network(), record=False, limits=LIMITS)).trace
+                                                 store=session.network(), record=False, limits=LIMITS,
+                                                 capture=Capture())).trace
                     seed_s = time.perf_counter() - started
                     analysis = find_races(seed, filters=DEFAULT_FILTERS)
                     detect_s = _best_of(lambda: _detection(seed))

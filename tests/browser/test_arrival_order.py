@@ -11,6 +11,7 @@ import pytest
 from PIL import Image
 
 from ..route_server import route_server
+from webr4.execution import Capture
 
 pytestmark = pytest.mark.browser  # every test here drives Chromium
 
@@ -43,6 +44,6 @@ def slow_first_url() -> Iterator[str]:
 
 
 def test_preloaded_images_load_in_the_order_their_sources_were_set(driver, slow_first_url):
-    trace = driver.execute(slow_first_url).trace
+    trace = driver.execute(slow_first_url, capture=Capture()).trace
     loads = [trace.events[s.event].label for s in trace.steps if "png" in trace.events[s.event].label]
     assert [("slow" in label, "fast" in label) for label in loads] == [(True, False), (False, True)]

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from webr4.browser.controller import Limits
 from webr4.browser.network import NetworkError
 from webr4.cli import main
+from webr4.execution import Capture
 from webr4.serve import serve
 from webr4.trace import Category
 
@@ -47,7 +48,7 @@ def bad_site(tmp_path_factory):
 
 @pytest.mark.browser
 def test_a_loop_that_fills_memory_is_said_to_allocate(driver, bad_site):
-    trace = driver.execute(bad_site + "allocates.html", limits=Limits(event_timeout_s=5)).trace
+    trace = driver.execute(bad_site + "allocates.html", limits=Limits(event_timeout_s=5), capture=Capture()).trace
     assert trace.truncated == "endless-loop"
     [stopped] = [e.message for e in trace.errors if e.message.startswith("endless loop in ")]
     assert "ran for 5 s allocating memory all the while (the page's heap reached " in stopped
@@ -57,18 +58,18 @@ def test_a_loop_that_fills_memory_is_said_to_allocate(driver, bad_site):
 @pytest.mark.browser
 def test_unreachable_url_is_one_clear_error(driver):
     with pytest.raises(NetworkError, match="cannot reach"):
-        driver.execute("http://127.0.0.1:9/")
+        driver.execute("http://127.0.0.1:9/", capture=Capture())
 
 
 @pytest.mark.browser
 def test_non_html_url_is_one_clear_error(driver, bad_site):
     with pytest.raises(NetworkError, match="not an HTML page"):
-        driver.execute(bad_site + "data.json")
+        driver.execute(bad_site + "data.json", capture=Capture())
 
 
 @pytest.mark.browser
 def test_top_level_throw_is_recorded_and_parsing_goes_on(driver, bad_site):
-    execution = driver.execute(bad_site + "throws.html")
+    execution = driver.execute(bad_site + "throws.html", capture=Capture())
     errors = [e for e in execution.trace.errors if e.kind == "exception"]
     assert len(errors) == 1 and "undefinedFunction" in errors[0].message
     column = PAGES["throws.html"].index("undefinedFunction") + 1
@@ -79,7 +80,7 @@ def test_top_level_throw_is_recorded_and_parsing_goes_on(driver, bad_site):
 @pytest.mark.browser
 @pytest.mark.parametrize("page", ["loops.html", "loops-in-microtask.html"])
 def test_endless_handler_is_cut_with_a_clear_error(driver, bad_site, page):
-    trace = driver.execute(bad_site + page, limits=Limits(event_timeout_s=2)).trace
+    trace = driver.execute(bad_site + page, limits=Limits(event_timeout_s=2), capture=Capture()).trace
     assert trace.truncated == "endless-loop"
     assert any(e.message.startswith("endless loop in ") and e.message.endswith("ran for 2 s and was stopped")
                for e in trace.errors)
@@ -88,12 +89,12 @@ def test_endless_handler_is_cut_with_a_clear_error(driver, bad_site, page):
     assert timers == [trace.steps[-1].event]
     assert any(trace.events[e].category is Category.TIMER for e in trace.enabled_at_end)
     # the browser is still usable afterwards
-    assert driver.execute(bad_site + "throws.html").trace.steps
+    assert driver.execute(bad_site + "throws.html", capture=Capture()).trace.steps
 
 
 @pytest.mark.browser
 def test_navigation_away_is_refused_and_ends_the_run_as_its_outcome(driver, bad_site):
-    execution = driver.execute(bad_site + "navigates.html")
+    execution = driver.execute(bad_site + "navigates.html", capture=Capture())
     assert execution.trace.truncated is None and not execution.trace.errors
     assert execution.trace.navigation is not None and execution.trace.navigation.url.endswith("/throws.html")
     assert "bye" in execution.dom

@@ -11,6 +11,7 @@ from tests.route_server import route_server
 from webr4.browser.budget import HarnessTime, wait_within
 from webr4.browser.controller import Limits
 from webr4.browser.driver import Driver
+from webr4.execution import Capture
 from webr4.instrument.cache import CachedRewriter
 from webr4.instrument.rewrite import RewriteResult
 
@@ -107,7 +108,7 @@ def test_a_script_slow_to_rewrite_is_not_an_event_timeout():
 
     async def run(url: str):
         async with Driver(rewriter=SlowRewriter()) as driver:
-            return await driver.execute(url, limits=Limits(horizon_ms=1_000, event_timeout_s=1.0))
+            return await driver.execute(url, limits=Limits(horizon_ms=1_000, event_timeout_s=1.0), capture=Capture())
 
     with route_server(answers.get) as base:
         execution = asyncio.run(run(base + "/"))

@@ -7,6 +7,7 @@ import pytest
 from webr4.browser.actions import parse_actions
 from webr4.browser.controller import Limits
 from webr4.browser.responses import ResponseStore
+from webr4.execution import Capture
 
 from ..conftest import expected, site_names
 
@@ -20,10 +21,12 @@ LIMITS = Limits(horizon_ms=5_000)
 def test_default_schedule_repeats_exactly(driver, sites_url, site):
     actions = parse_actions(expected(site)["session"])
     store = ResponseStore()
-    first = driver.execute(sites_url + site + "/", actions=actions, store=store, record=True, limits=LIMITS)
+    first = driver.execute(sites_url + site + "/", actions=actions, store=store, record=True, limits=LIMITS,
+                           capture=Capture())
     assert first.trace.steps, "nothing ran"
     for _ in range(RUNS - 1):
-        again = driver.execute(sites_url + site + "/", actions=actions, store=store, record=False, limits=LIMITS)
+        again = driver.execute(sites_url + site + "/", actions=actions, store=store, record=False, limits=LIMITS,
+                               capture=Capture())
         assert again.trace.sequence == first.trace.sequence
         assert again.dom == first.dom
         assert [e.message for e in again.trace.errors] == [e.message for e in first.trace.errors]
@@ -33,13 +36,13 @@ def test_default_schedule_repeats_exactly(driver, sites_url, site):
 def test_a_feasible_swap_is_replayed_exactly(driver, sites_url, site):
     """Swap the first adjacent pair of co-enabled events: ids found again, no step skipped."""
     actions = parse_actions(expected(site)["session"])
-    seed = driver.execute(sites_url + site + "/", actions=actions, limits=LIMITS).trace
+    seed = driver.execute(sites_url + site + "/", actions=actions, limits=LIMITS, capture=Capture()).trace
     order = seed.sequence
     swap = next(
         i for i in range(1, len(order) - 1)
         if order[i + 1] in seed.steps[i].enabled and i not in seed.steps[i + 1].predecessors
     )
     plan = order[:swap] + [order[swap + 1], order[swap]]
-    replay = driver.execute(sites_url + site + "/", plan, actions=actions, limits=LIMITS).trace
+    replay = driver.execute(sites_url + site + "/", plan, actions=actions, limits=LIMITS, capture=Capture()).trace
     assert replay.sequence[: len(plan)] == plan
     assert replay.skipped == []

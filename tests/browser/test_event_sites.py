@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Page
 
+from webr4.execution import Capture
 from webr4.serve import serve
 
 pytestmark = pytest.mark.browser
@@ -36,7 +37,7 @@ def test_event_sites_are_the_positions_plain_chromium_reports(driver, tmp_path: 
             return await page.evaluate("window.__callers")
 
         expected = driver.in_plain_chromium(plain)
-        seed = driver.execute(base + "index.html")
+        seed = driver.execute(base + "index.html", capture=Capture())
     sites = [event.params["site"].rsplit("/", 1)[-1] for event in seed.trace.events.values()
              if event.type == "setTimeout"]
     assert len(expected) == 7 and sorted(sites) == sorted(expected)

@@ -9,6 +9,7 @@ import pytest
 
 from webr4.browser.actions import parse_actions
 from webr4.engine.hb import HappensBefore
+from webr4.execution import Capture
 from webr4.record.scripted import plain_page
 from webr4.trace import Category
 
@@ -46,7 +47,7 @@ def test_a_timer_set_in_keydown_runs_before_keyup_as_chromium_allows(driver, key
         page.wait_for_function("log.indexOf('timer') >= 0")
         page.keyboard.up("a")
         native = page.evaluate("log")
-    execution = driver.execute(keys_url, actions=parse_actions([{"press": "#field", "key": "a"}]))
+    execution = driver.execute(keys_url, actions=parse_actions([{"press": "#field", "key": "a"}]), capture=Capture())
     assert out_text(execution.dom).split(",") == native == [
         "keydown", "keypress", "beforeinput", "input", "timer", "keyup"]
     trace = execution.trace
@@ -63,7 +64,8 @@ def test_the_key_comes_up_even_when_keydown_removed_the_field(driver):
 field.addEventListener('keydown', function () { field.remove(); });
 document.addEventListener('keyup', function () { out.textContent = 'up'; });
 </script></body>""") as url:
-        execution = driver.execute(url, actions=parse_actions([{"press": "#field", "key": "Escape"}]))
+        execution = driver.execute(url, actions=parse_actions([{"press": "#field", "key": "Escape"}]),
+                                   capture=Capture())
     assert [execution.trace.events[s.event].type for s in execution.trace.steps
             if execution.trace.events[s.event].category is Category.USER] == ["keydown", "keyup"]
     assert out_text(execution.dom) == "up"

@@ -16,7 +16,7 @@ from typing import Iterator
 import pytest
 
 from webr4.browser.actions import parse_actions
-from webr4.execution import Execution
+from webr4.execution import Capture, Execution
 from webr4.serve import serve
 from webr4.trace import Trace
 
@@ -125,8 +125,8 @@ def exceptions(execution: Execution) -> list[str]:
 @pytest.mark.parametrize("library", sorted(LIBRARIES))
 def test_library_page_ends_the_same_instrumented_and_plain(pages_url: str, driver, library: str) -> None:
     url = f"{pages_url}{library}/"
-    plain = driver.execute(url, actions=parse_actions(ACTIONS), instrument=False)
-    instrumented = driver.execute(url, actions=parse_actions(ACTIONS), instrument=True)
+    plain = driver.execute(url, actions=parse_actions(ACTIONS), capture=Capture(rewrite_scripts=False))
+    instrumented = driver.execute(url, actions=parse_actions(ACTIONS), capture=Capture())
     for execution in (plain, instrumented):
         assert exceptions(execution) == []
         assert execution.trace.truncated is None

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from ..route_server import route_server
+from webr4.execution import Capture
 
 pytestmark = pytest.mark.browser
 
@@ -62,7 +63,7 @@ def test_plain_chromium_stacks_hold_the_library_frame_first_then_the_app(driver,
     assert _app_frame(plain["timer"], url).startswith(f"{url}:{TIMER_LINE}:")
     assert _app_frame(plain["error"], url).startswith(f"{url}:{THROW_LINE}:")
 
-    trace = driver.execute(url).trace
+    trace = driver.execute(url, capture=Capture()).trace
     [timer] = [e for e in trace.events.values() if e.type == "setTimeout"]
     assert timer.params["site"] == _app_frame(plain["timer"], url)
     assert f"at /:{TIMER_LINE}:" in timer.label

@@ -11,6 +11,7 @@ from typing import Iterator
 import pytest
 
 from webr4.browser.responses import ResponseStore
+from webr4.execution import Capture
 from webr4.trace import Category, Trace
 
 from ..route_server import route_server
@@ -67,7 +68,7 @@ def test_nothing_runs_between_an_element_and_the_inline_script_after_it(driver, 
     chromium = ["B", "timer"]
     assert any(driver.plain(pages_url + "/small", "document.documentElement.dataset.log").split(",") == chromium
                for _ in range(3))
-    run = driver.execute(pages_url + "/small", store=ResponseStore(), record=True)
+    run = driver.execute(pages_url + "/small", store=ResponseStore(), record=True, capture=Capture())
     assert _parse_chunks(run.trace) == []  # no order can put the timer before B
     assert _log(run.dom) == chromium
 
@@ -77,11 +78,11 @@ def test_a_timer_can_fire_while_the_parser_waits(driver, pages_url, path):
     chromium = driver.plain(pages_url + path, "document.documentElement.dataset.log").split(",")
     assert chromium.index("timer") < chromium.index("B")
     store = ResponseStore()
-    seed = driver.execute(pages_url + path, store=store, record=True)
+    seed = driver.execute(pages_url + path, store=store, record=True, capture=Capture())
     [chunk] = _parse_chunks(seed.trace)
     timer = _timer(seed.trace)
     before = seed.trace.sequence.index(min(chunk, timer, key=seed.trace.sequence.index))
     assert {chunk, timer} <= seed.trace.steps[before].enabled  # both orders are possible
     head = seed.trace.sequence[0]
-    like_chromium = driver.execute(pages_url + path, [head, timer, chunk], store=store, record=False)
+    like_chromium = driver.execute(pages_url + path, [head, timer, chunk], store=store, record=False, capture=Capture())
     assert _log(like_chromium.dom) == chromium

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from webr4.browser.responses import ResponseStore
+from webr4.execution import Capture
 
 from ..route_server import route_server
 
@@ -38,15 +39,16 @@ def page_url() -> Iterator[str]:
 
 def test_two_responses_draw_the_same_values_in_either_order(driver, page_url):
     store = ResponseStore()
-    first = driver.execute(page_url, store=store, record=True, captures=DRAWS)
+    first = driver.execute(page_url, store=store, record=True, capture=Capture(page_scripts=DRAWS))
     labels = {event: first.trace.events[event].label for event in first.trace.sequence}
     order = first.trace.sequence
     a, b = (next(i for i, event in enumerate(order) if name in labels[event]) for name in ("a.txt", "b.txt"))
     assert b == a + 1, [labels[event] for event in order]
-    swapped = driver.execute(page_url, [*order[:a], order[b], order[a]], store=store, captures=DRAWS)
+    swapped = driver.execute(page_url, [*order[:a], order[b], order[a]], store=store,
+                             capture=Capture(page_scripts=DRAWS))
     assert swapped.trace.sequence[a:b + 1] == [order[b], order[a]]
     draws = first.captured["draws"]
     assert swapped.captured["draws"] == draws
     assert draws["a.txt"] != draws["b.txt"]
-    other_seed = driver.execute(page_url, store=store, seed=1, captures=DRAWS).captured["draws"]
+    other_seed = driver.execute(page_url, store=store, seed=1, capture=Capture(page_scripts=DRAWS)).captured["draws"]
     assert all(other_seed[name][i] != draws[name][i] for name in draws for i in range(3))

@@ -12,6 +12,7 @@ from webr4.browser import controller, records
 from webr4.browser.actions import parse_actions
 from webr4.browser.records import (ActuationRequest, ChunkRelease, EventDescriptor, Opening, PageError, ScriptRelease,
                                    StepRecord, StretchReport)
+from webr4.execution import Capture
 
 from ..route_server import route_server
 
@@ -99,7 +100,7 @@ def test_every_message_the_runtime_builds_has_exactly_the_fields_of_the_schema(d
     monkeypatch.setattr(controller, "parse", spy_parse)
     monkeypatch.setattr(controller, "parse_reply", spy_reply)
     with route_server(_respond) as base:
-        result = driver.execute(base + "/", actions=parse_actions([{"click": "#b"}]))
+        result = driver.execute(base + "/", actions=parse_actions([{"click": "#b"}]), capture=Capture())
     assert result.trace.navigation is not None, "the timer that leaves the page ran"
 
     step_records: list[Any] = []

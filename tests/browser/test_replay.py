@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from webr4.browser.controller import Limits
+from webr4.execution import Capture
 from webr4.trace import Trace
 
 pytestmark = pytest.mark.browser  # every test here drives Chromium
@@ -12,16 +13,16 @@ pytestmark = pytest.mark.browser  # every test here drives Chromium
 
 def test_a_planned_event_that_never_appears_is_skipped_and_the_run_completes(driver, sites_url):
     url = sites_url + "two-xhr/"
-    seed = driver.execute(url).trace
+    seed = driver.execute(url, capture=Capture()).trace
     plan = seed.sequence[:2] + ["t-no-such-event"] + seed.sequence[2:]
-    replay = driver.execute(url, plan).trace
+    replay = driver.execute(url, plan, capture=Capture()).trace
     assert replay.skipped == ["t-no-such-event"]
     assert replay.sequence == seed.sequence
     assert replay.truncated is None
 
 
 def test_a_never_ending_interval_is_cut_by_the_virtual_horizon(driver, sites_url):
-    trace = driver.execute(sites_url + "ticking-clock/", limits=Limits(horizon_ms=20_000)).trace
+    trace = driver.execute(sites_url + "ticking-clock/", limits=Limits(horizon_ms=20_000), capture=Capture()).trace
     assert trace.truncated == "horizon"
     assert trace.enabled_at_end  # the clock would go on ticking
     assert max(step.time for step in trace.steps) <= 20_000
@@ -33,5 +34,5 @@ def test_a_never_ending_interval_is_cut_by_the_virtual_horizon(driver, sites_url
 
 
 def test_trace_json_round_trip_is_exact(driver, sites_url):
-    trace = driver.execute(sites_url + "stale-select/").trace
+    trace = driver.execute(sites_url + "stale-select/", capture=Capture()).trace
     assert Trace.loads(trace.dumps()) == trace

@@ -11,7 +11,7 @@ from tests.route_server import route_server
 from webr4.browser.controller import Limits
 from webr4.browser.driver import Driver
 from webr4.browser.responses import ResponseStore
-from webr4.execution import Execution
+from webr4.execution import Capture, Execution
 from webr4.instrument.cache import CachedRewriter
 from webr4.instrument.rewrite import RewriteResult
 from webr4.resources import javascript
@@ -71,11 +71,11 @@ def test_held_scripts_are_all_being_rewritten_before_the_first_one_runs():
     async def run(url: str) -> tuple[Execution, Execution, str]:
         store = ResponseStore()
         async with Driver(rewriter=recording) as driver:
-            recorded = await driver.execute(url, store=store, record=True, limits=limits)
+            recorded = await driver.execute(url, store=store, record=True, limits=limits, capture=Capture())
             plain = await _plain_dom(driver, url)
         async with Driver(rewriter=replaying) as driver:
             replayed = await driver.execute(url, tuple(recorded.trace.sequence), store=store, record=False,
-                                            limits=limits)
+                                            limits=limits, capture=Capture())
         return recorded, replayed, plain
 
     with route_server(ANSWERS.get) as base:

@@ -23,7 +23,7 @@ import pytest
 
 from webr4.browser.actions import UserAction, parse_actions
 from webr4.browser.driver import Driver
-from webr4.execution import Execution
+from webr4.execution import AccessLog, Capture, Execution
 from webr4.serve import serve
 
 pytestmark = pytest.mark.browser
@@ -153,8 +153,8 @@ def runs(driver, tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Ex
         async def run_all(shared: Driver) -> list[Execution]:
             async def run(case: Case, instrument: bool) -> Execution:
                 async with limit:  # every access: a one-event program's are all held back otherwise
-                    return await shared.execute(base + case.page, actions=case.actions, instrument=instrument,
-                                                full_accesses=True)
+                    return await shared.execute(base + case.page, actions=case.actions,
+                                                capture=Capture(accesses=AccessLog.FULL, rewrite_scripts=instrument))
 
             return await asyncio.gather(*(run(case, flag) for case in cases for flag in (False, True)))
 

@@ -20,6 +20,7 @@ from click.testing import CliRunner
 from webr4.browser.controller import QUIET_PATIENCE_MS, Limits
 from webr4.browser.driver import Driver
 from webr4.cli import main
+from webr4.execution import Capture
 from webr4.resources import javascript
 from webr4.rundir import SessionDir, read_state
 from webr4.record.auto import perform
@@ -113,7 +114,7 @@ def test_a_session_on_an_app_a_module_loader_builds_is_recorded_as_in_plain_chro
 
     seed = session.seed_trace()
     replay = driver.execute(session.url, seed.sequence, actions=session.user_actions, store=session.network(),
-                            record=False, limits=session.run_limits)
+                            record=False, limits=session.run_limits, capture=Capture())
     assert replay.trace.sequence == seed.sequence and replay.dom == plain
 
 

@@ -11,6 +11,7 @@ import pytest
 from webr4.browser.actions import parse_actions
 from webr4.engine.hb import HappensBefore
 from webr4.engine.races import find_races
+from webr4.execution import Capture
 from webr4.serve import serve
 from webr4.record.scripted import plain_page
 from webr4.trace import Category, Trace
@@ -88,7 +89,7 @@ def assert_never_reversed(trace: Trace, steps: list[int]) -> None:
 
 
 def test_timers_of_one_task_are_ordered_by_delay_then_creation(driver, pages_url):
-    trace = driver.execute(pages_url + "one-task/").trace
+    trace = driver.execute(pages_url + "one-task/", capture=Capture()).trace
     # the page's script is on lines 3.., one timer per line
     step_of = {int(trace.events[s.event].params["site"].split(":")[-2]) - 3: n
                for n, s in enumerate(trace.steps) if trace.events[s.event].category is Category.TIMER}
@@ -100,21 +101,21 @@ def test_timers_of_one_task_are_ordered_by_delay_then_creation(driver, pages_url
 
 def test_timers_of_two_clicks_fire_in_click_order(driver, pages_url):
     url = pages_url + "two-clicks/"
-    execution = driver.execute(url, actions=parse_actions([{"click": "#go"}, {"click": "#go"}]))
+    execution = driver.execute(url, actions=parse_actions([{"click": "#go"}, {"click": "#go"}]), capture=Capture())
     assert logged(execution.dom) == chromium_order(url, clicks=2, count=2) == ["click1", "click2"]
     assert_never_reversed(execution.trace, timer_steps(execution.trace))
 
 
 def test_a_long_timer_fires_after_shorter_ones_of_other_tasks(driver, pages_url):
     url = pages_url + "long-after-short/"
-    execution = driver.execute(url)
+    execution = driver.execute(url, capture=Capture())
     assert logged(execution.dom) == chromium_order(url) == ["1ms", "10ms", "500ms"]
     assert_never_reversed(execution.trace, timer_steps(execution.trace))
 
 
 def test_equal_delays_of_different_tasks_fire_in_creation_order(driver, pages_url):
     url = pages_url + "same-delay/"
-    execution = driver.execute(url)
+    execution = driver.execute(url, capture=Capture())
     assert logged(execution.dom) == chromium_order(url) == ["a", "b", "c"]
     assert_never_reversed(execution.trace, timer_steps(execution.trace))
 
@@ -125,7 +126,7 @@ def test_nested_timers_are_clamped_to_4_ms_as_in_chromium(driver, pages_url):
         page.wait_for_function("gaps.length >= 10", timeout=10_000)
         native = page.evaluate("gaps")
     assert min(native[6:]) >= 3.5  # from the 7th timer of the chain on, at least 4 ms apart
-    trace = driver.execute(url).trace
+    trace = driver.execute(url, capture=Capture()).trace
     delays = [trace.events[s.event].params["delay"] for s in trace.steps
               if trace.events[s.event].category is Category.TIMER]
     assert delays == [0] * 6 + [4] * 4

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from webr4.browser.actions import parse_actions
+from webr4.execution import Capture
 from webr4.record.scripted import actions_from_script, plain_page
 
 from ..route_server import page_server
@@ -34,7 +35,8 @@ def test_two_clicks_create_two_items_keyed_by_time(driver, items_url, tmp_path):
         page.click("#add")
         page.click("#add")
         assert page.locator("li").count() == 2
-    execution = driver.execute(items_url, actions=parse_actions([{"click": "#add"}, {"click": "#add"}]))
+    execution = driver.execute(items_url, actions=parse_actions([{"click": "#add"}, {"click": "#add"}]),
+                               capture=Capture())
     assert execution.dom.count("<li>") == 2
 
 
@@ -42,6 +44,6 @@ def test_a_scripted_session_keeps_the_real_time_between_its_steps(driver, items_
     script = tmp_path / "flow.py"
     script.write_text("def run(page):\n    page.click('#add')\n    page.wait_for_timeout(30)\n    page.click('#add')\n")
     steps = actions_from_script(script, items_url)
-    trace = driver.execute(items_url, actions=parse_actions(steps)).trace
+    trace = driver.execute(items_url, actions=parse_actions(steps), capture=Capture()).trace
     first, second = (step.time for step in trace.steps if step.event.startswith("u"))
     assert second - first == steps[1]["wait"] >= 30

@@ -21,6 +21,7 @@ from playwright.async_api import Page, Route
 from webr4.browser.driver import Driver
 from webr4.browser.responses import ResponseStore
 from webr4.checking import SweepOptions, explore_session
+from webr4.execution import Capture
 from webr4.record.session import record
 from webr4.sweep.runfiles import RunFiles
 
@@ -114,11 +115,11 @@ def test_plain_chromium_lets_nothing_between_domcontentloaded_and_load_unless_an
 
 
 def test_webr4_runs_load_in_domcontentloadeds_step_when_nothing_is_left(driver, app_url):
-    nothing = driver.execute(app_url + "nothing.html", store=ResponseStore(), record=True)
+    nothing = driver.execute(app_url + "nothing.html", store=ResponseStore(), record=True, capture=Capture())
     labels = [nothing.trace.events[e].label for e in nothing.trace.sequence]
     assert "DOMContentLoaded" in labels and "window load" not in labels
     assert "dcl load message" in nothing.dom  # Chromium's order: the message's task comes after load
-    image = driver.execute(app_url + "image.html", store=ResponseStore(), record=True)
+    image = driver.execute(app_url + "image.html", store=ResponseStore(), record=True, capture=Capture())
     labels = [image.trace.events[e].label for e in image.trace.sequence]
     assert labels.index("DOMContentLoaded") < labels.index("window load")
 

@@ -31,6 +31,7 @@ from webr4.browser.actions import parse_actions
 from webr4.browser.driver import Driver
 from webr4.classify import classify
 from webr4.engine.realism import unrealised
+from webr4.execution import Capture
 from webr4.report.write import write_report
 from webr4.serve import serve
 from webr4.state.diff import StateDiff
@@ -170,10 +171,11 @@ def test_a_click_planned_before_the_chunk_that_parses_its_button_is_unrealised(p
     async def both() -> tuple[tuple[int, int], Trace, Trace]:
         async with Driver() as driver:
             plain = await _in_plain_chromium(driver, lambda page: _button_while_the_script_is_held(page, url))
-            seed = (await driver.execute(url, actions=actions)).trace
+            seed = (await driver.execute(url, actions=actions, capture=Capture())).trace
             click = next(e for e in seed.events.values() if e.type == "click")
             chunk = next(e for e in seed.events.values() if e.label.startswith("parse chunk"))
-            child = (await driver.execute(url, [seed.sequence[0], click.id, chunk.id], actions=actions)).trace
+            child = (await driver.execute(url, [seed.sequence[0], click.id, chunk.id], actions=actions,
+                                          capture=Capture())).trace
             return plain, seed, child
 
     plain, seed, child = _run(both())

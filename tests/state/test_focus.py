@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from webr4.checking import check
+from webr4.execution import Capture
 from webr4.state import StateSnapshot
 from webr4.state.categories import page_scripts
 from webr4.state.categories.focus import FOCUS
@@ -40,7 +41,7 @@ setTimeout(function () { document.getElementById('email').focus(); }, 20);
 def test_focus_is_where_plain_chromium_leaves_it(driver, page, expected) -> None:
     with page_server(page) as url:
         plain = driver.plain(url, FOCUS.page_script)
-        execution = driver.execute(url, captures=page_scripts())
+        execution = driver.execute(url, capture=Capture(page_scripts=page_scripts()))
     assert plain == expected
     assert StateSnapshot.from_execution(execution).focus == plain
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from webr4.browser.driver import Driver
+from webr4.execution import Capture
 from webr4.state import StateSnapshot
 from webr4.state.categories import page_scripts
 from webr4.state.categories.storage import STORAGE
@@ -70,7 +71,7 @@ var ready = new Promise(function (resolve) {
 def test_storage_is_what_plain_chromium_leaves(driver) -> None:
     with page_server(STORING) as url:
         plain = driver.plain(url, PLAIN_STORAGE)
-        execution = driver.execute(url, captures=page_scripts())
+        execution = driver.execute(url, capture=Capture(page_scripts=page_scripts()))
     assert plain == {"localStorage.theme": "dark", "localStorage.cart": '{"n":1}', "sessionStorage.step": "2"}
     assert StateSnapshot.from_execution(execution).storage == plain
 
@@ -96,7 +97,7 @@ opening.onsuccess = () => {
 def test_indexeddb_and_cache_storage_are_what_plain_chromium_leaves(driver) -> None:
     with page_server(DATABASES) as url:
         plain = driver.plain(url, STORAGE.page_script)
-        execution = driver.execute(url, captures=page_scripts())
+        execution = driver.execute(url, capture=Capture(page_scripts=page_scripts()))
     assert plain == {
         'indexedDB.shop.cart[1]': '{"sku":"tea","n":2}',
         'indexedDB.shop.cart["options"]': '{"Map":[["gift",true]]}',
@@ -132,3 +133,4 @@ def test_two_responses_storing_one_key_race_harmfully_on_storage(driver, tmp_pat
     assert on_storage, reversals
     assert all(r.verdict == "harmful" and set(r.differences) == shown for r in on_storage)
     assert on_storage[0].differences["storage"] == [item]
+

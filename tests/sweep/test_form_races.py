@@ -17,6 +17,7 @@ import pytest
 from webr4.browser.actions import parse_actions
 from webr4.browser.driver import Driver
 from webr4.browser.responses import ResponseStore
+from webr4.execution import Capture
 from webr4.serve import serve
 from webr4.sweep.explore import explore
 from webr4.record.session import record
@@ -36,7 +37,7 @@ def pages_url() -> Iterator[str]:
 
 def located(driver, url: str, steps: list[dict]) -> dict[str, set[tuple[str, str]]]:
     """The seed's conflicts by location in words: location -> {pair of event labels}."""
-    execution = driver.execute(url, actions=parse_actions(steps), store=ResponseStore(), record=True)
+    execution = driver.execute(url, actions=parse_actions(steps), store=ResponseStore(), record=True, capture=Capture())
     found: dict[str, set[tuple[str, str]]] = {}
     for pair, location in conflicts(execution.trace):
         found.setdefault(location, set()).add(pair)

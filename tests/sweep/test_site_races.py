@@ -15,6 +15,7 @@ from webr4.browser.responses import ResponseStore
 from webr4.engine.describe import describe_location
 from webr4.engine.filters import DEFAULT_FILTERS
 from webr4.engine.races import find_races
+from webr4.execution import Capture
 from webr4.trace import Trace, event_location
 
 from ..conftest import expected, site_names
@@ -54,5 +55,6 @@ def fixture_conflicts(site: str) -> set[Conflict]:
 @pytest.mark.parametrize("site", site_names())
 def test_seed_conflicts_are_the_expected_ones(driver, sites_url, site):
     actions = parse_actions(expected(site)["session"])
-    execution = driver.execute(sites_url + site + "/", actions=actions, store=ResponseStore(), record=True)
+    execution = driver.execute(sites_url + site + "/", actions=actions, store=ResponseStore(), record=True,
+                               capture=Capture())
     assert conflicts(execution.trace) == fixture_conflicts(site)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from types import TracebackType
 from typing import Any, Mapping, Sequence
 from urllib.parse import urlsplit
@@ -28,7 +28,7 @@ from webr4.browser.screenshot import RESTORE, PageSize, prepare_script
 from webr4.browser.screenshot import capture as capture_screenshot
 from webr4.engine.summary import without_unshared_reads
 from webr4.errors import Webr4Error
-from webr4.execution import Execution
+from webr4.execution import AccessLog, Capture, Execution
 from webr4.instrument.cache import CachedRewriter, persistent_directory
 from webr4.instrument.page import DocumentCache, PreparedDocument
 from webr4.instrument.pool import warm_up
@@ -41,14 +41,14 @@ READ_TIMEOUT_S = 10.0
 """How long each read of a run's end state may take before the run counts as failed."""
 
 
-def runtime_script(seed: int, settle_ms: int, event_ms: int, *, full_accesses: bool = False,
-                   log_accesses: bool = True, clock_shift_ms: float = 0.0) -> str:
+def runtime_script(seed: int, settle_ms: int, event_ms: int, *, accesses: AccessLog = AccessLog.SUMMARY,
+                   clock_shift_ms: float = 0.0) -> str:
     """The init script: the runtime with its configuration in a private lexical scope, then the
     access log that instrumented code reports to, then the log of accesses made through browser
     APIs (DOM, storage, cookies, event handlers). Each step carries the summary of its accesses
-    (:mod:`webr4.engine.summary`), or every access with ``full_accesses``; without
-    ``log_accesses`` both logs are off from the start, and a step carries only the runtime's own
-    accesses to its events' shadow locations, which happens-before reads. The configuration
+    (:mod:`webr4.engine.summary`), or every access with :attr:`AccessLog.FULL`; with
+    :attr:`AccessLog.OFF` both logs are off from the start, and a step carries only the runtime's
+    own accesses to its events' shadow locations, which happens-before reads. The configuration
     carries what a library's script is (:mod:`webr4.libraries`), so that sites name the app, and
     how far the virtual clock's start is moved from its usual instant (``clock_shift_ms``).
 
@@ -56,12 +56,13 @@ def runtime_script(seed: int, settle_ms: int, event_ms: int, *, full_accesses: b
     opaque origin): the run navigates away from it at once, and installing costs a few tens of
     milliseconds per execution. An ``about:blank`` that a page navigates to has the page's origin,
     and gets everything."""
-    config = json.dumps({"seed": seed, "settleMs": settle_ms, "eventMs": event_ms, "fullAccessLog": full_accesses,
+    config = json.dumps({"seed": seed, "settleMs": settle_ms, "eventMs": event_ms,
+                         "fullAccessLog": accesses is AccessLog.FULL,
                          "libraryPath": LIBRARY_PATH.pattern, "clockShiftMs": clock_shift_ms})
     return ('if (!(location.href === "about:blank" && self.origin === "null")) {\n'
             "{ const __WEBR4_CONFIG__ = " + config + ";\n" + runtime_source() + "\n}\n"
             + javascript("access_log.js") + "\n" + javascript("dom_log.js") + "\n"
-            + ("" if log_accesses else "window.__webr4.log.enabled = false;\n") + "}\n")
+            + ("window.__webr4.log.enabled = false;\n" if accesses is AccessLog.OFF else "") + "}\n")
 
 
 class Driver:
@@ -129,49 +130,26 @@ class Driver:
                 except PlaywrightError:  # the driver process is gone; there is nothing left to stop
                     pass
 
-    async def execute(
-        self,
-        url: str,
-        plan: Plan = (),
-        *,
-        actions: Sequence[UserAction] = (),
-        store: ResponseStore | None = None,
-        record: bool = True,
-        limits: Limits = Limits(),
-        seed: int = 0,
-        clock_shift_ms: float = 0.0,
-        screenshot: bool = False,
-        heap: bool = False,
-        captures: Mapping[str, str] = {},
-        instrument: bool = True,
-        log_accesses: bool = True,
-        full_accesses: bool = False,
-    ) -> Execution:
-        """Execute ``plan`` on ``url``.
+    async def execute(self, url: str, plan: Plan = (), *, capture: Capture, actions: Sequence[UserAction] = (),
+                      store: ResponseStore | None = None, record: bool = True, limits: Limits = Limits(),
+                      seed: int = 0, clock_shift_ms: float = 0.0) -> Execution:
+        """Execute ``plan`` on ``url``, capturing what ``capture`` asks for (every caller says what).
 
         With ``record=True`` the network is live and every response is added to ``store`` (a new
         one when ``None``); with ``record=False`` the network is served from ``store`` only.
-        ``instrument`` rewrites the page's scripts so each step carries its shared-memory accesses;
-        ``screenshot`` and ``heap`` add those to the final state; ``captures`` names function
-        expressions evaluated in the page at the end, their results kept under the same names in
-        ``Execution.captured``. Steps carry the summary of their accesses without the reads no other
-        step shares (:mod:`webr4.engine.summary`); ``full_accesses`` (for diagnostics) keeps every
-        access instead. ``log_accesses=False`` runs the same rewritten code, so every event keeps
-        its identity, with the access log off: for a run that fixes the order of events, not
-        their accesses (a recording). ``seed`` seeds the page's ``Math.random`` and ``crypto``;
-        ``clock_shift_ms`` moves the instant its virtual clock starts at.
+        ``seed`` seeds the page's ``Math.random`` and ``crypto``; ``clock_shift_ms`` moves the
+        instant its virtual clock starts at.
         Raises :class:`~webr4.browser.network.NetworkError` when the document cannot be loaded.
         """
         assert self._contexts is not None, "use Driver as an async context manager"
         store = store if store is not None else ResponseStore()
         store.rewind()
         init_script = runtime_script(seed, limits.settle_ms, int(limits.event_timeout_s * 1000),
-                                     full_accesses=full_accesses, log_accesses=log_accesses,
-                                     clock_shift_ms=clock_shift_ms)
+                                     accesses=capture.accesses, clock_shift_ms=clock_shift_ms)
         fresh = await self._contexts.take(init_script)
         context, page, cdp = fresh.context, fresh.page, fresh.cdp
         try:
-            gate = NetworkGate(store, record=record, rewriter=self._rewriter if instrument else None,
+            gate = NetworkGate(store, record=record, rewriter=self._rewriter if capture.rewrite_scripts else None,
                                documents=self._documents, chunking=limits.chunking)
             fresh.serve(gate.handle)  # the page is still at about:blank
             crashed = asyncio.Event()
@@ -183,18 +161,17 @@ class Driver:
                 # the page ran, it slowed the run by about what it saved, and perturbed its timing.
                 self._contexts.prepare(init_script)
                 try:
-                    dom, shot, globals_, captured = await _final_state(page, cdp, trace, gate, screenshot=screenshot,
-                                                                       heap=heap, captures=captures,
-                                                                       builtins=self._builtins)
+                    end = await _final_state(page, cdp, trace, gate, capture, self._builtins)
                 except EndStateUnread as unread:
                     if not crashed.is_set():
                         _unread(trace, str(unread))
-                    dom, shot, globals_, captured = "", None, None, {}
+                    end = _EndState()
                 if crashed.is_set():  # while the end state was read: what was read is not the page's
                     raise PlaywrightError("Target crashed")
             finally:
                 await gate.abandon()
-            return Execution(trace if full_accesses else without_unshared_reads(trace), dom, shot, globals_, captured)
+            kept = trace if capture.accesses is AccessLog.FULL else without_unshared_reads(trace)
+            return Execution(kept, end.dom, end.screenshot, end.heap, end.captured)
         finally:
             await context.close()
 
@@ -222,27 +199,37 @@ def _unread(trace: Trace, why: str) -> None:
     trace.errors.append(ErrorRecord("harness", f"the end state could not be read: {why}", None, len(trace.steps)))
 
 
-async def _final_state(page: Page, cdp: CDPSession, trace: Trace, gate: NetworkGate, *, screenshot: bool,
-                       heap: bool, captures: Mapping[str, str],
-                       builtins: dict[str, str]) -> tuple[str, bytes | None, Any, dict[str, Any]]:
-    """DOM, screenshot, heap and the results of ``captures`` at the end of a run; empty when the
-    page hung or went away (the trace already says so). Names the trace's racing objects
+@dataclass(frozen=True)
+class _EndState:
+    """The page's end state as read (empty when the page hung or went away, or was unreadable)."""
+
+    dom: str = ""
+    screenshot: bytes | None = None
+    heap: Any = None
+    captured: dict[str, Any] = field(default_factory=dict)
+
+
+async def _final_state(page: Page, cdp: CDPSession, trace: Trace, gate: NetworkGate, capture: Capture,
+                       builtins: dict[str, str]) -> _EndState:
+    """DOM, and the screenshot, heap and results of page scripts ``capture`` asks for, at the end
+    of a run; empty when the page hung or went away (the trace already says so). Names the trace's racing objects
     (``trace.names``) on the way. Raises :class:`EndStateUnread` when a read fails or takes
     longer than :data:`READ_TIMEOUT_S`, or when a part asked for comes back empty (a DOM without
     a line, no screenshot, a heap or a capture of ``null``): what was read is then not the
     page's end state, and must never be compared as one.
 
     The access log is switched off first, so that reading the state logs nothing; the DOM is read
-    before the screenshot, the heap and ``captures`` after it. On a page without child frames one
+    before the screenshot, the heap and the page scripts after it. On a page without child frames one
     evaluation switches the log off, reads the DOM and readies and measures the page for its
     screenshot, which one capture call then takes (:mod:`webr4.browser.screenshot`), and one
-    last evaluation puts the carets back and reads the heap and ``captures``; a page with frames
+    last evaluation puts the carets back and reads the heap and the page scripts; a page with frames
     is pictured by Playwright, which readies every frame. ``builtins`` maps an origin to
     the names of a fresh window's own properties there (``window_builtins.js``) as a JSON array,
     which the heap leaves out: learnt by the first execution of a page of that origin, added here, reused by the
     next ones."""
     if trace.truncated in (Truncation.EVENT_TIMEOUT, Truncation.PAGE_LOST):
-        return "", None, None, {}
+        return _EndState()
+    screenshot, heap, scripts = capture.screenshot, capture.heap, capture.page_scripts
     quick = screenshot and len(page.frames) == 1
     reading = "the DOM"
     try:
@@ -256,10 +243,10 @@ async def _final_state(page: Page, cdp: CDPSession, trace: Trace, gate: NetworkG
             asyncio.wait_for(_picture(page, cdp, size, screenshot), READ_TIMEOUT_S))
         globals_: Any = None
         captured: dict[str, Any] = {}
-        if heap or captures:
-            reading = "the heap" if heap else ", ".join(captures)
+        if heap or scripts:
+            reading = "the heap" if heap else ", ".join(scripts)
             restore = f"{RESTORE}; await 0; " if prepared else ""  # observers see the carets come back first
-            globals_, captured = await asyncio.wait_for(_last_reads(page, restore, heap, captures, builtins),
+            globals_, captured = await asyncio.wait_for(_last_reads(page, restore, heap, scripts, builtins),
                                                         READ_TIMEOUT_S)
     except asyncio.TimeoutError:
         raise EndStateUnread(f"reading {reading} took longer than {READ_TIMEOUT_S:g} s") from None
@@ -267,10 +254,10 @@ async def _final_state(page: Page, cdp: CDPSession, trace: Trace, gate: NetworkG
         raise EndStateUnread(f"reading {reading} failed: {_first_line(error)}") from None
     empty = [name for name, missing in (("the DOM", not dom), ("the screenshot", screenshot and not shot),
                                         ("the heap", heap and globals_ is None),
-                                        *((name, captured.get(name) is None) for name in captures)) if missing]
+                                        *((name, captured.get(name) is None) for name in scripts)) if missing]
     if empty:
         raise EndStateUnread(f"{', '.join(empty)} came back empty")
-    return dom, shot, globals_, captured
+    return _EndState(dom, shot, globals_, captured)
 
 
 def _first_line(error: BaseException) -> str:
@@ -289,12 +276,12 @@ async def _picture(page: Page, cdp: CDPSession, size: dict[str, Any] | None, scr
     return await page.screenshot(full_page=True)
 
 
-async def _last_reads(page: Page, before: str, heap: bool, captures: Mapping[str, str],
+async def _last_reads(page: Page, before: str, heap: bool, scripts: Mapping[str, str],
                       builtins: dict[str, str]) -> tuple[Any, dict[str, Any]]:
     """In one evaluation, after the statements ``before``: the page's abstract heap
-    (``capture_heap.js``) when ``heap``, then what each of ``captures`` returns, in order. The
+    (``capture_heap.js``) when ``heap``, then what each of ``scripts`` returns, in order. The
     browser's own globals are asked for first when ``builtins`` does not know the page's origin yet."""
-    reads = "[" + ", ".join(f"await ({script})()" for script in captures.values()) + "]"
+    reads = "[" + ", ".join(f"await ({script})()" for script in scripts.values()) + "]"
     parts = urlsplit(page.url)
     origin = f"{parts.scheme}://{parts.netloc}"
     known = builtins.get(origin)
@@ -308,7 +295,7 @@ async def _last_reads(page: Page, before: str, heap: bool, captures: Mapping[str
     names, globals_, values = await page.evaluate(f"async () => {{ {before}{body} }}")
     if names is not None:
         builtins[origin] = json.dumps(names)
-    return globals_, dict(zip(captures, values))
+    return globals_, dict(zip(scripts, values))
 
 
 def _closing_script(prepare: bool) -> str:

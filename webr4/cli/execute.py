@@ -12,7 +12,7 @@ from webr4.browser.responses import ResponseStore
 from webr4.cli.failures import Failure
 from webr4.cli.options import WEB_URL, execution_limits, limit_options
 from webr4.cli.running import load_actions, load_plan, load_store, with_driver
-from webr4.execution import Execution
+from webr4.execution import Capture, Execution
 from webr4.rundir import ExecutionFiles
 from webr4.state.snapshot import StateSnapshot
 
@@ -52,8 +52,9 @@ def run(url: str, out_dir: Path, sequence: Path | None, actions: Path | None, ne
 
 def _run_once(url: str, plan: list[str], actions: list[UserAction], store: ResponseStore, *, record: bool,
               seed: int, screenshot: bool, limits: Limits) -> Execution:
-    return with_driver(lambda driver: driver.execute(url, plan, actions=actions, store=store, record=record,
-                                                     limits=limits, seed=seed, screenshot=screenshot))
+    capture = Capture(screenshot=screenshot)
+    return with_driver(lambda driver: driver.execute(url, plan, capture=capture, actions=actions, store=store,
+                                                     record=record, limits=limits, seed=seed))
 
 
 def _write_execution(out_dir: Path, execution: Execution, store: ResponseStore) -> ExecutionFiles:

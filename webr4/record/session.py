@@ -22,7 +22,7 @@ from webr4.browser.controller import Limits
 from webr4.browser.driver import Driver
 from webr4.browser.responses import ResponseStore
 from webr4.classify.judge import failure
-from webr4.execution import Execution
+from webr4.execution import AccessLog, Capture, Execution
 from webr4.rundir import SessionDir, read_trace
 from webr4.state.snapshot import StateSnapshot
 from webr4.trace import Category, Trace
@@ -129,7 +129,7 @@ async def record(driver: Driver, url: str, out: Path, actions: list[dict[str, An
                            f"{limits.max_events}; raise --max-events above {len(steps)}")
     store = ResponseStore()
     execution: Execution = await driver.execute(url, actions=steps, store=store, record=True, limits=limits,
-                                                seed=seed, screenshot=True, log_accesses=False)
+                                                seed=seed, capture=Capture(accesses=AccessLog.OFF, screenshot=True))
     if execution.trace.truncated == Truncation.CAPTURE_FAILED:  # no end state to keep as the seed's
         raise SessionError(f"{failure(execution.trace)}; record the session again")
     _check_actions_ran(execution.trace, steps)

@@ -17,7 +17,7 @@ from webr4.browser.driver import Driver
 from webr4.browser.teardown import BrowserGone
 from webr4.execution import Execution
 from webr4.rundir import state_from_text, state_text, trace_from_text, trace_text
-from webr4.state.categories import page_scripts
+from webr4.state.categories import compared_state
 from webr4.state.snapshot import StateSnapshot
 from webr4.record.session import Session
 from webr4.trace import ErrorRecord, Trace
@@ -84,8 +84,7 @@ async def run_plan(driver: Driver, session: Session, plan: Iterable[str], varian
             execution = await driver.execute(session.url, tuple(plan), actions=session.user_actions,
                                              store=session.network(), record=False, limits=session.run_limits,
                                              seed=session.seed + variant.seed_shift,
-                                             clock_shift_ms=variant.clock_shift_ms, screenshot=True, heap=True,
-                                             captures=page_scripts())
+                                             clock_shift_ms=variant.clock_shift_ms, capture=compared_state())
         except Exception as error:  # whatever failed once the browser was gone failed for that reason
             message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
             if await driver.gone():

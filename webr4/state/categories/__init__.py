@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from webr4.execution import AccessLog, Capture
 from webr4.state.categories.base import Category, MaskField
 from webr4.state.categories.console import CONSOLE
 from webr4.state.categories.dom import DOM
@@ -34,8 +35,16 @@ MASK_FIELDS: dict[str, MaskField] = {f.name: f for category in CATEGORIES for f 
 
 def page_scripts() -> dict[str, str]:
     """Category name → the function expression that reads its value from the page at the end
-    of a run (``Driver.execute(captures=...)``), for the categories that need one."""
+    of a run (:attr:`Capture.page_scripts <webr4.execution.Capture.page_scripts>`), for the
+    categories that need one."""
     return {c.name: c.page_script for c in CATEGORIES if c.page_script is not None}
 
 
-__all__ = ["CATEGORIES", "MASK_FIELDS", "Category", "MaskField", "page_scripts"]
+def compared_state(accesses: AccessLog = AccessLog.SUMMARY) -> Capture:
+    """What a run is asked to capture so that its end state holds every category, as a sweep
+    compares it (the screenshot, the heap and every category's page script), its steps keeping
+    ``accesses`` of the page's accesses."""
+    return Capture(accesses=accesses, screenshot=True, heap=True, page_scripts=page_scripts())
+
+
+__all__ = ["CATEGORIES", "MASK_FIELDS", "Category", "MaskField", "compared_state", "page_scripts"]

@@ -9,9 +9,12 @@ import time
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from webr4.browser.driver import Driver
+from webr4.cli import main
 from webr4.execution import Capture
+from webr4.rundir import ExecutionFiles, SessionDir, read_state
 from webr4.state import StateSnapshot
 from webr4.state.categories import page_scripts
 from webr4.state.categories.storage import STORAGE
@@ -134,3 +137,19 @@ def test_two_responses_storing_one_key_race_harmfully_on_storage(driver, tmp_pat
     assert all(r.verdict == "harmful" and set(r.differences) == shown for r in on_storage)
     assert on_storage[0].differences["storage"] == [item]
 
+
+KEEPING = """<!DOCTYPE html><body><p>kept</p><script>
+var cart = {items: 2};
+localStorage.setItem('theme', 'dark');
+</script></body>"""
+
+
+def test_webr4_run_and_a_recording_keep_the_heap_and_storage_a_sweep_compares(driver, tmp_path: Path) -> None:
+    with page_server(KEEPING) as url:
+        result = CliRunner().invoke(main, ["run", url, "--out", str(tmp_path / "run"), "--no-screenshot"])
+        assert result.exit_code == 0, result.output
+        driver.run(lambda shared: record(shared, url, tmp_path / "session", []))
+    for state in (read_state(ExecutionFiles(tmp_path / "run").state),
+                  read_state(SessionDir(tmp_path / "session").seed.state)):
+        assert state.heap, "the heap a sweep compares"
+        assert state.storage == {"localStorage.theme": "dark"}

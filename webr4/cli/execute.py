@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -12,8 +13,9 @@ from webr4.browser.responses import ResponseStore
 from webr4.cli.failures import Failure
 from webr4.cli.options import WEB_URL, execution_limits, limit_options
 from webr4.cli.running import load_actions, load_plan, load_store, with_driver
-from webr4.execution import Capture, Execution
+from webr4.execution import Execution
 from webr4.rundir import ExecutionFiles
+from webr4.state.categories import compared_state
 from webr4.state.snapshot import StateSnapshot
 
 
@@ -52,7 +54,7 @@ def run(url: str, out_dir: Path, sequence: Path | None, actions: Path | None, ne
 
 def _run_once(url: str, plan: list[str], actions: list[UserAction], store: ResponseStore, *, record: bool,
               seed: int, screenshot: bool, limits: Limits) -> Execution:
-    capture = Capture(screenshot=screenshot)
+    capture = replace(compared_state(), screenshot=screenshot)
     return with_driver(lambda driver: driver.execute(url, plan, capture=capture, actions=actions, store=store,
                                                      record=record, limits=limits, seed=seed))
 

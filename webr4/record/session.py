@@ -22,8 +22,9 @@ from webr4.browser.controller import Limits
 from webr4.browser.driver import Driver
 from webr4.browser.responses import ResponseStore
 from webr4.classify.judge import failure
-from webr4.execution import AccessLog, Capture, Execution
+from webr4.execution import AccessLog, Execution
 from webr4.rundir import SessionDir, read_trace
+from webr4.state.categories import compared_state
 from webr4.state.snapshot import StateSnapshot
 from webr4.trace import Category, Trace
 from webr4.errors import Webr4Error
@@ -119,7 +120,8 @@ async def record(driver: Driver, url: str, out: Path, actions: list[dict[str, An
     The recording fixes what every replay needs, the order of events and the responses. It runs
     the same rewritten scripts as a replay, so that each event has the same identity, but with
     the access log off: no exploration reads the recording's accesses (the sweep's seed replays
-    log them), and logging them would make the recording cost about twice as much.
+    log them), and logging them would make the recording cost about twice as much. Its end
+    state, kept as the seed's (``seed/state.json``), holds every category a sweep compares.
     """
     if out.exists():
         raise SessionError(f"{out} already exists; choose another --out or remove it")
@@ -129,7 +131,7 @@ async def record(driver: Driver, url: str, out: Path, actions: list[dict[str, An
                            f"{limits.max_events}; raise --max-events above {len(steps)}")
     store = ResponseStore()
     execution: Execution = await driver.execute(url, actions=steps, store=store, record=True, limits=limits,
-                                                seed=seed, capture=Capture(accesses=AccessLog.OFF, screenshot=True))
+                                                seed=seed, capture=compared_state(AccessLog.OFF))
     if execution.trace.truncated == Truncation.CAPTURE_FAILED:  # no end state to keep as the seed's
         raise SessionError(f"{failure(execution.trace)}; record the session again")
     _check_actions_ran(execution.trace, steps)

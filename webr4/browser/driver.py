@@ -1,7 +1,8 @@
 """Executions in Chromium: one browser per driver, a fresh context per execution (the next one
 made while the current one runs, :mod:`webr4.browser.contexts`).
 
-:class:`Driver` is the API: ``async with Driver() as driver: await driver.execute(url, plan)``.
+:class:`Driver` is the API: ``async with Driver() as driver: await driver.execute(url, plan, capture=...)``,
+what to capture being a :class:`~webr4.execution.Capture`.
 """
 
 from __future__ import annotations
@@ -211,19 +212,20 @@ class _EndState:
 
 async def _final_state(page: Page, cdp: CDPSession, trace: Trace, gate: NetworkGate, capture: Capture,
                        builtins: dict[str, str]) -> _EndState:
-    """DOM, and the screenshot, heap and results of page scripts ``capture`` asks for, at the end
-    of a run; empty when the page hung or went away (the trace already says so). Names the trace's racing objects
-    (``trace.names``) on the way. Raises :class:`EndStateUnread` when a read fails or takes
-    longer than :data:`READ_TIMEOUT_S`, or when a part asked for comes back empty (a DOM without
-    a line, no screenshot, a heap or a capture of ``null``): what was read is then not the
-    page's end state, and must never be compared as one.
+    """The DOM, and the screenshot, heap and results of the page scripts that ``capture`` asks
+    for, at the end of a run; empty when the page hung or went away (the trace already says so).
+    Names the trace's racing objects (``trace.names``) on the way. Raises
+    :class:`EndStateUnread` when a read fails or takes longer than :data:`READ_TIMEOUT_S`, or
+    when a part asked for comes back empty (a DOM without a line, no screenshot, a heap or a
+    page script's result of ``null``): what was read is then not the page's end state, and must
+    never be compared as one.
 
     The access log is switched off first, so that reading the state logs nothing; the DOM is read
-    before the screenshot, the heap and the page scripts after it. On a page without child frames one
-    evaluation switches the log off, reads the DOM and readies and measures the page for its
-    screenshot, which one capture call then takes (:mod:`webr4.browser.screenshot`), and one
-    last evaluation puts the carets back and reads the heap and the page scripts; a page with frames
-    is pictured by Playwright, which readies every frame. ``builtins`` maps an origin to
+    before the screenshot, the heap and the page scripts after it. On a page without child
+    frames one evaluation switches the log off, reads the DOM and readies and measures the page
+    for its screenshot, which one capture call then takes (:mod:`webr4.browser.screenshot`), and
+    one last evaluation puts the carets back and reads the heap and the page scripts; a page
+    with frames is pictured by Playwright, which readies every frame. ``builtins`` maps an origin to
     the names of a fresh window's own properties there (``window_builtins.js``) as a JSON array,
     which the heap leaves out: learnt by the first execution of a page of that origin, added here, reused by the
     next ones."""

@@ -6,7 +6,7 @@ policy — and has it run: JavaScript callbacks inside the page, parse chunks an
 releasing their response at the network, user actions through Playwright. Each step's record
 (events created, events gone, accesses, errors) becomes a :class:`~webr4.trace.Step`. The
 page holds back the variables and properties an event alone has touched until another event
-touches them (``instrument_js/access_log.js``); a record then hands them over, and they join the
+touches them (``instrument_js/access_log/holding.js``); a record then hands them over, and they join the
 step of the event that made them, in the place the full log gives them.
 
 Once no user action is left, the page makes the same choices itself for a stretch of steps

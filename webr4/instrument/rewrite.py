@@ -3,8 +3,9 @@
 The rewrite only inserts text around existing nodes and replaces a few punctuation tokens
 (``.``, ``[``, ``]``, ``=``, ``++``, ``delete``); everything else stays byte-identical and no
 line breaks are added, so every original line keeps its number. What each inserted call does is
-specified in ``instrument_js/access_log.js``; the calls, with ``S`` a site-id string and ``sid``
-``0`` (global), a scope-instance id variable, or ``"m<script_id>"`` (module top level):
+specified in ``instrument_js/access_log/`` (the header of ``natives.js``); the calls, with ``S`` a
+site-id string and ``sid`` ``0`` (global), a scope-instance id variable, or ``"m<script_id>"``
+(module top level):
 
 ===============================  ===============================================================
 original                         rewritten

@@ -19,7 +19,8 @@ from playwright.async_api import Browser, async_playwright
 from webr4.browser.launch import launch
 from webr4.errors import Webr4Error
 from webr4.record.session import Session
-from webr4.rundir import ReversalReport, RunDir, Summary
+from webr4.rundir.run import RunDir
+from webr4.rundir.summary import ReversalReport, Summary
 from webr4.state.noise import NoiseMask
 from webr4.sweep.replay import find_reversal, stored_trace
 from webr4.sweep.progress import CONFIRMING, Progress, Quiet

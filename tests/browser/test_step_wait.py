@@ -17,8 +17,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from webr4.browser.controller import QUIET_PATIENCE_MS, Limits
+from webr4.browser.controller import Limits
 from webr4.browser.driver import Driver
+from webr4.browser.schedule import QUIET_PATIENCE_MS
 from webr4.cli import main
 from webr4.record.auto import perform
 from webr4.record.scripted import plain_page

@@ -27,7 +27,8 @@ from webr4.sweep.progress import CONFIRMING, Progress, Quiet
 from webr4.sweep.runfiles import RunFiles
 from webr4.witness.confirm import NOT_FORCEABLE, Confirmation, PlainWitness, confirm
 from webr4.witness.export import write_pytest, write_traces
-from webr4.witness.schedule import NotForceable, PageFacts, PlainSchedule, plain_schedules
+from webr4.witness.pagefacts import PageFacts
+from webr4.witness.schedule import NotForceable, PlainSchedule, plain_schedules
 
 CONFIRM_CHOICES = ("none", "harmful", "all")
 """Which reversals are confirmed after a sweep (``--confirm``, ``confirm`` in the settings file)."""

@@ -195,4 +195,5 @@ log.pcs = strictWriters.pc;
 log.pus = strictWriters.pu;
 log.pds = strictWriters.pd;
 
+// Installed last, once every part has added its calls.
 root.__webr4.log = log;

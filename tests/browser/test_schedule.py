@@ -64,3 +64,11 @@ def test_a_step_whose_target_never_becomes_actionable_is_given_up_after_the_step
     due = scheduler.user_due(CLICK)
     assert scheduler.default_choice({TIMER: Candidate(TIMER, due + 500, 0, 0)}, 0.0, EVENTS) == TIMER
     assert scheduler.default_choice({TIMER: Candidate(TIMER, due + 1_500, 0, 0)}, 0.0, EVENTS) == GIVE_UP
+
+
+def test_the_plan_chooses_when_it_offers_a_pending_event_and_the_policy_otherwise() -> None:
+    scheduler = _scheduler()
+    scheduler.follow(["head", "b", "a"], "head")
+    enabled = {"a": Candidate("a", 1.0, 0, 0), "b": Candidate("b", 2.0, 0, 1)}
+    assert scheduler.choose(enabled, 0.0, {}) == ("b", True)
+    assert scheduler.choose({"c": Candidate("c", 1.0, 0, 2)}, 0.0, {}) == ("c", False)

@@ -48,7 +48,6 @@ from webr4.browser.pagechannel import PageChannel
 from webr4.browser.readiness import TargetState, target_state
 from webr4.browser.records import (ActuationRequest, ChunkRelease, PageError, RecordError, ScriptRelease, StepRecord,
                                    StretchReport)
-from webr4.browser.replay import PlanFollower
 from webr4.browser.schedule import GIVE_UP, PAST_HORIZON, USER_PRIORITY, Candidate, Scheduler
 from webr4.browser.tracebuilder import TraceBuilder
 from webr4.instrument.chunks import ChunkModel
@@ -121,7 +120,6 @@ class Controller:
         self.state = _RunState()
         self.scheduler = Scheduler(self.actions, limits.horizon_ms, limits.step_wait_ms)
         self.builder = TraceBuilder(gate)
-        self.follower = PlanFollower(())  # the plan's, once the page is open
 
     async def run(self, url: str, plan: Sequence[EventId]) -> Trace:
         """Navigate to ``url`` and execute ``plan`` approximately. Raises :class:`NetworkError`
@@ -133,9 +131,7 @@ class Controller:
 
     async def _run(self, url: str, plan: Sequence[EventId]) -> Trace:
         started = time.monotonic()
-        head = await self._open(url)
-        self.follower = PlanFollower(plan)
-        self.follower.start_at(head)
+        self.scheduler.follow(plan, await self._open(url))
         going = True
         while going:
             if await self._left_page():
@@ -152,18 +148,14 @@ class Controller:
                 going = await self._execute(*stop) if isinstance(stop, tuple) else stop is None
                 continue
             enabled = await self._enabled()
-            choice = self.follower.choose({event: candidate.order for event, candidate in enabled.items()})
-            chosen = None if choice is None else choice.event
-            planned = choice is not None and choice.planned is not None
-            if chosen is None:
-                chosen = self.scheduler.default_choice(enabled, self.builder.now, self.builder.events)
-                if chosen == GIVE_UP:
-                    self._give_up_step(", and the page had nothing left to run" if len(enabled) == 0
-                                       else f" for {self.limits.step_wait_ms:g} ms (the step wait)")
-                    continue
-                if chosen == PAST_HORIZON:
-                    self.state.truncated = Truncation.HORIZON
-                    chosen = None
+            chosen, planned = self.scheduler.choose(enabled, self.builder.now, self.builder.events)
+            if chosen == GIVE_UP:
+                self._give_up_step(", and the page had nothing left to run" if len(enabled) == 0
+                                   else f" for {self.limits.step_wait_ms:g} ms (the step wait)")
+                continue
+            if chosen == PAST_HORIZON:
+                self.state.truncated = Truncation.HORIZON
+                chosen = None
             going = chosen is not None and await self._execute(chosen, enabled, planned)
         if self.state.navigation is None:
             await self._left_page()  # the run's last event may have left the page
@@ -284,13 +276,13 @@ class Controller:
 
     async def _run_stretch(self) -> _Actuation | str | None:
         """Let the page choose and run events by itself (no user action is left to interleave),
-        following the plan from where :attr:`follower` is, and take back the follower's state.
+        following the plan from where the scheduler's follower is, and take back its state.
 
         Returns why it stopped: ``None`` to go on, the event to execute from Python (it must be
         actuated), or a reason the run is over.
         """
         budget = self.limits.max_events - len(self.builder.steps)
-        run = self.channel.run_stretch(self.follower.to_page(), self.limits.horizon_ms, budget, _STRETCH_MS)
+        run = self.channel.run_stretch(self.scheduler.follower.to_page(), self.limits.horizon_ms, budget, _STRETCH_MS)
         try:
             stretch = await self._within_budget(run, self.limits.event_timeout_s + _STRETCH_MS / 1000)
         except asyncio.TimeoutError:
@@ -336,8 +328,8 @@ class Controller:
         if stretch.before is not None:  # arrivals reported before the stretch's first step
             self.builder.absorb(stretch.before, step=None)
         if stretch.waiting is not None and stretch.diverged is not None:
-            self.follower.from_page(stretch.consumed, stretch.waiting, stretch.skipped, stretch.diverged,
-                                    stretch.matched)
+            self.scheduler.follower.from_page(stretch.consumed, stretch.waiting, stretch.skipped, stretch.diverged,
+                                              stretch.matched)
         for event_id, planned, record in stretch.steps:
             index = len(self.builder.steps)
             self.builder.add_step(event_id, self.builder.pending, planned, record)  # read before it changes
@@ -432,5 +424,6 @@ class Controller:
         self.state.truncated = Truncation.PAGE_LOST
 
     def _trace(self, enabled_at_end: dict[EventId, Candidate]) -> Trace:
-        return self.builder.trace(enabled_at_end, self.actions[self.scheduler.next_user:], list(self.follower.skipped),
-                                  dict(self.follower.matched), self.state.truncated, self.state.navigation)
+        follower = self.scheduler.follower
+        return self.builder.trace(enabled_at_end, self.actions[self.scheduler.next_user:], list(follower.skipped),
+                                  dict(follower.matched), self.state.truncated, self.state.navigation)

@@ -1,5 +1,6 @@
-"""The default scheduling policy of a controlled run, with no browser: which enabled event runs
-when the plan offers none, and how long the next user step waits.
+"""The scheduling of a controlled run, with no browser: which enabled event runs next. The plan
+chooses when it offers a pending event (:class:`~webr4.browser.replay.PlanFollower`); otherwise
+the default policy does, and says how long the next user step waits.
 
 An enabled event is a :class:`Candidate`, ordered by (virtual due time, priority, creation
 order). The user's steps come in their recorded order, each due its delay after the previous
@@ -18,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Mapping, Sequence
 
+from webr4.browser.replay import PlanFollower
 from webr4.trace import Event, EventId
 
 if TYPE_CHECKING:
@@ -53,14 +55,30 @@ class Candidate:
 
 
 class Scheduler:
-    """The cursor over the user's steps and the default choice among enabled events."""
+    """The cursor over the plan (:attr:`follower`) and over the user's steps, and the choice of
+    the next event among the enabled ones."""
 
     def __init__(self, actions: Sequence[UserAction], horizon_ms: float, step_wait_ms: float) -> None:
         self.actions = list(actions)
         self.horizon_ms = horizon_ms
         self.step_wait_ms = step_wait_ms
+        self.follower = PlanFollower(())  # the plan's, once the run has its first event (:meth:`follow`)
         self.next_user = 0  # the index of the next user step
         self.last_user_time = 0.0  # the virtual time the last user step ran at
+
+    def follow(self, plan: Sequence[EventId], head: EventId) -> None:
+        """Follow ``plan`` from the run's first event, ``head``, which has run."""
+        self.follower = PlanFollower(plan)
+        self.follower.start_at(head)
+
+    def choose(self, enabled: Mapping[EventId, Candidate], now: float,
+               events: Mapping[EventId, Event]) -> tuple[EventId | None, bool]:
+        """The next event and whether the plan chose it: the plan's when it offers one, else
+        :meth:`default_choice` (with its ``None``, :data:`PAST_HORIZON` and :data:`GIVE_UP`)."""
+        choice = self.follower.choose({event: candidate.order for event, candidate in enabled.items()})
+        if choice is not None:
+            return choice.event, choice.planned is not None
+        return self.default_choice(enabled, now, events), False
 
     @property
     def next_step(self) -> UserAction | None:

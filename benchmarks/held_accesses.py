@@ -1,7 +1,7 @@
 """Holding back the locations one event alone touches changes no answer: the check on real apps.
 
 The page holds back each variable and property an event touched until another event touches it,
-and never ships the rest (``instrument_js/access_log.js``). This module
+and never ships the rest (``instrument_js/access_log/holding.js``). This module
 states what must not change — :func:`answers`: the races, uncovered races and each filter's
 decisions, the conflicting locations of every pair of events, the racing objects to name, and
 what the classifier's rules read of each step's writes — and checks it on the real-app corpus:

@@ -2,9 +2,10 @@
 // and prints the CPU milliseconds each round took and the digest of everything the log handed
 // over (see benchmarks/log_cost.py).
 //
-// node log_replay.js JS_DIR STREAM.json ROUNDS
-//   JS_DIR       an instrument_js tree: its runtime/natives.js (from the captured natives on),
-//                runtime/summary.js and access_log.js are what is timed
+// node log_replay.js JS_DIR ACCESS_LOG.js STREAM.json ROUNDS
+//   JS_DIR       an instrument_js tree: its runtime/natives.js (from the captured natives on) and
+//                runtime/summary.js are timed with the access log
+//   ACCESS_LOG.js that tree's access log as one script (webr4/browser/accesslogs.py)
 //   STREAM.json  [[event, [[kind, location, site, digest], ...]], ...]: every access of each
 //                step, as the full access log records them
 // Each round runs in a fresh context: every variable and property access of the stream becomes
@@ -16,7 +17,7 @@ const fs = require("fs");
 const path = require("path");
 const vm = require("vm");
 
-const [jsDir, streamPath, rounds] = process.argv.slice(2);
+const [jsDir, accessLogPath, streamPath, rounds] = process.argv.slice(2);
 const natives = fs.readFileSync(path.join(jsDir, "runtime", "natives.js"), "utf8");
 const from = natives.indexOf("const apply = Reflect.apply;");
 const upTo = natives.indexOf("const newWeakMap");
@@ -24,7 +25,7 @@ const prelude = "const N = { defineProperty: Object.defineProperty, stringify: J
   + natives.slice(from, upTo);
 const runtime = prelude + fs.readFileSync(path.join(jsDir, "runtime", "summary.js"), "utf8")
   + "\nglobalThis.__webr4 = { newAccessLog: (index) => new AccessSummary(index) };\n";
-const accessLog = fs.readFileSync(path.join(jsDir, "access_log.js"), "utf8");
+const accessLog = fs.readFileSync(accessLogPath, "utf8");
 const stream = JSON.parse(fs.readFileSync(streamPath, "utf8"));
 
 const driverSource = `(function (stream, require) {

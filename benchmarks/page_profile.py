@@ -10,8 +10,8 @@ the page. ``--against REVISION`` adds the logged replays of another build's inje
 (``instrument_js/`` of that git revision, with this checkout's rewriter), interleaved with this
 checkout's (copied when the run starts), so that two builds are compared under the same load.
 Each sample's self time goes to the function it was in; a function of the init script is
-attributed to the file it came from (``access_log.js``, ``runtime/summary.js``, the other runtime
-parts, ``dom_log.js``) by finding each file's text in the script's source, and every other
+attributed to the file it came from (``access_log/`` parts, ``runtime/summary.js``, the other runtime
+parts, ``dom_log/``) by finding each file's text in the script's source, and every other
 script is the page's own code. The profiler slows the page down, so its figures are shares and
 milliseconds of one profiled run, comparable between two builds profiled in one sitting, not the
 unprofiled replay's times.
@@ -35,9 +35,10 @@ from unittest.mock import patch
 
 from benchmarks.real_apps import load_corpus, served_corpus
 from benchmarks.real_apps_profile import _replay
+from webr4 import resources
+from webr4.browser.accesslogs import ACCESS_LOG_PARTS, DOM_LOG_PARTS
 from webr4.browser.controller import Controller
 from webr4.browser.driver import Driver
-from webr4 import resources
 from webr4.browser.runtime import RUNTIME_PARTS, runtime_source
 from webr4.record.session import Session, record
 from webr4.trace import Trace
@@ -51,7 +52,9 @@ BUILTINS = "browser built-ins (DOM and other native functions)"
 IDLE = "(idle)"
 THIS = "this checkout"
 _ROOT = Path(__file__).resolve().parent.parent
-FILES: tuple[str, ...] = ("access_log.js", *(f"runtime/{part}.js" for part in RUNTIME_PARTS), "dom_log.js")
+FILES: tuple[str, ...] = (*(f"access_log/{part}.js" for part in ACCESS_LOG_PARTS),
+                          *(f"runtime/{part}.js" for part in RUNTIME_PARTS),
+                          *(f"dom_log/{part}.js" for part in DOM_LOG_PARTS))
 """The files of webr4's init script, whose functions are told apart from the page's."""
 
 

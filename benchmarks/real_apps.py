@@ -43,18 +43,19 @@ from pathlib import Path
 from typing import Any
 from unittest.mock import patch
 
+from playwright.async_api import Browser
+
 from benchmarks.npm import npm_install
 from benchmarks.plain import plain_browser, plain_session
 from benchmarks.section import Section
-from playwright.async_api import Browser
 from webr4.browser.actions import UserAction, parse_actions
 from webr4.browser.driver import Driver
 from webr4.instrument.cache import CACHE_ENV
+from webr4.record.session import Session, record
+from webr4.rundir.execution import trace_text
 from webr4.serve import serve
 from webr4.sweep.confirm import confirm_run
 from webr4.sweep.explore import SEED_REPLAYS, explore
-from webr4.record.session import Session, record
-from webr4.rundir import trace_text
 from webr4.sweep.store import RunStore, execution_key
 
 CORPUS = Path(__file__).resolve().parent / "real_apps.json"

@@ -32,8 +32,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,11 +55,11 @@ from webr4.browser.responses import ResponseStore
 from webr4.execution import Capture
 from webr4.instrument.cache import CACHE_ENV, CachedRewriter
 from webr4.instrument.page import DocumentCache
-from webr4.rundir import ExecutionFiles
+from webr4.record.session import Session, record
+from webr4.rundir.execution import ExecutionFiles
 from webr4.serve import serve
 from webr4.state.snapshot import StateSnapshot
 from webr4.sweep.explore import SeedNotReproducible, explore
-from webr4.record.session import Session, record
 from webr4.sweep.store import RunStore
 
 _ROOT = Path(__file__).resolve().parent.parent

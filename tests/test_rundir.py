@@ -14,21 +14,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from webr4.cli import main
+from webr4.record.session import Session
 from webr4.report.write import write_report
-from webr4.rundir import (
-    ExecutionFiles,
-    ReversalReport,
-    RunDir,
-    Summary,
-    read_state,
-    read_trace,
-    trace_from_text,
-    trace_text,
-    write_state,
-)
+from webr4.rundir.execution import ExecutionFiles, read_state, read_trace, trace_from_text, trace_text, write_state
+from webr4.rundir.run import RunDir
+from webr4.rundir.summary import ReversalReport, Summary
 from webr4.state.snapshot import StateSnapshot
 from webr4.sweep.runfiles import RunFiles
-from webr4.record.session import Session
 from webr4.trace import Category, Event, Step, Trace, plan_from_json
 
 OLD_RUN = Path(__file__).parent / "sweep" / "old_run"

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from webr4.state.noise import NoiseMask
     from webr4.record.session import Session
     from webr4.record.session import record as record_session
-    from webr4.rundir import ReversalReport, Summary
+    from webr4.rundir.summary import ReversalReport, Summary
     from webr4.sweep.explore import explore
 
 _HOMES: dict[str, str | tuple[str, str]] = {  # public name -> its module (and its name there, when that differs)
@@ -39,8 +39,8 @@ _HOMES: dict[str, str | tuple[str, str]] = {  # public name -> its module (and i
     "Webr4Error": "webr4.errors",
     "write_report": "webr4.report.write",
     "NoiseMask": "webr4.state.noise",
-    "ReversalReport": "webr4.rundir",
-    "Summary": "webr4.rundir",
+    "ReversalReport": "webr4.rundir.summary",
+    "Summary": "webr4.rundir.summary",
     "explore": "webr4.sweep.explore",
     "Session": "webr4.record.session",
     "record_session": ("webr4.record.session", "record"),

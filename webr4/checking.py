@@ -18,7 +18,8 @@ from webr4.browser.controller import Limits
 from webr4.browser.driver import Driver
 from webr4.browser.launch import launch
 from webr4.report.write import write_report
-from webr4.rundir import RunDir, Summary
+from webr4.rundir.run import RunDir
+from webr4.rundir.summary import Summary
 from webr4.runlock import claim
 from webr4.state.noise import NoiseMask
 from webr4.sweep.backends import Backend, DaskCluster, WorkerProcesses

@@ -38,7 +38,7 @@ import pytest
 from webr4.errors import Webr4Error
 
 if TYPE_CHECKING:
-    from webr4.rundir import Summary
+    from webr4.rundir.summary import Summary
 
 MARKER = "webr4"
 _UNSAFE = re.compile(r"[^\w.-]+")
@@ -254,7 +254,7 @@ def _sweep_and_judge(item: pytest.Function, check: Check, seed: SeedPage) -> Non
 
 def _clear(run_dir: Path) -> None:
     """Remove the run directory of an earlier run of the test; anything else in the way fails it."""
-    from webr4.rundir import RunDir
+    from webr4.rundir.run import RunDir
 
     if not run_dir.exists():
         return

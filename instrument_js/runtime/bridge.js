@@ -65,7 +65,7 @@ const api = {
   runStretch,
   drainStretch,
   chunkEnd,
-  /** A fresh log for one event's accesses (access_log.js records into it). */
+  /** A fresh log for one event's accesses (the access log records into it). */
   newAccessLog,
   /** Marks the start of a user action performed by the harness at virtual time `due`. */
   userBegin(id, due) {

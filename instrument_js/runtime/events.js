@@ -16,7 +16,7 @@ let accesses = newAccessLog(); // the current event's accesses: [kind, location,
 // The entries of the access log's summary of the current event, listed after `accesses`'s own.
 let logged = [];
 // Locations the access log held back in earlier events that this one touched, and the names of
-// the locations it held back of this one that were written (access_log.js, `takeHeld`).
+// the locations it held back of this one that were written (the access log's `takeHeld`, access_log/holding.js).
 let promoted = [];
 let heldWrites = [];
 const uncontrolled = [];

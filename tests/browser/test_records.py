@@ -8,7 +8,7 @@ from typing import Any, get_args, get_origin, get_type_hints
 
 import pytest
 
-from webr4.browser import controller, records
+from webr4.browser import pagechannel, records
 from webr4.browser.actions import parse_actions
 from webr4.browser.records import (ActuationRequest, ChunkRelease, EventDescriptor, Opening, PageError, ScriptRelease,
                                    StepRecord, StretchReport)
@@ -97,8 +97,8 @@ def test_every_message_the_runtime_builds_has_exactly_the_fields_of_the_schema(d
         seen.append((type(reply), raw))
         return reply
 
-    monkeypatch.setattr(controller, "parse", spy_parse)
-    monkeypatch.setattr(controller, "parse_reply", spy_reply)
+    monkeypatch.setattr(pagechannel, "parse", spy_parse)
+    monkeypatch.setattr(pagechannel, "parse_reply", spy_reply)
     with route_server(_respond) as base:
         result = driver.execute(base + "/", actions=parse_actions([{"click": "#b"}]), capture=Capture())
     assert result.trace.navigation is not None, "the timer that leaves the page ran"

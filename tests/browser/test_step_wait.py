@@ -17,15 +17,17 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from webr4.browser.controller import QUIET_PATIENCE_MS, Limits
+from webr4.browser.controller import Limits
 from webr4.browser.driver import Driver
+from webr4.browser.schedule import QUIET_PATIENCE_MS
 from webr4.cli import main
 from webr4.execution import Capture
-from webr4.resources import javascript
-from webr4.rundir import SessionDir, read_state
 from webr4.record.auto import perform
 from webr4.record.scripted import plain_page
 from webr4.record.session import Session, SessionError, record
+from webr4.resources import javascript
+from webr4.rundir.execution import read_state
+from webr4.rundir.session import SessionDir
 from webr4.trace import Category
 
 from ..route_server import page_server, route_server

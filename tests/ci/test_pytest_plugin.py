@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from webr4.report.ci import sarif_log
-from webr4.rundir import RunDir
+from webr4.rundir.run import RunDir
 
 pytest_plugins = ["pytester"]
 

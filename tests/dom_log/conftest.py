@@ -7,8 +7,8 @@ from typing import Callable, Iterator
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
+from webr4.browser.accesslogs import access_log_source, dom_log_source
 from webr4.browser.launch import CHROMIUM_ARGS, chromium_path, sandbox_off_reason
-from webr4.resources import javascript
 
 URL = "http://app.test/"
 
@@ -37,8 +37,8 @@ def contexts(browser: Browser) -> Iterator[dict[bool, BrowserContext]]:
     plain = browser.new_context()
     instrumented = browser.new_context()
     instrumented.add_init_script(script="window.__webr4 = {};")
-    instrumented.add_init_script(script=javascript("access_log.js"))
-    instrumented.add_init_script(script=javascript("dom_log.js"))
+    instrumented.add_init_script(script=access_log_source())
+    instrumented.add_init_script(script=dom_log_source())
     yield {False: plain, True: instrumented}
     plain.close()
     instrumented.close()

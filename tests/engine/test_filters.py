@@ -83,7 +83,7 @@ def test_same_value_keeps_unknown_digests_and_read_before_write() -> None:
 
 
 def test_same_value_keeps_a_user_toggle_racing_with_a_script_setting_the_same_value() -> None:
-    # A click on a checkbox flips what it reads (instrument_js/dom_log.js logs a read, then the
+    # A click on a checkbox flips what it reads (instrument_js/dom_log/handlers.js logs a read, then the
     # write): storing true is not a blind write of true, its value depends on the order.
     toggle = ("click", (), [r("dom:#agree.checked"), w("dom:#agree.checked", "b:true")])
     script = ("timer", (), [w("dom:#agree.checked", "b:true")])

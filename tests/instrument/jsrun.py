@@ -8,6 +8,8 @@ import subprocess
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from webr4.browser.accesslogs import access_log_source
+
 RUNNER = Path(__file__).with_name("node_runner.js")
 NODE = shutil.which("node") or "/usr/bin/node"
 
@@ -32,7 +34,7 @@ def run_jobs(jobs: list[Job]) -> list[Outcome]:
     """Run every job in its own fresh context of one Node process."""
     completed = subprocess.run(
         [NODE, "--experimental-vm-modules", "--no-warnings", str(RUNNER)],
-        input=json.dumps([asdict(job) for job in jobs]),
+        input=json.dumps({"accessLog": access_log_source(), "jobs": [asdict(job) for job in jobs]}),
         capture_output=True,
         text=True,
         timeout=120,

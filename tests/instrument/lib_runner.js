@@ -2,16 +2,15 @@
  * Runs library files and a scenario in a jsdom window, for the rewriter's library tests.
  *
  * argv[2]: directory whose node_modules holds jsdom. stdin: JSON {files: [source], scenario,
- * log: bool}. Each source is evaluated as a classic script in the window (after __webr4 and
- * access_log.js when `log`), then the scenario, whose (possibly awaited) value is printed as
- * JSON together with the number of accesses logged.
+ * log: bool, accessLog: the access log's source}. Each source is evaluated as a classic script
+ * in the window (after __webr4 and the access log when `log`), then the scenario, whose
+ * (possibly awaited) value is printed as JSON together with the number of accesses logged.
  */
 "use strict";
 const fs = require("fs");
 const path = require("path");
 
 const { JSDOM, VirtualConsole } = require(path.join(process.argv[2], "node_modules", "jsdom"));
-const accessLog = fs.readFileSync(path.join(__dirname, "..", "..", "instrument_js", "access_log.js"), "utf8");
 
 (async () => {
   const job = JSON.parse(fs.readFileSync(0, "utf8"));
@@ -23,7 +22,7 @@ const accessLog = fs.readFileSync(path.join(__dirname, "..", "..", "instrument_j
   const window = dom.window;
   if (job.log) {
     window.eval("window.__webr4 = {};");
-    window.eval(accessLog);
+    window.eval(job.accessLog);
   }
   for (const source of job.files) window.eval(source);
   let result;

@@ -1,27 +1,26 @@
 /*
  * Runs JavaScript programs for the rewriter tests, each in a fresh V8 context.
  *
- * stdin: JSON list of jobs {code, kind: "script" | "module" | "handler", log: bool, modules?}
+ * stdin: JSON {accessLog, jobs}: the access log's source (webr4/browser/accesslogs.py) and a list
+ * of jobs {code, kind: "script" | "module" | "handler", log: bool, modules?}
  *   script   evaluated as a classic script
  *   module   evaluated as an ES module; `modules` maps specifiers to the source of dependencies
  *   handler  compiled as an inline event-handler body and called with a fake element and event
- * When `log` is set, the context gets `__webr4` and instrument_js/access_log.js first.
+ * When `log` is set, the context gets `__webr4` and the access log first.
  * stdout: JSON list of {output: [lines], log: [entries] | null}; thrown errors and rejections
  * are printed as "THROWN <name>: <message>".
  */
 "use strict";
 const fs = require("fs");
-const path = require("path");
 const util = require("util");
 const vm = require("vm");
 
-const accessLog = fs.readFileSync(path.join(__dirname, "..", "..", "instrument_js", "access_log.js"), "utf8");
 
 function describe(error) {
   return error && typeof error === "object" ? `THROWN ${error.name}: ${error.message}` : `THROWN ${String(error)}`;
 }
 
-async function runJob(job) {
+async function runJob(job, accessLog) {
   const output = [];
   const print = (...values) => output.push(values.map((v) => (typeof v === "string" ? v : util.inspect(v, { depth: 4 }))).join(" "));
   const context = vm.createContext({ console: { log: print }, setTimeout, clearTimeout, queueMicrotask });
@@ -63,8 +62,8 @@ async function runJob(job) {
 }
 
 (async () => {
-  const jobs = JSON.parse(fs.readFileSync(0, "utf8"));
+  const { accessLog, jobs } = JSON.parse(fs.readFileSync(0, "utf8"));
   const results = [];
-  for (const job of jobs) results.push(await runJob(job));
+  for (const job of jobs) results.push(await runJob(job, accessLog));
   process.stdout.write(JSON.stringify(results));
 })();

@@ -21,7 +21,7 @@ const prelude = "const N = { defineProperty: Object.defineProperty };\n"
 const context = vm.createContext({});
 vm.runInContext(prelude + fs.readFileSync(path.join(runtime, "summary.js"), "utf8"), context);
 
-/* The access log's names of its locations (access_log.js, `locationName`). */
+/* The access log's names of its locations (access_log/buffer.js, `locationName`). */
 function nameOf(group, key) {
   if (typeof group === "string") return "scope:" + group + ":" + key;
   if (group > 0) return "prop:" + group + "." + key;

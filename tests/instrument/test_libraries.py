@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from jsrun import NODE
 
+from webr4.browser.accesslogs import access_log_source
 from webr4.instrument import rewrite
 
 RUNNER = Path(__file__).with_name("lib_runner.js")
@@ -84,7 +85,7 @@ SCENARIOS["react-min"] = SCENARIOS["react"]
 def _run(npm_dir: Path, files: list[str], scenario: str, log: bool) -> dict[str, object]:
     completed = subprocess.run(
         [NODE, str(RUNNER), str(npm_dir)],
-        input=json.dumps({"files": files, "scenario": scenario, "log": log}),
+        input=json.dumps({"files": files, "scenario": scenario, "log": log, "accessLog": access_log_source()}),
         capture_output=True, text=True, timeout=300, check=False,
     )
     assert completed.returncode == 0, completed.stderr

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from webr4.report.groups import group_key, groups
-from webr4.rundir import ReversalReport
+from webr4.rundir.summary import ReversalReport
 
 CLICK_VS_CHUNK = ("user click", "parse parse")
 

@@ -10,7 +10,7 @@ from webr4.report.align import align
 from webr4.report.run import Run
 from webr4.report.source import SourceStore, split_site
 from webr4.report.write import write_report
-from webr4.rundir import ReversalReport
+from webr4.rundir.summary import ReversalReport
 from webr4.state.snapshot import StateSnapshot
 from webr4.sweep.execution import Outcome
 from webr4.sweep.store import RunStore, execution_key

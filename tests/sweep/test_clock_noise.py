@@ -16,7 +16,7 @@ import pytest
 
 from webr4.browser.driver import Driver
 from webr4.record.session import record
-from webr4.rundir import RunDir
+from webr4.rundir.run import RunDir
 from webr4.sweep.explore import explore
 
 from ..route_server import route_server

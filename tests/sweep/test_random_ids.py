@@ -24,7 +24,8 @@ from webr4.browser.driver import Driver
 from webr4.record.session import record
 from webr4.report.write import write_report
 from webr4.resources import javascript
-from webr4.rundir import RunDir, Summary
+from webr4.rundir.run import RunDir
+from webr4.rundir.summary import Summary
 from webr4.state.categories.dom import diff_dom
 from webr4.sweep.explore import explore
 from webr4.sweep.runfiles import RunFiles

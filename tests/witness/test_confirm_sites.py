@@ -21,7 +21,8 @@ from webr4.browser.driver import Driver
 from webr4.checking import SweepOptions, explore_session
 from webr4.cli import main
 from webr4.record.session import record
-from webr4.rundir import RunDir, Summary
+from webr4.rundir.run import RunDir
+from webr4.rundir.summary import Summary
 
 from ..conftest import expected
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from webr4.trace import Category, Event, Step, Trace
 from webr4.witness.plain import CLOCK, DOM_READY, LOAD, RESPONSE, STEP, request_key
-from webr4.witness.schedule import NotForceable, PageFacts, Sign, StepTiming, plain_schedules
+from webr4.witness.pagefacts import PageFacts
+from webr4.witness.schedule import NotForceable, Sign, StepTiming, plain_schedules
 
 URL = "http://site.test/shop/"
 HEAD = Event("head", Category.PARSE, "parse", "parse head", params={"index": -1})

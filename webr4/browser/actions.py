@@ -88,7 +88,7 @@ class UserAction:
                 await page.keyboard.up(key)
         elif self.kind == "select":
             # Playwright's choice fires untrusted input/change events: the DOM log is told that
-            # this select's next ones are the user's (see instrument_js/dom_log.js).
+            # this select's next ones are the user's (see instrument_js/dom_log/handlers.js).
             await target.evaluate(_USER_CHOOSES, timeout=timeout_ms)
             try:
                 await self._perform_step(target, timeout_ms)

@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 from playwright.async_api import Browser, CDPSession, Page, Playwright, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
+from webr4.browser.accesslogs import access_log_source, dom_log_source
 from webr4.browser.actions import UserAction
 from webr4.browser.contexts import VIEWPORT, ContextSupply
 from webr4.browser.controller import Controller, Limits
@@ -62,7 +63,7 @@ def runtime_script(seed: int, settle_ms: int, event_ms: int, *, accesses: Access
                          "libraryPath": LIBRARY_PATH.pattern, "clockShiftMs": clock_shift_ms})
     return ('if (!(location.href === "about:blank" && self.origin === "null")) {\n'
             "{ const __WEBR4_CONFIG__ = " + config + ";\n" + runtime_source() + "\n}\n"
-            + javascript("access_log.js") + "\n" + javascript("dom_log.js") + "\n"
+            + access_log_source() + "\n" + dom_log_source() + "\n"
             + ("window.__webr4.log.enabled = false;\n" if accesses is AccessLog.OFF else "") + "}\n")
 
 

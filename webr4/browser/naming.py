@@ -2,7 +2,7 @@
 
 Object and scope ids are numbers the access log hands out in one execution; nobody can act on
 them. At the end of an execution the page is asked (``__webr4.log.names`` in
-``instrument_js/access_log.js``) how each racing object is reached, and the answer is written
+``instrument_js/access_log/names.js``) how each racing object is reached, and the answer is written
 in the user's terms:
 
 * a DOM node by its element key: ``#log``, ``body>p:nth-of-type(2)``;

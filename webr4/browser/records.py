@@ -18,7 +18,7 @@ Long lists of flat values, such as those entries, are checked a column at a time
 (:mod:`webr4.browser.flatrows`, derived from the same annotations); a list that does not pass
 is checked again value by value, which names the first value that does not fit.
 Its ``promoted`` is the JSON text of the locations earlier events held back and this one
-touched (``instrument_js/access_log.js``, "Holding back"), which belong to those events' steps.
+touched (``instrument_js/access_log/holding.js``, "Holding back"), which belong to those events' steps.
 """
 
 from __future__ import annotations

@@ -52,7 +52,7 @@ from webr4.useractions import USER_EVENTS
 from webr4.vocabulary import FAILED_RUNS, UNLOAD_TYPES, Truncation
 
 POLLING_TIMER_TYPES = frozenset({"setInterval"})
-FOCUS_LOCATION = "dom:document.activeElement"  # the focused element (instrument_js/dom_log.js)
+FOCUS_LOCATION = "dom:document.activeElement"  # the focused element (instrument_js/dom_log/state.js)
 _UNINITIALISED = re.compile(
     r"ReferenceError|is not defined|is not a function|is not a constructor"
     r"|Cannot read propert(?:y|ies) of (?:undefined|null)|undefined is not an object")

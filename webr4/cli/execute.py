@@ -14,7 +14,7 @@ from webr4.cli.failures import Failure
 from webr4.cli.options import WEB_URL, execution_limits, limit_options
 from webr4.cli.running import load_actions, load_plan, load_store, with_driver
 from webr4.execution import Execution
-from webr4.rundir import ExecutionFiles
+from webr4.rundir.execution import ExecutionFiles
 from webr4.state.categories import compared_state
 from webr4.state.snapshot import StateSnapshot
 

@@ -24,7 +24,7 @@ from webr4.errors import Webr4Error
 from webr4.record.auto import auto_actions
 from webr4.record.scripted import actions_from_script
 from webr4.record.session import Session, SessionError
-from webr4.rundir import RunDir
+from webr4.rundir.run import RunDir
 from webr4.sweep.execution import BrowserLost
 from webr4.sweep.store import damaged
 from webr4.trace import plan_from_json

@@ -14,7 +14,8 @@ from webr4.cli.failures import Failure
 from webr4.cli.running import run, with_driver
 from webr4.report import ci
 from webr4.report.write import write_report
-from webr4.rundir import RunDir, SummaryError
+from webr4.rundir.run import RunDir
+from webr4.rundir.summary import SummaryError
 from webr4.sweep.confirm import export_witness
 from webr4.sweep.replay import ReplayError, find_reversal, replay_reversal, write_traces
 from webr4.sweep.store import StoreError, damaged

@@ -21,7 +21,7 @@ from webr4.config import ConfigError, load_settings
 from webr4.record.session import record
 from webr4.report import ci
 from webr4.report.write import write_report
-from webr4.rundir import RunDir
+from webr4.rundir.run import RunDir
 from webr4.runlock import RunInUse, claim
 from webr4.state.noise import NoiseMask
 from webr4.sweep.progress import Progress, progress_for
@@ -70,7 +70,7 @@ def explore_command(session_dir: Path, out_dir: Path, **sweep: Any) -> None:
 
 def _refuse_foreign(out_dir: Path) -> None:
     """Refuse to write a run into a directory that holds something else (see
-    :meth:`~webr4.rundir.RunDir.is_run`): webr4 never overwrites files it did not write. A
+    :meth:`~webr4.rundir.run.RunDir.is_run`): webr4 never overwrites files it did not write. A
     directory that exists is held for the rest of the command (:func:`~webr4.runlock.claim`),
     and refused when another webr4 is using it."""
     if out_dir.exists() and not out_dir.is_dir():

@@ -5,7 +5,7 @@ An event is its label, and for a parse chunk what the parser waits for before it
 
 Locations come from the JS access log (``global:``, ``scope:``, ``prop:``), the DOM API log
 (``dom:``, ``handler:``, ``storage:``, ``cookie:``) and the shadow locations of events
-(``event:``); see the headers of ``instrument_js/access_log.js`` and ``instrument_js/dom_log.js``.
+(``event:``); see the headers of ``instrument_js/access_log/natives.js`` and ``instrument_js/dom_log/natives.js``.
 ``prop:<id>`` and ``scope:<id>`` locations are named through ``Trace.names`` (how the page
 reaches the object or closure: ``#log.textContent``, ``window.app.cart.items[2].qty``,
 ``module store.js › store.count``); without a name they fall back to the ids. A location of any

@@ -34,7 +34,7 @@ from webr4.vocabulary import UNLOAD_TYPES
 R, W = AccessKind.READ, AccessKind.WRITE
 
 FALSY_DIGESTS = frozenset({"n:0", "n:-0", "n:NaN", "s:", "b:false", "u", "null", "i:0"})
-"""Value digests (see ``instrument_js/access_log.js``) of the values JavaScript treats as false."""
+"""Value digests (see ``instrument_js/access_log/objects.js``) of the values JavaScript treats as false."""
 
 JS_PREFIXES = ("global:", "scope:", "prop:")
 """Locations of JavaScript variables and properties (as opposed to DOM, storage or cookies)."""

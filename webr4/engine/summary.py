@@ -39,7 +39,7 @@ keeps every write, because the classifier asks what an event wrote and happens-b
 the writes that schedule events.
 
 **Held-back locations.** The page goes further for variables and properties
-(``instrument_js/access_log.js``): at an event's end it holds back the summary of each one no
+(``instrument_js/access_log/holding.js``): at an event's end it holds back the summary of each one no
 earlier event touched, until a later event touches it, then hands it over to join the step that
 made it, in the place this schema gives it. What is never handed over was touched by one step
 only and leaves the trace, writes included; the step keeps the names it wrote there

@@ -1,7 +1,7 @@
 """Instrumentation of page sources.
 
 :mod:`webr4.instrument.chunks` splits HTML into parse chunks. :func:`rewrite` turns a script
-into one that calls ``__webr4.log`` (installed in the page by ``instrument_js/access_log.js``)
+into one that calls ``__webr4.log`` (installed in the page by ``instrument_js/access_log/``)
 around every global-variable, closure-variable and property access; :class:`CachedRewriter`
 memoises it by content hash.
 """

@@ -3,8 +3,9 @@
 The rewrite only inserts text around existing nodes and replaces a few punctuation tokens
 (``.``, ``[``, ``]``, ``=``, ``++``, ``delete``); everything else stays byte-identical and no
 line breaks are added, so every original line keeps its number. What each inserted call does is
-specified in ``instrument_js/access_log.js``; the calls, with ``S`` a site-id string and ``sid``
-``0`` (global), a scope-instance id variable, or ``"m<script_id>"`` (module top level):
+specified in ``instrument_js/access_log/`` (the header of ``natives.js``); the calls, with ``S`` a
+site-id string and ``sid`` ``0`` (global), a scope-instance id variable, or ``"m<script_id>"``
+(module top level):
 
 ===============================  ===============================================================
 original                         rewritten
@@ -46,16 +47,9 @@ from tree_sitter import Node
 
 from webr4.instrument.edits import EditList
 from webr4.instrument.positions import PositionMap, kept_runs, line_starts, original_column
-from webr4.instrument.scopes import (
-    Analysis,
-    Form,
-    MemberAccess,
-    MemberForm,
-    Reference,
-    ScopeKind,
-    analyze,
-)
+from webr4.instrument.scopes import Analysis, Form, MemberAccess, MemberForm, Reference, ScopeKind
 from webr4.instrument.sites import LineIndex, SiteTable
+from webr4.instrument.walker import analyze
 from webr4.instrument.syntax import FUNCTION_TYPES, child_of_type, first_statement, parse, source_text
 
 LOG = "__webr4.log."

@@ -20,6 +20,8 @@ FUNCTION_TYPES = frozenset(
         "method_definition",
     }
 )
+STRING_EVALUATORS = frozenset({"setTimeout", "setInterval"})
+"""The timers that evaluate code given to them as a string."""
 ANONYMOUS_DEFINITION_TYPES = frozenset({"function_expression", "generator_function", "arrow_function", "class"})
 
 
@@ -177,3 +179,16 @@ def contains_suspension(node: Node) -> bool:
             return True
         stack.extend(child for child in current.named_children if child.type not in FUNCTION_TYPES)
     return False
+
+
+def is_string_timer(callee: Node | None, kind: str, arguments: Node) -> bool:
+    """Whether a call of ``callee`` (of node type ``kind``) with ``arguments`` sets a timer given
+    code as a string."""
+    if callee is None or arguments.type != "arguments":
+        return False
+    if kind == "member_expression":
+        callee = member_parts(callee)[2]
+    if callee is None or source_text(callee) not in STRING_EVALUATORS:
+        return False
+    first = next((a for a in arguments.named_children if a.type != "comment"), None)
+    return first is not None and first.type in ("string", "template_string", "binary_expression")

@@ -1,6 +1,6 @@
 """A recorded session: the seed execution of a site that every later replay starts from.
 
-A session directory (:class:`webr4.rundir.SessionDir`) holds ``session.json`` (the manifest:
+A session directory (:class:`webr4.rundir.session.SessionDir`) holds ``session.json`` (the manifest:
 URL, user actions, seed, limits, the webr4 version), ``network.har`` (every response the page
 received) and ``seed/`` (the seed's trace, without the page's accesses, its end state and
 screenshot). It is written to a temporary directory and renamed into place only when complete,
@@ -23,7 +23,8 @@ from webr4.browser.driver import Driver
 from webr4.browser.responses import ResponseStore
 from webr4.classify.judge import failure
 from webr4.execution import AccessLog, Execution
-from webr4.rundir import SessionDir, read_trace
+from webr4.rundir.execution import read_trace
+from webr4.rundir.session import SessionDir
 from webr4.state.categories import compared_state
 from webr4.state.snapshot import StateSnapshot
 from webr4.trace import Category, Trace

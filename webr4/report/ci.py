@@ -1,6 +1,6 @@
 """A run's verdicts in the formats CI systems read: JUnit XML and SARIF 2.1.0.
 
-Both writers read only ``RUN/summary.json``, through :meth:`webr4.rundir.RunDir.read_summary`:
+Both writers read only ``RUN/summary.json``, through :meth:`webr4.rundir.run.RunDir.read_summary`:
 
 - :func:`write_junit` writes one ``testcase`` per explored reversal; a harmful reversal is a
   ``failure`` (racing events, location, differences, reasons, report page, replay command), an
@@ -13,7 +13,7 @@ Both writers read only ``RUN/summary.json``, through :meth:`webr4.rundir.RunDir.
 Every one of them states the reversal's :func:`headline`: the order that ran and how far it is
 from the recorded timing, or the order that was planned and why it did not happen.
 
-A run "has a harmful race" exactly when :meth:`Summary.harmful <webr4.rundir.Summary.harmful>`
+A run "has a harmful race" exactly when :meth:`Summary.harmful <webr4.rundir.summary.Summary.harmful>`
 is not empty; ``webr4 export`` and the pytest plugin fail on that. A run that has not finished
 (:func:`unfinished_reason`) is refused by both unless asked for: its verdicts are partial.
 """
@@ -32,7 +32,8 @@ from webr4 import __version__
 from webr4.classify.differences import differences_line, differences_lines
 from webr4.engine.describe import waiting_words
 from webr4.report.source import split_site
-from webr4.rundir import FINISHED, ReversalReport, RunDir, Summary
+from webr4.rundir.run import RunDir
+from webr4.rundir.summary import FINISHED, ReversalReport, Summary
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_LEVELS = {"harmful": "error", "heap-only": "warning", "unrealised": "note"}

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from webr4.rundir import ReversalReport
+from webr4.rundir.summary import ReversalReport
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 

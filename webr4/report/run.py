@@ -13,7 +13,8 @@ from webr4.engine.describe import event_words
 from webr4.libraries import app_first
 from webr4.report.align import Row, align
 from webr4.report.source import Excerpt, SourceStore, split_site
-from webr4.rundir import DIFF, ReversalReport, RunDir, Summary
+from webr4.rundir.run import DIFF, RunDir
+from webr4.rundir.summary import ReversalReport, Summary
 from webr4.sweep.runfiles import RunFiles
 from webr4.trace import Trace
 
@@ -43,7 +44,7 @@ class RacingEvent:
 class Run:
     """A run directory, loaded lazily: each trace is parsed once.
 
-    Raises :class:`~webr4.rundir.SummaryError` when the directory holds no readable summary.
+    Raises :class:`~webr4.rundir.summary.SummaryError` when the directory holds no readable summary.
     """
 
     def __init__(self, directory: Path) -> None:

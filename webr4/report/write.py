@@ -23,7 +23,7 @@ from webr4.report.groups import groups
 from webr4.report.run import VERDICTS, Run
 from webr4.report.timeline import layout
 from webr4.resources import resource_dir
-from webr4.rundir import DIFF, SCREENSHOT, RunDir
+from webr4.rundir.run import DIFF, SCREENSHOT, RunDir
 from webr4.state.categories import CATEGORIES
 
 ASSETS = ("report.css", "report.js")

@@ -19,14 +19,16 @@ from playwright.async_api import Browser, async_playwright
 from webr4.browser.launch import launch
 from webr4.errors import Webr4Error
 from webr4.record.session import Session
-from webr4.rundir import ReversalReport, RunDir, Summary
+from webr4.rundir.run import RunDir
+from webr4.rundir.summary import ReversalReport, Summary
 from webr4.state.noise import NoiseMask
 from webr4.sweep.replay import find_reversal, stored_trace
 from webr4.sweep.progress import CONFIRMING, Progress, Quiet
 from webr4.sweep.runfiles import RunFiles
 from webr4.witness.confirm import NOT_FORCEABLE, Confirmation, PlainWitness, confirm
 from webr4.witness.export import write_pytest, write_traces
-from webr4.witness.schedule import NotForceable, PageFacts, PlainSchedule, plain_schedules
+from webr4.witness.pagefacts import PageFacts
+from webr4.witness.schedule import NotForceable, PlainSchedule, plain_schedules
 
 CONFIRM_CHOICES = ("none", "harmful", "all")
 """Which reversals are confirmed after a sweep (``--confirm``, ``confirm`` in the settings file)."""

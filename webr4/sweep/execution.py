@@ -16,7 +16,7 @@ from playwright.async_api import Error as PlaywrightError
 from webr4.browser.driver import Driver
 from webr4.browser.teardown import BrowserGone
 from webr4.execution import Execution
-from webr4.rundir import state_from_text, state_text, trace_from_text, trace_text
+from webr4.rundir.execution import state_from_text, state_text, trace_from_text, trace_text
 from webr4.state.categories import compared_state
 from webr4.state.snapshot import StateSnapshot
 from webr4.record.session import Session

@@ -13,10 +13,10 @@
    (:mod:`webr4.sweep.speculate`); the strategy only ever sees real traces, so the result does
    not depend on the number of workers.
 3. Everything is written under the run directory as it happens, through
-   :class:`~webr4.rundir.RunDir` (its layout is described in :mod:`webr4.rundir`): the store
+   :class:`~webr4.rundir.run.RunDir` (its layout is described in :mod:`webr4.rundir`): the store
    ``webr4.sqlite`` that ``--resume`` continues from, each sequence's screenshot and difference
    with its parent, each reversal's witness, ``noise.json`` and ``summary.json`` (a
-   :class:`~webr4.rundir.Summary`, written when exploring starts and rewritten after every
+   :class:`~webr4.rundir.summary.Summary`, written when exploring starts and rewritten after every
    reversal).
 """
 
@@ -36,7 +36,8 @@ from webr4.engine.anytime import ORDERS, AnytimeExplorer
 from webr4.engine.filters import DEFAULT_FILTERS, NamedFilter, filters_by_name
 from webr4.engine.stats import por_pruning
 from webr4.engine.strategies import make_strategy
-from webr4.rundir import FINISHED, INTERRUPTED, ReversalReport, RunDir, Summary
+from webr4.rundir.run import RunDir
+from webr4.rundir.summary import FINISHED, INTERRUPTED, ReversalReport, Summary
 from webr4.state.noise import NoiseMask
 from webr4.state.snapshot import StateSnapshot
 from webr4.sweep.backends import Backend, InProcess

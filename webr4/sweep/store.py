@@ -31,7 +31,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from webr4.rundir import RunDir, trace_from_text
+from webr4.rundir.execution import trace_from_text
+from webr4.rundir.run import RunDir
 from webr4.sweep.execution import Outcome
 from webr4.trace import Trace
 from webr4.errors import Webr4Error

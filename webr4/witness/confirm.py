@@ -39,7 +39,8 @@ from webr4.classify.differences import describe_differences
 from webr4.state.noise import NoiseMask
 from webr4.trace import EventId, Trace
 from webr4.witness.run import RUN_TIMEOUT_S, PlainRun, run_plain
-from webr4.witness.schedule import NotForceable, PageFacts, plain_schedules
+from webr4.witness.pagefacts import PageFacts
+from webr4.witness.schedule import NotForceable, plain_schedules
 
 CONFIRMED, REPRODUCED, NOT_REPRODUCED, NOT_FORCEABLE = "confirmed", "reproduced", "not-reproduced", "not-forceable"
 ERROR = "error"

@@ -1,0 +1,74 @@
+"""The default scheduling policy, without a browser: the order it runs enabled events in, and how
+long the next user step waits for a quiet page or for its target."""
+
+from __future__ import annotations
+
+from webr4.browser.actions import UserAction
+from webr4.browser.schedule import (GIVE_UP, PAST_HORIZON, QUIET_MS, QUIET_PATIENCE_MS, USER_PRIORITY, Candidate,
+                                    Scheduler)
+from webr4.trace import Category, Event
+
+CLICK = UserAction(0, "click", "#b")
+TIMER = "t1"
+FRAME = "f1"
+EVENTS = {TIMER: Event(TIMER, Category.TIMER, "setTimeout", "timer"),
+          FRAME: Event(FRAME, Category.TIMER, "requestAnimationFrame", "frame")}
+
+
+def _scheduler(*actions: UserAction, horizon_ms: float = 60_000.0, step_wait_ms: float = 30_000.0) -> Scheduler:
+    return Scheduler(actions, horizon_ms, step_wait_ms)
+
+
+def _user(scheduler: Scheduler) -> Candidate:
+    step = scheduler.next_step
+    assert step is not None
+    return Candidate(step.event_id, scheduler.user_due(step), USER_PRIORITY, 0)
+
+
+def test_the_earliest_due_event_runs_first_then_by_priority_then_creation_order() -> None:
+    scheduler = _scheduler()
+    enabled = {"a": Candidate("a", 10.0, 0, 2), "b": Candidate("b", 10.0, 0, 1), "c": Candidate("c", 5.0, 1, 3)}
+    assert scheduler.default_choice(enabled, 0.0, {}) == "c"
+    del enabled["c"]
+    assert scheduler.default_choice(enabled, 0.0, {}) == "b"
+
+
+def test_nothing_enabled_and_no_step_left_ends_the_run_and_the_horizon_bounds_it() -> None:
+    assert _scheduler().default_choice({}, 0.0, {}) is None
+    late = {TIMER: Candidate(TIMER, 70_000.0, 0, 0)}
+    assert _scheduler().default_choice(late, 0.0, EVENTS) == PAST_HORIZON
+
+
+def test_a_user_step_waits_for_page_work_due_just_after_it_but_not_for_animation_frames() -> None:
+    scheduler = _scheduler(CLICK)
+    user = _user(scheduler)
+    soon = {user.id: user, TIMER: Candidate(TIMER, user.due + QUIET_MS / 2, 0, 0)}
+    assert scheduler.default_choice(soon, 0.0, EVENTS) == TIMER
+    frame = {user.id: user, FRAME: Candidate(FRAME, user.due + QUIET_MS / 2, 0, 0)}
+    assert scheduler.default_choice(frame, 0.0, EVENTS) == user.id
+    later = {user.id: user, TIMER: Candidate(TIMER, user.due + 2 * QUIET_MS, 0, 0)}
+    assert scheduler.default_choice(later, 0.0, EVENTS) == user.id
+
+
+def test_a_user_step_stops_waiting_for_a_page_that_never_goes_quiet() -> None:
+    scheduler = _scheduler(CLICK)
+    user = _user(scheduler)
+    now = user.due + QUIET_PATIENCE_MS + 10
+    busy = {user.id: user, TIMER: Candidate(TIMER, now + 1, 0, 0)}
+    assert scheduler.default_choice(busy, now, EVENTS) == user.id
+
+
+def test_a_step_whose_target_never_becomes_actionable_is_given_up_after_the_step_wait() -> None:
+    scheduler = _scheduler(CLICK, step_wait_ms=1_000.0)
+    assert scheduler.default_choice({}, 0.0, EVENTS) == GIVE_UP
+    due = scheduler.user_due(CLICK)
+    assert scheduler.default_choice({TIMER: Candidate(TIMER, due + 500, 0, 0)}, 0.0, EVENTS) == TIMER
+    assert scheduler.default_choice({TIMER: Candidate(TIMER, due + 1_500, 0, 0)}, 0.0, EVENTS) == GIVE_UP
+
+
+def test_the_plan_chooses_when_it_offers_a_pending_event_and_the_policy_otherwise() -> None:
+    scheduler = _scheduler()
+    scheduler.follow(["head", "b", "a"], "head")
+    enabled = {"a": Candidate("a", 1.0, 0, 0), "b": Candidate("b", 2.0, 0, 1)}
+    assert scheduler.choose(enabled, 0.0, {}) == ("b", True)
+    assert scheduler.choose({"c": Candidate("c", 1.0, 0, 2)}, 0.0, {}) == ("c", False)

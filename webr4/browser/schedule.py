@@ -1,0 +1,122 @@
+"""The scheduling of a controlled run, with no browser: which enabled event runs next. The plan
+chooses when it offers a pending event (:class:`~webr4.browser.replay.PlanFollower`); otherwise
+the default policy does, and says how long the next user step waits.
+
+An enabled event is a :class:`Candidate`, ordered by (virtual due time, priority, creation
+order). The user's steps come in their recorded order, each due its delay after the previous
+one ran. A user step is enabled while its target is actionable; the policy also waits like a
+person for the page to settle: it begins a step (a key comes up after it goes down without
+waiting) only once the page is quiet — none of its events but animation frames due within
+:data:`QUIET_MS` of the step — and lets the page's due events run until then. Both waits are
+bounded, in virtual time after the step was due: a step whose target is actionable goes ahead
+after :data:`QUIET_PATIENCE_MS` on a page that never goes quiet; one whose target is not is
+given up (:data:`GIVE_UP`) after the step wait, or at once when nothing is left to run.
+``defaultChoice`` in the page runtime makes the same choice during a stretch (no user step).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Mapping, Sequence
+
+from webr4.browser.replay import PlanFollower
+from webr4.trace import Event, EventId
+
+if TYPE_CHECKING:
+    from webr4.browser.actions import UserAction
+
+USER_PRIORITY = 2
+"""The priority of a user step: after page work due at the same time."""
+QUIET_MS = 50.0
+"""A user step waits while any page event other than an animation frame is due within this many
+virtual milliseconds of it: a module loader's chain of short timers, a response just arrived."""
+QUIET_PATIENCE_MS = 1_000.0
+"""How long, in virtual time, a step whose target is actionable waits for a page that keeps
+being busy (a fast polling timer) before it goes ahead anyway."""
+_NOT_QUIETING = frozenset({"requestAnimationFrame"})  # an animation loop never ends; no one waits for it
+GIVE_UP = "give up"
+"""The default choice when the next user step has waited as long as it may."""
+PAST_HORIZON = "past horizon"
+"""The default choice when the first enabled event is due after the horizon: the run ends there."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """An enabled event as the policy orders it."""
+
+    id: EventId
+    due: float
+    prio: int
+    seq: int
+
+    @property
+    def order(self) -> tuple[float, int, int]:
+        return (self.due, self.prio, self.seq)
+
+
+class Scheduler:
+    """The cursor over the plan (:attr:`follower`) and over the user's steps, and the choice of
+    the next event among the enabled ones."""
+
+    def __init__(self, actions: Sequence[UserAction], horizon_ms: float, step_wait_ms: float) -> None:
+        self.actions = list(actions)
+        self.horizon_ms = horizon_ms
+        self.step_wait_ms = step_wait_ms
+        self.follower = PlanFollower(())  # the plan's, once the run has its first event (:meth:`follow`)
+        self.next_user = 0  # the index of the next user step
+        self.last_user_time = 0.0  # the virtual time the last user step ran at
+
+    def follow(self, plan: Sequence[EventId], head: EventId) -> None:
+        """Follow ``plan`` from the run's first event, ``head``, which has run."""
+        self.follower = PlanFollower(plan)
+        self.follower.start_at(head)
+
+    def choose(self, enabled: Mapping[EventId, Candidate], now: float,
+               events: Mapping[EventId, Event]) -> tuple[EventId | None, bool]:
+        """The next event and whether the plan chose it: the plan's when it offers one, else
+        :meth:`default_choice` (with its ``None``, :data:`PAST_HORIZON` and :data:`GIVE_UP`)."""
+        choice = self.follower.choose({event: candidate.order for event, candidate in enabled.items()})
+        if choice is not None:
+            return choice.event, choice.planned is not None
+        return self.default_choice(enabled, now, events), False
+
+    @property
+    def next_step(self) -> UserAction | None:
+        """The next user step, ``None`` once every one has run or been given up."""
+        return self.actions[self.next_user] if self.next_user < len(self.actions) else None
+
+    def user_due(self, action: UserAction) -> float:
+        """When ``action`` is due: its delay after the previous user step ran."""
+        return self.last_user_time + action.delay
+
+    def default_choice(self, enabled: Mapping[EventId, Candidate], now: float,
+                       events: Mapping[EventId, Event]) -> EventId | None:
+        """The least (due, prio, seq), first in creation order on ties, except that the next user
+        step waits for a quiet page; ``None`` when nothing is enabled, :data:`PAST_HORIZON` past
+        the horizon, :data:`GIVE_UP` when the next user step's wait is over. ``now`` is the
+        run's virtual time, ``events`` what is known of each event."""
+        step = self.next_step
+        page = [c for c in enabled.values() if step is None or c.id != step.event_id]
+        first = min(page, key=lambda c: c.order) if page else None
+        if step is not None:
+            due = self.user_due(step)
+            user = enabled.get(step.event_id)
+            if user is None:
+                if first is None or first.due > due + self.step_wait_ms:
+                    return GIVE_UP
+            elif first is None or (first.order > user.order and not (
+                    step.starts_step and first.due <= due + min(QUIET_PATIENCE_MS, self.step_wait_ms)
+                    and _busy(page, user, now, events))):
+                first = user
+        if first is None:
+            return None
+        if first.due > self.horizon_ms:
+            return PAST_HORIZON
+        return first.id
+
+
+def _busy(page: list[Candidate], user: Candidate, now: float, events: Mapping[EventId, Event]) -> bool:
+    """Whether a page event that a person would wait for is due within :data:`QUIET_MS` of the
+    user step ``user``."""
+    until = max(now, user.due) + QUIET_MS
+    return any(c.due <= until and events[c.id].type not in _NOT_QUIETING for c in page if c.id in events)

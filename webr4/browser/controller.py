@@ -48,6 +48,7 @@ from typing import Any, Awaitable, Sequence, TypeVar
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import CDPSession, Page
 
+from webr4.access_summary import by_location
 from webr4.browser.actions import UserAction
 from webr4.browser.budget import wait_within
 from webr4.browser.network import NetworkError, NetworkGate
@@ -55,7 +56,6 @@ from webr4.browser.readiness import TargetState, target_state
 from webr4.browser.replay import PlanFollower
 from webr4.browser.records import (AccessEntry, ActuationRequest, ChunkRelease, Opening, PageError, RecordError,
                                    ScriptRelease, StepRecord, StretchReport, parse, parse_reply)
-from webr4.engine.summary import by_location
 from webr4.engine.timers import with_timer_order
 from webr4.gcpause import gc_paused
 from webr4.instrument.chunks import ChunkModel

@@ -74,7 +74,7 @@ def same_accesses(mine: tuple[Access, ...], whole: tuple[Access, ...]) -> bool:
     """The same accesses in the same order, but for the writes to ``event:`` locations (the events
     the step created), which are compared as a set: the browser reports two events a step created
     (two images' loads) in the order their requests happen to reach it, which varies from replay
-    to replay, and only which events a step created is read (``hb.creation_edges``)."""
+    to replay, and only which events a step created is read (``webr4.trace.creation_edges``)."""
     def created(accesses: tuple[Access, ...]) -> Counter[Access]:
         return Counter(a for a in accesses if a.location.startswith("event:"))
 

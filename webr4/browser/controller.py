@@ -56,9 +56,9 @@ from webr4.browser.readiness import TargetState, target_state
 from webr4.browser.replay import PlanFollower
 from webr4.browser.records import (AccessEntry, ActuationRequest, ChunkRelease, Opening, PageError, RecordError,
                                    ScriptRelease, StepRecord, StretchReport, parse, parse_reply)
-from webr4.engine.timers import with_timer_order
 from webr4.gcpause import gc_paused
 from webr4.instrument.chunks import ChunkModel
+from webr4.timer_order import with_timer_order
 from webr4.trace import ACCESS_KINDS, Access, Category, ErrorRecord, Event, EventId, Navigation, Step, Trace
 from webr4.vocabulary import Truncation
 

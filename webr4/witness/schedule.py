@@ -27,9 +27,9 @@ import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
-from webr4.engine.timers import timer_delay
 from webr4.errors import Webr4Error
 from webr4.instrument.chunks import ChunkModel, split_into_chunks
+from webr4.timer_order import timer_delay
 from webr4.trace import Category, Event, EventId, Trace
 from webr4.useractions import ACTIONS
 from webr4.witness.plain import CLOCK, DOM_READY, LOAD, RESPONSE, STEP, request_key, sign_words

@@ -31,13 +31,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from benchmarks.real_apps import served_corpus
+from webr4.access_summary import summarise, without_unshared_reads
 from webr4.browser.driver import Driver
 from webr4.browser.naming import racing_ids
 from webr4.classify.rules import FOCUS_LOCATION, step_writes
 from webr4.engine.describe import conflict_locations
 from webr4.engine.filters import ALL_FILTERS, DEFAULT_FILTERS
 from webr4.engine.races import find_races
-from webr4.engine.summary import summarise, without_unshared_reads
 from webr4.execution import AccessLog, Capture
 from webr4.record.session import Session, record
 from webr4.trace import Trace

@@ -19,7 +19,7 @@ class AccessLog(Enum):
 
     SUMMARY = "summary"
     """Each step's accesses, summarised, without the reads no other step shares
-    (:mod:`webr4.engine.summary`): what exploration reads."""
+    (:mod:`webr4.access_summary`): what exploration reads."""
     FULL = "full"
     """Every access of every step, for diagnostics."""
     OFF = "off"

@@ -176,6 +176,30 @@ class Step:
         )
 
 
+def creation_edges(steps: Sequence[Step]) -> dict[int, int]:
+    """Step running an event → the step that created it, as far as the trace shows creation.
+
+    Step ``i`` created event ``e`` when ``e`` is not enabled before ``i``, is enabled right
+    after it (in the next step's enabled set) and ``i`` wrote ``e``'s shadow location. The
+    latest such step before the one running ``e`` is its creator; events enabled from the start
+    (user steps, the first parse chunk) have none.
+    """
+    created: dict[EventId, int] = {}
+    edges: dict[int, int] = {}
+    for j, step in enumerate(steps):
+        creator = created.pop(step.event, None)
+        if creator is not None:
+            edges[j] = creator
+        if j + 1 < len(steps):
+            new = steps[j + 1].enabled - step.enabled
+            for access in step.accesses:
+                if access.kind is AccessKind.WRITE and access.location.startswith("event:"):
+                    event = access.location[len("event:"):]
+                    if event in new:
+                        created[event] = j
+    return edges
+
+
 @dataclass(frozen=True)
 class Navigation:
     """The page tried to leave: ``url`` is where to, ``event`` the event that caused it (``None``

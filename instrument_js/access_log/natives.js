@@ -13,7 +13,7 @@
  *   digest    for writes: "n:3", "s:<first 32 chars>", "b:true", "u", "null", "i:<bigint>", "y"
  *             (symbol), "o:<objectId>"; null when unknown (reads, destructuring writes)
  * `flush()` returns the entries recorded since the last flush and starts a new buffer; in the
- * page the buffer is the runtime's summary of them (webr4/engine/summary.py) and `flush()` its
+ * page the buffer is the runtime's summary of them (webr4/access_summary.py) and `flush()` its
  * entries. `append(entry)` records another log's entry in order with these.
  * `flush(event, offset)` holds back the locations no other event has touched yet (see "Holding
  * back" below); `takeHeld()` hands over what that changed.

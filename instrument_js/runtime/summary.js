@@ -14,7 +14,7 @@ let summaryCount = 0;
    access, only the accesses that carry what race detection reads (first access, first read
    and write, first read and write with a site, first write of a different digest, last write;
    for an increment, the read/write pair around each). The schema and its proof of
-   equivalence are in webr4/engine/summary.py; `entries()` equals its `summarise`, and `split`
+   equivalence are in webr4/access_summary.py; `entries()` equals its `summarise`, and `split`
    lets its caller hold locations back instead of listing them.
 
    Locations come by name (`push`, `add`) or by key and group (`addNamed`); a location always

@@ -1,8 +1,8 @@
 // webr4 runtime: timers, animation frames and idle callbacks as events.
 
 // ------------------------------------------------------------------ timers
-// Timers carry no happens-before edges of their own: the engine orders them by their delays
-// (webr4/engine/timers.py), whatever task created them. The runtime only computes the delay a
+// Timers carry no happens-before edges of their own: the trace orders them by their due times
+// (webr4/timer_order.py), whatever task created them. The runtime only computes the delay a
 // browser would use: HTML clamps a delay below 4 ms to 4 ms once timers nest more than 5 deep
 // (a timer set by the callback of a timer set by the callback of …), intervals included.
 let nextHandle = 1;

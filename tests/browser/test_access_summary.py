@@ -2,7 +2,7 @@
 
 Every bundled site (with its session) and every page under ``tests/sweep/pages`` is recorded
 once, then replayed from the recording twice, with the full access log and as webr4 runs: both
-replays run the same events, and each step's accesses are :func:`webr4.engine.summary.summarise`
+replays run the same events, and each step's accesses are :func:`webr4.access_summary.summarise`
 of that step's full log, less every variable and property no other step touches (the page holds
 them back and never hands them over), whose written names the step keeps in ``unlisted_writes``. Every answer computed from the
 accesses is the full log's (:func:`benchmarks.held_accesses.differing_answers`).
@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from benchmarks.held_accesses import as_before, differing_answers
+from webr4.access_summary import by_location
 from webr4.browser.actions import parse_actions
 from webr4.browser.responses import ResponseStore
-from webr4.engine.summary import by_location
 from webr4.execution import AccessLog, Capture
 from webr4.serve import serve
 from webr4.trace import Access, AccessKind, Trace
@@ -74,7 +74,7 @@ def same_accesses(mine: tuple[Access, ...], whole: tuple[Access, ...]) -> bool:
     """The same accesses in the same order, but for the writes to ``event:`` locations (the events
     the step created), which are compared as a set: the browser reports two events a step created
     (two images' loads) in the order their requests happen to reach it, which varies from replay
-    to replay, and only which events a step created is read (``hb.creation_edges``)."""
+    to replay, and only which events a step created is read (``webr4.trace.creation_edges``)."""
     def created(accesses: tuple[Access, ...]) -> Counter[Access]:
         return Counter(a for a in accesses if a.location.startswith("event:"))
 

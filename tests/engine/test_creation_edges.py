@@ -3,8 +3,8 @@ location happens before the step running that event, whatever creator the execut
 
 from __future__ import annotations
 
-from webr4.engine.hb import HappensBefore, creation_edges
-from webr4.trace import Access, AccessKind, Step, event_location
+from webr4.engine.hb import HappensBefore
+from webr4.trace import Access, AccessKind, Step, creation_edges, event_location
 
 R, W = AccessKind.READ, AccessKind.WRITE
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from webr4.engine.hb import HappensBefore
 from webr4.engine.testing.model import Create, Model, ModelEvent
-from webr4.engine.timers import timer_edges
+from webr4.timer_order import timer_edges
 from webr4.trace import Category
 
 PROPERTY = settings(max_examples=150, deadline=None)

@@ -3,7 +3,7 @@
 Events of random accesses, summarised one after another in one runtime as the page does: by
 name, and with the variables and properties found by key and group through one index the
 summaries share (where a location's state is reused from event to event). Each event's
-``entries()`` must equal :func:`webr4.engine.summary.summarise` of its accesses.
+``entries()`` must equal :func:`webr4.access_summary.summarise` of its accesses.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from webr4.engine.summary import summarise
+from webr4.access_summary import summarise
 from webr4.trace import Access, AccessKind
 
 RUNNER = Path(__file__).with_name("summary_runner.js")

@@ -18,6 +18,7 @@ from playwright.async_api import Browser, CDPSession, Page, Playwright, async_pl
 from playwright.async_api import Error as PlaywrightError
 
 from webr4.browser.accesslogs import access_log_source, dom_log_source
+from webr4.access_summary import without_unshared_reads
 from webr4.browser.actions import UserAction
 from webr4.browser.contexts import VIEWPORT, ContextSupply
 from webr4.browser.controller import Controller, Limits
@@ -28,7 +29,6 @@ from webr4.browser.responses import ResponseStore
 from webr4.browser.runtime import runtime_source
 from webr4.browser.screenshot import RESTORE, PageSize, prepare_script
 from webr4.browser.screenshot import capture as capture_screenshot
-from webr4.engine.summary import without_unshared_reads
 from webr4.errors import Webr4Error
 from webr4.execution import AccessLog, Capture, Execution
 from webr4.instrument.cache import CachedRewriter, persistent_directory
@@ -48,7 +48,7 @@ def runtime_script(seed: int, settle_ms: int, event_ms: int, *, accesses: Access
     """The init script: the runtime with its configuration in a private lexical scope, then the
     access log that instrumented code reports to, then the log of accesses made through browser
     APIs (DOM, storage, cookies, event handlers). Each step carries the summary of its accesses
-    (:mod:`webr4.engine.summary`), or every access with :attr:`AccessLog.FULL`; with
+    (:mod:`webr4.access_summary`), or every access with :attr:`AccessLog.FULL`; with
     :attr:`AccessLog.OFF` both logs are off from the start, and a step carries only the runtime's
     own accesses to its events' shadow locations, which happens-before reads. The configuration
     carries what a library's script is (:mod:`webr4.libraries`), so that sites name the app, and

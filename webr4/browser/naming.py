@@ -26,7 +26,7 @@ from typing import Any, Callable
 
 from playwright.async_api import Page
 
-from webr4.engine.describe import member_path, short_site, short_url
+from webr4.places import member_path, short_site, short_url
 from webr4.trace import AccessKind, Trace
 
 SiteResolver = Callable[[str | None], str | None]

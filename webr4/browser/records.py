@@ -12,7 +12,7 @@ is released.
 required and nothing else may be present, and each value must have the annotated type. What
 does not fit is a :class:`RecordError` whose one line names the field
 (``step record: created[2].due: expected a number, got 'soon'``). A record's ``accesses`` is
-the JSON text of the event's access summary (:mod:`webr4.engine.summary`): one string is far
+the JSON text of the event's access summary (:mod:`webr4.access_summary`): one string is far
 cheaper to hand over than many small arrays, and it is parsed and checked here like the rest.
 Long lists of flat values, such as those entries, are checked a column at a time
 (:mod:`webr4.browser.flatrows`, derived from the same annotations); a list that does not pass

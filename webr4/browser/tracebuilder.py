@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Sequence
 from webr4.browser.network import NetworkGate
 from webr4.browser.records import AccessEntry, RecordError, StepRecord
 from webr4.browser.schedule import Candidate
-from webr4.engine.summary import by_location
-from webr4.engine.timers import with_timer_order
+from webr4.access_summary import by_location
+from webr4.timer_order import with_timer_order
 from webr4.gcpause import gc_paused
 from webr4.trace import ACCESS_KINDS, Access, Category, ErrorRecord, Event, EventId, Navigation, Step, Trace
 

@@ -16,17 +16,14 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Iterable
-from urllib.parse import urlsplit
+from typing import Any
 
 from webr4.engine.races import Race
+from webr4.places import member_path
 from webr4.trace import AccessKind, Category, Event, Trace
 
 _TAGGED_ID = re.compile(r"[a-z][a-z0-9-]*(#[^\s>]+)", re.IGNORECASE)
 _STORAGE = {"local": "localStorage", "session": "sessionStorage"}
-_IDENTIFIER = re.compile(r"^[A-Za-z_$][\w$]*$")
-_INDEX = re.compile(r"^(0|[1-9]\d*)$")
-_SITE = re.compile(r"^(?P<url>.*):(?P<line>\d+):(?P<col>\d+)$")
 
 
 def event_words(event: Event) -> str:
@@ -39,36 +36,6 @@ def waiting_words(label: str, waits_for: str | None) -> str:
     """An event's ``label`` and what it waits for, when anything: ``parse chunk 2/3, which waits
     for script /js/app.js``."""
     return f"{label}, which waits for {waits_for}" if waits_for else label
-
-
-def member_path(keys: Iterable[str]) -> str:
-    """Property keys as JavaScript accessors: ``["items", "2", "qty"]`` → ``.items[2].qty``."""
-    out = ""
-    for key in keys:
-        if _INDEX.match(key):
-            out += f"[{key}]"
-        elif _IDENTIFIER.match(key):
-            out += f".{key}"
-        else:
-            out += f"[{json.dumps(key, ensure_ascii=False)}]"
-    return out
-
-
-def short_site(site: str | None) -> str:
-    """``http://host/js/cart.js:40:15`` → ``cart.js:40:15``; a page's own URL keeps its path
-    (``/shop/:12:5``); None → ``an unknown site``."""
-    if not site:
-        return "an unknown site"
-    found = _SITE.match(site)
-    url, suffix = (found.group("url"), f":{found.group('line')}:{found.group('col')}") if found else (site, "")
-    return short_url(url) + suffix
-
-
-def short_url(url: str) -> str:
-    """The last segment of a URL's path, or the whole path when it ends with ``/``."""
-    path = urlsplit(url).path or url
-    last = path.rstrip("/").rsplit("/", 1)[-1]
-    return last if last and not path.endswith("/") else path
 
 
 def _quote(text: str) -> str:

@@ -1,9 +1,9 @@
 """Happens-before over the steps of one trace.
 
 The executors report only *direct* happens-before edges (:attr:`webr4.trace.Step.predecessors`).
-One more kind of direct edge is read off the trace itself (:func:`creation_edges`): a step that
-enables an event and writes its shadow location created it, so the step running that event
-happens after it, whatever creator the executor reported.
+One more kind of direct edge is read off the trace itself (:func:`webr4.trace.creation_edges`):
+a step that enables an event and writes its shadow location created it, so the step running that
+event happens after it, whatever creator the executor reported.
 :class:`HappensBefore` closes them transitively, once, into one bitset per step (Python ints:
 bit ``i`` of ``ancestors(j)`` is set iff step ``i`` happens before step ``j``). Building is
 ``O(n · e)`` big-int operations for ``n`` steps and ``e`` direct edges; every query after that is
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from webr4.trace import AccessKind, Step
+from webr4.trace import Step, creation_edges
 
 
 def iter_bits(bits: int) -> Iterator[int]:
@@ -25,36 +25,12 @@ def iter_bits(bits: int) -> Iterator[int]:
         bits ^= low
 
 
-def creation_edges(steps: Sequence[Step]) -> dict[int, int]:
-    """Step running an event → the step that created it, as far as the trace shows creation.
-
-    Step ``i`` created event ``e`` when ``e`` is not enabled before ``i``, is enabled right
-    after it (in the next step's enabled set) and ``i`` wrote ``e``'s shadow location. The
-    latest such step before the one running ``e`` is its creator; events enabled from the start
-    (user steps, the first parse chunk) have none.
-    """
-    created: dict[str, int] = {}
-    edges: dict[int, int] = {}
-    for j, step in enumerate(steps):
-        creator = created.pop(step.event, None)
-        if creator is not None:
-            edges[j] = creator
-        if j + 1 < len(steps):
-            new = steps[j + 1].enabled - step.enabled
-            for access in step.accesses:
-                if access.kind is AccessKind.WRITE and access.location.startswith("event:"):
-                    event = access.location[len("event:"):]
-                    if event in new:
-                        created[event] = j
-    return edges
-
-
 class HappensBefore:
     """The strict happens-before partial order of a trace's steps.
 
     Contract: ``predecessors`` of step ``j`` must be indices ``0 <= i < j``; anything else raises
     ``ValueError``, because it would make the relation cyclic or dangling. The creation edges
-    of :func:`creation_edges` are added to the reported ones.
+    of :func:`~webr4.trace.creation_edges` are added to the reported ones.
     """
 
     def __init__(self, steps: Sequence[Step]) -> None:

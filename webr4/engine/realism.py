@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from webr4.engine.describe import event_words
-from webr4.engine.timers import timer_delay
+from webr4.timer_order import timer_delay
 from webr4.trace import Category, Event, EventId, Trace
 
 _VERBS = {Category.USER: "came", Category.NETWORK: "arrived", Category.PARSE: "arrived", Category.TIMER: "fired"}

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from typing import Any, Mapping
-from webr4.engine.timers import timer_delay
+from webr4.timer_order import timer_delay
 from webr4.trace import Category, Event, EventId, Trace
 from webr4.useractions import ACTIONS
 from webr4.witness.pagefacts import PageFacts

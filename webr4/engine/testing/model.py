@@ -22,7 +22,7 @@ after every step on the run's :meth:`Model.fingerprint`.
 run when pending and are skipped otherwise, then the default policy finishes the run: the
 pending event that has fired least often, and among those the one declared first (so in an
 acyclic model, simply the one declared first). Its traces carry stable ids, enabled sets,
-creation and user-order happens-before edges, the timer order of :mod:`webr4.engine.timers`
+creation and user-order happens-before edges, the timer order of :mod:`webr4.timer_order`
 (for events with a ``delay``), and every access, including the shadow ones; a
 run the end-of-run rule stopped has ``truncated`` set to the rule's reason.
 """
@@ -34,7 +34,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from webr4.engine.testing.cycles import EndOfRun
-from webr4.engine.timers import with_timer_order
+from webr4.timer_order import with_timer_order
 from webr4.trace import Access, AccessKind, Category, Event, EventId, Plan, Step, Trace, event_location
 
 
@@ -75,7 +75,7 @@ class ModelEvent:
     """One event: its program, how it becomes pending (root, user, or created by an op), and
     whether it can run again once it has run (``repeats``; never for user events). An event
     with a ``delay`` is a ``setTimeout`` of that delay: its trace event is a timer carrying it,
-    which is all :mod:`webr4.engine.timers` needs to order it against other timers."""
+    which is all :mod:`webr4.timer_order` needs to order it against other timers."""
 
     id: EventId
     ops: tuple[Op, ...] = ()

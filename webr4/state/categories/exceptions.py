@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from webr4.engine.describe import short_site
+from webr4.places import short_site
 from webr4.state.categories.multiset import MultisetCategory, MultisetDiff
 from webr4.state.categories.words import MAX_TEXT, clip
 

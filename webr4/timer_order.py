@@ -36,6 +36,10 @@ fired, which holds in any trace whose timers fired in due order (the default pol
 order); the edges always point forward in the trace.
 
 Only direct edges are listed: a candidate that happens before another candidate is left out.
+
+The rule is part of the trace model: every executor (the browser, the engine's
+model executor) adds these edges to the steps' predecessors when it builds a trace
+(:func:`with_timer_order`), so everything that reads a trace sees them.
 """
 
 from __future__ import annotations
@@ -44,8 +48,7 @@ from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from webr4.engine.hb import creation_edges
-from webr4.trace import Category, Event, EventId, Step
+from webr4.trace import Category, Event, EventId, Step, creation_edges
 
 
 def timer_delay(event: Event | None) -> float | None:

@@ -27,7 +27,7 @@ import json
 import types
 from dataclasses import dataclass, fields, is_dataclass
 from functools import cache
-from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
+from typing import Annotated, Any, Callable, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from webr4.browser.flatrows import FlatRows
 from webr4.errors import Webr4Error
@@ -202,83 +202,132 @@ def _describe(value: Any) -> str:
 
 
 def _convert(kind: Any, raw: Any, path: str) -> Any:
-    origin = get_origin(kind)
-    if origin is Annotated:
-        inner, *marks = get_args(kind)
-        if JsonText in marks:
-            if not isinstance(raw, str):
-                raise _Mismatch(path, f"expected JSON text, got {_describe(raw)}")
-            try:
-                raw = json.loads(raw)
-            except ValueError:
-                raise _Mismatch(path, f"not valid JSON: {_describe(raw)}") from None
-        return _convert(inner, raw, path)
+    """``raw`` as a value of the annotated type ``kind``; a :class:`_Mismatch` at ``path`` when it
+    does not fit, a ``TypeError`` when the schema uses a type this module does not know."""
+    scalar = _SCALARS.get(kind)
+    if scalar is not None:
+        return scalar(raw, path)
     if is_dataclass(kind) and isinstance(kind, type):
-        if not isinstance(raw, dict):
-            raise _Mismatch(path, f"expected an object, got {_describe(raw)}")
-        hints = _hints(kind)
-        names = [f.name for f in fields(kind)]
-        missing = [name for name in names if name not in raw]
-        if missing:
-            raise _Mismatch(path, f"missing field {missing[0]!r}")
-        extra = sorted(set(raw) - set(names))
-        if extra:
-            raise _Mismatch(path, f"unexpected field {extra[0]!r}")
-        return kind(**{name: _convert(hints[name], raw[name], f"{path}.{name}") for name in names})
-    if origin in (Union, types.UnionType):
-        options = get_args(kind)
-        if raw is None and type(None) in options:
-            return None
-        failures: list[_Mismatch] = []
-        for option in options:
-            if option is type(None):
-                continue
-            try:
-                return _convert(option, raw, path)
-            except _Mismatch as mismatch:
-                failures.append(mismatch)
-        # The option that got furthest into the value says best what is wrong with it.
-        raise max(failures, key=lambda mismatch: len(mismatch.path))
-    if origin is Literal:
-        if raw not in get_args(kind) or isinstance(raw, bool):
-            words = ", ".join(repr(word) for word in get_args(kind))
-            raise _Mismatch(path, f"expected one of {words}, got {_describe(raw)}")
-        return raw
-    if origin is tuple:
-        args = get_args(kind)
-        if not isinstance(raw, list):
-            raise _Mismatch(path, f"expected a list, got {_describe(raw)}")
-        if len(args) == 2 and args[1] is Ellipsis:
-            rows = FlatRows.of(args[0])
-            converted = rows.convert(raw) if rows is not None else None
-            if converted is not None:
-                return converted
-            return tuple(_convert(args[0], item, f"{path}[{i}]") for i, item in enumerate(raw))
-        if len(raw) != len(args):
-            raise _Mismatch(path, f"expected {len(args)} items, got {len(raw)}")
-        return tuple(_convert(arg, item, f"{path}[{i}]") for i, (arg, item) in enumerate(zip(args, raw)))
-    if origin is dict:
-        if not isinstance(raw, dict) or not all(isinstance(key, str) for key in raw):
-            raise _Mismatch(path, f"expected an object, got {_describe(raw)}")
-        return raw
-    if kind is type(None):
-        if raw is not None:
-            raise _Mismatch(path, f"expected null, got {_describe(raw)}")
-        return None
-    if kind is bool:
-        if not isinstance(raw, bool):
-            raise _Mismatch(path, f"expected true or false, got {_describe(raw)}")
-        return raw
-    if kind is int:
-        if isinstance(raw, bool) or not (isinstance(raw, int) or (isinstance(raw, float) and raw.is_integer())):
-            raise _Mismatch(path, f"expected an integer, got {_describe(raw)}")
-        return int(raw)
-    if kind is float:
-        if isinstance(raw, bool) or not isinstance(raw, (int, float)):
-            raise _Mismatch(path, f"expected a number, got {_describe(raw)}")
-        return float(raw)
-    if kind is str:
+        return _record(kind, raw, path)
+    form = _FORMS.get(get_origin(kind))
+    if form is None:
+        raise TypeError(f"{path}: the schema uses a type the parser does not know: {kind!r}")
+    return form(kind, raw, path)
+
+
+def _record(kind: type, raw: Any, path: str) -> Any:
+    """A dataclass from an object with exactly its fields."""
+    if not isinstance(raw, dict):
+        raise _Mismatch(path, f"expected an object, got {_describe(raw)}")
+    hints = _hints(kind)
+    names = [f.name for f in fields(kind)]
+    missing = [name for name in names if name not in raw]
+    if missing:
+        raise _Mismatch(path, f"missing field {missing[0]!r}")
+    extra = sorted(set(raw) - set(names))
+    if extra:
+        raise _Mismatch(path, f"unexpected field {extra[0]!r}")
+    return kind(**{name: _convert(hints[name], raw[name], f"{path}.{name}") for name in names})
+
+
+def _annotated(kind: Any, raw: Any, path: str) -> Any:
+    """``Annotated[T, ...]``: a ``T``, first parsed from JSON text when marked :class:`JsonText`."""
+    inner, *marks = get_args(kind)
+    if JsonText in marks:
         if not isinstance(raw, str):
-            raise _Mismatch(path, f"expected a string, got {_describe(raw)}")
-        return raw
-    raise TypeError(f"{path}: the schema uses a type the parser does not know: {kind!r}")
+            raise _Mismatch(path, f"expected JSON text, got {_describe(raw)}")
+        try:
+            raw = json.loads(raw)
+        except ValueError:
+            raise _Mismatch(path, f"not valid JSON: {_describe(raw)}") from None
+    return _convert(inner, raw, path)
+
+
+def _union(kind: Any, raw: Any, path: str) -> Any:
+    """The first option ``raw`` fits; when none does, the mismatch that got furthest into it."""
+    options = get_args(kind)
+    if raw is None and type(None) in options:
+        return None
+    failures: list[_Mismatch] = []
+    for option in options:
+        if option is type(None):
+            continue
+        try:
+            return _convert(option, raw, path)
+        except _Mismatch as mismatch:
+            failures.append(mismatch)
+    # The option that got furthest into the value says best what is wrong with it.
+    raise max(failures, key=lambda mismatch: len(mismatch.path))
+
+
+def _literal(kind: Any, raw: Any, path: str) -> Any:
+    if raw not in get_args(kind) or isinstance(raw, bool):
+        words = ", ".join(repr(word) for word in get_args(kind))
+        raise _Mismatch(path, f"expected one of {words}, got {_describe(raw)}")
+    return raw
+
+
+def _tuple(kind: Any, raw: Any, path: str) -> tuple[Any, ...]:
+    """A list as a tuple: ``tuple[T, ...]`` of any length (flat rows a column at a time when they
+    pass), any other tuple of exactly its items."""
+    args = get_args(kind)
+    if not isinstance(raw, list):
+        raise _Mismatch(path, f"expected a list, got {_describe(raw)}")
+    if len(args) == 2 and args[1] is Ellipsis:
+        rows = FlatRows.of(args[0])
+        converted = rows.convert(raw) if rows is not None else None
+        if converted is not None:
+            return converted
+        return tuple(_convert(args[0], item, f"{path}[{i}]") for i, item in enumerate(raw))
+    if len(raw) != len(args):
+        raise _Mismatch(path, f"expected {len(args)} items, got {len(raw)}")
+    return tuple(_convert(arg, item, f"{path}[{i}]") for i, (arg, item) in enumerate(zip(args, raw)))
+
+
+def _object(kind: Any, raw: Any, path: str) -> dict[str, Any]:
+    """``dict[str, ...]``: any object, kept as it is."""
+    if not isinstance(raw, dict) or not all(isinstance(key, str) for key in raw):
+        raise _Mismatch(path, f"expected an object, got {_describe(raw)}")
+    return raw
+
+
+_FORMS: dict[Any, Callable[[Any, Any, str], Any]] = {
+    Annotated: _annotated, Union: _union, types.UnionType: _union, Literal: _literal, tuple: _tuple, dict: _object,
+}
+"""How each generic form (by its ``get_origin``) is converted."""
+
+
+def _null(raw: Any, path: str) -> None:
+    if raw is not None:
+        raise _Mismatch(path, f"expected null, got {_describe(raw)}")
+
+
+def _boolean(raw: Any, path: str) -> bool:
+    if not isinstance(raw, bool):
+        raise _Mismatch(path, f"expected true or false, got {_describe(raw)}")
+    return raw
+
+
+def _integer(raw: Any, path: str) -> int:
+    """An integer, also as a float without a fraction (JSON has one kind of number)."""
+    if isinstance(raw, bool) or not (isinstance(raw, int) or (isinstance(raw, float) and raw.is_integer())):
+        raise _Mismatch(path, f"expected an integer, got {_describe(raw)}")
+    return int(raw)
+
+
+def _number(raw: Any, path: str) -> float:
+    if isinstance(raw, bool) or not isinstance(raw, (int, float)):
+        raise _Mismatch(path, f"expected a number, got {_describe(raw)}")
+    return float(raw)
+
+
+def _string(raw: Any, path: str) -> str:
+    if not isinstance(raw, str):
+        raise _Mismatch(path, f"expected a string, got {_describe(raw)}")
+    return raw
+
+
+_SCALARS: dict[Any, Callable[[Any, str], Any]] = {
+    type(None): _null, bool: _boolean, int: _integer, float: _number, str: _string,
+}
+"""How each scalar type is converted."""

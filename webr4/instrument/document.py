@@ -16,7 +16,7 @@ from bs4 import BeautifulSoup, Tag
 
 from webr4.instrument.cache import CachedRewriter
 from webr4.instrument.positions import PositionMap, Replacement, aligned, line_starts, to_position
-from webr4.instrument.tags import read_start_tag
+from webr4.instrument.tags import Attribute, read_start_tag
 
 _JS_TYPES = frozenset(
     {"", "text/javascript", "application/javascript", "text/ecmascript", "application/ecmascript",
@@ -95,62 +95,90 @@ def instrument_document(text: str, url: str, rewriter: CachedRewriter, id_prefix
     ``id_prefix`` makes the script ids of this document unique among all scripts of a run.
     """
     soup = BeautifulSoup(text, "html.parser")
-    starts = line_starts(text)
-    edits: list[Replacement] = []  # in the original text
-    originals: dict[str, str] = {}
-    scripts: list[tuple[int, str]] = []
-    sites: dict[str, str] = {}
-    uncontrolled: list[str] = []
-    count = 0
+    document = _DocumentRewrite(text, url, rewriter, id_prefix)
     for tag in soup.find_all(True):
         if not isinstance(tag, Tag) or tag.sourceline is None or tag.sourcepos is None:
             continue
         if any(parent.name in _TEXT_ONLY for parent in tag.parents):
             continue
-        start_tag = read_start_tag(text, starts[tag.sourceline - 1] + tag.sourcepos)
-        tag_end = start_tag.end
+        start_tag = read_start_tag(text, document.starts[tag.sourceline - 1] + tag.sourcepos)
         for attribute in start_tag.attributes:
-            if not is_event_handler_attribute(start_tag.name, attribute.name):
-                continue
-            body = html_entities.unescape(text[attribute.value_start : attribute.value_end])
-            line, column = to_position(starts, attribute.value_start)
-            count += 1
-            result = rewriter.rewrite(body, url, script_id=f"{id_prefix}h{count}", handler=True)
-            if result.code == body:
-                continue
-            originals[result.code] = body
-            sites.update(_shift_sites(result.sites, url, line, column))
-            uncontrolled.extend(f"{u.kind} at {u.site}" for u in result.uncontrolled)
-            # Written back inside the quotes it had; an unquoted value gets double quotes.
-            escaped = html_entities.escape(result.code, quote=True)
-            value = escaped if attribute.quote else f'"{escaped}"'
-            edits.append(Replacement(attribute.value_start, attribute.value_end, value,
-                                     aligned(text[attribute.value_start : attribute.value_end], value)))
-        if tag.name != "script" or tag.has_attr("src"):
-            continue
-        kind = str(tag.get("type", "")).strip().lower()
+            if is_event_handler_attribute(start_tag.name, attribute.name):
+                document.handler(attribute)
+        if tag.name == "script" and not tag.has_attr("src"):
+            document.inline_script(str(tag.get("type", "")).strip().lower(), start_tag.end)
+    return document.result()
+
+
+class _DocumentRewrite:
+    """A document's inline code being rewritten, in document order: the replacements in the
+    original text so far and what the instrumented document reports about them."""
+
+    def __init__(self, text: str, url: str, rewriter: CachedRewriter, id_prefix: str) -> None:
+        self.text = text
+        self.url = url
+        self.rewriter = rewriter
+        self.id_prefix = id_prefix
+        self.starts = line_starts(text)
+        self.edits: list[Replacement] = []  # in the original text
+        self.originals: dict[str, str] = {}
+        self.scripts: list[tuple[int, str]] = []
+        self.sites: dict[str, str] = {}
+        self.uncontrolled: list[str] = []
+        self.count = 0  # the handlers and inline scripts given a script id so far
+
+    def script_id(self, kind: str) -> str:
+        """The next script id of this document (``kind``: ``h`` a handler, ``s`` a script)."""
+        self.count += 1
+        return f"{self.id_prefix}{kind}{self.count}"
+
+    def handler(self, attribute: Attribute) -> None:
+        """Rewrite an event handler attribute's value, written back inside the quotes it had."""
+        text, url = self.text, self.url
+        body = html_entities.unescape(text[attribute.value_start : attribute.value_end])
+        line, column = to_position(self.starts, attribute.value_start)
+        result = self.rewriter.rewrite(body, url, script_id=self.script_id("h"), handler=True)
+        if result.code == body:
+            return
+        self.originals[result.code] = body
+        self.sites.update(_shift_sites(result.sites, url, line, column))
+        self.uncontrolled.extend(f"{u.kind} at {u.site}" for u in result.uncontrolled)
+        # Written back inside the quotes it had; an unquoted value gets double quotes.
+        escaped = html_entities.escape(result.code, quote=True)
+        value = escaped if attribute.quote else f'"{escaped}"'
+        self.edits.append(Replacement(attribute.value_start, attribute.value_end, value,
+                                      aligned(text[attribute.value_start : attribute.value_end], value)))
+
+    def inline_script(self, kind: str, tag_end: int) -> None:
+        """Rewrite the body of an inline script of type ``kind`` (lowercased), which starts at
+        ``tag_end``; a script that is not JavaScript, or is empty, stays as it is."""
+        text, url = self.text, self.url
         if kind not in _JS_TYPES and kind != "module":
-            continue
+            return
         close = text.lower().find("</script", tag_end)
         body = text[tag_end : close if close >= 0 else len(text)]
         if not body.strip():
-            continue
-        line, column = to_position(starts, tag_end)
-        count += 1
-        result = rewriter.rewrite(body, url, script_id=f"{id_prefix}s{count}", module=kind == "module")
-        sites.update(_shift_sites(result.sites, url, line, column))
-        uncontrolled.extend(f"{u.kind} at {_shift_sites({'u': u.site}, url, line, column)['u']}"
-                            for u in result.uncontrolled)
+            return
+        line, column = to_position(self.starts, tag_end)
+        result = self.rewriter.rewrite(body, url, script_id=self.script_id("s"), module=kind == "module")
+        self.sites.update(_shift_sites(result.sites, url, line, column))
+        self.uncontrolled.extend(f"{u.kind} at {_shift_sites({'u': u.site}, url, line, column)['u']}"
+                                 for u in result.uncontrolled)
         if result.code != body:
-            originals[result.code] = body
-            scripts.append((tag_end, body))
-            edits.append(Replacement(tag_end, tag_end + len(body), result.code, result.positions))
-    pieces: list[str] = []
-    previous = 0
-    for start, end, replacement, _ in sorted(edits, key=lambda edit: edit.start):
-        pieces.append(text[previous:start])
-        pieces.append(replacement)
-        previous = end
-    pieces.append(text[previous:])
-    positions = PositionMap.from_replacements(text, edits)
-    return InstrumentedDocument("".join(pieces), sites, uncontrolled, positions, originals, tuple(scripts))
+            self.originals[result.code] = body
+            self.scripts.append((tag_end, body))
+            self.edits.append(Replacement(tag_end, tag_end + len(body), result.code, result.positions))
+
+    def result(self) -> InstrumentedDocument:
+        """The document with every replacement made, and its map back to the original."""
+        text = self.text
+        pieces: list[str] = []
+        previous = 0
+        for start, end, replacement, _ in sorted(self.edits, key=lambda edit: edit.start):
+            pieces.append(text[previous:start])
+            pieces.append(replacement)
+            previous = end
+        pieces.append(text[previous:])
+        positions = PositionMap.from_replacements(text, self.edits)
+        return InstrumentedDocument("".join(pieces), self.sites, self.uncontrolled, positions, self.originals,
+                                    tuple(self.scripts))

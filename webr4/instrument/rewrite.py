@@ -37,7 +37,7 @@ once per scope instance; top-level function and class declarations of a classic 
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
@@ -210,72 +210,114 @@ class _Emitter:
             self.member(access)
 
     def member(self, access: MemberAccess) -> None:
-        node, outer, form = access.node, access.outer, access.form
         obj, first, second = access.obj, access.key_start, access.key_end
         if obj is None or first is None or second is None:
             return
         # The key's two tokens are ``.`` and the name, or ``[`` and ``]``.
-        dotted = node.type == "member_expression"
+        dotted = access.node.type == "member_expression"
         site = self.table.add(second.start_byte if dotted else first.start_byte)
-        strict = "s" if access.strict else ""
-        edits = self.edits
+        _MemberRewrite(self.edits, access, obj, first, second, dotted, site).apply()
 
-        def key_as_argument(closing_bracket: str) -> None:
-            """``.p`` becomes ``,"p"``; ``[k]`` becomes ``,k`` followed by ``closing_bracket``."""
-            edits.replace(first, ",")
-            if dotted:
-                edits.wrap(second, '"', '"' + closing_bracket)
-            else:
-                edits.replace(second, closing_bracket)
 
-        if form is MemberForm.READ:
-            edits.open(node, f'{LOG}p("{site}",')
-            key_as_argument("" if dotted else ")")
-            if dotted:
-                edits.close(node, ")")
-        elif form is MemberForm.CALL:
-            if dotted:
-                edits.open(node, f'{LOG}m("{site}",')
-                edits.close(node, f',"{source_text(second)}")', offset=obj.end_byte)
-            else:
-                edits.open(node, f'{LOG}mk("{site}",')
-                edits.replace(first, ",")
-                edits.replace(second, f")[{LOG}k]")
-        elif form is MemberForm.NEW:
-            edits.open(node, f'({LOG}p("{site}",')
-            key_as_argument("" if dotted else "))")
-            if dotted:
-                edits.close(node, "))")
-        elif form is MemberForm.WRITE:
-            operator = child_of_type(outer, "=")
-            if operator is None:
-                return
-            edits.open(outer, f'{LOG}pw{strict}("{site}",')
-            key_as_argument("")
-            edits.replace(operator, ",")
-            edits.close(outer, ")")
-        elif form is MemberForm.COMPOUND:
-            operator = outer.child_by_field_name("operator")
-            if operator is None:
-                return
-            edits.open(outer, f'{LOG}pc{strict}("{site}",')
-            key_as_argument("")
-            edits.replace(operator, f',"{operator.type}",()=>(')
-            edits.close(outer, "))")
-        elif form is MemberForm.UPDATE:
-            operator = outer.children[0] if access.prefix else outer.children[-1]
-            opening = f'{LOG}pu{strict}("{site}",'
-            if access.prefix:
-                edits.replace_opening(outer, operator, opening)
-            else:
-                edits.open(outer, opening)
-                edits.replace(operator, "")
-            key_as_argument("")
-            edits.close(outer, f",{access.delta},{int(access.prefix)})")
-        elif form is MemberForm.DELETE:
-            edits.replace_opening(outer, outer.children[0], f'{LOG}pd{strict}("{site}",')
-            key_as_argument("")
-            edits.close(outer, ")")
+@dataclass(frozen=True)
+class _MemberRewrite:
+    """The edits that turn one property access into a call of the access log's helper for its
+    form (the table of the module docstring): the object and the key become its arguments."""
+
+    edits: EditList
+    access: MemberAccess
+    obj: Node
+    first: Node  # the key's first token: ``.`` or ``[``
+    second: Node  # the key's last token: the property name or ``]``
+    dotted: bool  # ``o.p`` rather than ``o[k]``
+    site: str
+
+    def apply(self) -> None:
+        _MEMBER_FORMS[self.access.form](self)
+
+    @property
+    def strict(self) -> str:
+        """The suffix of a writing helper in strict code."""
+        return "s" if self.access.strict else ""
+
+    def key_as_argument(self, closing_bracket: str) -> None:
+        """``.p`` becomes ``,"p"``; ``[k]`` becomes ``,k`` followed by ``closing_bracket``."""
+        self.edits.replace(self.first, ",")
+        if self.dotted:
+            self.edits.wrap(self.second, '"', '"' + closing_bracket)
+        else:
+            self.edits.replace(self.second, closing_bracket)
+
+    def read(self) -> None:
+        node = self.access.node
+        self.edits.open(node, f'{LOG}p("{self.site}",')
+        self.key_as_argument("" if self.dotted else ")")
+        if self.dotted:
+            self.edits.close(node, ")")
+
+    def call(self) -> None:
+        """A callee keeps its object as ``this``: the helper returns the object, the call stays."""
+        node = self.access.node
+        if self.dotted:
+            self.edits.open(node, f'{LOG}m("{self.site}",')
+            self.edits.close(node, f',"{source_text(self.second)}")', offset=self.obj.end_byte)
+        else:
+            self.edits.open(node, f'{LOG}mk("{self.site}",')
+            self.edits.replace(self.first, ",")
+            self.edits.replace(self.second, f")[{LOG}k]")
+
+    def new(self) -> None:
+        node = self.access.node
+        self.edits.open(node, f'({LOG}p("{self.site}",')
+        self.key_as_argument("" if self.dotted else "))")
+        if self.dotted:
+            self.edits.close(node, "))")
+
+    def write(self) -> None:
+        outer = self.access.outer
+        operator = child_of_type(outer, "=")
+        if operator is None:
+            return
+        self.edits.open(outer, f'{LOG}pw{self.strict}("{self.site}",')
+        self.key_as_argument("")
+        self.edits.replace(operator, ",")
+        self.edits.close(outer, ")")
+
+    def compound(self) -> None:
+        outer = self.access.outer
+        operator = outer.child_by_field_name("operator")
+        if operator is None:
+            return
+        self.edits.open(outer, f'{LOG}pc{self.strict}("{self.site}",')
+        self.key_as_argument("")
+        self.edits.replace(operator, f',"{operator.type}",()=>(')
+        self.edits.close(outer, "))")
+
+    def update(self) -> None:
+        access, outer = self.access, self.access.outer
+        operator = outer.children[0] if access.prefix else outer.children[-1]
+        opening = f'{LOG}pu{self.strict}("{self.site}",'
+        if access.prefix:
+            self.edits.replace_opening(outer, operator, opening)
+        else:
+            self.edits.open(outer, opening)
+            self.edits.replace(operator, "")
+        self.key_as_argument("")
+        self.edits.close(outer, f",{access.delta},{int(access.prefix)})")
+
+    def delete(self) -> None:
+        outer = self.access.outer
+        self.edits.replace_opening(outer, outer.children[0], f'{LOG}pd{self.strict}("{self.site}",')
+        self.key_as_argument("")
+        self.edits.close(outer, ")")
+
+
+_MEMBER_FORMS: dict[MemberForm, Callable[[_MemberRewrite], None]] = {
+    MemberForm.READ: _MemberRewrite.read, MemberForm.CALL: _MemberRewrite.call, MemberForm.NEW: _MemberRewrite.new,
+    MemberForm.WRITE: _MemberRewrite.write, MemberForm.COMPOUND: _MemberRewrite.compound,
+    MemberForm.UPDATE: _MemberRewrite.update, MemberForm.DELETE: _MemberRewrite.delete,
+}
+"""The edits of each form of property access."""
 
 
 def rewrite(

@@ -206,30 +206,57 @@ async def _carry_out(page: Page, schedule: dict[str, Any], observed: _Observed,
                      released: dict[str, asyncio.Event]) -> str | None:
     """Load the page and carry out the schedule; ``None`` when every sign it waited for came, else
     what did not happen, in words."""
-    problems: list[str] = []
-    timings = {timing["step"]: timing["after"] for timing in schedule["timings"]}
+    try:
+        await page.goto(schedule["url"], wait_until="commit")
+    except PlaywrightError as error:
+        return f"the page did not load in plain Chromium: {str(error).splitlines()[0]}"
+    observed.see(RESPONSE, request_key(schedule["url"]))
+    run = _ScheduleRun(page, schedule, observed, released)
+    await asyncio.gather(*[run.release(hold["request"], hold["until"]) for hold in schedule["holds"]],
+                         run.clock(), run.steps())
+    return run.problems[0] if run.problems else None
 
-    async def wait(sign: dict[str, Any] | None) -> bool:
+
+class _ScheduleRun:
+    """A schedule being carried out on a loaded page: its holds released, its clock run and its
+    steps performed side by side, each when its sign has come. ``problems`` collects what did not
+    happen, in words, in the order it was found."""
+
+    def __init__(self, page: Page, schedule: dict[str, Any], observed: _Observed,
+                 released: dict[str, asyncio.Event]) -> None:
+        self.page = page
+        self.schedule = schedule
+        self.observed = observed
+        self.released = released  # each held request -> set once its response may go
+        self.problems: list[str] = []
+        self.timings = {timing["step"]: timing["after"] for timing in schedule["timings"]}
+        self.ticking = asyncio.Lock()  # one clock run at a time
+
+    async def wait(self, sign: dict[str, Any] | None) -> bool:
+        """Until ``sign`` has come and :data:`SETTLE_S` more (``None``: at once); ``False``, with the
+        problem noted, when it did not come in :data:`ORDER_TIMEOUT_S`."""
         if sign is None:
             return True
         try:
-            await asyncio.wait_for(observed.sign(sign["kind"], sign.get("target", "")).wait(), ORDER_TIMEOUT_S)
+            await asyncio.wait_for(self.observed.sign(sign["kind"], sign.get("target", "")).wait(), ORDER_TIMEOUT_S)
         except asyncio.TimeoutError:
-            problems.append(f"{sign_words(sign)} never happened in plain Chromium (waited {ORDER_TIMEOUT_S:g} s)")
+            self.problems.append(f"{sign_words(sign)} never happened in plain Chromium "
+                                 f"(waited {ORDER_TIMEOUT_S:g} s)")
             return False
         await asyncio.sleep(SETTLE_S)
         return True
 
-    async def release(request: str, sign: dict[str, Any]) -> None:
-        await wait(sign)
-        released[request].set()
+    async def release(self, request: str, sign: dict[str, Any]) -> None:
+        """Let ``request``'s held response go once ``sign`` has come (or was given up)."""
+        await self.wait(sign)
+        self.released[request].set()
         try:  # what the response starts runs before the schedule goes on (the page may have aborted it)
-            await asyncio.wait_for(observed.sign(SETTLED, request).wait(), ORDER_TIMEOUT_S)
+            await asyncio.wait_for(self.observed.sign(SETTLED, request).wait(), ORDER_TIMEOUT_S)
         except asyncio.TimeoutError:
             return
         await asyncio.sleep(SETTLE_S)
 
-    async def quiet(target: str) -> None:
+    async def quiet(self, target: str) -> None:
         """Until no request but a held one has been in flight for :data:`SETTLE_S` (what a
         released response or a loaded script asks for next has arrived and run) and ``target``
         (a selector) is visible, at most :data:`QUIET_PATIENCE_S`: a step after a sign runs on a
@@ -241,88 +268,92 @@ async def _carry_out(page: Page, schedule: dict[str, Any], observed: _Observed,
         loop = asyncio.get_running_loop()
         give_up, calm_since = loop.time() + QUIET_PATIENCE_S, loop.time()
         while loop.time() < give_up:
-            if schedule["clock"]:
-                await run_clock(min(observed.clock_ms + QUIET_TICK_MS, ceiling()), due_now=True)
-            if any(key not in released or released[key].is_set() for key in observed.in_flight.values()):
+            if self.schedule["clock"]:
+                await self.run_clock(min(self.observed.clock_ms + QUIET_TICK_MS, self.ceiling()), due_now=True)
+            if any(key not in self.released or self.released[key].is_set()
+                   for key in self.observed.in_flight.values()):
                 calm_since = loop.time()
-            elif loop.time() - calm_since >= SETTLE_S and await _visible(page, target):
+            elif loop.time() - calm_since >= SETTLE_S and await _visible(self.page, target):
                 return
             await asyncio.sleep(SETTLE_S / 8)
 
-    ticking = asyncio.Lock()
+    async def run_clock(self, to_ms: float, due_now: bool = False) -> None:
+        """Run the paused clock on to ``to_ms``; with ``due_now``, fire the timers due by then even
+        when it is there already."""
+        async with self.ticking:
+            if to_ms > self.observed.clock_ms:
+                await self.page.clock.run_for(int(to_ms - self.observed.clock_ms))
+                self.observed.clock_ms = to_ms
+            elif due_now and to_ms >= self.observed.clock_ms:  # timers set since, due by now: a paused clock fires none
+                await self.page.clock.run_for(0)
 
-    async def run_clock(to_ms: float, due_now: bool = False) -> None:
-        async with ticking:
-            if to_ms > observed.clock_ms:
-                await page.clock.run_for(int(to_ms - observed.clock_ms))
-                observed.clock_ms = to_ms
-            elif due_now and to_ms >= observed.clock_ms:  # timers set since, due by now: a paused clock fires none
-                await page.clock.run_for(0)
+    def seen(self, sign: dict[str, Any] | None) -> bool:
+        return sign is not None and self.observed.sign(sign["kind"], sign.get("target", "")).is_set()
 
-    def seen(sign: dict[str, Any] | None) -> bool:
-        return sign is not None and observed.sign(sign["kind"], sign.get("target", "")).is_set()
-
-    def ceiling() -> float:
+    def ceiling(self) -> float:
         """How far the clock may go now: short of every racing timer whose sign has not come (of
         its due time as webr4 had it, or, once the event that sets it has been seen, as the plain
         clock has it: ``delay_ms`` after the clock then); free before a timer exists."""
         held = []
-        for run in schedule["clock_runs"]:
+        for run in self.schedule["clock_runs"]:
             created = run.get("created")
-            if seen(run["after"]) or (created is not None and not seen(created)):
+            if self.seen(run["after"]) or (created is not None and not self.seen(created)):
                 continue
-            start = observed.clock_at.get(sign_key(created), 0.0) if created is not None else None
+            start = self.observed.clock_at.get(sign_key(created), 0.0) if created is not None else None
             held.append(run["to_ms"] - 1 if start is None else start + run.get("delay_ms", 0.0) - 1)
         return min(held, default=float("inf"))
 
-    async def clock() -> None:
-        for run in sorted(schedule["clock_runs"], key=lambda r: r["to_ms"]):
-            if not await wait(run["after"]):
+    async def clock(self) -> None:
+        """Make the schedule's clock runs in order of their times, each once its sign has come."""
+        for run in sorted(self.schedule["clock_runs"], key=lambda r: r["to_ms"]):
+            if not await self.wait(run["after"]):
                 return
             created = run.get("created")
-            due = observed.clock_at.get(sign_key(created), 0.0) + run.get("delay_ms", 0.0) if created else 0.0
-            await run_clock(max(run["to_ms"], due), due_now=True)
-            observed.see(CLOCK, f"{run['to_ms']:g}")
+            due = self.observed.clock_at.get(sign_key(created), 0.0) + run.get("delay_ms", 0.0) if created else 0.0
+            await self.run_clock(max(run["to_ms"], due), due_now=True)
+            self.observed.see(CLOCK, f"{run['to_ms']:g}")
             await asyncio.sleep(SETTLE_S)
 
-    async def steps() -> None:
-        for number, call in enumerate(schedule["calls"]):
+    async def steps(self) -> None:
+        """Perform the user's steps in order, each once its sign has come; stop at the first that
+        cannot go ahead."""
+        for number, call in enumerate(self.schedule["calls"]):
             if "wait" in call:
                 await asyncio.sleep(float(call["wait"]) / 1000)
                 continue
-            after = timings.get(number, {"kind": LOAD, "target": ""})
-            if not await wait(after):
+            if not await self.step(number, call):
                 return
-            recorded = schedule["step_times"][number] if number < len(schedule["step_times"]) else -1
-            if schedule["clock"] and recorded >= 0:  # the page's timers up to the step, as they ran in webr4
-                await run_clock(min(recorded, ceiling()))
-                await asyncio.sleep(SETTLE_S)
-            if after is not None:  # a fast user acts at once; any other step waits for a quiet page
-                await quiet(call["selector"])
-            try:
-                locator = page.locator(call["selector"]).first  # as webr4 acts: on the first match
-                await getattr(locator, call["method"])(*call["args"], timeout=ORDER_TIMEOUT_S * 1000)
-            except PlaywrightError as error:
-                if not forced():
-                    problems.append(f"step {number + 1} ({call['method']} on {call['selector']}) failed in plain "
-                                    f"Chromium: {str(error).splitlines()[0]}")
-                    return
-                # The order was forced before it: a step that cannot happen now (its target never
-                # appeared: the todo was lost) is part of the outcome, as in webr4's own run.
-            observed.see(STEP, str(number))
 
-    def forced() -> bool:
+    async def step(self, number: int, call: dict[str, Any]) -> bool:
+        """Perform step ``number`` once its sign has come, on a page as webr4 had it by then;
+        ``False`` (the problem noted) when the schedule cannot go on."""
+        after = self.timings.get(number, {"kind": LOAD, "target": ""})
+        if not await self.wait(after):
+            return False
+        step_times = self.schedule["step_times"]
+        recorded = step_times[number] if number < len(step_times) else -1
+        if self.schedule["clock"] and recorded >= 0:  # the page's timers up to the step, as they ran in webr4
+            await self.run_clock(min(recorded, self.ceiling()))
+            await asyncio.sleep(SETTLE_S)
+        if after is not None:  # a fast user acts at once; any other step waits for a quiet page
+            await self.quiet(call["selector"])
+        try:
+            locator = self.page.locator(call["selector"]).first  # as webr4 acts: on the first match
+            await getattr(locator, call["method"])(*call["args"], timeout=ORDER_TIMEOUT_S * 1000)
+        except PlaywrightError as error:
+            if not self.forced():
+                self.problems.append(f"step {number + 1} ({call['method']} on {call['selector']}) failed in plain "
+                                     f"Chromium: {str(error).splitlines()[0]}")
+                return False
+            # The order was forced before it: a step that cannot happen now (its target never
+            # appeared: the todo was lost) is part of the outcome, as in webr4's own run.
+        self.observed.see(STEP, str(number))
+        return True
+
+    def forced(self) -> bool:
         """Whether every hold was released and every clock run made: the order is decided."""
-        return all(gate.is_set() for gate in released.values()) and all(
-            observed.sign(CLOCK, f"{run['to_ms']:g}").is_set() for run in schedule["clock_runs"])
-
-    try:
-        await page.goto(schedule["url"], wait_until="commit")
-    except PlaywrightError as error:
-        return f"the page did not load in plain Chromium: {str(error).splitlines()[0]}"
-    observed.see(RESPONSE, request_key(schedule["url"]))
-    await asyncio.gather(*[release(hold["request"], hold["until"]) for hold in schedule["holds"]], clock(), steps())
-    return problems[0] if problems else None
+        return all(gate.is_set() for gate in self.released.values()) and all(
+            self.observed.sign(CLOCK, f"{run['to_ms']:g}").is_set() for run in self.schedule["clock_runs"])
 
 
 async def _visible(page: Page, selector: str) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Collection, Generic, Mapping, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Collection, Generic, Mapping, TypeVar, cast
 
 if TYPE_CHECKING:
     from webr4.execution import Execution
@@ -83,8 +83,12 @@ class Category(ABC, Generic[V, D]):
         return value
 
     def load(self, raw: Any, base: Path | None) -> V:
-        """Inverse of :meth:`dump`; relative file names are taken relative to ``base``."""
-        return raw
+        """Inverse of :meth:`dump`; relative file names are taken relative to ``base``.
+
+        The default serves a category whose value is its own JSON (what the default :meth:`dump`
+        writes): ``raw`` is taken as the value unchanged.
+        """
+        return cast(V, raw)
 
     @abstractmethod
     def no_difference(self) -> D:

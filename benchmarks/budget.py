@@ -30,6 +30,7 @@ from webr4.browser.driver import Driver
 from webr4.record.session import Session, record
 from webr4.serve import serve
 from webr4.sweep.explore import explore
+from webr4.sweep.settings import SweepSettings
 from webr4.sweep.progress import Quiet
 
 ORDERS = ("plan", "harm")
@@ -86,7 +87,7 @@ class Site:
 
 async def _sweep(driver: Driver, session: Session, out: Path, order: str) -> Ordered:
     clock = _Clock()
-    summary = await explore(driver, session, out, bound=1, budget=BUDGET_S, order=order, progress=clock)
+    summary = await explore(driver, session, out, SweepSettings(bound=1, budget=BUDGET_S, order=order), progress=clock)
     harmful = [(at, n) for n, (at, verdict) in enumerate(clock.verdicts, 1) if verdict == "harmful"]
     explored = clock.verdicts[-1][0] if clock.verdicts else 0.0
     return Ordered(order, round(explored, 2), summary.sequences, [round(at, 2) for at, _ in harmful],

@@ -34,6 +34,7 @@ from benchmarks.section import Section, served
 from webr4.browser.actions import parse_actions
 from webr4.browser.driver import Driver
 from webr4.sweep.explore import SEED_REPLAYS, SeedNotReproducible, explore
+from webr4.sweep.settings import SweepSettings
 from webr4.record.session import Session, record
 from webr4.sweep.runfiles import RunFiles
 from webr4.trace import Trace
@@ -122,7 +123,8 @@ def verdicts(summary: dict[str, Any]) -> list[tuple[Any, ...]]:
 async def _webr4(driver: Driver, session: Session, out: Path, site: str, approach: str, truth: SiteTruth, *,
                  strategy: str, bound: int, budget: int | None) -> tuple[Result, dict[str, Any]]:
     started = time.perf_counter()
-    summary = (await explore(driver, session, out, bound=bound, strategy=strategy, max_sequences=budget)).to_json()
+    summary = (await explore(driver, session, out,
+                             SweepSettings(bound=bound, strategy=strategy, max_sequences=budget))).to_json()
     wall = time.perf_counter() - started
     first, false = judge(summary, out, truth)
     pruning = summary.get("pruning")

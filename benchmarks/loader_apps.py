@@ -42,6 +42,7 @@ from webr4.record.session import SessionError, record
 from webr4.serve import serve
 from webr4.sweep.confirm import confirm_run
 from webr4.sweep.explore import explore
+from webr4.sweep.settings import SweepSettings
 from webr4.sweep.runfiles import RunFiles
 
 APPS = ("backbone_require", "knockoutjs_require", "canjs_require", "angularjs_require", "stapes_require",
@@ -84,8 +85,8 @@ async def measure_app(driver: Driver, url: str, session_steps: list[dict[str, An
             result.steps = steps
             break
         assert session is not None
-        summary = await explore(driver, session, scratch / "run", bound=1, max_sequences=MAX_SEQUENCES,
-                                time_limit=TIME_LIMIT_S)
+        summary = await explore(driver, session, scratch / "run",
+                                SweepSettings(bound=1, max_sequences=MAX_SEQUENCES, time_limit=TIME_LIMIT_S))
         summary = await confirm_run(driver.browser, session, scratch / "run", "harmful")
     except Exception as error:  # noqa: BLE001 - one app's failure is its row, not the benchmark's end
         result.error = (str(error).strip().splitlines() or [type(error).__name__])[0][:200]

@@ -56,6 +56,7 @@ from webr4.rundir.execution import trace_text
 from webr4.serve import serve
 from webr4.sweep.confirm import confirm_run
 from webr4.sweep.explore import SEED_REPLAYS, explore
+from webr4.sweep.settings import SweepSettings
 from webr4.sweep.store import RunStore, execution_key
 
 CORPUS = Path(__file__).resolve().parent / "real_apps.json"
@@ -276,7 +277,8 @@ async def measure_app(driver: Driver, plain_chromium: Browser, app: App, url: st
     run_dir = scratch / app.name / "run"
     started = time.perf_counter()
     try:
-        summary = await explore(driver, session, run_dir, max_sequences=MAX_SEQUENCES, time_limit=SWEEP_TIME_LIMIT_S)
+        summary = await explore(driver, session, run_dir,
+                                SweepSettings(max_sequences=MAX_SEQUENCES, time_limit=SWEEP_TIME_LIMIT_S))
     except Exception as error:  # noqa: BLE001 - as for the recording
         result.error = f"explore: {_one_line(error)}"
         return result

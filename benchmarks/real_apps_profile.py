@@ -60,6 +60,7 @@ from webr4.rundir.execution import ExecutionFiles
 from webr4.serve import serve
 from webr4.state.snapshot import StateSnapshot
 from webr4.sweep.explore import SeedNotReproducible, explore
+from webr4.sweep.settings import SweepSettings
 from webr4.sweep.store import RunStore
 
 _ROOT = Path(__file__).resolve().parent.parent
@@ -236,7 +237,7 @@ async def profile_app(driver: Driver, app: App, url: str, corpus: Corpus, scratc
     started = time.perf_counter()
     with timers.installed():
         try:
-            await explore(driver, session, scratch / app.name / "run", max_sequences=SEQUENCES)
+            await explore(driver, session, scratch / app.name / "run", SweepSettings(max_sequences=SEQUENCES))
         except SeedNotReproducible as error:
             failure = str(error)
     sweep_s = time.perf_counter() - started

@@ -31,6 +31,7 @@ from webr4.engine import Explorer, find_races
 from webr4.engine.filters import DEFAULT_FILTERS
 from webr4.execution import Capture
 from webr4.sweep.explore import explore
+from webr4.sweep.settings import SweepSettings
 from webr4.record.session import record
 from webr4.trace import Trace
 
@@ -136,8 +137,8 @@ async def measure(sizes: tuple[int, ...] = SIZES) -> list[Scale]:
                     complete = False
                     if seed_s <= SWEEP_UP_TO_S:
                         started = time.perf_counter()
-                        summary = await explore(driver, session, Path(scratch) / f"run-{n}", bound=1,
-                                                max_sequences=SWEEP_CAP)
+                        summary = await explore(driver, session, Path(scratch) / f"run-{n}",
+                                                SweepSettings(bound=1, max_sequences=SWEEP_CAP))
                         sweep_s, sequences = time.perf_counter() - started, summary.sequences
                         complete = summary.stop_reason == "exhausted"
                     scales.append(Scale(n, len(seed.steps), analysis.race_count, len(analysis.uncovered), seed_s,

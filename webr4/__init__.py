@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from webr4.record.session import record as record_session
     from webr4.rundir.summary import ReversalReport, Summary
     from webr4.sweep.explore import explore
+    from webr4.sweep.settings import SweepSettings
 
 _HOMES: dict[str, str | tuple[str, str]] = {  # public name -> its module (and its name there, when that differs)
     "Limits": "webr4.browser.controller",
@@ -42,6 +43,7 @@ _HOMES: dict[str, str | tuple[str, str]] = {  # public name -> its module (and i
     "ReversalReport": "webr4.rundir.summary",
     "Summary": "webr4.rundir.summary",
     "explore": "webr4.sweep.explore",
+    "SweepSettings": "webr4.sweep.settings",
     "Session": "webr4.record.session",
     "record_session": ("webr4.record.session", "record"),
 }
@@ -54,6 +56,7 @@ __all__ = [
     "Session",
     "Summary",
     "SweepOptions",
+    "SweepSettings",
     "Webr4Error",
     "__version__",
     "check",

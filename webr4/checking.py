@@ -7,7 +7,7 @@ test, a printed path). Failures the user can act on raise :class:`~webr4.errors.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -21,11 +21,11 @@ from webr4.report.write import write_report
 from webr4.rundir.run import RunDir
 from webr4.rundir.summary import Summary
 from webr4.runlock import claim
-from webr4.state.noise import NoiseMask
 from webr4.sweep.backends import Backend, DaskCluster, WorkerProcesses
 from webr4.sweep.confirm import confirm_run, wanted
 from webr4.sweep.explore import explore, reserve
 from webr4.sweep.progress import RECORDING, Progress, Quiet
+from webr4.sweep.settings import SweepSettings
 from webr4.record.session import Session, record
 
 
@@ -39,19 +39,13 @@ class Checked:
 
 @dataclass(frozen=True)
 class SweepOptions:
-    """How a recorded session is explored (see :func:`webr4.sweep.explore.explore`), and where:
-    ``workers`` processes with a browser each, or a Dask cluster at ``cluster`` (``local:N``);
-    which reversals are then confirmed in plain Chromium (``confirm``: ``none``, ``harmful``,
-    ``all``; see :mod:`webr4.sweep.confirm`). With a ``budget`` (seconds) the sweep is anytime:
-    likely harm first, bound by bound up to ``bound`` (``None``: no cap)."""
+    """A sweep's ``settings`` (what it explores, stored in the run: see
+    :class:`~webr4.sweep.settings.SweepSettings`), and how it is run: ``workers`` processes with a
+    browser each, or a Dask cluster at ``cluster`` (``local:N``); with ``resume``, the sweep stored
+    in the run continues with its own settings; which reversals are then confirmed in plain
+    Chromium (``confirm``: ``none``, ``harmful``, ``all``; see :mod:`webr4.sweep.confirm`)."""
 
-    bound: int | None = 1
-    strategy: str = "r4"
-    max_sequences: int | None = None
-    time_limit: float | None = None
-    budget: float | None = None
-    mask: NoiseMask = NoiseMask()
-    rules: Sequence[str] | None = None
+    settings: SweepSettings = SweepSettings()
     workers: int = 1
     cluster: str | None = None
     resume: bool = False
@@ -72,34 +66,29 @@ async def explore_session(session: Session, out: Path, options: SweepOptions = S
         if not any(wanted(reversal, options.confirm) for reversal in summary.reversals):
             return summary
         if driver is not None and driver.connected:  # a browser that died under the sweep was replaced there
-            return await confirm_run(driver.browser, session, out, options.confirm, options.mask, progress)
+            return await confirm_run(driver.browser, session, out, options.confirm, options.settings.mask, progress)
         async with async_playwright() as playwright:
             browser = await launch(playwright)
             try:
-                return await confirm_run(browser, session, out, options.confirm, options.mask, progress)
+                return await confirm_run(browser, session, out, options.confirm, options.settings.mask, progress)
             finally:
                 await browser.close()
 
 
 async def _explore(session: Session, out: Path, options: SweepOptions, progress: Progress,
                    driver: Driver | None) -> Summary:
-    sweep: dict[str, Any] = {"bound": options.bound, "strategy": options.strategy,
-                             "max_sequences": options.max_sequences, "time_limit": options.time_limit,
-                             "budget": options.budget,
-                             "mask": options.mask, "rules": options.rules, "resume": options.resume,
-                             "progress": progress}
     if not options.cluster and options.workers <= 1:
         if driver is not None:
-            return await explore(driver, session, out, **sweep)
+            return await explore(driver, session, out, options.settings, resume=options.resume, progress=progress)
         async with Driver() as own:
-            return await explore(own, session, out, **sweep)
+            return await explore(own, session, out, options.settings, resume=options.resume, progress=progress)
     backend: Backend
     if options.cluster:
         backend = await DaskCluster.connect(options.cluster, session)
     else:
         backend = WorkerProcesses(session, options.workers)
     try:
-        return await explore(backend, session, out, **sweep)
+        return await explore(backend, session, out, options.settings, resume=options.resume, progress=progress)
     finally:
         await backend.close()
 
@@ -126,10 +115,7 @@ async def _check(url: str, out: Path, actions: Iterable[Mapping[str, Any]], seed
     session_dir = run.own_session.directory
     recorded = options.resume and run.own_session.recorded
     if not (options.resume and run.store.is_file()):  # a new sweep: its settings are stored before it starts
-        reserve(out, session_dir, bound=options.bound, strategy=options.strategy,
-                max_sequences=options.max_sequences, time_limit=options.time_limit, budget=options.budget,
-                mask=options.mask,
-                rules=options.rules).close()
+        reserve(out, session_dir, options.settings).close()
         options = replace(options, resume=True)
     in_process = not options.cluster and options.workers <= 1
     if not recorded:

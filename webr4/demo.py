@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from webr4.checking import SweepOptions, check
+from webr4.sweep.settings import SweepSettings
 from webr4.errors import Webr4Error
 from webr4.resources import resource_dir
 from webr4.serve import serve
@@ -24,7 +25,7 @@ async def _demo(site: str, out: Path, bound: int) -> Path:
     if out.exists():
         shutil.rmtree(out)  # the demo's own directory: a fresh run each time
     with serve(sites) as base:
-        checked = await check(f"{base}{site}/", out, actions, options=SweepOptions(bound=bound))
+        checked = await check(f"{base}{site}/", out, actions, options=SweepOptions(SweepSettings(bound=bound)))
     return checked.report
 
 

@@ -153,15 +153,16 @@ def sweep(url: str, steps: list[dict[str, Any]], run_dir: Path, bound: int,
 
     from webr4.checking import SweepOptions, check
     from webr4.config import load_settings
-    from webr4.state.noise import NoiseMask
+    from webr4.sweep.settings import SweepSettings
 
     try:
         settings = load_settings(root)
-        mask = NoiseMask.from_options(settings.mask_selectors, settings.mask_heap)
+        # the marker's bound, the file's mask and rules; the file's other [explore] limits are the CLI's
+        sweep_settings = SweepSettings.from_settings(settings, bound=bound, strategy="r4", max_sequences=None,
+                                                     time_limit=None, budget=None)
     except (Webr4Error, ValueError) as error:
         raise SweepFailed(str(error)) from None
-    options = SweepOptions(bound=bound, mask=mask, rules=settings.rules,
-                           confirm=settings.explore.get("confirm", "harmful"))
+    options = SweepOptions(sweep_settings, confirm=settings.explore.get("confirm", "harmful"))
     try:
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="webr4-sweep") as pool:
             checked = pool.submit(lambda: asyncio.run(check(url, run_dir, steps, options=options))).result()

@@ -27,6 +27,7 @@ from webr4.execution import Capture
 from webr4.record.session import record
 from webr4.resources import javascript
 from webr4.sweep.explore import explore
+from webr4.sweep.settings import SweepSettings
 
 pytestmark = pytest.mark.browser
 
@@ -182,7 +183,8 @@ def test_a_failed_request_is_recorded_listed_and_races_like_any_event(tmp_path):
         async def record_and_explore():
             async with Driver() as driver:
                 session = await record(driver, base + "/", tmp_path / "session", [])
-                return session, await explore(driver, session, tmp_path / "run", bound=1, max_sequences=4)
+                return session, await explore(driver, session, tmp_path / "run",
+                                              SweepSettings(bound=1, max_sequences=4))
 
         session, summary = asyncio.run(record_and_explore())
     assert summary.failed_requests == [f"GET {UNRESOLVABLE}: net::ERR_NAME_NOT_RESOLVED"]

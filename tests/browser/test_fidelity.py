@@ -21,6 +21,7 @@ from webr4.execution import Capture
 from webr4.resources import javascript
 from webr4.serve import serve
 from webr4.sweep.explore import explore
+from webr4.sweep.settings import SweepSettings
 from webr4.record.session import SessionError, record
 
 from .websocket_server import websocket_server
@@ -119,7 +120,7 @@ def test_an_endless_loop_ends_the_run_at_its_event_and_the_recording_repeats(pag
     async def record_and_explore():  # the seed alone: its replays are the repeated recording
         async with Driver() as driver:
             session = await record(driver, pages_url + "loop.html", tmp_path / "session", [], limits=limits)
-            return session, await explore(driver, session, tmp_path / "run", bound=1, max_sequences=1)
+            return session, await explore(driver, session, tmp_path / "run", SweepSettings(bound=1, max_sequences=1))
 
     session, summary = asyncio.run(record_and_explore())  # no "repeating the recording failed"
     seed = session.seed_trace()

@@ -22,6 +22,7 @@ from playwright.async_api import Page, Route
 from webr4.browser.driver import Driver
 from webr4.record.session import record
 from webr4.sweep.explore import explore
+from webr4.sweep.settings import SweepSettings
 from webr4.sweep.runfiles import RunFiles
 
 from ..route_server import route_server
@@ -107,7 +108,7 @@ def test_reversing_two_modules_of_a_loader_ends_as_plain_chromium_does(app_url, 
             plain = [await _plain(app_url, "store.js", "view.js", driver),
                      await _plain(app_url, "view.js", "store.js", driver)]
             session = await record(driver, app_url, tmp_path / "session", SESSION)
-            return plain, await explore(driver, session, tmp_path, bound=1, max_sequences=30)
+            return plain, await explore(driver, session, tmp_path, SweepSettings(bound=1, max_sequences=30))
 
     plain, summary = asyncio.run(go())
     assert plain == [["todos", ["milk"]], ["todos", ["milk"]]]  # either order works in Chromium

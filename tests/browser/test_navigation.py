@@ -18,6 +18,7 @@ from webr4.browser.driver import Driver
 from webr4.browser.responses import ResponseStore
 from webr4.execution import Capture
 from webr4.sweep.explore import explore
+from webr4.sweep.settings import SweepSettings
 from webr4.record.session import record
 from webr4.trace import Category
 
@@ -108,7 +109,7 @@ def test_a_page_that_navigates_while_recorded_is_explored(pages_url, tmp_path: P
     async def check() -> object:
         async with Driver() as d:
             session = await record(d, pages_url + "/timer", tmp_path / "session", [])
-            return await explore(d, session, tmp_path / "run", bound=1, max_sequences=5)
+            return await explore(d, session, tmp_path / "run", SweepSettings(bound=1, max_sequences=5))
     summary = asyncio.run(check())
     assert summary.seed_events >= 2
     assert not [r for r in summary.reversals if r.verdict == "error"]

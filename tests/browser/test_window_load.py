@@ -21,6 +21,7 @@ from playwright.async_api import Page, Route
 from webr4.browser.driver import Driver
 from webr4.browser.responses import ResponseStore
 from webr4.checking import SweepOptions, explore_session
+from webr4.sweep.settings import SweepSettings
 from webr4.execution import Capture
 from webr4.record.session import record
 from webr4.sweep.runfiles import RunFiles
@@ -96,8 +97,8 @@ def explored_logs(url: str, out: Path) -> list[str]:
     async def sweep() -> int:
         async with Driver() as driver:
             session = await record(driver, url, out / "session", SESSION)
-            summary = await explore_session(session, out / "run", SweepOptions(max_sequences=25, confirm="none"),
-                                            driver=driver)
+            options = SweepOptions(SweepSettings(max_sequences=25), confirm="none")
+            summary = await explore_session(session, out / "run", options, driver=driver)
             return summary.sequences
 
     sequences = asyncio.run(sweep())

@@ -20,6 +20,7 @@ from webr4.state import StateSnapshot
 from webr4.state.categories import page_scripts
 from webr4.state.categories.storage import STORAGE
 from webr4.sweep.explore import explore
+from webr4.sweep.settings import SweepSettings
 from webr4.record.session import record
 
 from ..route_server import page_server, route_server
@@ -129,7 +130,7 @@ def test_two_responses_storing_one_key_race_harmfully_on_storage(driver, tmp_pat
                                                                  shown: set[str]) -> None:
     async def sweep(driver: Driver):
         session = await record(driver, base + page, tmp_path / "session", [])
-        return await explore(driver, session, tmp_path / "run", bound=1, max_sequences=10)
+        return await explore(driver, session, tmp_path / "run", SweepSettings(bound=1, max_sequences=10))
 
     with route_server(_respond) as base:
         reversals = driver.run(sweep).reversals

@@ -18,6 +18,7 @@ from webr4.browser.driver import Driver
 from webr4.record.session import record
 from webr4.rundir.run import RunDir
 from webr4.sweep.explore import explore
+from webr4.sweep.settings import SweepSettings
 
 from ..route_server import route_server
 
@@ -52,7 +53,7 @@ def _sweep(html: str, out) -> object:
         async def go() -> object:
             async with Driver() as driver:
                 session = await record(driver, base + "/", out / "session", [])
-                return await explore(driver, session, out, bound=1, max_sequences=10)
+                return await explore(driver, session, out, SweepSettings(bound=1, max_sequences=10))
 
         return asyncio.run(go())
 

@@ -16,6 +16,7 @@ from webr4.record.session import SessionError, record
 from webr4.report.ci import in_words
 from webr4.state.snapshot import StateSnapshot
 from webr4.sweep.explore import SeedNotReproducible, explore
+from webr4.sweep.settings import SweepSettings
 from webr4.sweep.execution import AS_RECORDED, Outcome, Variant, run_plan
 from webr4.trace import ErrorRecord, Trace
 from webr4.vocabulary import Truncation
@@ -74,7 +75,7 @@ def test_an_end_state_unread_twice_is_a_failed_execution() -> None:
 async def _record_and_explore(url: str, directory: Path):
     async with Driver() as driver:
         session = await record(driver, url, directory / "session", [])
-        return await explore(driver, session, directory / "run", max_sequences=10)
+        return await explore(driver, session, directory / "run", SweepSettings(max_sequences=10))
 
 
 @pytest.mark.browser

@@ -20,6 +20,7 @@ from webr4.browser.responses import ResponseStore
 from webr4.execution import Capture
 from webr4.serve import serve
 from webr4.sweep.explore import explore
+from webr4.sweep.settings import SweepSettings
 from webr4.record.session import record
 
 from .test_site_races import conflicts
@@ -83,7 +84,7 @@ def test_typing_races_with_nothing_that_touches_other_state(driver, pages_url):
 def _verdicts(driver, url: str, steps: list[dict], out: Path) -> list:
     async def run(shared: Driver):
         session = await record(shared, url, out / "session", steps)
-        return await explore(shared, session, out / "run", bound=1, max_sequences=10)
+        return await explore(shared, session, out / "run", SweepSettings(bound=1, max_sequences=10))
 
     return driver.run(run).reversals
 

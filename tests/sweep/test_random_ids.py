@@ -28,6 +28,7 @@ from webr4.rundir.run import RunDir
 from webr4.rundir.summary import Summary
 from webr4.state.categories.dom import diff_dom
 from webr4.sweep.explore import explore
+from webr4.sweep.settings import SweepSettings
 from webr4.sweep.runfiles import RunFiles
 
 from ..route_server import route_server
@@ -95,7 +96,7 @@ def swept(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Summary, P
         async def go() -> tuple[Summary, dict[str, str]]:
             async with Driver() as driver:
                 session = await record(driver, base + "/", out / "session", [])
-                summary = await explore(driver, session, out, bound=1, max_sequences=10)
+                summary = await explore(driver, session, out, SweepSettings(bound=1, max_sequences=10))
                 doms = {}
                 for order, delay in (("a-first", 0.0), ("b-first", 0.5)):
                     slow["/a.txt"] = delay

@@ -6,6 +6,7 @@ import pytest
 
 from webr4.browser.driver import Driver
 from webr4.sweep.explore import explore
+from webr4.sweep.settings import SweepSettings
 from webr4.record.session import record
 
 from ..conftest import expected, site_names
@@ -19,7 +20,7 @@ def test_verdict_matches_the_sites_expectation(driver, sites_url, tmp_path, site
 
     async def check(shared: Driver):
         session = await record(shared, sites_url + site + "/", tmp_path / "session", facts["session"])
-        return await explore(shared, session, tmp_path, bound=1, max_sequences=30)
+        return await explore(shared, session, tmp_path, SweepSettings(bound=1, max_sequences=30))
 
     summary = driver.run(check)
     harmful = [r for r in summary.reversals if r.verdict == "harmful"]

@@ -19,6 +19,7 @@ from click.testing import CliRunner
 
 from webr4.browser.driver import Driver
 from webr4.checking import SweepOptions, explore_session
+from webr4.sweep.settings import SweepSettings
 from webr4.cli import main
 from webr4.record.session import record
 from webr4.rundir.run import RunDir
@@ -41,7 +42,7 @@ def confirmed(sites_url: str, tmp_path_factory: pytest.TempPathFactory) -> dict[
             for site in SITES:
                 out = tmp_path_factory.mktemp(site)
                 session = await record(driver, f"{sites_url}{site}/", out / "session", expected(site)["session"])
-                options = SweepOptions(max_sequences=6, confirm="all")
+                options = SweepOptions(SweepSettings(max_sequences=6), confirm="all")
                 runs[site] = out, await explore_session(session, out, options, driver=driver)
         return runs
 

@@ -22,6 +22,7 @@ from playwright.async_api import Route, async_playwright
 from webr4.browser.driver import Driver
 from webr4.browser.launch import CHROMIUM_ARGS, chromium_path
 from webr4.checking import SweepOptions, explore_session
+from webr4.sweep.settings import SweepSettings
 from webr4.record.session import record
 
 from ..route_server import route_server
@@ -104,7 +105,8 @@ def test_the_key_before_a_load_only_a_css_image_holds_back_is_confirmed(app_url,
     async def go():
         async with Driver() as driver:
             session = await record(driver, app_url, tmp_path / "session", SESSION)
-            return await explore_session(session, tmp_path, SweepOptions(max_sequences=10), driver=driver)
+            return await explore_session(session, tmp_path, SweepOptions(SweepSettings(max_sequences=10)),
+                                         driver=driver)
 
     summary = asyncio.run(go())
     early = [r for r in summary.harmful() if r.first == "window load" and r.second.startswith("keydown")]

@@ -9,6 +9,7 @@ import pytest
 
 from webr4.browser.driver import Driver
 from webr4.checking import SweepOptions, explore_session
+from webr4.sweep.settings import SweepSettings
 from webr4.record.session import record
 
 pytestmark = pytest.mark.browser
@@ -19,7 +20,7 @@ def test_a_sweep_whose_browser_died_still_confirms_its_harmful_verdicts(sites_ur
         async with Driver() as driver:
             session = await record(driver, sites_url + "two-xhr/", tmp_path / "session", [])
             await driver.browser.close()  # as a browser killed under the sweep leaves the caller's driver
-            return await explore_session(session, tmp_path, SweepOptions(max_sequences=4), driver=driver)
+            return await explore_session(session, tmp_path, SweepOptions(SweepSettings(max_sequences=4)), driver=driver)
 
     summary = asyncio.run(go())
     assert summary.harmful()

@@ -16,6 +16,7 @@ import pytest
 
 from webr4.browser.driver import Driver
 from webr4.checking import SweepOptions, explore_session
+from webr4.sweep.settings import SweepSettings
 from webr4.record.session import record
 
 from ..route_server import route_server
@@ -48,7 +49,8 @@ def test_a_todo_lost_before_the_app_runs_is_confirmed_although_it_cannot_be_tick
     async def go():
         async with Driver() as driver:
             session = await record(driver, app_url, tmp_path / "session", SESSION)
-            return await explore_session(session, tmp_path, SweepOptions(max_sequences=10), driver=driver)
+            return await explore_session(session, tmp_path, SweepOptions(SweepSettings(max_sequences=10)),
+                                         driver=driver)
 
     summary = asyncio.run(go())
     early = [r for r in summary.harmful() if r.second.startswith("keydown") and r.first == "async script /app.js"]

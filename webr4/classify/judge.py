@@ -9,6 +9,7 @@ sweep's job.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from webr4.classify.classifier import classify
@@ -53,7 +54,7 @@ class Judgement:
 
 
 def judge(planned: PlannedSequence, seed: Trace, parent_trace: Trace, parent_state: StateSnapshot,
-          child_trace: Trace, child_state: StateSnapshot, mask: NoiseMask, rules: list[str] | None) -> Judgement:
+          child_trace: Trace, child_state: StateSnapshot, mask: NoiseMask, rules: Iterable[str] | None) -> Judgement:
     """Compare the child ``planned`` produced with its parent and classify the difference; the
     child's timing is measured against the recording, ``seed``. ``rules`` names the classifier
     rules in force (all when None). The state of a failed execution is no state: with a failed

@@ -25,6 +25,7 @@ from webr4.rundir.run import RunDir
 from webr4.runlock import RunInUse, claim
 from webr4.state.noise import NoiseMask
 from webr4.sweep.progress import Progress, progress_for
+from webr4.sweep.settings import SweepSettings
 from webr4.sweep.store import RunStore, StoreError, damaged
 
 
@@ -153,26 +154,22 @@ def _sweep_options(out_dir: Path, *, bound: int, strategy: str, max_sequences: i
 
     With ``--budget``, ``--bound`` (given on the command line or in the settings file) is the
     highest bound explored; without one, bounds go up while the budget lasts."""
+    given_rules = tuple(r.strip() for r in rules.split(",") if r.strip()) if rules else None
     try:
-        settings = load_settings()
-        user_mask = NoiseMask.from_options(settings.mask_selectors + mask, settings.mask_heap + mask_heap)
-        rule_names = [r.strip() for r in rules.split(",") if r.strip()] if rules else settings.rules
-        if rule_names is not None:
-            unknown = sorted(set(rule_names) - set(RULES))
-            if unknown:
-                raise ValueError(f"unknown rule(s) {', '.join(unknown)}; known: {', '.join(RULES)}")
+        file = load_settings()
+        cap = bound if budget is None else _budget_cap(bound, strategy, time_limit)
+        settings = SweepSettings.from_settings(
+            file, mask=NoiseMask.from_options(mask, mask_heap), bound=cap, strategy=strategy,
+            max_sequences=max_sequences, time_limit=time_limit, budget=budget,
+            **({"rules": given_rules} if given_rules is not None else {}))
+        unknown = sorted(set(settings.rules or ()) - set(RULES))
+        if unknown:
+            raise ValueError(f"unknown rule(s) {', '.join(unknown)}; known: {', '.join(RULES)}")
     except (ValueError, ConfigError) as error:
         raise click.UsageError(str(error)) from None
-    cap: int | None = bound
-    if budget is not None:
-        cap = _budget_cap(bound, strategy, time_limit)
     if resume:
-        _note_stored_settings(out_dir, bound=cap, strategy=strategy, max_sequences=max_sequences,
-                              time_limit=time_limit, budget=budget, rules=rule_names,
-                              mask=user_mask.to_json()["selectors"], mask_heap=user_mask.to_json()["heap_paths"])
-    options = SweepOptions(bound=cap, strategy=strategy, max_sequences=max_sequences, time_limit=time_limit,
-                           budget=budget, mask=user_mask, rules=rule_names, workers=workers, cluster=cluster,
-                           resume=resume, confirm=confirm)
+        _note_stored_settings(out_dir, settings)
+    options = SweepOptions(settings, workers=workers, cluster=cluster, resume=resume, confirm=confirm)
     reporter = progress_for(progress or ("bar" if sys.stderr.isatty() else "quiet"))
     return options, reporter, _Outputs(progress == "json", junit, sarif, fail_on)
 
@@ -231,8 +228,8 @@ def _report(checked: Checked, out_dir: Path, *, progress: _Outputs) -> None:
         raise SystemExit(1)
 
 
-def _note_stored_settings(out_dir: Path, **given: Any) -> None:
-    """Say on stderr which settings given for a resumed sweep differ from the stored ones: the
+def _note_stored_settings(out_dir: Path, settings: SweepSettings) -> None:
+    """Say on stderr which ``settings`` given for a resumed sweep differ from the stored ones: the
     stored ones win, so that the sweep stays the one it was."""
     if not RunDir(out_dir).store.is_file():
         return  # RunStore.open says what is wrong
@@ -246,8 +243,10 @@ def _note_stored_settings(out_dir: Path, **given: Any) -> None:
         raise Failure(str(error)) from None
     except sqlite3.DatabaseError as error:
         raise Failure(str(damaged(RunDir(out_dir).store, error))) from None
-    masks = stored.pop("mask", None) or {}
-    stored.update(mask=masks.get("selectors", []), mask_heap=masks.get("heap_paths", []))
+    given = settings.to_json()
+    for values in (stored, given):  # the mask's parts are the options --mask and --mask-heap
+        masks = values.pop("mask", None) or {}
+        values.update(mask=masks.get("selectors", []), mask_heap=masks.get("heap_paths", []))
     _note_overridden("the stored settings", {name: (stored[name], value) for name, value in given.items()
                                              if name in stored})
 

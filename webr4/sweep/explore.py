@@ -24,16 +24,14 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Iterable
 
 from webr4.browser.driver import Driver
 from webr4.browser.launch import sandbox_state
 from webr4.classify.judge import ORDER_OF_EVENTS, failure, judge
 from webr4.engine import Explorer, PlannedSequence, Strategy, find_races
-from webr4.engine.anytime import ORDERS, AnytimeExplorer
-from webr4.engine.filters import DEFAULT_FILTERS, NamedFilter, filters_by_name
+from webr4.engine.anytime import AnytimeExplorer
+from webr4.engine.filters import NamedFilter, filters_by_name
 from webr4.engine.stats import por_pruning
 from webr4.engine.strategies import make_strategy
 from webr4.rundir.run import RunDir
@@ -44,6 +42,7 @@ from webr4.sweep.backends import Backend, InProcess
 from webr4.sweep.execution import SHIFTED, Outcome
 from webr4.sweep.pipeline import Pipeline
 from webr4.sweep.progress import SEED, Progress, Quiet
+from webr4.sweep.settings import SweepSettings
 from webr4.record.session import Session
 from webr4.sweep.speculate import predict, upcoming
 from webr4.sweep.store import RunStore, StoreError, execution_key
@@ -68,21 +67,13 @@ def _first_divergence(a: Trace, b: Trace) -> str:
     return f"one replay ran {len(a.steps)} events, the other {len(b.steps)}"
 
 
-async def explore(runner: Driver | Backend, session: Session, out: Path, *, bound: int | None = 1,
-                  strategy: str = "r4", max_sequences: int | None = None, time_limit: float | None = None,
-                  budget: float | None = None, order: str = "harm",
-                  mask: NoiseMask = NoiseMask(), rules: Iterable[str] | None = None,
-                  filters: Iterable[NamedFilter] = DEFAULT_FILTERS, resume: bool = False,
-                  progress: Progress = Quiet()) -> Summary:
-    """Explore ``session`` into the run directory ``out`` (created when missing).
-
-    With a ``budget`` (seconds, R4 only) the sweep is anytime (:mod:`webr4.engine.anytime`):
-    bound 1 in ``order`` (``harm``: likely harm first; ``plan``: R4's own), then bound 2 and up
-    to ``bound`` (``None``: no cap) until the budget is spent.
+async def explore(runner: Driver | Backend, session: Session, out: Path, settings: SweepSettings = SweepSettings(),
+                  *, resume: bool = False, progress: Progress = Quiet()) -> Summary:
+    """Explore ``session`` into the run directory ``out`` (created when missing) as ``settings`` say.
 
     ``runner`` is a driver to run executions in this process one at a time, or a
     :class:`~webr4.sweep.backends.Backend` (worker processes, a cluster). With ``resume``, the
-    sweep stored in ``out`` continues with its own settings (the other arguments are ignored):
+    sweep stored in ``out`` continues with its own settings (``settings`` is ignored):
     finished executions are read back, not run again.
     """
     started = time.monotonic()
@@ -90,12 +81,9 @@ async def explore(runner: Driver | Backend, session: Session, out: Path, *, boun
     run = RunDir(out)
     if resume:
         store = RunStore.open(out)
-        settings = SweepSettings.stored(store, session)
+        settings = stored_settings(store, session)
     else:
-        store = reserve(out, session.directory, bound=bound, strategy=strategy, max_sequences=max_sequences,
-                        time_limit=time_limit, budget=budget, order=order, mask=mask, rules=rules,
-                        filters=filters)
-        settings = SweepSettings(**store.get("settings"))
+        store = reserve(out, session.directory, settings)
     pipeline = Pipeline(backend, store)
     try:
         return await _sweep(pipeline, store, session, run, settings, started, progress, backend.workers)
@@ -106,56 +94,29 @@ async def explore(runner: Driver | Backend, session: Session, out: Path, *, boun
             await backend.close()
 
 
-def reserve(out: Path, session_dir: Path, *, bound: int | None = 1, strategy: str = "r4",
-            max_sequences: int | None = None, time_limit: float | None = None, budget: float | None = None,
-            order: str = "harm", mask: NoiseMask = NoiseMask(), rules: Iterable[str] | None = None,
-            filters: Iterable[NamedFilter] = DEFAULT_FILTERS) -> RunStore:
+def reserve(out: Path, session_dir: Path, settings: SweepSettings = SweepSettings()) -> RunStore:
     """The new store of a sweep in the run directory ``out`` (created when missing) of the session
-    in ``session_dir``, holding every setting that shapes the sweep; the session may still be to
+    in ``session_dir``, holding ``settings`` and where the session is; the session may still be to
     record. Storing them before anything else happens lets ``--resume`` continue this sweep, not
-    another, whenever it was interrupted. Refuses (:class:`StoreError`) a run that has a store, and
-    (:class:`ValueError`) a budget with another strategy than ``r4`` or an unknown ``order``."""
-    if budget is not None and strategy != "r4":
-        raise ValueError(f"a budget orders R4's reversals; it cannot drive the {strategy} strategy")
-    if order not in ORDERS:
-        raise ValueError(f"unknown order {order!r}; choose one of {', '.join(ORDERS)}")
+    another, whenever it was interrupted. Refuses (:class:`StoreError`) a run that has a store."""
     out.mkdir(parents=True, exist_ok=True)
-    settings = SweepSettings(RunDir(out).relative(session_dir), bound, strategy, max_sequences, time_limit,
-                             mask.to_json(), list(rules) if rules is not None else None, [f.name for f in filters],
-                             budget, order)
-    return RunStore.create(out, asdict(settings))
+    return RunStore.create(out, {"session": RunDir(out).relative(session_dir), **settings.to_json()})
 
 
-@dataclass(frozen=True)
-class SweepSettings:
-    """What makes a sweep the sweep it is; stored so that ``--resume`` continues the same one."""
+def stored_settings(store: RunStore, session: Session) -> SweepSettings:
+    """The settings of the sweep in ``store``, for resuming it with ``session``.
 
-    session: str
-    bound: int | None
-    strategy: str
-    max_sequences: int | None
-    time_limit: float | None
-    mask: dict
-    rules: list[str] | None
-    filters: list[str]
-    budget: float | None = None  # seconds of an anytime sweep (then ``bound`` is its cap); None: plain R4
-    order: str = "harm"  # an anytime sweep's order of bound 1 (see webr4.engine.anytime.ORDERS)
-
-    @classmethod
-    def stored(cls, store: RunStore, session: Session) -> SweepSettings:
-        """The settings of the sweep in ``store``, for resuming it with ``session``.
-
-        ``session`` must be the directory the sweep explored (``settings.session``, relative
-        to the run) unless nothing is there any more: a run moved or copied elsewhere is resumed
-        with the session given.
-        """
-        settings = cls(**store.get("settings"))
-        run = RunDir(store.path.parent)
-        explored = run.session(settings.session)
-        if explored.recorded and explored.directory.resolve() != session.directory.resolve():
-            raise StoreError(f"the sweep in {run.directory} explored {explored.directory}, not {session.directory}; "
-                             "resume it with that session")
-        return replace(settings, session=run.relative(session.directory))
+    ``session`` must be the directory the sweep explored (the stored ``session``, relative to the
+    run) unless nothing is there any more: a run moved or copied elsewhere is resumed with the
+    session given.
+    """
+    stored = store.get("settings")
+    run = RunDir(store.path.parent)
+    explored = run.session(stored["session"])
+    if explored.recorded and explored.directory.resolve() != session.directory.resolve():
+        raise StoreError(f"the sweep in {run.directory} explored {explored.directory}, not {session.directory}; "
+                         "resume it with that session")
+    return SweepSettings.from_json(stored)
 
 
 async def _sweep(pipeline: Pipeline, store: RunStore, session: Session, run: RunDir, settings: SweepSettings,
@@ -177,13 +138,13 @@ async def _sweep(pipeline: Pipeline, store: RunStore, session: Session, run: Run
             "record the session again, or mask what varies")
     noise = NoiseMask.from_baselines(first.state, second.state)
     clock = _clock_noise(first, shifted)
-    summary = Summary(session.url, settings.bound, settings.strategy, settings.session,
+    summary = Summary(session.url, settings.bound, settings.strategy, run.relative(session.directory),
                       session.run_limits.chunking.describe(), len(first.trace.steps),
                       len(find_races(first.trace, filters=filters).uncovered),
                       noise=noise.categories, clock_noise=clock.items(), sandbox=sandbox_state(),
                       failed_requests=session.network().failures(), budget=settings.budget)
     run.write_noise(noise | clock)
-    mask = noise | clock | NoiseMask.from_json(settings.mask)
+    mask = noise | clock | settings.mask
     run.write_summary(summary)
     try:
         await _explore_all(pipeline, store, run, settings, started, progress, workers, summary,
@@ -297,7 +258,8 @@ def _planned(strategy: Strategy) -> int:
 
 
 def _judge(run: RunDir, planned: PlannedSequence, seed: Trace, parent_trace: Trace, parent_state: StateSnapshot,
-           child_trace: Trace, child_state: StateSnapshot, mask: NoiseMask, rules: list[str] | None) -> ReversalReport:
+           child_trace: Trace, child_state: StateSnapshot, mask: NoiseMask,
+           rules: tuple[str, ...] | None) -> ReversalReport:
     """Judge a child against its parent (:func:`~webr4.classify.judge.judge`), write the difference
     and the witness directory, and say it all as the reversal's report."""
     judged = judge(planned, seed, parent_trace, parent_state, child_trace, child_state, mask, rules)

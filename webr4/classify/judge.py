@@ -25,9 +25,6 @@ from webr4.state.snapshot import StateSnapshot
 from webr4.trace import Event, Trace
 from webr4.vocabulary import FAILED_RUNS, Truncation
 
-ORDER_OF_EVENTS = "order of events"
-"""The location in words of a pair that conflicts on nothing nameable (only on their order)."""
-
 
 @dataclass(frozen=True)
 class Judgement:

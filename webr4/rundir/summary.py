@@ -5,12 +5,20 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from webr4.errors import Webr4Error
 from webr4.vocabulary import StopReason
 
+if TYPE_CHECKING:
+    from webr4.classify.judge import Judgement
+    from webr4.engine.plans import PlannedSequence
+    from webr4.trace import Trace
+
 RUNNING, INTERRUPTED, FINISHED = "running", "interrupted", "finished"  # a sweep's status in summary.json
+
+ORDER_OF_EVENTS = "order of events"
+"""The location in words of a pair that conflicts on nothing nameable (only on their order)."""
 
 
 class SummaryError(Webr4Error, ValueError):
@@ -72,6 +80,26 @@ class ReversalReport:
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+    @classmethod
+    def of(cls, planned: PlannedSequence, judged: Judgement, child: Trace, witness: str) -> ReversalReport:
+        """The report of the sequence ``planned``, which ran as ``child``, judged against its
+        parent as ``judged`` (:func:`~webr4.classify.judge.judge`); ``witness`` is its witness
+        directory, relative to the run. A pair that conflicts on nothing nameable is located at
+        :data:`ORDER_OF_EVENTS`."""
+        first, second = judged.first, judged.second
+        return cls(
+            id=planned.index, index=planned.index, parent=planned.derived_from, depth=planned.depth,
+            first=first.label, second=second.label, first_id=first.id, second_id=second.id,
+            location=judged.locations[0][0] if judged.locations else ORDER_OF_EVENTS,
+            locations=[words for words, _key in judged.locations], location_key=judged.location_key,
+            verdict=judged.verdict.kind, reasons=list(judged.verdict.reasons), differences=judged.differences,
+            skipped=len(child.skipped), sequence=child.sequence,
+            events=[{"id": e.id, "label": e.label, "site": site, "waits_for": e.params.get("waits_for")}
+                    for e, site in zip((first, second), judged.sites)],
+            witness=witness, failure=judged.failure, unrealised=judged.unrealised, timing=judged.timing,
+            timing_ms=judged.timing_ms,
+        )
 
     @classmethod
     def from_json(cls, raw: dict[str, Any]) -> ReversalReport:

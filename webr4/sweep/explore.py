@@ -28,7 +28,7 @@ from pathlib import Path
 
 from webr4.browser.driver import Driver
 from webr4.browser.launch import sandbox_state
-from webr4.classify.judge import ORDER_OF_EVENTS, failure, judge
+from webr4.classify.judge import failure, judge
 from webr4.engine import Explorer, PlannedSequence, Strategy, find_races
 from webr4.engine.anytime import AnytimeExplorer
 from webr4.engine.filters import NamedFilter, filters_by_name
@@ -265,19 +265,7 @@ def _judge(run: RunDir, planned: PlannedSequence, seed: Trace, parent_trace: Tra
     judged = judge(planned, seed, parent_trace, parent_state, child_trace, child_state, mask, rules)
     run.write_difference(planned.index, judged.difference)
     witness = run.write_witness(planned.index, planned.derived_from)
-    first, second = judged.first, judged.second
-    return ReversalReport(
-        id=planned.index, index=planned.index, parent=planned.derived_from, depth=planned.depth,
-        first=first.label, second=second.label, first_id=first.id, second_id=second.id,
-        location=judged.locations[0][0] if judged.locations else ORDER_OF_EVENTS,
-        locations=[words for words, _key in judged.locations], location_key=judged.location_key,
-        verdict=judged.verdict.kind, reasons=list(judged.verdict.reasons), differences=judged.differences,
-        skipped=len(child_trace.skipped), sequence=child_trace.sequence,
-        events=[{"id": e.id, "label": e.label, "site": site, "waits_for": e.params.get("waits_for")}
-                for e, site in zip((first, second), judged.sites)],
-        witness=witness.directory.relative_to(run.directory).as_posix(),
-        failure=judged.failure, unrealised=judged.unrealised, timing=judged.timing, timing_ms=judged.timing_ms,
-    )
+    return ReversalReport.of(planned, judged, child_trace, witness.directory.relative_to(run.directory).as_posix())
 
 
 def _save(run: RunDir, store: RunStore, index: int, key: str, state: StateSnapshot) -> StateSnapshot:

@@ -24,31 +24,20 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from webr4.engine.explore import Explorer
 from webr4.engine.harm import Harm, likely_harm
 from webr4.engine.plans import ExploredSequence, PlannedSequence
 from webr4.engine.races import RaceFilter
+from webr4.engine.stats import BoundProgress, StrategyStats, por_pruning
 from webr4.trace import EventId, Trace
 
 ORDERS = ("harm", "plan")
 """How bound 1's branches are ordered: by likely harm, or as plain R4 takes them."""
 
 Plan = tuple[EventId, ...]
-
-
-@dataclass(frozen=True)
-class BoundProgress:
-    """How far the bounds have got: ``completed`` is the highest bound fully explored (0 before
-    bound 1 is); ``working`` the bound being explored (``None`` once nothing is left), with
-    ``explored`` sequences of it executed so far and about ``pending`` still to come."""
-
-    completed: int
-    working: int | None
-    explored: int
-    pending: int
 
 
 class AnytimeExplorer:
@@ -178,6 +167,10 @@ class AnytimeExplorer:
         """Which bound is complete and how far the next has got."""
         return BoundProgress(self.completed, self._working, self._phase_explored,
                              self.pending if self._working is not None else 0)
+
+    def stats(self) -> StrategyStats:
+        """How much R4 pruned, and how far the bounds have got."""
+        return StrategyStats(pruning=por_pruning(self), bounds=self.progress())
 
     def state_totals(self) -> tuple[int, int]:
         """:meth:`Explorer.state_totals` of the bound being explored (or the last one explored)."""

@@ -49,6 +49,7 @@ from typing import Any
 from webr4.engine.hb import HappensBefore, iter_bits
 from webr4.engine.plans import ExplorationResult, ExploredSequence, PlannedSequence, Reversal, run
 from webr4.engine.races import RaceFilter, find_races
+from webr4.engine.stats import StrategyStats, por_pruning
 from webr4.trace import AccessKind, EventId, Executor, Step, Trace, event_location
 
 @dataclass(frozen=True)
@@ -167,6 +168,10 @@ class Explorer:
         sequences still to explore (some will turn out explored already; new races add more)."""
         return sum(1 for node in self._nodes for entry in node.pending
                    if self.bound is None or entry.depth <= self.bound)
+
+    def stats(self) -> StrategyStats:
+        """How much partial-order reduction has pruned so far."""
+        return StrategyStats(pruning=por_pruning(self))
 
     def state_totals(self) -> tuple[int, int]:
         """Over every state the exploration has run an event from: the sum of their enabled-set

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from webr4.engine.stats import StrategyStats
 from webr4.trace import EventId, Executor, Trace
 from webr4.vocabulary import StopReason
 
@@ -90,6 +91,10 @@ class Strategy(Protocol):
         """Take the executor's trace for ``planned``."""
         ...
 
+    def stats(self) -> StrategyStats:
+        """What the strategy tells of its exploration so far (``StrategyStats()`` when nothing)."""
+        ...
+
 
 EXHAUSTED, MAX_SEQUENCES, TIME_LIMIT = StopReason.EXHAUSTED, StopReason.MAX_SEQUENCES, StopReason.TIME_LIMIT
 
@@ -122,16 +127,25 @@ def run(
     started = clock()
     result = ExplorationResult(explored=strategy.explored)
     while True:
-        if max_sequences is not None and len(strategy.explored) >= max_sequences:
-            result.stop_reason = MAX_SEQUENCES
-            return result
-        if max_seconds is not None and clock() - started >= max_seconds:
-            result.stop_reason = TIME_LIMIT
-            return result
-        planned = strategy.next_plan()
-        if planned is None:
-            result.stop_reason = EXHAUSTED
+        planned = next_or_stop(strategy, max_sequences=max_sequences, max_seconds=max_seconds,
+                               elapsed=lambda: clock() - started)
+        if isinstance(planned, StopReason):
+            result.stop_reason = planned
             return result
         trace = executor.execute(planned.plan)
         strategy.record(planned, trace)
         result.traces[planned.index] = trace
+
+
+def next_or_stop(strategy: Strategy, *, max_sequences: int | None, max_seconds: float | None,
+                 elapsed: Callable[[], float]) -> PlannedSequence | StopReason:
+    """The strategy's next plan, or why there is none: :data:`MAX_SEQUENCES` once it explored
+    ``max_sequences`` (seed included), else :data:`TIME_LIMIT` once ``elapsed()`` (asked only
+    with a ``max_seconds``) reached ``max_seconds``, else :data:`EXHAUSTED` when it has no plan
+    left. Every loop over a strategy's plans stops by it."""
+    if max_sequences is not None and len(strategy.explored) >= max_sequences:
+        return MAX_SEQUENCES
+    if max_seconds is not None and elapsed() >= max_seconds:
+        return TIME_LIMIT
+    planned = strategy.next_plan()
+    return EXHAUSTED if planned is None else planned

@@ -1,4 +1,5 @@
-"""Statistics over an exploration: how much partial-order reduction pruned (R4 §5).
+"""Statistics over an exploration: how much partial-order reduction pruned (R4 §5), how far an
+anytime exploration's bounds have got, and what a strategy tells of itself (:class:`StrategyStats`).
 
 R4 reports the ratio of explored to enabled events per reachable state (on average, 77 % of the
 enabled events pruned on real sites). :func:`por_pruning` gives the aggregate form: over every
@@ -35,3 +36,25 @@ def por_pruning(explorer: Counted) -> Pruning:
     """How much ``explorer`` has pruned so far, counting the states still on its stack."""
     enabled, explored = explorer.state_totals()
     return Pruning(enabled, explored)
+
+
+@dataclass(frozen=True)
+class BoundProgress:
+    """How far the bounds have got: ``completed`` is the highest bound fully explored (0 before
+    bound 1 is); ``working`` the bound being explored (``None`` once nothing is left), with
+    ``explored`` sequences of it executed so far and about ``pending`` still to come."""
+
+    completed: int
+    working: int | None
+    explored: int
+    pending: int
+
+
+@dataclass(frozen=True)
+class StrategyStats:
+    """What a strategy tells of its exploration so far (``Strategy.stats``): how much it pruned,
+    when it prunes; how far its bounds have got, when it explores bound by bound. A strategy
+    with neither tells ``StrategyStats()``."""
+
+    pruning: Pruning | None = None
+    bounds: BoundProgress | None = None

@@ -20,6 +20,7 @@ import random
 from dataclasses import dataclass
 
 from webr4.engine.plans import ExploredSequence, PlannedSequence
+from webr4.engine.stats import StrategyStats
 from webr4.trace import EventId, Trace
 
 
@@ -66,6 +67,10 @@ class DelayBoundedSampler:
         self._rng = random.Random(rng_seed)
         self._sample: _Sample | None = None
         self._outstanding: PlannedSequence | None = None
+
+    def stats(self) -> StrategyStats:
+        """Nothing beyond what it explored: it neither prunes nor goes bound by bound."""
+        return StrategyStats()
 
     @property
     def pending(self) -> int:

@@ -12,6 +12,7 @@ import random
 
 from webr4.engine.hb import HappensBefore
 from webr4.engine.plans import ExploredSequence, PlannedSequence
+from webr4.engine.stats import StrategyStats
 from webr4.trace import Trace
 
 
@@ -31,6 +32,10 @@ class WaveSampler:
         self._attempts = attempts
         self._rng = random.Random(rng_seed)
         self._handed_out = 0
+
+    def stats(self) -> StrategyStats:
+        """Nothing beyond what it explored: it neither prunes nor goes bound by bound."""
+        return StrategyStats()
 
     @property
     def pending(self) -> int:

@@ -4,7 +4,8 @@
    workers). If either replay fails (after its retry), or the two run different events, the
    session cannot be explored (R4's "repeating the initial recording failed"); if only their
    end states differ, the differing parts become a noise mask for every comparison.
-2. A strategy plans one sequence at a time; each runs in a fresh browser context, and its end
+2. A strategy plans one sequence at a time (:class:`~webr4.sweep.loop.Sweep`, one step per
+   sequence); each runs in a fresh browser context, and its end
    state is compared with its parent's and classified (harmful, harmless, heap-only, error)
    with reason codes. With ``r4`` the parent differs by exactly one reversed conflict; the rival
    strategies (``delay``: delay-bounded random sampling, ``wave``: random happens-before-
@@ -28,27 +29,22 @@ from pathlib import Path
 
 from webr4.browser.driver import Driver
 from webr4.browser.launch import sandbox_state
-from webr4.classify.judge import failure, judge
-from webr4.engine import Explorer, PlannedSequence, Strategy, find_races
-from webr4.engine.anytime import AnytimeExplorer
-from webr4.engine.filters import NamedFilter, filters_by_name
-from webr4.engine.stats import por_pruning
-from webr4.engine.strategies import make_strategy
+from webr4.classify.judge import failure
+from webr4.engine import find_races
+from webr4.engine.filters import filters_by_name
 from webr4.rundir.run import RunDir
-from webr4.rundir.summary import FINISHED, INTERRUPTED, ReversalReport, Summary
+from webr4.rundir.summary import INTERRUPTED, Summary
 from webr4.state.noise import NoiseMask
-from webr4.state.snapshot import StateSnapshot
 from webr4.sweep.backends import Backend, InProcess
 from webr4.sweep.execution import SHIFTED, Outcome
+from webr4.sweep.loop import Seed, Sweep
 from webr4.sweep.pipeline import Pipeline
 from webr4.sweep.progress import SEED, Progress, Quiet
 from webr4.sweep.settings import SweepSettings
 from webr4.record.session import Session
-from webr4.sweep.speculate import predict, upcoming
 from webr4.sweep.store import RunStore, StoreError, execution_key
 from webr4.trace import Trace
 from webr4.errors import Webr4Error
-from webr4.vocabulary import StopReason, Truncation
 
 
 SEED_REPLAYS = 3
@@ -147,8 +143,8 @@ async def _sweep(pipeline: Pipeline, store: RunStore, session: Session, run: Run
     mask = noise | clock | settings.mask
     run.write_summary(summary)
     try:
-        await _explore_all(pipeline, store, run, settings, started, progress, workers, summary,
-                           first.trace, first.state, execution_key(seed_plan, copy=1), mask, filters)
+        seed = Seed(first.trace, first.state, execution_key(seed_plan, copy=1))
+        await Sweep(pipeline, run, store, settings, seed, mask, workers).run(summary, progress, started)
     except BaseException:
         summary.status = INTERRUPTED
         summary.seconds = round(time.monotonic() - started, 2)
@@ -170,113 +166,3 @@ def _clock_noise(seed: Outcome, shifted: Outcome) -> NoiseMask:
     if shifted.failed or shifted.trace.sequence != seed.trace.sequence:
         return NoiseMask()
     return NoiseMask.from_baselines(seed.state, shifted.state)
-
-
-async def _explore_all(pipeline: Pipeline, store: RunStore, run: RunDir, settings: SweepSettings,
-                       started: float, progress: Progress, workers: int, summary: Summary, seed: Trace,
-                       seed_state: StateSnapshot, seed_key: str, mask: NoiseMask,
-                       filters: tuple[NamedFilter, ...]) -> None:
-    """Plan, execute and judge sequences until the strategy or a budget stops; ``summary`` is
-    filled in and rewritten as it goes, and marked finished at the end. The seed is the stored
-    execution ``seed_key``."""
-    explorer: Strategy = make_strategy(settings.strategy, seed, bound=settings.bound, filters=filters,
-                                       max_sequences=settings.max_sequences) if settings.budget is None \
-        else AnytimeExplorer(seed, settings.bound, order=settings.order, filters=filters)
-    limits = [limit for limit in (settings.time_limit, settings.budget) if limit is not None]
-    time_limit = min(limits) if limits else None
-    traces: dict[int, Trace] = {0: seed}
-    states: dict[int, StateSnapshot] = {0: _save(run, store, 0, seed_key, seed_state)}
-    progress.start(_planned(explorer))
-    stop_reason = StopReason.EXHAUSTED
-    while True:
-        if settings.max_sequences is not None and len(explorer.explored) >= settings.max_sequences:
-            stop_reason = StopReason.MAX_SEQUENCES
-            break
-        if time_limit is not None and time.monotonic() - started >= time_limit:
-            stop_reason = StopReason.TIME_LIMIT
-            break
-        planned = explorer.next_plan()
-        if planned is None:
-            break
-        ahead = upcoming(explorer, planned, lambda p: pipeline.trace(p.plan),
-                         lambda: (traces[planned.derived_from], seed),  # noqa: B023 (called before the loop goes on)
-                         workers - 1) if workers > 1 else []
-        pipeline.want([planned.plan, *(p.plan for p in ahead)])
-        child = await pipeline.outcome(planned.plan)
-        explorer.record(planned, _as_planned(child, planned, traces[planned.derived_from], seed))
-        traces[planned.index] = child.trace
-        states[planned.index] = _save(run, store, planned.index, execution_key(planned.plan), child.state)
-        stored = store.report(planned.index)
-        if stored is not None:
-            report = ReversalReport.from_json(stored)
-        else:
-            report = _judge(run, planned, seed, traces[planned.derived_from], states[planned.derived_from],
-                            child.trace, states[planned.index], mask, settings.rules)
-            store.judged(planned.index, execution_key(planned.plan), report.to_json())
-        summary.reversals.append(report)
-        _note_bounds(summary, explorer)
-        summary.sequences = len(explorer.explored)
-        summary.seconds = round(time.monotonic() - started, 2)
-        run.write_summary(summary)
-        progress.advance(len(explorer.explored) - 1, _planned(explorer) - 1, summary.counts, report.to_json())
-    summary.sequences = len(explorer.explored)
-    summary.seconds = round(time.monotonic() - started, 2)
-    _note_bounds(summary, explorer)
-    if isinstance(explorer, (Explorer, AnytimeExplorer)):
-        pruned = por_pruning(explorer)
-        summary.pruning = {"enabled": pruned.enabled, "explored": pruned.explored, "ratio": round(pruned.ratio, 4)}
-    summary.status, summary.stop_reason = FINISHED, stop_reason
-    run.write_summary(summary)
-    progress.finish(summary.to_json())
-
-
-def _note_bounds(summary: Summary, explorer: Strategy) -> None:
-    """Put into ``summary`` which bound an anytime sweep completed and how far the next got."""
-    if isinstance(explorer, AnytimeExplorer):
-        reached = explorer.progress()
-        summary.completed_bound = reached.completed
-        summary.next_bound = None if reached.working is None else {
-            "bound": reached.working, "explored": reached.explored, "pending": reached.pending}
-
-
-def _as_planned(outcome: Outcome, planned: PlannedSequence, *known: Trace) -> Trace:
-    """The trace the strategy learns from: the real one, unless the browser lost the run.
-
-    A lost run (a crash) has no trace worth the name; R4 would take its empty sequence for a
-    replay that diverged at the first step and drop every state past it, so the strategy is
-    told the plan ran as planned instead (its events behaving as in the traces known). The
-    sequence is still judged on its real outcome: ``error``.
-    """
-    if outcome.trace.truncated != Truncation.PAGE_LOST:
-        return outcome.trace
-    return predict(planned.plan, known) or outcome.trace
-
-
-def _planned(strategy: Strategy) -> int:
-    """Sequences explored plus those the strategy still has pending (an estimate for progress)."""
-    return len(strategy.explored) + strategy.pending
-
-
-def _judge(run: RunDir, planned: PlannedSequence, seed: Trace, parent_trace: Trace, parent_state: StateSnapshot,
-           child_trace: Trace, child_state: StateSnapshot, mask: NoiseMask,
-           rules: tuple[str, ...] | None) -> ReversalReport:
-    """Judge a child against its parent (:func:`~webr4.classify.judge.judge`), write the difference
-    and the witness directory, and say it all as the reversal's report."""
-    judged = judge(planned, seed, parent_trace, parent_state, child_trace, child_state, mask, rules)
-    run.write_difference(planned.index, judged.difference)
-    witness = run.write_witness(planned.index, planned.derived_from)
-    return ReversalReport.of(planned, judged, child_trace, witness.directory.relative_to(run.directory).as_posix())
-
-
-def _save(run: RunDir, store: RunStore, index: int, key: str, state: StateSnapshot) -> StateSnapshot:
-    """Note that sequence ``index`` ran as the stored execution ``key`` (which holds its trace and
-    state) and move its screenshot out of the store into the run's sequence files, where the
-    report and the witness find it; returns the state with the screenshot as that file, so that
-    its bytes need not stay in memory."""
-    store.explored(index, key)
-    png = state.screenshot_png()
-    if png is None:
-        return state
-    path = run.keep_screenshot(index, png)
-    store.screenshot_moved(key, path.relative_to(run.directory).as_posix())
-    return state.replace(screenshot=path)

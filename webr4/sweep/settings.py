@@ -2,9 +2,9 @@
 caller's overrides, stored in the run as it is (``--resume`` reads it back) and passed whole to
 the sweep.
 
-A new strategy parameter is a field here (with its default, its stored name and, when the
-settings file may give it, its key in ``_FILE_KEYS`` and :data:`webr4.config.EXPLORE_KEYS`) and
-its use in the strategy; a stored run without the field resumes with the default.
+A new strategy parameter is a field here, with its default: it is stored by its name, a stored
+run without it resumes with the default, and the settings file's ``[explore]`` gives it by its
+name with dashes once :data:`webr4.config.EXPLORE_KEYS` lists that key.
 """
 
 from __future__ import annotations
@@ -16,11 +16,6 @@ from webr4.config import Settings, parse_duration
 from webr4.engine.anytime import ORDERS
 from webr4.engine.filters import DEFAULT_FILTERS
 from webr4.state.noise import NoiseMask
-
-_FILE_KEYS = {"bound": "bound", "strategy": "strategy", "max-sequences": "max_sequences",
-              "time-limit": "time_limit", "budget": "budget"}
-"""The settings file's keys of ``[explore]`` that shape the sweep, and the field each sets."""
-
 
 @dataclass(frozen=True)
 class SweepSettings:
@@ -53,12 +48,12 @@ class SweepSettings:
 
     @classmethod
     def from_settings(cls, settings: Settings, *, mask: NoiseMask = NoiseMask(), **overrides: Any) -> SweepSettings:
-        """The sweep ``settings`` (a settings file) describe: its ``[explore]`` bound, strategy,
-        max-sequences, time-limit and budget, its ``[mask]`` and its ``rules``; ``overrides``
-        (by field name) win over the file, and ``mask`` adds to the file's. Raises
-        :class:`ValueError` on a mask the file gives malformed."""
-        values: dict[str, Any] = {name: settings.explore[key] for key, name in _FILE_KEYS.items()
-                                  if key in settings.explore}
+        """The sweep ``settings`` (a settings file) describe: each field its ``[explore]`` gives
+        (``max-sequences`` sets ``max_sequences``; the budget a duration such as ``5m``), its
+        ``[mask]`` and its ``rules``; ``overrides`` (by field name) win over the file, and
+        ``mask`` adds to the file's. Raises :class:`ValueError` on a mask the file gives malformed."""
+        values: dict[str, Any] = {f.name: settings.explore[key] for f in fields(cls)
+                                  if (key := f.name.replace("_", "-")) in settings.explore}
         if isinstance(values.get("budget"), str):
             values["budget"] = parse_duration(values["budget"])
         if settings.rules is not None:

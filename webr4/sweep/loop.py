@@ -1,0 +1,161 @@
+"""A sweep's loop over its strategy's plans, one step at a time: plan, execute, judge, store.
+
+The seed has been replayed and the noise learnt (:func:`webr4.sweep.explore.explore`); each
+step executes the next planned sequence (idle workers run the plans the strategy will probably
+ask for next, :mod:`webr4.sweep.speculate`), judges it against its parent and stores what it
+found in the run, or reads it back when a resumed sweep judged it before.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from webr4.classify.judge import judge
+from webr4.engine.anytime import AnytimeExplorer
+from webr4.engine.filters import filters_by_name
+from webr4.engine.plans import PlannedSequence, Strategy, next_or_stop
+from webr4.engine.strategies import make_strategy
+from webr4.rundir.run import RunDir
+from webr4.rundir.summary import FINISHED, ReversalReport, Summary
+from webr4.state.noise import NoiseMask
+from webr4.state.snapshot import StateSnapshot
+from webr4.sweep.execution import Outcome
+from webr4.sweep.pipeline import Pipeline
+from webr4.sweep.progress import Progress
+from webr4.sweep.settings import SweepSettings
+from webr4.sweep.speculate import predict, upcoming
+from webr4.sweep.store import RunStore, execution_key
+from webr4.trace import Trace
+from webr4.vocabulary import StopReason, Truncation
+
+
+@dataclass(frozen=True)
+class Seed:
+    """The seed replay every sequence derives from: its trace, its end state and the stored
+    execution (``key``) that holds both."""
+
+    trace: Trace
+    state: StateSnapshot
+    key: str
+
+
+class Sweep:
+    """The strategy ``settings`` name, explored from ``seed``: every sequence is run through
+    ``pipeline`` (on ``workers`` workers), judged with the noise ``mask`` and kept in ``run`` and
+    ``store``."""
+
+    def __init__(self, pipeline: Pipeline, run: RunDir, store: RunStore, settings: SweepSettings, seed: Seed,
+                 mask: NoiseMask, workers: int) -> None:
+        self._pipeline, self._run, self._store = pipeline, run, store
+        self._settings, self._seed, self._mask, self._workers = settings, seed.trace, mask, workers
+        self.strategy = _strategy(settings, seed.trace)
+        self._traces: dict[int, Trace] = {0: seed.trace}
+        self._states: dict[int, StateSnapshot] = {0: self._save(0, seed.key, seed.state)}
+
+    def next_plan(self, started: float) -> PlannedSequence | StopReason:
+        """The next sequence to explore, or why the sweep stops: its strategy has none left, or
+        it explored ``max_sequences``, or the time limit or budget since ``started`` (a
+        :func:`time.monotonic`) ran out."""
+        limits = [limit for limit in (self._settings.time_limit, self._settings.budget) if limit is not None]
+        return next_or_stop(self.strategy, max_sequences=self._settings.max_sequences,
+                            max_seconds=min(limits) if limits else None, elapsed=lambda: time.monotonic() - started)
+
+    async def step(self, planned: PlannedSequence) -> ReversalReport:
+        """Execute ``planned``, tell the strategy, keep its files and judge it against its parent
+        (unless the store holds that judgement already); returns its report."""
+        parent = self._traces[planned.derived_from]
+        ahead = upcoming(self.strategy, planned, lambda p: self._pipeline.trace(p.plan), lambda: (parent, self._seed),
+                         self._workers - 1) if self._workers > 1 else []
+        self._pipeline.want([planned.plan, *(p.plan for p in ahead)])
+        child = await self._pipeline.outcome(planned.plan)
+        self.strategy.record(planned, _as_planned(child, planned, parent, self._seed))
+        key = execution_key(planned.plan)
+        self._traces[planned.index] = child.trace
+        self._states[planned.index] = self._save(planned.index, key, child.state)
+        stored = self._store.report(planned.index)
+        if stored is not None:
+            return ReversalReport.from_json(stored)
+        report = self._judge(planned, child.trace)
+        self._store.judged(planned.index, key, report.to_json())
+        return report
+
+    async def run(self, summary: Summary, progress: Progress, started: float) -> None:
+        """Step until the sweep stops; ``summary`` is filled in and rewritten as it goes, and marked
+        finished at the end."""
+        progress.start(_planned_total(self.strategy))
+        while not isinstance(planned := self.next_plan(started), StopReason):
+            report = await self.step(planned)
+            summary.reversals.append(report)
+            self._note(summary, started)
+            self._run.write_summary(summary)
+            progress.advance(len(self.strategy.explored) - 1, _planned_total(self.strategy) - 1, summary.counts,
+                             report.to_json())
+        self._note(summary, started)
+        pruning = self.strategy.stats().pruning
+        if pruning is not None:
+            summary.pruning = {"enabled": pruning.enabled, "explored": pruning.explored,
+                               "ratio": round(pruning.ratio, 4)}
+        summary.status, summary.stop_reason = FINISHED, planned
+        self._run.write_summary(summary)
+        progress.finish(summary.to_json())
+
+    def _note(self, summary: Summary, started: float) -> None:
+        """Put into ``summary`` the sequences explored, the time taken and, for a sweep that goes
+        bound by bound, which bound it completed and how far the next got."""
+        summary.sequences = len(self.strategy.explored)
+        summary.seconds = round(time.monotonic() - started, 2)
+        reached = self.strategy.stats().bounds
+        if reached is not None:
+            summary.completed_bound = reached.completed
+            summary.next_bound = None if reached.working is None else {
+                "bound": reached.working, "explored": reached.explored, "pending": reached.pending}
+
+    def _judge(self, planned: PlannedSequence, child: Trace) -> ReversalReport:
+        """Judge a child against its parent (:func:`~webr4.classify.judge.judge`), write the
+        difference and the witness directory, and say it all as the reversal's report."""
+        judged = judge(planned, self._seed, self._traces[planned.derived_from], self._states[planned.derived_from],
+                       child, self._states[planned.index], self._mask, self._settings.rules)
+        self._run.write_difference(planned.index, judged.difference)
+        witness = self._run.write_witness(planned.index, planned.derived_from)
+        return ReversalReport.of(planned, judged, child, witness.directory.relative_to(self._run.directory).as_posix())
+
+    def _save(self, index: int, key: str, state: StateSnapshot) -> StateSnapshot:
+        """Note that sequence ``index`` ran as the stored execution ``key`` (which holds its trace
+        and state) and move its screenshot out of the store into the run's sequence files, where
+        the report and the witness find it; returns the state with the screenshot as that file,
+        so that its bytes need not stay in memory."""
+        self._store.explored(index, key)
+        png = state.screenshot_png()
+        if png is None:
+            return state
+        path = self._run.keep_screenshot(index, png)
+        self._store.screenshot_moved(key, path.relative_to(self._run.directory).as_posix())
+        return state.replace(screenshot=path)
+
+
+def _strategy(settings: SweepSettings, seed: Trace) -> Strategy:
+    """The strategy ``settings`` name from ``seed``; with a budget, R4 bound by bound."""
+    filters = filters_by_name(settings.filters)
+    if settings.budget is not None:
+        return AnytimeExplorer(seed, settings.bound, order=settings.order, filters=filters)
+    return make_strategy(settings.strategy, seed, bound=settings.bound, filters=filters,
+                         max_sequences=settings.max_sequences)
+
+
+def _planned_total(strategy: Strategy) -> int:
+    """Sequences explored plus those the strategy still has pending (an estimate for progress)."""
+    return len(strategy.explored) + strategy.pending
+
+
+def _as_planned(outcome: Outcome, planned: PlannedSequence, *known: Trace) -> Trace:
+    """The trace the strategy learns from: the real one, unless the browser lost the run.
+
+    A lost run (a crash) has no trace worth the name; R4 would take its empty sequence for a
+    replay that diverged at the first step and drop every state past it, so the strategy is
+    told the plan ran as planned instead (its events behaving as in the traces known). The
+    sequence is still judged on its real outcome: ``error``.
+    """
+    if outcome.trace.truncated != Truncation.PAGE_LOST:
+        return outcome.trace
+    return predict(planned.plan, known) or outcome.trace

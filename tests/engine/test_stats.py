@@ -1,4 +1,5 @@
-"""How much partial-order reduction pruned, counted by the explorer and reported by stats."""
+"""How much partial-order reduction pruned, counted by the explorer and reported by stats, and
+what each strategy tells of itself (``stats()``)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ import pytest
 
 from webr4.engine.explore import Explorer
 from webr4.engine.testing.model import Model, ModelEvent, ModelExecutor, Write
-from webr4.engine.stats import Pruning, por_pruning
+from webr4.engine.anytime import AnytimeExplorer
+from webr4.engine.stats import Pruning, StrategyStats, por_pruning
+from webr4.engine.strategies import DelayBoundedSampler, WaveSampler
 
 
 def drain(explorer: Explorer, executor: ModelExecutor) -> None:
@@ -38,3 +41,16 @@ def test_pruning_by_hand_on_two_racing_writes_and_an_independent_one() -> None:
 
 def test_nothing_enabled_prunes_nothing() -> None:
     assert Pruning(0, 0).ratio == 0.0
+
+
+def test_each_strategy_tells_what_it_counts() -> None:
+    model = Model([ModelEvent("a", (Write("x", 1),), root=True), ModelEvent("b", (Write("x", 2),), root=True)])
+    executor = ModelExecutor(model)
+    seed = executor.execute([])
+    explorer = Explorer(seed)
+    drain(explorer, executor)
+    assert explorer.stats() == StrategyStats(pruning=por_pruning(explorer))
+    anytime = AnytimeExplorer(seed, 1)
+    assert anytime.stats().pruning == por_pruning(anytime) and anytime.stats().bounds == anytime.progress()
+    for sampler in (DelayBoundedSampler(seed, max_delays=1, samples=2), WaveSampler(seed, copies=2)):
+        assert sampler.stats() == StrategyStats()

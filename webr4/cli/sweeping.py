@@ -13,11 +13,12 @@ from typing import Any
 import click
 
 from webr4.checking import Checked, SweepOptions, check, explore_session
-from webr4.classify import RULES
+from webr4.classify.rules import known_rules
 from webr4.cli.failures import Failure
 from webr4.cli.options import WEB_URL, execution_limits, explore_options, record_options
 from webr4.cli.running import interruptible, load_session, session_steps, with_driver
-from webr4.config import ConfigError, load_settings
+from webr4.config import load_settings
+from webr4.errors import Webr4Error
 from webr4.record.session import record
 from webr4.report import ci
 from webr4.report.write import write_report
@@ -158,10 +159,8 @@ def _sweep_options(out_dir: Path, *, bound: int, strategy: str, max_sequences: i
         user_mask = NoiseMask.from_options(settings.mask_selectors + mask, settings.mask_heap + mask_heap)
         rule_names = [r.strip() for r in rules.split(",") if r.strip()] if rules else settings.rules
         if rule_names is not None:
-            unknown = sorted(set(rule_names) - set(RULES))
-            if unknown:
-                raise ValueError(f"unknown rule(s) {', '.join(unknown)}; known: {', '.join(RULES)}")
-    except (ValueError, ConfigError) as error:
+            rule_names = known_rules(rule_names)
+    except Webr4Error as error:
         raise click.UsageError(str(error)) from None
     cap: int | None = bound
     if budget is not None:

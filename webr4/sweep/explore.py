@@ -31,11 +31,12 @@ from typing import Iterable
 from webr4.browser.driver import Driver
 from webr4.browser.launch import sandbox_state
 from webr4.classify.judge import ORDER_OF_EVENTS, failure, judge
+from webr4.classify.rules import known_rules
 from webr4.engine import Explorer, PlannedSequence, Strategy, find_races
-from webr4.engine.anytime import ORDERS, AnytimeExplorer
+from webr4.engine.anytime import ORDERS, AnytimeExplorer, BudgetError
 from webr4.engine.filters import DEFAULT_FILTERS, NamedFilter, filters_by_name
 from webr4.engine.stats import por_pruning
-from webr4.engine.strategies import make_strategy
+from webr4.engine.strategies import STRATEGIES, UnknownStrategy, make_strategy
 from webr4.rundir.run import RunDir
 from webr4.rundir.summary import FINISHED, INTERRUPTED, ReversalReport, Summary
 from webr4.state.noise import NoiseMask
@@ -113,12 +114,19 @@ def reserve(out: Path, session_dir: Path, *, bound: int | None = 1, strategy: st
     """The new store of a sweep in the run directory ``out`` (created when missing) of the session
     in ``session_dir``, holding every setting that shapes the sweep; the session may still be to
     record. Storing them before anything else happens lets ``--resume`` continue this sweep, not
-    another, whenever it was interrupted. Refuses (:class:`StoreError`) a run that has a store, and
-    (:class:`ValueError`) a budget with another strategy than ``r4`` or an unknown ``order``."""
+    another, whenever it was interrupted. Refuses a run that has a store (:class:`StoreError`), a
+    budget with another strategy than ``r4`` or an unknown ``order``
+    (:class:`~webr4.engine.anytime.BudgetError`), and an unknown strategy
+    (:class:`~webr4.engine.strategies.UnknownStrategy`) or rule
+    (:class:`~webr4.classify.rules.UnknownRule`)."""
+    if strategy not in STRATEGIES:
+        raise UnknownStrategy(strategy)
+    if rules is not None:
+        rules = known_rules(rules)
     if budget is not None and strategy != "r4":
-        raise ValueError(f"a budget orders R4's reversals; it cannot drive the {strategy} strategy")
+        raise BudgetError(f"a budget orders R4's reversals; it cannot drive the {strategy} strategy")
     if order not in ORDERS:
-        raise ValueError(f"unknown order {order!r}; choose one of {', '.join(ORDERS)}")
+        raise BudgetError(f"unknown order {order!r}; choose one of {', '.join(ORDERS)}")
     out.mkdir(parents=True, exist_ok=True)
     settings = SweepSettings(RunDir(out).relative(session_dir), bound, strategy, max_sequences, time_limit,
                              mask.to_json(), list(rules) if rules is not None else None, [f.name for f in filters],

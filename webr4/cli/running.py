@@ -24,10 +24,10 @@ from webr4.errors import Webr4Error
 from webr4.record.scripted import Steps, StepsError
 from webr4.record.session import Session, SessionError
 from webr4.record.steps import AutoExplore, Script, StepSource, user_steps
+from webr4.rundir.execution import PlanError, plan_from_json
 from webr4.rundir.run import RunDir
 from webr4.sweep.execution import BrowserLost
 from webr4.sweep.store import damaged
-from webr4.trace import plan_from_json
 
 T = TypeVar("T")
 
@@ -42,13 +42,10 @@ def read_json(path: Path, what: str) -> Any:
 
 
 def load_plan(path: Path) -> list[str]:
-    """The event ids of a sequence file: a JSON list of ids, or a trace.json whose steps give them."""
-    raw = read_json(path, "sequence file")
-    if isinstance(raw, dict) and "steps" in raw and "sequence" not in raw:
-        raw = [step["event"] for step in raw["steps"] if isinstance(step, dict) and "event" in step]
+    """The event ids of a sequence file (see :func:`~webr4.rundir.execution.plan_from_json`)."""
     try:
-        return plan_from_json(raw)
-    except ValueError as error:
+        return plan_from_json(read_json(path, "sequence file"))
+    except PlanError as error:
         raise click.UsageError(f"{path}: {error}") from None
 
 

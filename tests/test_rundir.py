@@ -16,12 +16,13 @@ from hypothesis import strategies as st
 from webr4.cli import main
 from webr4.record.session import Session
 from webr4.report.write import write_report
-from webr4.rundir.execution import ExecutionFiles, read_state, read_trace, trace_from_text, trace_text, write_state
+from webr4.rundir.execution import (ExecutionFiles, PlanError, plan_from_json, read_state, read_trace,
+                                   trace_from_text, trace_text, write_state)
 from webr4.rundir.run import RunDir
 from webr4.rundir.summary import ReversalReport, Summary
 from webr4.state.snapshot import StateSnapshot
 from webr4.sweep.runfiles import RunFiles
-from webr4.trace import Category, Event, Step, Trace, plan_from_json
+from webr4.trace import Category, Event, Step, Trace
 
 OLD_RUN = Path(__file__).parent / "sweep" / "old_run"
 PNG = bytes.fromhex("89504e470d0a1a0a") + b"not really an image"
@@ -45,6 +46,13 @@ def test_trace_json_round_trips_and_is_a_plan(ids: list[str]) -> None:
     text = trace_text(trace)
     assert trace_from_text(text) == trace
     assert plan_from_json(json.loads(text)) == ids  # every trace.json works as webr4 run --sequence
+
+
+def test_a_plan_is_a_list_of_ids_a_sequence_or_a_trace_s_steps() -> None:
+    assert plan_from_json(["a", "b"]) == plan_from_json({"sequence": ["a", "b"]}) == ["a", "b"]
+    assert plan_from_json({"steps": [{"event": "a"}, {"event": "b"}]}) == ["a", "b"]
+    with pytest.raises(PlanError, match="a sequence file must hold a JSON list of event ids"):
+        plan_from_json({"events": ["a"]})
 
 
 def test_a_trace_without_sequence_still_reads() -> None:

@@ -6,7 +6,8 @@ The public API, for programs that drive webr4 themselves (all coroutines but ``w
     checked = asyncio.run(webr4.check("http://127.0.0.1:8000/", Path("run"), [{"click": "#add"}]))
     print(checked.summary.counts, checked.report)
 
-``check`` records, explores and reports in one call; ``record_session``, ``explore`` (or
+``check`` records, explores and reports in one call, with the user steps given as a list, or
+taken from a Playwright ``Script`` or by ``AutoExplore``; ``record_session``, ``explore`` (or
 ``explore_session``, which picks the backend) and ``write_report`` are its stages. Every failure a
 user can act on raises :class:`Webr4Error`. The names are loaded on first use, so that importing
 ``webr4`` (as the pytest plugin does) starts nothing.
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from webr4.state.noise import NoiseMask
     from webr4.record.session import Session
     from webr4.record.session import record as record_session
+    from webr4.record.steps import AutoExplore, Script
     from webr4.rundir.summary import ReversalReport, Summary
     from webr4.sweep.explore import explore
     from webr4.sweep.settings import SweepSettings
@@ -46,13 +48,17 @@ _HOMES: dict[str, str | tuple[str, str]] = {  # public name -> its module (and i
     "SweepSettings": "webr4.sweep.settings",
     "Session": "webr4.record.session",
     "record_session": ("webr4.record.session", "record"),
+    "AutoExplore": "webr4.record.steps",
+    "Script": "webr4.record.steps",
 }
 
 __all__ = [
+    "AutoExplore",
     "Checked",
     "Limits",
     "NoiseMask",
     "ReversalReport",
+    "Script",
     "Session",
     "Summary",
     "SweepOptions",

@@ -7,10 +7,9 @@ test, a printed path). Failures the user can act on raise :class:`~webr4.errors.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import asyncio
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from playwright.async_api import async_playwright
 
@@ -26,7 +25,9 @@ from webr4.sweep.confirm import confirm_run, wanted
 from webr4.sweep.explore import explore, reserve
 from webr4.sweep.progress import RECORDING, Progress, Quiet
 from webr4.sweep.settings import SweepSettings
+from webr4.record.scripted import Steps
 from webr4.record.session import Session, record
+from webr4.record.steps import StepSource, user_steps
 
 
 @dataclass(frozen=True)
@@ -93,11 +94,13 @@ async def _explore(session: Session, out: Path, options: SweepOptions, progress:
         await backend.close()
 
 
-async def check(url: str, out: Path, actions: Iterable[Mapping[str, Any]] = (), *, seed: int = 0,
+async def check(url: str, out: Path, actions: StepSource = (), *, seed: int = 0,
                 limits: Limits = Limits(), options: SweepOptions = SweepOptions(),
                 progress: Progress = Quiet()) -> Checked:
-    """Record ``url`` with the user ``actions`` (steps as in ``--actions``) into ``out/session``,
-    explore it into the run directory ``out`` and write ``out/report/index.html``.
+    """Record ``url`` with the user ``actions`` (steps as in ``--actions``, or a
+    :class:`~webr4.record.steps.Script` or :class:`~webr4.record.steps.AutoExplore` to take them
+    from) into ``out/session``, explore it into the run directory ``out`` and write
+    ``out/report/index.html``.
 
     The sweep's settings are stored in ``out`` first, before recording. With ``options.resume`` a
     session already recorded in ``out/session`` is explored instead of recording again (``url``,
@@ -109,7 +112,7 @@ async def check(url: str, out: Path, actions: Iterable[Mapping[str, Any]] = (), 
         return await _check(url, out, actions, seed, limits, options, progress)
 
 
-async def _check(url: str, out: Path, actions: Iterable[Mapping[str, Any]], seed: int, limits: Limits,
+async def _check(url: str, out: Path, actions: StepSource, seed: int, limits: Limits,
                  options: SweepOptions, progress: Progress) -> Checked:
     run = RunDir(out)
     session_dir = run.own_session.directory
@@ -118,14 +121,15 @@ async def _check(url: str, out: Path, actions: Iterable[Mapping[str, Any]], seed
         reserve(out, session_dir, options.settings).close()
         options = replace(options, resume=True)
     in_process = not options.cluster and options.workers <= 1
+    steps: Steps = []
     if not recorded:
-        progress.phase(RECORDING)  # starting the browser is part of it
+        progress.phase(RECORDING)  # taking the steps and starting the browser are part of it
+        steps = await asyncio.to_thread(user_steps, url, actions)  # a script drives a synchronous page
     async with Driver() as driver:
         if recorded:
             session = Session.load(session_dir)
         else:
-            session = await record(driver, url, session_dir, [dict(step) for step in actions], seed=seed,
-                                   limits=limits)
+            session = await record(driver, url, session_dir, steps, seed=seed, limits=limits)
         if in_process:
             summary = await explore_session(session, out, options, progress=progress, driver=driver)
     if not in_process:  # the workers' browsers do the work; this one is closed first

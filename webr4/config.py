@@ -44,6 +44,10 @@ from typing import Any
 from webr4.errors import Webr4Error
 
 
+class DurationError(Webr4Error, ValueError):
+    """Text that is not a duration above 0 with its unit (``90s``, ``5m``, ``1h``)."""
+
+
 class ConfigError(Webr4Error):
     """The settings file is unreadable or malformed (one line)."""
 
@@ -62,13 +66,13 @@ _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600}
 
 def parse_duration(text: str) -> float:
     """The seconds of a duration such as ``90s``, ``5m``, ``1.5h``: a number above 0 and a unit.
-    Raises :class:`ValueError` naming the problem and what to write instead."""
+    Raises :class:`DurationError` naming the problem and what to write instead."""
     match = _DURATION.fullmatch(text.strip())
     if match is None:
-        raise ValueError(f"{text!r} is not a duration; write a number and a unit: 90s, 5m or 1h")
+        raise DurationError(f"{text!r} is not a duration; write a number and a unit: 90s, 5m or 1h")
     seconds = float(match["amount"]) * _UNIT_SECONDS[match["unit"]]
     if seconds <= 0:
-        raise ValueError(f"{text!r} is no time at all; give a duration above 0, such as 90s, 5m or 1h")
+        raise DurationError(f"{text!r} is no time at all; give a duration above 0, such as 90s, 5m or 1h")
     return seconds
 
 
@@ -157,5 +161,5 @@ def _duration(value: Any, where: str) -> None:
     """A budget is a duration string (:func:`parse_duration`)."""
     try:
         parse_duration(value if isinstance(value, str) else "")
-    except ValueError:
+    except DurationError:
         raise ConfigError(f'{where}: budget must be a duration such as "90s", "5m" or "1h", not {value!r}') from None

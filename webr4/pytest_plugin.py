@@ -102,6 +102,11 @@ def _disguised(value: Any) -> Any:
     return _Disguise(value, Locator) if type(value) is RecordingLocator else value
 
 
+class NavigatedAfterAction(Webr4Error, RuntimeError):
+    """A marked test navigated to another page after its first user action: webr4 explores one
+    page load."""
+
+
 class SeedPage(_Disguise):
     """The page a marked test drives: every call reaches the real page, user actions are written
     down as session steps, and ``seed_url``, the URL the session starts from, is kept."""
@@ -129,7 +134,7 @@ class SeedPage(_Disguise):
     def goto(self, url: str, **options: Any) -> Any:
         """Navigate; the session starts from the last page loaded before the first user action."""
         if self.steps:
-            raise RuntimeError(f"webr4 explores one page load, but the test navigates to {url} after its "
+            raise NavigatedAfterAction(f"webr4 explores one page load, but the test navigates to {url} after its "
                                "first action; split the test or leave it unmarked")
         response = self._page.goto(url, **options)
         self.seed_url = self._page.url
@@ -160,7 +165,7 @@ def sweep(url: str, steps: list[dict[str, Any]], run_dir: Path, bound: int,
         # the marker's bound, the file's mask and rules; the file's other [explore] limits are the CLI's
         sweep_settings = SweepSettings.from_settings(settings, bound=bound, strategy="r4", max_sequences=None,
                                                      time_limit=None, budget=None)
-    except (Webr4Error, ValueError) as error:
+    except Webr4Error as error:
         raise SweepFailed(str(error)) from None
     options = SweepOptions(sweep_settings, confirm=settings.explore.get("confirm", "harmful"))
     try:

@@ -307,21 +307,6 @@ Plan = Sequence[EventId]
 """A sequence of event ids to execute approximately: each in turn when enabled, else skipped."""
 
 
-def plan_from_json(raw: Any) -> list[EventId]:
-    """Validate a plan read from JSON: a list of event-id strings, or ``{"sequence": [...]}``.
-
-    Raises ``ValueError`` with a one-line explanation when the shape is wrong.
-    """
-    if isinstance(raw, Mapping):
-        raw = raw.get("sequence")
-    if not isinstance(raw, list) or not all(isinstance(x, str) for x in raw):
-        raise ValueError(
-            "a sequence file must hold a JSON list of event ids, or an object with a "
-            '"sequence" list (for example the "sequence" of a trace.json)'
-        )
-    return list(raw)
-
-
 class Executor(Protocol):
     """Anything that can run a plan and report what happened: Chromium, or a simulated model."""
 

@@ -29,6 +29,10 @@ from webr4.errors import Webr4Error
 from webr4.useractions import ACTION_OF_EVENT, ACTIONS
 
 
+class ActionError(Webr4Error, ValueError):
+    """A list of user steps that is not one webr4 can perform (its message names the bad step)."""
+
+
 class InvalidSelector(Webr4Error, ValueError):
     """A step's selector is not valid selector syntax (it could never match anything)."""
 
@@ -112,25 +116,25 @@ def key_parts(key: str) -> list[str]:
 
 
 def parse_actions(raw: Any) -> list[UserAction]:
-    """Validate a JSON list of steps; ``ValueError`` names the first bad step."""
+    """Validate a JSON list of steps; :class:`ActionError` names the first bad step."""
     if not isinstance(raw, list):
-        raise ValueError("actions must be a JSON list of steps such as {\"click\": \"#add\"}")
+        raise ActionError("actions must be a JSON list of steps such as {\"click\": \"#add\"}")
     if len(raw) > MAX_STEPS:
-        raise ValueError(f"{len(raw)} steps are more than a session may have ({MAX_STEPS}): every explored "
+        raise ActionError(f"{len(raw)} steps are more than a session may have ({MAX_STEPS}): every explored "
                          "sequence replays them all; keep the part of the flow around the race")
     actions: list[UserAction] = []
     delay = 0.0
     for position, step in enumerate(raw, 1):
         if not isinstance(step, dict):
-            raise ValueError(f"action {position} is not an object: {step!r}")
+            raise ActionError(f"action {position} is not an object: {step!r}")
         if set(step) == {"wait"}:
             if not isinstance(step["wait"], (int, float)) or step["wait"] < 0:
-                raise ValueError(f"action {position}: wait takes a non-negative number of milliseconds")
+                raise ActionError(f"action {position}: wait takes a non-negative number of milliseconds")
             delay += float(step["wait"])
             continue
         kinds = [k for k in step if k in ACTIONS]
         if len(kinds) != 1 or not isinstance(step[kinds[0]], str) or not step[kinds[0]]:
-            raise ValueError(
+            raise ActionError(
                 f"action {position} must have exactly one of {', '.join(ACTIONS)} (or wait) with a selector: {step!r}"
             )
         kind = kinds[0]
@@ -138,7 +142,7 @@ def parse_actions(raw: Any) -> list[UserAction]:
         allowed = {kind, *extra}
         if set(step) - allowed or any(not isinstance(step.get(name), str) for name in extra):
             need = f" and {extra[0]!r}" if extra else ""
-            raise ValueError(f"action {position}: {kind} takes a selector{need}, got {step!r}")
+            raise ActionError(f"action {position}: {kind} takes a selector{need}, got {step!r}")
         argument = step[extra[0]] if extra else None
         gap = max(delay, MIN_STEP_GAP_MS) if actions else delay
         ordinal = actions[-1].step + 1 if actions else 0

@@ -82,7 +82,7 @@ class Limits:
     step_wait_ms: float = 30_000.0  # virtual time a user step waits for an actionable target (Playwright's default)
 
     def __post_init__(self) -> None:
-        ChunkModel(self.parse_chunks, self.chunk_kb)  # raises ValueError for a model that does not exist
+        ChunkModel(self.parse_chunks, self.chunk_kb)  # raises ChunkModelError for a model that does not exist
 
     def wall_time_s(self, user_events: int) -> float:
         """The wall time a run of ``user_events`` user events may take before it is cut

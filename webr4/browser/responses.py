@@ -26,6 +26,11 @@ from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
 from webr4.browser.neterrors import FAILED
+from webr4.errors import Webr4Error
+
+
+class HarError(Webr4Error, ValueError):
+    """A file given as a HAR that cannot be read as one."""
 
 
 @dataclass(frozen=True)
@@ -119,7 +124,7 @@ class ResponseStore:
 
     @classmethod
     def load_har(cls, path: Path) -> ResponseStore:
-        """Load a HAR file; raises ``ValueError`` naming the problem when it is not one. A failed
+        """Load a HAR file; raises :class:`HarError` naming the problem when it is not one. A failed
         request's error is read from ``_error`` (Chromium's developer tools) or ``_failureText``
         (Playwright's HAR recorder)."""
         try:
@@ -142,4 +147,4 @@ class ResponseStore:
                           StoredResponse(status, headers, payload, str(error) if error is not None else None))
             return store
         except (OSError, ValueError, KeyError, TypeError) as error:
-            raise ValueError(f"{path} is not a readable HAR file ({error})") from None
+            raise HarError(f"{path} is not a readable HAR file ({error})") from None

@@ -41,10 +41,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterable
 
 from webr4.classify.verdict import Kind
 from webr4.engine.realism import unrealised
+from webr4.errors import Webr4Error
 from webr4.state.diff import StateDiff
 from webr4.state.dom import FORM_STATE
 from webr4.trace import AccessKind, Category, Event, Trace
@@ -299,3 +300,17 @@ GROUPS: tuple[tuple[str, ...], ...] = (
 """Rules in one group are all evaluated; the first group with a match decides the verdict."""
 
 FALLBACK = "other-diff"
+
+
+class UnknownRule(Webr4Error, ValueError):
+    """A rule name that is none of :data:`RULES`."""
+
+
+def known_rules(names: Iterable[str]) -> list[str]:
+    """``names`` as a list, once each is known to be one of :data:`RULES`; raises
+    :class:`UnknownRule` naming every unknown one and listing the known ones."""
+    names = list(names)
+    unknown = sorted(set(names) - set(RULES))
+    if unknown:
+        raise UnknownRule(f"unknown rule(s) {', '.join(unknown)}; known: {', '.join(RULES)}")
+    return names

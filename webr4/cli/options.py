@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 import click
 
 from webr4.browser.controller import Limits
-from webr4.config import parse_duration
+from webr4.config import DurationError, parse_duration
 from webr4.engine.strategies import STRATEGIES
 from webr4.instrument.chunks import CHUNK_MODELS
 from webr4.sweep.confirm import CONFIRM_CHOICES, FAIL_ON_CHOICES
@@ -47,7 +47,7 @@ class _Duration(click.ParamType):
             return value
         try:
             return parse_duration(str(value))
-        except ValueError as error:
+        except DurationError as error:
             self.fail(str(error), param, ctx)
 
 

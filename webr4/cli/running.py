@@ -13,21 +13,21 @@ from typing import Any, Awaitable, Callable, Coroutine, TypeVar
 import click
 
 from webr4 import interrupts
-from webr4.browser.actions import UserAction, parse_actions
+from webr4.browser.actions import ActionError, UserAction, parse_actions
 from webr4.browser.driver import Driver
 from webr4.browser.launch import BrowserNotFound
 from webr4.browser.network import NetworkError
-from webr4.browser.responses import ResponseStore
+from webr4.browser.responses import HarError, ResponseStore
 from webr4.browser.teardown import quiet_lost_browser
 from webr4.cli.failures import Failure, Interrupted, one_line
 from webr4.errors import Webr4Error
-from webr4.record.auto import auto_actions
-from webr4.record.scripted import actions_from_script
+from webr4.record.scripted import Steps, StepsError
 from webr4.record.session import Session, SessionError
+from webr4.record.steps import AutoExplore, Script, StepSource, user_steps
+from webr4.rundir.execution import PlanError, plan_from_json
 from webr4.rundir.run import RunDir
 from webr4.sweep.execution import BrowserLost
 from webr4.sweep.store import damaged
-from webr4.trace import plan_from_json
 
 T = TypeVar("T")
 
@@ -42,27 +42,24 @@ def read_json(path: Path, what: str) -> Any:
 
 
 def load_plan(path: Path) -> list[str]:
-    """The event ids of a sequence file: a JSON list of ids, or a trace.json whose steps give them."""
-    raw = read_json(path, "sequence file")
-    if isinstance(raw, dict) and "steps" in raw and "sequence" not in raw:
-        raw = [step["event"] for step in raw["steps"] if isinstance(step, dict) and "event" in step]
+    """The event ids of a sequence file (see :func:`~webr4.rundir.execution.plan_from_json`)."""
     try:
-        return plan_from_json(raw)
-    except ValueError as error:
+        return plan_from_json(read_json(path, "sequence file"))
+    except PlanError as error:
         raise click.UsageError(f"{path}: {error}") from None
 
 
 def load_actions(path: Path) -> list[UserAction]:
     try:
         return parse_actions(read_json(path, "actions file"))
-    except ValueError as error:
+    except ActionError as error:
         raise click.UsageError(f"{path}: {error}") from None
 
 
 def load_store(path: Path) -> ResponseStore:
     try:
         return ResponseStore.load_har(path)
-    except ValueError as error:
+    except HarError as error:
         raise click.UsageError(str(error)) from None
 
 
@@ -74,7 +71,7 @@ def load_session(directory: Path) -> Session:
 
 
 def session_steps(url: str, actions: Path | None, script: Path | None, pace: float | None, auto: int | None,
-                  seed: int) -> Any:
+                  seed: int) -> Steps:
     """The user steps from whichever of --actions, --script and --auto was given (none: page load only).
 
     A script or the auto-explorer drives its own synchronous Playwright page, so this runs
@@ -86,24 +83,23 @@ def session_steps(url: str, actions: Path | None, script: Path | None, pace: flo
         raise click.UsageError(f"give at most one of --actions, --script and --auto (got {' and '.join(given)})")
     if pace is not None and script is None:
         raise click.UsageError("--pace sets the time between the actions of a --script; give --script too")
+    source: StepSource
+    if script is not None:
+        source = Script(script, pace)
+    elif auto is not None:
+        source = AutoExplore(auto, seed)
+    else:
+        source = read_json(actions, "actions file") if actions else []
     try:
-        if script is not None:
-            steps: Any = actions_from_script(script, url, pace)
-        elif auto is not None:
-            steps = auto_actions(url, auto, seed)
-        else:
-            steps = read_json(actions, "actions file") if actions else []
-    except ValueError as error:
+        return user_steps(url, source)
+    except StepsError as error:
         if error.__cause__ is not None and click.get_current_context().find_root().params.get("debug"):
             traceback.print_exception(error.__cause__)  # the script's own traceback
         raise click.UsageError(str(error)) from None
+    except ActionError as error:
+        raise click.UsageError(f"{actions or script or url}: {error}") from None
     except BrowserNotFound as error:
         raise Failure(str(error)) from None
-    try:
-        parse_actions(steps)
-    except ValueError as error:
-        raise click.UsageError(f"{actions or script or url}: {error}") from None
-    return steps
 
 
 def interruptible(work: Callable[[], Coroutine[Any, Any, T]], out_dir: Path, resume_command: str) -> T:

@@ -13,11 +13,11 @@ from typing import Any
 import click
 
 from webr4.checking import Checked, SweepOptions, check, explore_session
-from webr4.classify import RULES
 from webr4.cli.failures import Failure
 from webr4.cli.options import WEB_URL, execution_limits, explore_options, record_options
 from webr4.cli.running import interruptible, load_session, session_steps, with_driver
-from webr4.config import ConfigError, load_settings
+from webr4.config import load_settings
+from webr4.errors import Webr4Error
 from webr4.record.session import record
 from webr4.report import ci
 from webr4.report.write import write_report
@@ -162,10 +162,7 @@ def _sweep_options(out_dir: Path, *, bound: int, strategy: str, max_sequences: i
             file, mask=NoiseMask.from_options(mask, mask_heap), bound=cap, strategy=strategy,
             max_sequences=max_sequences, time_limit=time_limit, budget=budget,
             **({"rules": given_rules} if given_rules is not None else {}))
-        unknown = sorted(set(settings.rules or ()) - set(RULES))
-        if unknown:
-            raise ValueError(f"unknown rule(s) {', '.join(unknown)}; known: {', '.join(RULES)}")
-    except (ValueError, ConfigError) as error:
+    except Webr4Error as error:
         raise click.UsageError(str(error)) from None
     if resume:
         _note_stored_settings(out_dir, settings)

@@ -28,6 +28,7 @@ from dataclasses import replace
 from typing import Any
 
 from webr4.engine.explore import Explorer
+from webr4.errors import Webr4Error
 from webr4.engine.harm import Harm, likely_harm
 from webr4.engine.plans import ExploredSequence, PlannedSequence
 from webr4.engine.races import RaceFilter
@@ -36,6 +37,11 @@ from webr4.trace import EventId, Trace
 
 ORDERS = ("harm", "plan")
 """How bound 1's branches are ordered: by likely harm, or as plain R4 takes them."""
+
+
+class BudgetError(Webr4Error, ValueError):
+    """Settings an anytime (budgeted) sweep cannot follow: a cap below 1, an order that is none
+    of :data:`ORDERS`, or a strategy other than R4's."""
 
 Plan = tuple[EventId, ...]
 
@@ -47,9 +53,9 @@ class AnytimeExplorer:
     def __init__(self, seed: Trace, cap: int | None = None, *, order: str = "harm",
                  filters: Iterable[RaceFilter] = ()) -> None:
         if cap is not None and cap < 1:
-            raise ValueError(f"the cap is a bound of at least 1, not {cap}")
+            raise BudgetError(f"the cap is a bound of at least 1, not {cap}")
         if order not in ORDERS:
-            raise ValueError(f"unknown order {order!r}; choose one of {', '.join(ORDERS)}")
+            raise BudgetError(f"unknown order {order!r}; choose one of {', '.join(ORDERS)}")
         self.cap = cap
         self.order = order
         self.filters = tuple(filters)

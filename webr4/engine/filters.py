@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from webr4.engine.accesses import AccessIndex, LocationAccesses
 from webr4.engine.races import Judge, Race
+from webr4.errors import Webr4Error
 from webr4.trace import Access, AccessKind, Category, Event, Trace
 from webr4.useractions import USER_EVENTS
 from webr4.vocabulary import UNLOAD_TYPES
@@ -266,16 +267,20 @@ ALL_FILTERS: tuple[NamedFilter, ...] = (
 DEFAULT_FILTERS: tuple[NamedFilter, ...] = (SAME_VALUE, LAZY_INIT, PURE_INCREMENT, WRITE_BEFORE_READ)
 
 
+class UnknownFilter(Webr4Error, ValueError):
+    """A race filter name that no filter has."""
+
+
 def filters_by_name(names: Iterable[str]) -> tuple[NamedFilter, ...]:
     """The filters called ``names``, in the order given.
 
-    Raises ``ValueError`` naming every unknown name and listing the valid ones.
+    Raises :class:`UnknownFilter` naming every unknown name and listing the valid ones.
     """
     known = {f.name: f for f in ALL_FILTERS}
     names = list(names)
     unknown = [name for name in names if name not in known]
     if unknown:
-        raise ValueError(
+        raise UnknownFilter(
             f"unknown race filter{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}; "
             f"valid filters: {', '.join(known)}"
         )

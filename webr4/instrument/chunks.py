@@ -38,6 +38,7 @@ from urllib.parse import urljoin, urlsplit
 
 from bs4 import BeautifulSoup, Tag
 
+from webr4.errors import Webr4Error
 from webr4.instrument.modules import imported_urls
 from webr4.instrument.positions import PositionMap, Replacement, line_starts
 
@@ -65,6 +66,10 @@ _JS_TYPES = frozenset(
 CHUNK_MODELS = ("yield", "element")
 
 
+class ChunkModelError(Webr4Error, ValueError):
+    """A parse-chunk model that is none of :data:`CHUNK_MODELS`, or a data-arrival interval below 1 KB."""
+
+
 @dataclass(frozen=True)
 class ChunkModel:
     """Where a document is split into parse chunks (see the module docstring).
@@ -79,9 +84,9 @@ class ChunkModel:
 
     def __post_init__(self) -> None:
         if self.kind not in CHUNK_MODELS:
-            raise ValueError(f"unknown parse-chunk model {self.kind!r}; known: {', '.join(CHUNK_MODELS)}")
+            raise ChunkModelError(f"unknown parse-chunk model {self.kind!r}; known: {', '.join(CHUNK_MODELS)}")
         if self.arrival_kb < 1:
-            raise ValueError("the data-arrival interval must be at least 1 KB")
+            raise ChunkModelError("the data-arrival interval must be at least 1 KB")
 
     def describe(self) -> str:
         """The model in words, as summaries and reports name it."""

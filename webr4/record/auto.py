@@ -21,7 +21,7 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Page
 
-from webr4.record.scripted import Steps, first_line, plain_page
+from webr4.record.scripted import Steps, StepsError, first_line, plain_page
 from webr4.resources import javascript
 from webr4.useractions import ACTIONS
 
@@ -117,5 +117,5 @@ def auto_actions(url: str, n: int, seed: int) -> Steps:
                 else:
                     _restart(page, url, kept)
         except PlaywrightError as error:
-            raise ValueError(f"automatic exploration of {url} failed: {first_line(error)}") from None
+            raise StepsError(f"automatic exploration of {url} failed: {first_line(error)}") from None
     return kept

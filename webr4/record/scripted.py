@@ -26,9 +26,16 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, sync_playwright
 
 from webr4.browser.launch import CHROMIUM_ARGS, chromium_path, not_startable, sandbox_off_reason
+from webr4.errors import Webr4Error
 from webr4.useractions import BY_METHOD, ActionKind
 
 Steps = list[dict[str, Any]]
+
+
+class StepsError(Webr4Error, ValueError):
+    """The user steps could not be taken from a script or from the page: the script is missing,
+    fails or exits (the message names its line; its own exception is the cause), or the page
+    does not load."""
 
 
 class StepLog:
@@ -87,7 +94,7 @@ def plain_page(url: str, init_script: str | None = None) -> Iterator[Page]:
             try:
                 page.goto(url, wait_until="load")
             except PlaywrightError as error:
-                raise ValueError(f"cannot load {url}: {first_line(error)}") from None
+                raise StepsError(f"cannot load {url}: {first_line(error)}") from None
             yield page
         finally:
             browser.close()
@@ -200,24 +207,24 @@ class RecordingPage(_Finder):
 
 
 def load_run(path: Path) -> Callable[[Any], Any]:
-    """The ``run`` function of the script at ``path``; ``ValueError`` if there is none."""
+    """The ``run`` function of the script at ``path``; :class:`StepsError` if there is none."""
     if not path.is_file():
-        raise ValueError(f"script {path} does not exist")
+        raise StepsError(f"script {path} does not exist")
     spec = importlib.util.spec_from_file_location(f"webr4_script_{path.stem}", path)
     if spec is None or spec.loader is None:
-        raise ValueError(f"script {path} cannot be loaded as Python (name it *.py)")
+        raise StepsError(f"script {path} cannot be loaded as Python (name it *.py)")
     module = importlib.util.module_from_spec(spec)
     try:
         spec.loader.exec_module(module)
     except SystemExit as exiting:  # the script's own exit is not webr4's exit status
-        raise ValueError(f"script {path} called sys.exit({exiting.code!r}) while loading"
+        raise StepsError(f"script {path} called sys.exit({exiting.code!r}) while loading"
                          f"{script_line(exiting, path)}") from exiting
     except Exception as error:  # the script is user code: any failure is reported in one line
-        raise ValueError(f"script {path} failed to load: {type(error).__name__}: {first_line(error)}"
+        raise StepsError(f"script {path} failed to load: {type(error).__name__}: {first_line(error)}"
                          f"{script_line(error, path)}") from error
     run = getattr(module, "run", None)
     if not callable(run):
-        raise ValueError(f"script {path} does not define run(page)")
+        raise StepsError(f"script {path} does not define run(page)")
     return run
 
 
@@ -230,10 +237,10 @@ def actions_from_script(path: Path, url: str, pace: float | None = None) -> Step
         try:
             run(RecordingPage(page, log))
         except SystemExit as exiting:  # the script's own exit is not webr4's exit status
-            raise ValueError(f"script {path} called sys.exit({exiting.code!r}) in run(page)"
+            raise StepsError(f"script {path} called sys.exit({exiting.code!r}) in run(page)"
                              f"{script_line(exiting, path)}; let run return instead") from exiting
         except Exception as error:  # the script is user code: any failure is reported in one line
-            raise ValueError(f"script {path} raised {type(error).__name__}: {first_line(error)}"
+            raise StepsError(f"script {path} raised {type(error).__name__}: {first_line(error)}"
                              f"{script_line(error, path)}") from error
     return log.steps
 
@@ -241,7 +248,7 @@ def actions_from_script(path: Path, url: str, pace: float | None = None) -> Step
 def script_line(error: BaseException, path: Path) -> str:
     """Where in the script at ``path`` ``error`` came from, as `` (line N, in NAME)``: its
     innermost frame in that file; empty when it did not pass through the script (a syntax error
-    names its line itself). The error itself is kept as the ``ValueError``'s cause, for a
+    names its line itself). The error itself is kept as the :class:`StepsError`'s cause, for a
     traceback."""
     frames = [frame for frame in traceback.extract_tb(error.__traceback__)
               if Path(frame.filename).resolve() == path.resolve()]

@@ -9,6 +9,7 @@ so a failed recording leaves nothing a later ``explore`` could mistake for a ses
 
 from __future__ import annotations
 
+import asyncio
 import json
 import shutil
 import tempfile
@@ -24,6 +25,7 @@ from webr4.browser.responses import ResponseStore
 from webr4.classify.judge import failure
 from webr4.execution import AccessLog, Execution
 from webr4.rundir.execution import read_trace
+from webr4.record.steps import StepSource, user_steps
 from webr4.rundir.session import SessionDir
 from webr4.state.categories import compared_state
 from webr4.state.snapshot import StateSnapshot
@@ -114,9 +116,10 @@ def _check_actions_ran(trace: Trace, actions: list[UserAction]) -> None:
         raise SessionError(f"{failures[0]}; check the {what}")
 
 
-async def record(driver: Driver, url: str, out: Path, actions: list[dict[str, Any]], *, seed: int = 0,
+async def record(driver: Driver, url: str, out: Path, actions: StepSource, *, seed: int = 0,
                  limits: Limits = Limits()) -> Session:
-    """Record ``url`` with ``actions`` into the new directory ``out``.
+    """Record ``url`` with the user ``actions`` (steps, or where to take them from: see
+    :mod:`webr4.record.steps`) into the new directory ``out``.
 
     The recording fixes what every replay needs, the order of events and the responses. It runs
     the same rewritten scripts as a replay, so that each event has the same identity, but with
@@ -126,7 +129,8 @@ async def record(driver: Driver, url: str, out: Path, actions: list[dict[str, An
     """
     if out.exists():
         raise SessionError(f"{out} already exists; choose another --out or remove it")
-    steps = parse_actions(actions)
+    given = await asyncio.to_thread(user_steps, url, actions)  # a script drives a synchronous page
+    steps = parse_actions(given)
     if len(steps) >= limits.max_events:
         raise SessionError(f"the steps make {len(steps)} user events, and a run stops at --max-events "
                            f"{limits.max_events}; raise --max-events above {len(steps)}")
@@ -136,7 +140,7 @@ async def record(driver: Driver, url: str, out: Path, actions: list[dict[str, An
     if execution.trace.truncated == Truncation.CAPTURE_FAILED:  # no end state to keep as the seed's
         raise SessionError(f"{failure(execution.trace)}; record the session again")
     _check_actions_ran(execution.trace, steps)
-    session = Session(url, actions, seed, asdict(limits), __version__, out)
+    session = Session(url, given, seed, asdict(limits), __version__, out)
     out.parent.mkdir(parents=True, exist_ok=True)
     partial = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     files = SessionDir(partial)

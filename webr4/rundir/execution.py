@@ -14,10 +14,34 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Mapping
 
+from webr4.errors import Webr4Error
 from webr4.gcpause import gc_paused
 from webr4.state.snapshot import StateSnapshot
-from webr4.trace import Trace
+from webr4.trace import EventId, Trace
+
+
+class PlanError(Webr4Error, ValueError):
+    """JSON that is no plan: neither a list of event ids nor an object with one."""
+
+
+def plan_from_json(raw: Any) -> list[EventId]:
+    """The plan in JSON ``raw``: a list of event-id strings, ``{"sequence": [...]}`` (every
+    ``trace.json``), or a trace without ``sequence``, whose steps' events are then the plan.
+
+    Raises :class:`PlanError` with a one-line explanation when the shape is wrong.
+    """
+    if isinstance(raw, Mapping) and "steps" in raw and "sequence" not in raw:
+        raw = [step["event"] for step in raw["steps"] if isinstance(step, Mapping) and "event" in step]
+    if isinstance(raw, Mapping):
+        raw = raw.get("sequence")
+    if not isinstance(raw, list) or not all(isinstance(x, str) for x in raw):
+        raise PlanError(
+            "a sequence file must hold a JSON list of event ids, or an object with a "
+            '"sequence" list (for example the "sequence" of a trace.json)'
+        )
+    return list(raw)
 
 
 def trace_text(trace: Trace) -> str:

@@ -14,6 +14,8 @@ import difflib
 import re
 from dataclasses import dataclass, field
 
+from webr4.errors import Webr4Error
+
 _ATTRIBUTE = re.compile(r' ([^\s=]+)="([^"]*)"')
 _SELECTOR = re.compile(r"^(?P<tag>[a-zA-Z][\w-]*)?(?:#(?P<id>[\w-]+)|\.(?P<cls>[\w-]+))?$")
 FORM_STATE = ("(value)", "(checked)", "(selected)")
@@ -80,6 +82,10 @@ def parse_dom(text: str) -> list[DomLine]:
     return lines
 
 
+class MaskSelectorError(Webr4Error, ValueError):
+    """A mask selector outside the subset :class:`Selector` reads."""
+
+
 @dataclass(frozen=True)
 class Selector:
     """A selector of the subset masks accept: ``#id``, ``.class``, ``tag``, ``tag#id``, ``tag.class``."""
@@ -90,10 +96,10 @@ class Selector:
 
     @classmethod
     def parse(cls, text: str) -> Selector:
-        """Raises ``ValueError`` for anything outside the subset."""
+        """Raises :class:`MaskSelectorError` for anything outside the subset."""
         found = _SELECTOR.match(text.strip())
         if not found or not any(found.groupdict().values()):
-            raise ValueError(f"unsupported selector {text!r}: use #id, .class, tag, tag#id or tag.class")
+            raise MaskSelectorError(f"unsupported selector {text!r}: use #id, .class, tag, tag#id or tag.class")
         tag = found.group("tag")
         return cls(tag.lower() if tag else None, found.group("id"), found.group("cls"))
 

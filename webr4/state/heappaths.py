@@ -11,10 +11,16 @@ import json
 import re
 from typing import Any, Iterable
 
+from webr4.errors import Webr4Error
+
 HeapPath = tuple[str | int, ...]
 MASKED = "<masked>"
 _IDENTIFIER = re.compile(r"^[A-Za-z_$][\w$]*$")
 _TOKEN = re.compile(r'\.([A-Za-z_$][\w$]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]')
+
+
+class HeapPathError(Webr4Error, ValueError):
+    """Text that is not a heap path such as ``window.a.b[0]``."""
 
 
 def format_path(path: Iterable[str | int]) -> str:
@@ -33,7 +39,7 @@ def format_path(path: Iterable[str | int]) -> str:
 def parse_path(text: str) -> HeapPath:
     """The inverse of :func:`format_path`; the leading ``window`` is optional.
 
-    Raises ``ValueError`` on text that is not a path.
+    Raises :class:`HeapPathError` on text that is not a path.
     """
     rest = text.strip()
     rest = rest[len("window"):] if rest == "window" or rest.startswith(("window.", "window[")) else "." + rest
@@ -42,7 +48,7 @@ def parse_path(text: str) -> HeapPath:
     while position < len(rest):
         token = _TOKEN.match(rest, position)
         if token is None:
-            raise ValueError(f"not a heap path: {text!r} (write window.a.b[0] or a.b)")
+            raise HeapPathError(f"not a heap path: {text!r} (write window.a.b[0] or a.b)")
         name, index, quoted = token.groups()
         keys.append(name if name is not None else int(index) if index is not None else json.loads(quoted))
         position = token.end()

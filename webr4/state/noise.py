@@ -45,7 +45,8 @@ class NoiseMask(Parts):
 
     @classmethod
     def from_options(cls, selectors: Iterable[str] = (), heap_prefixes: Iterable[str] = ()) -> NoiseMask:
-        """A user mask; raises ``ValueError`` on an unsupported selector or a malformed path."""
+        """A user mask; raises :class:`~webr4.state.dom.MaskSelectorError` on an unsupported selector,
+        :class:`~webr4.state.heappaths.HeapPathError` on a malformed path."""
         selectors = tuple(selectors)
         for selector in selectors:
             Selector.parse(selector)

@@ -94,7 +94,8 @@ def reserve(out: Path, session_dir: Path, settings: SweepSettings = SweepSetting
     """The new store of a sweep in the run directory ``out`` (created when missing) of the session
     in ``session_dir``, holding ``settings`` and where the session is; the session may still be to
     record. Storing them before anything else happens lets ``--resume`` continue this sweep, not
-    another, whenever it was interrupted. Refuses (:class:`StoreError`) a run that has a store."""
+    another, whenever it was interrupted. Refuses (:class:`StoreError`) a run that has a store;
+    ``settings`` were checked when they were made (:class:`SweepSettings`)."""
     out.mkdir(parents=True, exist_ok=True)
     return RunStore.create(out, {"session": RunDir(out).relative(session_dir), **settings.to_json()})
 

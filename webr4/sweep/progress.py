@@ -23,7 +23,13 @@ from rich.text import Text
 from rich.progress import BarColumn, ProgressColumn, Task, TaskID, TextColumn, TimeElapsedColumn
 from rich.progress import Progress as RichBar
 
+from webr4.errors import Webr4Error
+
 MODES = ("bar", "json", "quiet")
+
+
+class UnknownProgress(Webr4Error, ValueError):
+    """A progress mode that is none of :data:`MODES`."""
 
 
 class Progress(Protocol):
@@ -174,4 +180,4 @@ def progress_for(mode: str) -> Progress:
         return JsonLines()
     if mode == "quiet":
         return Quiet()
-    raise ValueError(f"unknown progress mode {mode!r}; choose one of {', '.join(MODES)}")
+    raise UnknownProgress(f"unknown progress mode {mode!r}; choose one of {', '.join(MODES)}")

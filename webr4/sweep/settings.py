@@ -12,10 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
+from webr4.classify.rules import known_rules
 from webr4.config import Settings, parse_duration
-from webr4.engine.anytime import ORDERS
+from webr4.engine.anytime import ORDERS, BudgetError
 from webr4.engine.filters import DEFAULT_FILTERS
+from webr4.engine.strategies import STRATEGIES, UnknownStrategy
 from webr4.state.noise import NoiseMask
+
 
 @dataclass(frozen=True)
 class SweepSettings:
@@ -27,8 +30,10 @@ class SweepSettings:
     comparing; ``rules`` the classifier rules (``None``: all); ``filters`` the engine's race
     filters by name.
 
-    Raises :class:`ValueError` for a budget with another strategy than ``r4`` or an unknown
-    ``order``: no sweep can run with them."""
+    Raises, as no sweep can run with them, :class:`~webr4.engine.strategies.UnknownStrategy` for a
+    strategy there is not, :class:`~webr4.engine.anytime.BudgetError` for a budget with another
+    strategy than ``r4`` or an unknown ``order``, and :class:`~webr4.classify.rules.UnknownRule`
+    for a rule there is not."""
 
     bound: int | None = 1
     strategy: str = "r4"
@@ -41,10 +46,14 @@ class SweepSettings:
     filters: tuple[str, ...] = tuple(f.name for f in DEFAULT_FILTERS)
 
     def __post_init__(self) -> None:
+        if self.strategy not in STRATEGIES:
+            raise UnknownStrategy(self.strategy)
         if self.budget is not None and self.strategy != "r4":
-            raise ValueError(f"a budget orders R4's reversals; it cannot drive the {self.strategy} strategy")
+            raise BudgetError(f"a budget orders R4's reversals; it cannot drive the {self.strategy} strategy")
         if self.order not in ORDERS:
-            raise ValueError(f"unknown order {self.order!r}; choose one of {', '.join(ORDERS)}")
+            raise BudgetError(f"unknown order {self.order!r}; choose one of {', '.join(ORDERS)}")
+        if self.rules is not None:
+            known_rules(self.rules)
 
     @classmethod
     def from_settings(cls, settings: Settings, *, mask: NoiseMask = NoiseMask(), **overrides: Any) -> SweepSettings:

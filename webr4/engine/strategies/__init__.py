@@ -9,6 +9,7 @@ with a class following :class:`~webr4.engine.plans.Strategy`, and one branch of 
 from __future__ import annotations
 
 from webr4.engine.explore import Explorer
+from webr4.errors import Webr4Error
 from webr4.engine.filters import NamedFilter
 from webr4.engine.plans import Strategy
 from webr4.engine.strategies.delay import DelayBoundedSampler, alternatives
@@ -16,6 +17,13 @@ from webr4.engine.strategies.wave import WaveSampler
 from webr4.trace import Trace
 
 STRATEGIES = ("r4", "delay", "wave")
+
+
+class UnknownStrategy(Webr4Error, ValueError):
+    """A strategy name that is none of :data:`STRATEGIES`."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"unknown strategy {name!r}; choose one of {', '.join(STRATEGIES)}")
 """The names ``--strategy`` accepts: R4's conflict reversals, delay-bounded sampling, WAVE-like swaps."""
 
 DEFAULT_SAMPLES = 20
@@ -28,7 +36,7 @@ def make_strategy(name: str, seed: Trace, *, bound: int | None, filters: tuple[N
 
     ``bound`` is R4's conflict-reversal bound, or the sampler's number of delays; a sampler draws
     one plan per sequence of ``max_sequences`` after the seed (:data:`DEFAULT_SAMPLES` without one).
-    Raises :class:`ValueError` for an unknown name.
+    Raises :class:`UnknownStrategy` for an unknown name.
     """
     samples = (max_sequences - 1) if max_sequences else DEFAULT_SAMPLES
     if name == "r4":
@@ -37,7 +45,7 @@ def make_strategy(name: str, seed: Trace, *, bound: int | None, filters: tuple[N
         return DelayBoundedSampler(seed, max_delays=bound or 1, samples=samples)
     if name == "wave":
         return WaveSampler(seed, copies=samples)
-    raise ValueError(f"unknown strategy {name!r}; choose one of {', '.join(STRATEGIES)}")
+    raise UnknownStrategy(name)
 
 
-__all__ = ["STRATEGIES", "DelayBoundedSampler", "WaveSampler", "alternatives", "make_strategy"]
+__all__ = ["STRATEGIES", "DelayBoundedSampler", "UnknownStrategy", "WaveSampler", "alternatives", "make_strategy"]

@@ -58,6 +58,7 @@ from webr4.resources import javascript
 from webr4.rundir import read_state
 from webr4.serve import serve
 from webr4.state.categories.dom import DOM, diff_dom
+from webr4.state.renaming import find_renaming, rename
 from webr4.sweep.confirm import confirm_run
 from webr4.sweep.explore import SEED_REPLAYS, explore
 
@@ -240,6 +241,8 @@ def dom_differences(plain: list[str], recorded: str) -> list[str]:
     what differs among ``plain`` (none when equal up to that and to ids renamed alike
     everywhere)."""
     noise = plain_noise(plain)
+    lines = recorded.splitlines()
+    recorded = "\n".join(rename(lines, find_renaming(lines, plain[0].splitlines())))  # the mask's paths name ids
     difference = diff_dom(DOM.mask(plain[0], noise), DOM.mask(recorded, noise))
     return DOM.items(difference) if difference else []
 

@@ -13,10 +13,11 @@ Per page, in one run, pages one at a time, with one worker:
 
 * the plain Playwright session (:func:`benchmarks.plain.plain_session`), median of
   :data:`PLAIN_REPEATS`: the baseline of the cost ratio;
-* the final DOM of the session in plain Chromium (once the page is quiet) against the final DOM
-  of webr4's recording, compared as webr4 compares two end states
-  (:func:`webr4.state.categories.dom.diff_dom`, which ignores ids renamed alike everywhere, as
-  ids from random sources are): ``same``, or the first differences;
+* the final DOM of the session in plain Chromium (:func:`plain_doms`: two sessions, read a few
+  times each once the page has settled) against the final DOM of webr4's recording, compared as
+  webr4 compares two end states (:func:`webr4.state.categories.dom.diff_dom`, which ignores ids
+  renamed alike everywhere, as ids from random sources are), what differs among plain Chromium's
+  own reads masked as noise: ``same``, or the first differences;
 * ``record``, then ``explore`` at bound 1 (:data:`MAX_SEQUENCES`, :data:`TIME_LIMIT_S`), then
   the harmful verdicts confirmed in plain Chromium (:func:`webr4.sweep.confirm.confirm_run`):
   the verdicts, the failure of each error verdict, seconds per execution and its ratio to the

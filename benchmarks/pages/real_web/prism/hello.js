@@ -1,0 +1,3 @@
+function hello(name) {
+  return "Hello, " + name;
+}

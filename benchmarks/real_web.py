@@ -56,12 +56,13 @@ from webr4.browser.actions import UserAction, parse_actions
 from webr4.browser.driver import VIEWPORT, Driver
 from webr4.record.session import record
 from webr4.resources import javascript
-from webr4.rundir import read_state
+from webr4.rundir.execution import read_state
 from webr4.serve import serve
 from webr4.state.categories.dom import DOM, diff_dom
 from webr4.state.renaming import find_renaming, rename
 from webr4.sweep.confirm import confirm_run
 from webr4.sweep.explore import SEED_REPLAYS, explore
+from webr4.sweep.settings import SweepSettings
 
 CORPUS = Path(__file__).resolve().parent / "real_web.json"
 HOST_PAGES = Path(__file__).resolve().parent / "pages" / "real_web"
@@ -269,8 +270,8 @@ async def measure_page(driver: Driver, plain_chromium: Browser, page: Page, url:
     run_dir = scratch / "run"
     started = time.perf_counter()
     try:
-        summary = await explore(driver, session, run_dir, bound=1, max_sequences=MAX_SEQUENCES,
-                                time_limit=TIME_LIMIT_S)
+        summary = await explore(driver, session, run_dir,
+                                SweepSettings(max_sequences=MAX_SEQUENCES, time_limit=TIME_LIMIT_S))
         result.sweep_s = time.perf_counter() - started
         summary = await confirm_run(driver.browser, session, run_dir, "harmful")
     except Exception as error:  # noqa: BLE001 - as for the recording

@@ -62,8 +62,9 @@ def _check(tmp_path: Path, actions: Any = (), **settings: Any) -> None:
     (lambda tmp: webr4.Limits(chunk_kb=0), "at least 1 KB"),
     (lambda tmp: webr4.NoiseMask.from_options(["div > p"]), "unsupported selector"),
     (lambda tmp: webr4.NoiseMask.from_options((), ["window..a"]), "not a heap path"),
+    (lambda tmp: webr4.SweepOptions(confirm="harmfull"), "unknown confirm 'harmfull'"),
 ], ids=["misspelt-action", "not-a-list", "negative-wait", "missing-script", "strategy", "rule",
-        "budget-strategy", "chunk-model", "chunk-kb", "mask-selector", "mask-heap-path"])
+        "budget-strategy", "chunk-model", "chunk-kb", "mask-selector", "mask-heap-path", "confirm"])
 def test_what_a_user_gives_wrong_raises_webr4error(tmp_path: Path, call: Callable[[Path], object],
                                                    words: str) -> None:
     """Every public entry point refuses bad input with a one-line Webr4Error, which stays a

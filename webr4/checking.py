@@ -21,7 +21,7 @@ from webr4.rundir.run import RunDir
 from webr4.rundir.summary import Summary
 from webr4.runlock import claim
 from webr4.sweep.backends import Backend, DaskCluster, WorkerProcesses
-from webr4.sweep.confirm import confirm_run, wanted
+from webr4.sweep.confirm import CONFIRM_CHOICES, UnknownConfirm, confirm_run, wanted
 from webr4.sweep.explore import explore, reserve
 from webr4.sweep.progress import RECORDING, Progress, Quiet
 from webr4.sweep.settings import SweepSettings
@@ -44,13 +44,18 @@ class SweepOptions:
     :class:`~webr4.sweep.settings.SweepSettings`), and how it is run: ``workers`` processes with a
     browser each, or a Dask cluster at ``cluster`` (``local:N``); with ``resume``, the sweep stored
     in the run continues with its own settings; which reversals are then confirmed in plain
-    Chromium (``confirm``: ``none``, ``harmful``, ``all``; see :mod:`webr4.sweep.confirm`)."""
+    Chromium (``confirm``: ``none``, ``harmful``, ``all``; see :mod:`webr4.sweep.confirm`; any
+    other raises :class:`~webr4.sweep.confirm.UnknownConfirm`)."""
 
     settings: SweepSettings = SweepSettings()
     workers: int = 1
     cluster: str | None = None
     resume: bool = False
     confirm: str = "harmful"
+
+    def __post_init__(self) -> None:
+        if self.confirm not in CONFIRM_CHOICES:
+            raise UnknownConfirm(f"unknown confirm {self.confirm!r}; choose one of {', '.join(CONFIRM_CHOICES)}")
 
 
 async def explore_session(session: Session, out: Path, options: SweepOptions = SweepOptions(), *,

@@ -37,6 +37,10 @@ FAIL_ON_CHOICES = ("harmful", "confirmed")
 or only one plain Chromium confirmed."""
 
 
+class UnknownConfirm(Webr4Error, ValueError):
+    """A choice of reversals to confirm that is none of :data:`CONFIRM_CHOICES`."""
+
+
 def wanted(reversal: ReversalReport, which: str) -> bool:
     """Whether ``which`` (one of :data:`CONFIRM_CHOICES`) asks for ``reversal`` to be confirmed."""
     return which == "all" or (which == "harmful" and reversal.verdict == "harmful")

@@ -65,6 +65,7 @@ const api = {
   runStretch,
   drainStretch,
   chunkEnd,
+  importing,
   /** A fresh log for one event's accesses (the access log records into it). */
   newAccessLog,
   /** Marks the start of a user action performed by the harness at virtual time `due`. */

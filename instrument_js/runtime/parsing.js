@@ -26,6 +26,19 @@ function scriptSettled(el, type) {
   }
 }
 
+/* Rewritten code hands the runtime the promise of each dynamic import (`import(u)` becomes
+   `__webr4.importing(import(u))`). The browser fetches the module graph by itself (the harness
+   serves it at once) and runs its code when it has it all, so the importing event stays in flight
+   until the import settles, as an event that sent a request waits for its response. The page gets
+   a promise that settles as the import's does: one that rejects unhandled is reported as Chromium
+   reports the import's own (a handler on the import's promise would mark that one handled). */
+function importing(promise) {
+  inflight++;
+  return then(promise,
+    (namespace) => { inflight--; return namespace; },
+    (reason) => { inflight--; throw reason; });
+}
+
 function parseChunkEvent(index) {
   const ev = createEvent({
     category: "parse", type: "parse", label: `parse chunk ${index + 1}/${parse.chunks}`,

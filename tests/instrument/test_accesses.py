@@ -119,6 +119,14 @@ def test_uncontrolled_constructs_are_reported() -> None:
     assert "__webr4" not in result.code.splitlines()[0].split("{", 1)[1]
 
 
+def test_dynamic_imports_are_handed_to_the_runtime_as_they_are() -> None:
+    source = 'const m = await import("./a.js");\nimport.meta.url;\nimport(import("./b.js"));\n'
+    code = rewrite(source, "i.mjs", module=True).code
+    assert code.splitlines()[0] == 'const m = await __webr4.importing(import("./a.js"));'
+    assert "__webr4.importing" not in code.splitlines()[1]
+    assert code.splitlines()[2] == '__webr4.importing(import(__webr4.importing(import("./b.js"))));'
+
+
 def test_unparsable_script_is_left_unchanged() -> None:
     result = rewrite("var = ;", "bad.js")
     assert result.code == "var = ;" and result.uncontrolled[0].kind == "parse-error"

@@ -26,6 +26,9 @@ x``                              direct ``eval`` and ``typeof`` of undeclared na
 ``o.p += v``                     ``__webr4.log.pc(S,o,"p","+=",()=>(v))`` (``pcs``)
 ``o.p++`` / ``--o.p``            ``__webr4.log.pu(S,o,"p",1,0)`` / ``pu(S,o,"p",-1,1)`` (``pus``)
 ``delete o.p``                   ``__webr4.log.pd(S,o,"p")`` (``pds``)
+``import(u)``                    ``__webr4.importing(import(u))``: not an access, but the page
+                                 runtime's hold on the event that imports until the module
+                                 graph has loaded (``instrument_js/runtime/parsing.js``)
 ===============================  ===============================================================
 
 A variable captured by a closure gets its scope instance id from ``var __webr4s<n> =
@@ -53,6 +56,7 @@ from webr4.instrument.walker import analyze
 from webr4.instrument.syntax import FUNCTION_TYPES, child_of_type, first_statement, parse, source_text
 
 LOG = "__webr4.log."
+IMPORTING = "__webr4.importing("
 SCOPE_VAR = "__webr4s"
 HANDLER_PREFIX = b"(function(event){"
 HANDLER_SUFFIX = b"\n})"
@@ -202,6 +206,11 @@ class _Emitter:
         statement = first_statement(root)
         if self.hoisted and statement is not None:
             self.edits.statement(statement.start_byte, "".join(self.hoisted))
+
+    def imports(self) -> None:
+        """Hand each dynamic import's promise to the page runtime, which waits for it to settle."""
+        for call in self.analysis.imports:
+            self.edits.wrap(call, IMPORTING, ")")
 
     # -- properties --------------------------------------------------------------------------
 
@@ -370,6 +379,7 @@ def _rewrite(source: str, url: str, script_id: str, module: bool, handler: bool)
     emitter = _Emitter(analysis, table, _quote(f"m{script_id}"))
     emitter.references()
     emitter.members()
+    emitter.imports()
     if not module and not handler:
         emitter.hoisted_writes(root)
     rewritten, kept = emitter.edits.apply(text)

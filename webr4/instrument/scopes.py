@@ -141,6 +141,7 @@ class Analysis:
     references: list[Reference]
     members: list[MemberAccess]
     uncontrolled: list[Uncontrolled]
+    imports: list[Node] = field(default_factory=list)  # the dynamic ``import(…)`` calls
 
 
 def resolve(references: list[Reference]) -> None:

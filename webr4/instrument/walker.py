@@ -61,6 +61,7 @@ class _Walker:
         self.references: list[Reference] = []
         self.members: list[MemberAccess] = []
         self.uncontrolled: list[Uncontrolled] = []
+        self.imports: list[Node] = []
         self.program = program
         self.stack: list[_Frame] = []
         self.root = root
@@ -150,6 +151,8 @@ class _Walker:
             self._push(inner, scope, ctx, (Form.CALL, node, 0))
         elif kind in MEMBER_TYPES:
             self._push(inner, scope, ctx, (MemberForm.CALL, node, 0, False))
+        elif kind == "import":
+            self.imports.append(node)
         else:
             self._push(callee, scope, ctx)
         if arguments is not None:
@@ -486,4 +489,4 @@ def analyze(root: Node, module: bool) -> Analysis:
     walker = _Walker(root, program, strict=module)
     walker.run()
     resolve(walker.references)
-    return Analysis(program, walker.references, walker.members, walker.uncontrolled)
+    return Analysis(program, walker.references, walker.members, walker.uncontrolled, walker.imports)

@@ -66,6 +66,7 @@ const api = {
   drainStretch,
   chunkEnd,
   importing,
+  importUrl,
   /** A fresh log for one event's accesses (the access log records into it). */
   newAccessLog,
   /** Marks the start of a user action performed by the harness at virtual time `due`. */

@@ -29,6 +29,8 @@ const N = {
   parse: JSON.parse.bind(JSON),
   assign: Object.assign,
   Response: window.Response,
+  URL: window.URL,
+  encodeURIComponent: window.encodeURIComponent,
   MutationObserver: window.MutationObserver,
   takeRecords: MutationObserver.prototype.takeRecords,
   PerformanceObserver: window.PerformanceObserver,

@@ -26,12 +26,29 @@ function scriptSettled(el, type) {
   }
 }
 
-/* Rewritten code hands the runtime the promise of each dynamic import (`import(u)` becomes
-   `__webr4.importing(import(u))`). The browser fetches the module graph by itself (the harness
-   serves it at once) and runs its code when it has it all, so the importing event stays in flight
-   until the import settles, as an event that sent a request waits for its response. The page gets
-   a promise that settles as the import's does: one that rejects unhandled is reported as Chromium
-   reports the import's own (a handler on the import's promise would mark that one handled). */
+/* Rewritten code hands the runtime each dynamic import (`import(u)` becomes
+   `__webr4.importing(import(__webr4.importUrl(u, base)))`, `base` the URL `u` is relative to).
+   The browser fetches the module graph by itself and runs its code when it has it all, so:
+   - the harness must serve the graph at once: it knows a literal URL from the importing
+     script's source, but not a computed one (`${root}/components/${name}.js`), which
+     `importUrl` tells it with a request of its own (the harness takes the two requests in
+     either order);
+   - the importing event stays in flight until the import settles, as an event that sent a
+     request waits for its response. The page gets a promise that settles as the import's does:
+     one that rejects unhandled is reported as Chromium reports the import's own (a handler on
+     the import's promise would mark that one handled). */
+const MODULE_NOTICE = "/__webr4__/module?url="; // webr4/browser/network.py answers it
+const URL_SPECIFIER = /^(\.{0,2}\/|[a-zA-Z][a-zA-Z0-9+.-]*:)/; // bare ones belong to import maps
+
+function importUrl(specifier, base) {
+  if (typeof specifier !== "string" || !call(N.regexpTest, URL_SPECIFIER, specifier)) return specifier;
+  let url;
+  try { url = new N.URL(specifier, base).href; } catch (e) { return specifier; } // import() rejects it
+  const notice = N.fetch(location.origin + MODULE_NOTICE + N.encodeURIComponent(url));
+  then(notice, () => {}, () => {});
+  return specifier;
+}
+
 function importing(promise) {
   inflight++;
   return then(promise,

@@ -5,13 +5,16 @@ sees, and runs its code when the whole graph has come. The event that imports mu
 that, as it waits for a request it sent: otherwise the execution ends before the module's code
 and the page's reaction to it have run. Each page imports a module that takes more than a
 moment to load: one with a static import of its own (two round trips, as Shoelace's component
-modules have), and one whose response comes late (as a large module's does).
+modules have), and one whose response comes late (as a large module's does). The harness serves a
+module graph at once, the URLs a script computes too (as Shoelace's autoloader does), which only
+the page knows.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from urllib.parse import quote, unquote
 
 import pytest
 
@@ -27,14 +30,15 @@ OUT = "document.getElementById('out').textContent"
 
 def _page(specifier: str) -> bytes:
     """A page whose module script imports ``specifier``."""
-    return (f'<!doctype html><p id="out">waiting</p><script type="module" src="/import.js?{specifier}"></script>'
-            ).encode()
+    query = quote(specifier)
+    return f'<!doctype html><p id="out">waiting</p><script type="module" src="/import.js?{query}"></script>'.encode()
 
 
 def _importer(specifier: str) -> bytes:
-    """A module that imports ``specifier`` and shows the imported ``word`` (or why it failed)."""
+    """A module that imports ``specifier`` (a JS expression) and shows the imported ``word`` (or
+    why the import failed)."""
     return (f'const out = document.getElementById("out");\n'
-            f'import("{specifier}").then((m) => {{ out.textContent = "dynamic " + m.word; }},'
+            f'import({specifier}).then((m) => {{ out.textContent = "dynamic " + m.word; }},'
             ' (e) => { out.textContent = "failed " + e; });').encode()
 
 
@@ -44,9 +48,10 @@ SCRIPTS = {
     "/late.js": b'export const word = "late module loaded";',
 }
 LATE_S = 0.3  # how long /late.js takes to come
-
-
-IMPORTED = {"/chain": "./mid.js", "/late": "./late.js"}  # page -> the module it imports
+IMPORTED = {"/chain": '"./mid.js"', "/late": '"./late.js"', "/computed": '`./${"mi" + "d"}.js`'}
+"""Page → the specifier its module imports."""
+SHOWN = {"/chain": "dynamic chain loaded", "/late": "dynamic late module loaded", "/computed": "dynamic chain loaded"}
+"""Page → what plain Chromium shows once the module has loaded."""
 
 
 def _respond(path: str) -> tuple[str, bytes] | None:
@@ -55,7 +60,7 @@ def _respond(path: str) -> tuple[str, bytes] | None:
     if page in IMPORTED:
         return "text/html", _page(IMPORTED[page])
     if page == "/import.js":
-        return "text/javascript", _importer(query)
+        return "text/javascript", _importer(unquote(query))
     if page == "/late.js":
         time.sleep(LATE_S)
     return ("text/javascript", SCRIPTS[page]) if page in SCRIPTS else None
@@ -67,8 +72,7 @@ def base() -> Iterator[str]:
         yield url
 
 
-@pytest.mark.parametrize(("page", "shown"),
-                         [("/chain", "dynamic chain loaded"), ("/late", "dynamic late module loaded")])
+@pytest.mark.parametrize(("page", "shown"), SHOWN.items())
 def test_a_dynamically_imported_module_loads_as_in_plain_chromium(driver, base, page, shown):
     url = base + page
     execution = driver.execute(url, store=ResponseStore(), record=True,

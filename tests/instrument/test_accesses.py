@@ -119,12 +119,15 @@ def test_uncontrolled_constructs_are_reported() -> None:
     assert "__webr4" not in result.code.splitlines()[0].split("{", 1)[1]
 
 
-def test_dynamic_imports_are_handed_to_the_runtime_as_they_are() -> None:
-    source = 'const m = await import("./a.js");\nimport.meta.url;\nimport(import("./b.js"));\n'
-    code = rewrite(source, "i.mjs", module=True).code
-    assert code.splitlines()[0] == 'const m = await __webr4.importing(import("./a.js"));'
-    assert "__webr4.importing" not in code.splitlines()[1]
-    assert code.splitlines()[2] == '__webr4.importing(import(__webr4.importing(import("./b.js"))));'
+def test_dynamic_imports_hand_their_specifier_and_promise_to_the_runtime() -> None:
+    source = 'const m = await import("./a.js");\nimport.meta.url;\nimport(/* why */ `./${n}.js`, o);\n'
+    lines = rewrite(source, "i.mjs", module=True).code.splitlines()
+    assert lines[0] == 'const m = await __webr4.importing(import(__webr4.importUrl("./a.js",import.meta.url)));'
+    assert "__webr4.import" not in lines[1]
+    assert lines[2].startswith("__webr4.importing(import(/* why */ __webr4.importUrl(`./${")
+    assert lines[2].endswith('}.js`,import.meta.url), __webr4.log.r("0:2","o",0)(o)));')
+    classic = rewrite('import("./a.js");', "https://example.test/app.js").code
+    assert classic == '__webr4.importing(import(__webr4.importUrl("./a.js","https://example.test/app.js")));'
 
 
 def test_unparsable_script_is_left_unchanged() -> None:

@@ -26,7 +26,7 @@ import asyncio
 import hashlib
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Request, Route
@@ -45,6 +45,7 @@ from webr4.instrument.rewrite import RewriteResult
 from webr4.errors import Webr4Error
 
 _MARKER_BODY = "document.currentScript&&document.currentScript.remove()"
+MODULE_NOTICE_PATH = "/__webr4__/module"  # ?url=: a module the page imports (instrument_js/runtime/parsing.js)
 MAX_BODY_BYTES = 10 * 2**20  # larger responses are refused when recording: they cannot be replayed in time
 _DROP_HEADERS = frozenset({"content-length", "content-encoding", "transfer-encoding", "content-security-policy",
                            "content-security-policy-report-only", "etag", "last-modified", "cache-control",
@@ -148,6 +149,8 @@ class NetworkGate:
         path = urlsplit(url).path
         if url.startswith(MARKER_ORIGIN + MARKER_PATH):
             self._hold(f"chunk:{path.rsplit('/', 1)[-1]}", _HeldRoute(route))
+        elif path == MODULE_NOTICE_PATH:
+            await self._module_noticed(route, request)
         elif request.is_navigation_request() and _is_top_level(frame := _frame_of(request)):
             await self._serve_document(route, request, frame)
         elif request.resource_type == "script" and url not in self._modules and not self._take_blocking(url):
@@ -155,6 +158,17 @@ class NetworkGate:
             self._hold(f"script:{url}", _HeldRoute(route, prepared))
         else:
             await self._serve(route, request)
+
+    async def _module_noticed(self, route: Route, request: Request) -> None:
+        """The page imports the module at the notice's URL (one a script computes): serve it at
+        once, its request too if it came first and is held."""
+        module_url = parse_qs(urlsplit(request.url).query).get("url", [""])[0]
+        held = self._held.get(f"script:{module_url}")
+        if module_url:
+            self._modules.add(module_url)
+        while held is not None and held.routes:
+            await self._serve_held(module_url, held.routes.pop(0), instrument=True)
+        await route.fulfill(status=204)
 
     def _take_blocking(self, url: str) -> bool:
         if self._blocking[url] > 0:
@@ -190,8 +204,11 @@ class NetworkGate:
             await self._not_recorded(route, route.request)
             return
         body = response.body
-        if prepared.rewrite is not None and instrument:
-            body = self._apply(prepared.rewrite)
+        rewrite = prepared.rewrite
+        if rewrite is not None and rewrite.module != (url in self._modules):
+            rewrite = await self._rewrite(response, url)  # held before the page told it is a module
+        if rewrite is not None and instrument:
+            body = self._apply(rewrite)
         elif url in self._modules and response.status < 300:
             self._modules.update(imported_urls(_decode(body, response.headers.get("content-type", "")), url))
         await self._answer(route, response, body)

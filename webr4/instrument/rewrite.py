@@ -26,9 +26,11 @@ x``                              direct ``eval`` and ``typeof`` of undeclared na
 ``o.p += v``                     ``__webr4.log.pc(S,o,"p","+=",()=>(v))`` (``pcs``)
 ``o.p++`` / ``--o.p``            ``__webr4.log.pu(S,o,"p",1,0)`` / ``pu(S,o,"p",-1,1)`` (``pus``)
 ``delete o.p``                   ``__webr4.log.pd(S,o,"p")`` (``pds``)
-``import(u)``                    ``__webr4.importing(import(u))``: not an access, but the page
-                                 runtime's hold on the event that imports until the module
-                                 graph has loaded (``instrument_js/runtime/parsing.js``)
+``import(u)``                    ``__webr4.importing(import(__webr4.importUrl(u,B)))``, ``B``
+                                 ``import.meta.url`` in a module, else the script's URL: not an
+                                 access, but what the page runtime needs to have the module
+                                 graph served and to hold the importing event until it has
+                                 loaded (``instrument_js/runtime/parsing.js``)
 ===============================  ===============================================================
 
 A variable captured by a closure gets its scope instance id from ``var __webr4s<n> =
@@ -40,6 +42,7 @@ once per scope instance; top-level function and class declarations of a classic 
 from __future__ import annotations
 
 import gc
+import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -57,6 +60,7 @@ from webr4.instrument.syntax import FUNCTION_TYPES, child_of_type, first_stateme
 
 LOG = "__webr4.log."
 IMPORTING = "__webr4.importing("
+IMPORT_URL = "__webr4.importUrl("
 SCOPE_VAR = "__webr4s"
 HANDLER_PREFIX = b"(function(event){"
 HANDLER_SUFFIX = b"\n})"
@@ -207,10 +211,14 @@ class _Emitter:
         if self.hoisted and statement is not None:
             self.edits.statement(statement.start_byte, "".join(self.hoisted))
 
-    def imports(self) -> None:
-        """Hand each dynamic import's promise to the page runtime, which waits for it to settle."""
+    def imports(self, base: str) -> None:
+        """Hand each dynamic import's specifier, relative to the JS expression ``base``, and its
+        promise to the page runtime (the table of the module docstring)."""
         for call in self.analysis.imports:
             self.edits.wrap(call, IMPORTING, ")")
+            specifier = _first_argument(call)
+            if specifier is not None:
+                self.edits.wrap(specifier, IMPORT_URL, f",{base})", layer=2)
 
     # -- properties --------------------------------------------------------------------------
 
@@ -226,6 +234,13 @@ class _Emitter:
         dotted = access.node.type == "member_expression"
         site = self.table.add(second.start_byte if dotted else first.start_byte)
         _MemberRewrite(self.edits, access, obj, first, second, dotted, site).apply()
+
+
+def _first_argument(call: Node) -> Node | None:
+    arguments = call.child_by_field_name("arguments")
+    if arguments is None:
+        return None
+    return next((node for node in arguments.named_children if node.type != "comment"), None)
 
 
 @dataclass(frozen=True)
@@ -379,7 +394,7 @@ def _rewrite(source: str, url: str, script_id: str, module: bool, handler: bool)
     emitter = _Emitter(analysis, table, _quote(f"m{script_id}"))
     emitter.references()
     emitter.members()
-    emitter.imports()
+    emitter.imports("import.meta.url" if module else json.dumps(url))
     if not module and not handler:
         emitter.hoisted_writes(root)
     rewritten, kept = emitter.edits.apply(text)

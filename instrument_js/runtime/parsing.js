@@ -1,4 +1,4 @@
-// webr4 runtime: parse chunks, held (async, defer, dynamic) scripts, and the head event.
+// webr4 runtime: parse chunks, held (async, defer, dynamic) scripts, dynamic imports, and the head event.
 
 // ------------------------------------------------------------------ scripts and parsing
 const parse = { chunks: 0, next: -1, lastChunk: null, done: false };

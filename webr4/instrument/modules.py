@@ -3,7 +3,9 @@
 Module scripts fetch their imports themselves, with no element the page runtime could see, so
 the harness cannot hold those requests as events; it serves them at once instead, and needs to
 know them when they arrive. Only URL specifiers (``./x.js``, ``/x.js``, ``https://…``) are
-resolved; bare specifiers belong to import maps and are left alone.
+resolved; bare specifiers belong to import maps and are left alone. The URL of a dynamic import
+that a script computes is not in its source: the page runtime tells the harness of it when the
+import is made (``importUrl`` in ``instrument_js/runtime/parsing.js``).
 """
 
 from __future__ import annotations

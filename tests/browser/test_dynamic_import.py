@@ -7,7 +7,7 @@ and the page's reaction to it have run. Each page imports a module that takes mo
 moment to load: one with a static import of its own (two round trips, as Shoelace's component
 modules have), and one whose response comes late (as a large module's does). The harness serves a
 module graph at once, the URLs a script computes too (as Shoelace's autoloader does), which only
-the page knows.
+the page knows, and a module a classic script imports.
 """
 
 from __future__ import annotations
@@ -28,14 +28,14 @@ pytestmark = pytest.mark.browser
 OUT = "document.getElementById('out').textContent"
 
 
-def _page(specifier: str) -> bytes:
-    """A page whose module script imports ``specifier``."""
+def _page(specifier: str, kind: str) -> bytes:
+    """A page whose script of type ``kind`` imports ``specifier``."""
     query = quote(specifier)
-    return f'<!doctype html><p id="out">waiting</p><script type="module" src="/import.js?{query}"></script>'.encode()
+    return f'<!doctype html><p id="out">waiting</p><script type="{kind}" src="/import.js?{query}"></script>'.encode()
 
 
 def _importer(specifier: str) -> bytes:
-    """A module that imports ``specifier`` (a JS expression) and shows the imported ``word`` (or
+    """A script that imports ``specifier`` (a JS expression) and shows the imported ``word`` (or
     why the import failed)."""
     return (f'const out = document.getElementById("out");\n'
             f'import({specifier}).then((m) => {{ out.textContent = "dynamic " + m.word; }},'
@@ -48,9 +48,11 @@ SCRIPTS = {
     "/late.js": b'export const word = "late module loaded";',
 }
 LATE_S = 0.3  # how long /late.js takes to come
-IMPORTED = {"/chain": '"./mid.js"', "/late": '"./late.js"', "/computed": '`./${"mi" + "d"}.js`'}
-"""Page → the specifier its module imports."""
-SHOWN = {"/chain": "dynamic chain loaded", "/late": "dynamic late module loaded", "/computed": "dynamic chain loaded"}
+IMPORTED = {"/chain": ('"./mid.js"', "module"), "/late": ('"./late.js"', "module"),
+            "/computed": ('`./${"mi" + "d"}.js`', "module"), "/classic": ('"./mid.js"', "text/javascript")}
+"""Page → the specifier its script imports, and the script's type."""
+SHOWN = {"/chain": "dynamic chain loaded", "/late": "dynamic late module loaded", "/computed": "dynamic chain loaded",
+         "/classic": "dynamic chain loaded"}
 """Page → what plain Chromium shows once the module has loaded."""
 
 
@@ -58,7 +60,7 @@ def _respond(path: str) -> tuple[str, bytes] | None:
     """The pages of :data:`IMPORTED`, their importing module and the modules they import."""
     page, _, query = path.partition("?")
     if page in IMPORTED:
-        return "text/html", _page(IMPORTED[page])
+        return "text/html", _page(*IMPORTED[page])
     if page == "/import.js":
         return "text/javascript", _importer(unquote(query))
     if page == "/late.js":

@@ -160,8 +160,9 @@ class NetworkGate:
             await self._serve(route, request)
 
     async def _module_noticed(self, route: Route, request: Request) -> None:
-        """The page imports the module at the notice's URL (one a script computes): serve it at
-        once, its request too if it came first and is held."""
+        """The page runtime's notice of a dynamic import (``importUrl`` in
+        ``instrument_js/runtime/parsing.js``): the module at its URL, which a script may have
+        computed, is served at once, its request too when it came first and is held."""
         module_url = parse_qs(urlsplit(request.url).query).get("url", [""])[0]
         held = self._held.get(f"script:{module_url}")
         if module_url:

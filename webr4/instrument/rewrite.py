@@ -237,6 +237,7 @@ class _Emitter:
 
 
 def _first_argument(call: Node) -> Node | None:
+    """The first argument of ``call`` (its comments skipped), ``None`` when it has none."""
     arguments = call.child_by_field_name("arguments")
     if arguments is None:
         return None

@@ -4,6 +4,12 @@
 let requestCounter = 0;
 const XHR_EVENTS = ["readystatechange", "loadstart", "progress", "abort", "error", "load", "timeout", "loadend"];
 
+/** What a progress event tells of the body: whether its length is known, the bytes so far, the
+ *  length. */
+function lengthsOf(e) {
+  return { lengthComputable: e.lengthComputable, loaded: e.loaded, total: e.total };
+}
+
 function defineHandlerProperties(proto, types) {
   // on<type> properties with the browser's semantics: the handler takes its place among the
   // listeners when it is first set.
@@ -51,9 +57,32 @@ class RuntimeXMLHttpRequest extends EventTarget {
   getAllResponseHeaders() { return this._visible >= 2 ? this._x.getAllResponseHeaders() : ""; }
   setRequestHeader(name, value) { this._x.setRequestHeader(name, value); }
   overrideMimeType(type) { this._x.overrideMimeType(type); }
-  _fire(type, init) {
-    const e = type === "readystatechange" ? new Event(type) : new ProgressEvent(type, init || {});
+  _fire(type, lengths) {
+    const e = type === "readystatechange" ? new Event(type) : new ProgressEvent(type, lengths || {});
     call(N.dispatchEvent, this, e);
+  }
+  /** Keeps what the native request dispatches from now on, for `_redispatch`: its state changes
+   *  and progress events, in order, in the list returned; calls `settle(outcome, lengths)` when it
+   *  ends in load, error or timeout, with that event's lengths. */
+  _follow(settle) {
+    const happened = [];
+    this._x.onreadystatechange = () => { A.push(happened, { type: "readystatechange", state: this._x.readyState }); };
+    this._x.onprogress = (e) => { A.push(happened, { type: "progress", lengths: lengthsOf(e) }); };
+    this._x.onload = (e) => settle("load", lengthsOf(e));
+    this._x.onerror = (e) => settle("error", lengthsOf(e));
+    this._x.ontimeout = (e) => settle("timeout", lengthsOf(e));
+    return happened;
+  }
+  /** Dispatches to the page what the native request dispatched (`_follow`), as Chromium did:
+   *  each state change and progress event with its lengths, then `outcome` and loadend. */
+  _redispatch(happened, outcome, lengths) {
+    for (let i = 0; i < happened.length; i++) {
+      const event = happened[i];
+      if (event.type === "readystatechange") this._visible = event.state;
+      this._fire(event.type, event.lengths);
+    }
+    this._fire(outcome, lengths);
+    this._fire("loadend", lengths);
   }
   open(method, url, async) {
     this._async = arguments.length < 3 || !!async;
@@ -76,7 +105,7 @@ class RuntimeXMLHttpRequest extends EventTarget {
     const site = creationSite();
     const url = normalizeUrl(this._url);
     inflight++;
-    const done = (outcome) => {
+    const happened = this._follow((outcome, lengths) => {
       inflight--;
       this._event = createEvent({
         category: "network", type: "xhr", creator,
@@ -84,15 +113,10 @@ class RuntimeXMLHttpRequest extends EventTarget {
         params: { method: this._method, url, site }, origin, site,
         run: () => {
           this._event = null;
-          for (const s of [2, 3, 4]) { this._visible = s; this._fire("readystatechange"); }
-          this._fire(outcome, { lengthComputable: false });
-          this._fire("loadend");
+          this._redispatch(happened, outcome, lengths);
         },
       });
-    };
-    this._x.onload = () => done("load");
-    this._x.onerror = () => done("error");
-    this._x.ontimeout = () => done("timeout");
+    });
     this._x.onabort = () => { inflight--; };
     this._fire("loadstart");
     this._x.send(body);

@@ -69,8 +69,6 @@ def _plain_dom(driver, url: str) -> str:
     return driver.in_plain_chromium(load)
 
 
-@pytest.mark.xfail(strict=True, reason="the gate drops the validators and cache headers, and the runtime "
-                   "re-dispatches an XHR's completion without its progress event or lengths")
 def test_responses_reach_the_page_as_in_chromium_recorded_and_replayed(driver):
     with route_server(_respond) as base:
         url = base + "/"

@@ -46,9 +46,14 @@ from webr4.errors import Webr4Error
 
 _MARKER_BODY = "document.currentScript&&document.currentScript.remove()"
 MAX_BODY_BYTES = 10 * 2**20  # larger responses are refused when recording: they cannot be replayed in time
-_DROP_HEADERS = frozenset({"content-length", "content-encoding", "transfer-encoding", "content-security-policy",
-                           "content-security-policy-report-only", "etag", "last-modified", "cache-control",
-                           "expires"})
+# A response is served with the headers it was recorded with, but for these:
+_BODY_FRAMING = frozenset({"content-length", "content-encoding", "transfer-encoding"})
+"""How the server framed and encoded the body: the body is stored decoded and served whole, and
+Playwright states its length."""
+_POLICIES = frozenset({"content-security-policy", "content-security-policy-report-only"})
+"""What a document or a worker may run: dropped where they could govern code webr4 serves, kept
+where no code runs from the response and the page reads its headers (XHR, fetch)."""
+_HEADERS_READ = frozenset({"xhr", "fetch"})  # resource types whose headers page code reads
 
 
 class NetworkError(Webr4Error):
@@ -302,7 +307,7 @@ class NetworkGate:
             self.uncontrolled.extend(self.document.uncontrolled)
             self._blocking = Counter(self.document.chunked.blocking_scripts)
             self._modules.update(self.document.chunked.module_scripts)
-            headers = _clean_headers(response.headers)
+            headers = _served_headers(response.headers, request.resource_type)
             headers["content-type"] = "text/html; charset=utf-8"
             await route.fulfill(status=response.status, headers=headers, body=self.document.chunked.html.encode())
         except NetworkError as error:
@@ -336,7 +341,8 @@ class NetworkGate:
         elif response.error is not None:
             await route.abort(abort_reason(response.error))
         else:
-            await route.fulfill(status=response.status, headers=_clean_headers(response.headers), body=body)
+            headers = _served_headers(response.headers, route.request.resource_type)
+            await route.fulfill(status=response.status, headers=headers, body=body)
 
     async def _not_recorded(self, route: Route, request: Request) -> None:
         self.notes.append(f"{request.method} {request.url} is not in the recorded session; answered 404")
@@ -428,8 +434,12 @@ def _is_top_level(frame: Frame | None) -> bool:
     return frame is None or frame.parent_frame is None
 
 
-def _clean_headers(headers: dict[str, str]) -> dict[str, str]:
-    return {k: v for k, v in headers.items() if k.lower() not in _DROP_HEADERS}
+def _served_headers(headers: dict[str, str], resource_type: str) -> dict[str, str]:
+    """The recorded ``headers`` to serve, with the decoded body, to a request of ``resource_type``
+    (Playwright's name: ``document``, ``script``, ``xhr``, …): those the page sees in plain
+    Chromium, less the body's framing and, where code may run from the response, its policies."""
+    dropped = _BODY_FRAMING if resource_type in _HEADERS_READ else _BODY_FRAMING | _POLICIES
+    return {k: v for k, v in headers.items() if k.lower() not in dropped}
 
 
 def _decode(body: bytes, content_type: str) -> str:

@@ -4,10 +4,17 @@
 let requestCounter = 0;
 const XHR_EVENTS = ["readystatechange", "loadstart", "progress", "abort", "error", "load", "timeout", "loadend"];
 
-/** What a progress event tells of the body: whether its length is known, the bytes so far, the
- *  length. */
-function lengthsOf(e) {
-  return { lengthComputable: e.lengthComputable, loaded: e.loaded, total: e.total };
+/** The lengths of a progress event of the native request `x`, `e`, as Chromium gives them for the
+ *  response as the server sent it: the body's length is known from its Content-Length alone, and
+ *  not when it was encoded or chunked on the way. webr4 serves the body decoded and whole, with
+ *  the headers as recorded (`webr4/browser/network.py`), and Chromium takes the length of the
+ *  body it was handed instead: only the bytes loaded are the page's. */
+function lengthsOf(x, e) {
+  const declared = x.getResponseHeader("content-length");
+  const framed = x.getResponseHeader("content-encoding") !== null || x.getResponseHeader("transfer-encoding") !== null;
+  const length = declared === null || framed ? 0 : +declared;
+  const lengthComputable = length > 0 && e.loaded <= length;
+  return { lengthComputable, loaded: e.loaded, total: lengthComputable ? length : 0 };
 }
 
 function defineHandlerProperties(proto, types) {
@@ -62,15 +69,16 @@ class RuntimeXMLHttpRequest extends EventTarget {
     call(N.dispatchEvent, this, e);
   }
   /** Keeps what the native request dispatches from now on, for `_redispatch`: its state changes
-   *  and progress events, in order, in the list returned; calls `settle(outcome, lengths)` when it
+   *  and progress events, each with the state it saw, in order, in the list returned; calls `settle(outcome, lengths)` when it
    *  ends in load, error or timeout, with that event's lengths. */
   _follow(settle) {
     const happened = [];
-    this._x.onreadystatechange = () => { A.push(happened, { type: "readystatechange", state: this._x.readyState }); };
-    this._x.onprogress = (e) => { A.push(happened, { type: "progress", lengths: lengthsOf(e) }); };
-    this._x.onload = (e) => settle("load", lengthsOf(e));
-    this._x.onerror = (e) => settle("error", lengthsOf(e));
-    this._x.ontimeout = (e) => settle("timeout", lengthsOf(e));
+    const x = this._x;
+    x.onreadystatechange = () => { A.push(happened, { type: "readystatechange", state: x.readyState }); };
+    x.onprogress = (e) => { A.push(happened, { type: "progress", state: x.readyState, lengths: lengthsOf(x, e) }); };
+    x.onload = (e) => settle("load", lengthsOf(x, e));
+    x.onerror = (e) => settle("error", lengthsOf(x, e));
+    x.ontimeout = (e) => settle("timeout", lengthsOf(x, e));
     return happened;
   }
   /** Dispatches to the page what the native request dispatched (`_follow`), as Chromium did:
@@ -78,7 +86,7 @@ class RuntimeXMLHttpRequest extends EventTarget {
   _redispatch(happened, outcome, lengths) {
     for (let i = 0; i < happened.length; i++) {
       const event = happened[i];
-      if (event.type === "readystatechange") this._visible = event.state;
+      this._visible = event.state;
       this._fire(event.type, event.lengths);
     }
     this._fire(outcome, lengths);

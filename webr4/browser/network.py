@@ -46,14 +46,16 @@ from webr4.errors import Webr4Error
 
 _MARKER_BODY = "document.currentScript&&document.currentScript.remove()"
 MAX_BODY_BYTES = 10 * 2**20  # larger responses are refused when recording: they cannot be replayed in time
-# A response is served with the headers it was recorded with, but for these:
+_HEADERS_READ = frozenset({"xhr", "fetch"})
+"""Resource types whose responses page code reads the headers of, and from which no code runs:
+served with every header as recorded."""
 _BODY_FRAMING = frozenset({"content-length", "content-encoding", "transfer-encoding"})
-"""How the server framed and encoded the body: the body is stored decoded and served whole, and
-Playwright states its length."""
+"""How the server framed and encoded the body, which webr4 stores decoded and serves whole.
+Chromium takes a fulfilled body as it is, whatever these say: where the page reads them they stay
+as the server sent them (the runtime derives a request's progress lengths from them, as Chromium
+does); elsewhere Playwright states the served body's length."""
 _POLICIES = frozenset({"content-security-policy", "content-security-policy-report-only"})
-"""What a document or a worker may run: dropped where they could govern code webr4 serves, kept
-where no code runs from the response and the page reads its headers (XHR, fetch)."""
-_HEADERS_READ = frozenset({"xhr", "fetch"})  # resource types whose headers page code reads
+"""What a document or a worker may run: they would govern the code webr4 serves in its place."""
 
 
 class NetworkError(Webr4Error):
@@ -436,10 +438,11 @@ def _is_top_level(frame: Frame | None) -> bool:
 
 def _served_headers(headers: dict[str, str], resource_type: str) -> dict[str, str]:
     """The recorded ``headers`` to serve, with the decoded body, to a request of ``resource_type``
-    (Playwright's name: ``document``, ``script``, ``xhr``, …): those the page sees in plain
-    Chromium, less the body's framing and, where code may run from the response, its policies."""
-    dropped = _BODY_FRAMING if resource_type in _HEADERS_READ else _BODY_FRAMING | _POLICIES
-    return {k: v for k, v in headers.items() if k.lower() not in dropped}
+    (Playwright's name: ``document``, ``script``, ``xhr``, …): all of them where the page reads
+    them; elsewhere, all but the body's framing and the policies."""
+    if resource_type in _HEADERS_READ:
+        return dict(headers)
+    return {k: v for k, v in headers.items() if k.lower() not in _BODY_FRAMING | _POLICIES}
 
 
 def _decode(body: bytes, content_type: str) -> str:

@@ -102,10 +102,10 @@ class RuntimeXMLHttpRequest extends EventTarget {
   }
   send(body) {
     if (!this._async) {
-      this._x.send(body);
-      for (const s of [2, 3, 4]) { this._visible = s; this._fire("readystatechange"); }
-      this._fire(this._x.status ? "load" : "error");
-      this._fire("loadend");
+      const ended = {};
+      const happened = this._follow((outcome, lengths) => { ended.outcome = outcome; ended.lengths = lengths; });
+      this._x.send(body); // a network error throws here, before any event, as in Chromium
+      this._redispatch(happened, ended.outcome, ended.lengths);
       return;
     }
     const creator = current;

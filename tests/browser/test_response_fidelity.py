@@ -26,7 +26,7 @@ PAGE = """<!doctype html><title>responses</title>
 <script>
 const show = (id, line) => { document.getElementById(id).textContent += line + '\\n'; };
 const sorted = (lines) => lines.filter((line) => line && !/^date:/i.test(line)).sort().join('\\n');
-function watch(path) {
+function watch(path, synchronous) {
   const log = document.body.appendChild(document.createElement('pre'));
   log.id = path;
   const xhr = new XMLHttpRequest();
@@ -38,13 +38,14 @@ function watch(path) {
     show(path, sorted(xhr.getAllResponseHeaders().split('\\r\\n')));
     show(path, 'last-modified alone: ' + xhr.getResponseHeader('Last-Modified') + ', body ' + xhr.responseText);
   });
-  xhr.open('GET', path);
+  xhr.open('GET', path, !synchronous);
   xhr.send();
 }
 </script>
 <body><pre id=fetch></pre>
 <script>
-for (const path of ['/data.txt', '/data.gz', '/empty.txt']) watch(path);
+for (const path of ['/data.txt', '/data.gz', '/empty.txt']) watch(path, false);
+watch('/sync.txt', true);
 fetch('/data.gz').then((response) => {
   show('fetch', response.status + ' ' + response.statusText);
   show('fetch', sorted([...response.headers].map(([name, value]) => name + ': ' + value)));
@@ -63,11 +64,12 @@ DATA = b"hello world\n"
 
 
 def _respond(path: str) -> Answer | None:
-    """The page; a 12-byte text with validators; the same gzipped (Chromium knows no length of
-    an encoded body); an empty one."""
+    """The page; a 12-byte text with validators, and without for a synchronous request; the same
+    gzipped (Chromium knows no length of an encoded body); an empty one."""
     return {
         "/": ("text/html", PAGE.encode()),
         "/data.txt": ("text/plain", DATA, VALIDATORS),
+        "/sync.txt": ("text/plain", DATA),
         "/data.gz": ("text/plain", gzip.compress(DATA, mtime=0), {"Content-Encoding": "gzip"}),
         "/empty.txt": ("text/plain", b""),
     }.get(path)

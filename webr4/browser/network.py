@@ -9,7 +9,8 @@ One :class:`NetworkGate` per execution sits behind ``page.route("**/*")``:
   is fetched (live or from the store) and rewritten as soon as the browser asks for it, as
   Chromium would fetch it, in the background: its release then only waits for what is left;
 * every other request is answered at once, from the store when replaying, from the live site
-  when recording (the response is then added to the store);
+  when recording (the response is then added to the store), with the headers the server sent
+  wherever the page reads them (:func:`_served_headers`);
 * a request that got no response when recording (an unresolvable host, a refused or reset
   connection, a timeout) is recorded as that failure (:mod:`webr4.browser.neterrors`) and fails
   in every replay as it failed then: the page sees Chromium's failure, an outcome like a response;

@@ -10,6 +10,9 @@ const XHR_EVENTS = ["readystatechange", "loadstart", "progress", "abort", "error
  *  the headers as recorded (`webr4/browser/network.py`), and Chromium takes the length of the
  *  body it was handed instead: only the bytes loaded are the page's. */
 function lengthsOf(x, e) {
+  // CORS hides a cross-origin response's Content-Encoding unless the server exposes it: its body
+  // then looks sent as it is, and its length is unknown only when the decoded bytes outnumber the
+  // declared ones, as they do for all but tiny bodies.
   const declared = x.getResponseHeader("content-length");
   const framed = x.getResponseHeader("content-encoding") !== null || x.getResponseHeader("transfer-encoding") !== null;
   const length = declared === null || framed ? 0 : +declared;
@@ -69,8 +72,8 @@ class RuntimeXMLHttpRequest extends EventTarget {
     call(N.dispatchEvent, this, e);
   }
   /** Keeps what the native request dispatches from now on, for `_redispatch`: its state changes
-   *  and progress events, each with the state it saw, in order, in the list returned; calls `settle(outcome, lengths)` when it
-   *  ends in load, error or timeout, with that event's lengths. */
+   *  and progress events, each with the state it saw, in order, in the list returned. Calls
+   *  `settle(outcome, lengths)` when it ends in load, error or timeout, with that event's lengths. */
   _follow(settle) {
     const happened = [];
     const x = this._x;

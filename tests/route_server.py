@@ -8,9 +8,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-Respond = Callable[[str], "tuple[str, bytes] | None"]
-"""Request path (with its query) → (content type, body), or ``None`` for a 404. It may sleep
-to make a response late: every request is answered on a thread of its own."""
+Answer = tuple[str, bytes] | tuple[str, bytes, dict[str, str]]
+Respond = Callable[[str], Answer | None]
+"""Request path (with its query) → (content type, body) or (content type, body, more headers),
+or ``None`` for a 404. It may sleep to make a response late: every request is answered on a
+thread of its own."""
 
 
 @contextmanager
@@ -20,10 +22,12 @@ def route_server(respond: Respond) -> Iterator[str]:
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
             answer = respond(self.path)
-            kind, body = answer if answer is not None else ("text/plain", b"")
+            kind, body, *more = answer if answer is not None else ("text/plain", b"")
             self.send_response(200 if answer is not None else 404)
             self.send_header("Content-Type", kind)
             self.send_header("Content-Length", str(len(body)))
+            for name, value in (more[0] if more else {}).items():
+                self.send_header(name, value)
             self.end_headers()
             self.wfile.write(body)
 

@@ -4,6 +4,22 @@
 let requestCounter = 0;
 const XHR_EVENTS = ["readystatechange", "loadstart", "progress", "abort", "error", "load", "timeout", "loadend"];
 
+/** The lengths of a progress event of the native request `x`, `e`, as Chromium gives them for the
+ *  response as the server sent it: the body's length is known from its Content-Length alone, and
+ *  not when it was encoded or chunked on the way. webr4 serves the body decoded and whole, with
+ *  the headers as recorded (`webr4/browser/network.py`), and Chromium takes the length of the
+ *  body it was handed instead: only the bytes loaded are the page's. */
+function lengthsOf(x, e) {
+  // CORS hides a cross-origin response's Content-Encoding unless the server exposes it: its body
+  // then looks sent as it is, and its length is unknown only when the decoded bytes outnumber the
+  // declared ones, as they do for all but tiny bodies.
+  const declared = x.getResponseHeader("content-length");
+  const framed = x.getResponseHeader("content-encoding") !== null || x.getResponseHeader("transfer-encoding") !== null;
+  const length = declared === null || framed ? 0 : +declared;
+  const lengthComputable = length > 0 && e.loaded <= length;
+  return { lengthComputable, loaded: e.loaded, total: lengthComputable ? length : 0 };
+}
+
 function defineHandlerProperties(proto, types) {
   // on<type> properties with the browser's semantics: the handler takes its place among the
   // listeners when it is first set.
@@ -51,9 +67,33 @@ class RuntimeXMLHttpRequest extends EventTarget {
   getAllResponseHeaders() { return this._visible >= 2 ? this._x.getAllResponseHeaders() : ""; }
   setRequestHeader(name, value) { this._x.setRequestHeader(name, value); }
   overrideMimeType(type) { this._x.overrideMimeType(type); }
-  _fire(type, init) {
-    const e = type === "readystatechange" ? new Event(type) : new ProgressEvent(type, init || {});
+  _fire(type, lengths) {
+    const e = type === "readystatechange" ? new Event(type) : new ProgressEvent(type, lengths || {});
     call(N.dispatchEvent, this, e);
+  }
+  /** Keeps what the native request dispatches from now on, for `_redispatch`: its state changes
+   *  and progress events, each with the state it saw, in order, in the list returned. Calls
+   *  `settle(outcome, lengths)` when it ends in load, error or timeout, with that event's lengths. */
+  _follow(settle) {
+    const happened = [];
+    const x = this._x;
+    x.onreadystatechange = () => { A.push(happened, { type: "readystatechange", state: x.readyState }); };
+    x.onprogress = (e) => { A.push(happened, { type: "progress", state: x.readyState, lengths: lengthsOf(x, e) }); };
+    x.onload = (e) => settle("load", lengthsOf(x, e));
+    x.onerror = (e) => settle("error", lengthsOf(x, e));
+    x.ontimeout = (e) => settle("timeout", lengthsOf(x, e));
+    return happened;
+  }
+  /** Dispatches to the page what the native request dispatched (`_follow`), as Chromium did:
+   *  each state change and progress event with its lengths, then `outcome` and loadend. */
+  _redispatch(happened, outcome, lengths) {
+    for (let i = 0; i < happened.length; i++) {
+      const event = happened[i];
+      this._visible = event.state;
+      this._fire(event.type, event.lengths);
+    }
+    this._fire(outcome, lengths);
+    this._fire("loadend", lengths);
   }
   open(method, url, async) {
     this._async = arguments.length < 3 || !!async;
@@ -65,10 +105,10 @@ class RuntimeXMLHttpRequest extends EventTarget {
   }
   send(body) {
     if (!this._async) {
-      this._x.send(body);
-      for (const s of [2, 3, 4]) { this._visible = s; this._fire("readystatechange"); }
-      this._fire(this._x.status ? "load" : "error");
-      this._fire("loadend");
+      const ended = {};
+      const happened = this._follow((outcome, lengths) => { ended.outcome = outcome; ended.lengths = lengths; });
+      this._x.send(body); // a network error throws here, before any event, as in Chromium
+      this._redispatch(happened, ended.outcome, ended.lengths);
       return;
     }
     const creator = current;
@@ -76,7 +116,7 @@ class RuntimeXMLHttpRequest extends EventTarget {
     const site = creationSite();
     const url = normalizeUrl(this._url);
     inflight++;
-    const done = (outcome) => {
+    const happened = this._follow((outcome, lengths) => {
       inflight--;
       this._event = createEvent({
         category: "network", type: "xhr", creator,
@@ -84,15 +124,10 @@ class RuntimeXMLHttpRequest extends EventTarget {
         params: { method: this._method, url, site }, origin, site,
         run: () => {
           this._event = null;
-          for (const s of [2, 3, 4]) { this._visible = s; this._fire("readystatechange"); }
-          this._fire(outcome, { lengthComputable: false });
-          this._fire("loadend");
+          this._redispatch(happened, outcome, lengths);
         },
       });
-    };
-    this._x.onload = () => done("load");
-    this._x.onerror = () => done("error");
-    this._x.ontimeout = () => done("timeout");
+    });
     this._x.onabort = () => { inflight--; };
     this._fire("loadstart");
     this._x.send(body);

@@ -9,7 +9,8 @@ One :class:`NetworkGate` per execution sits behind ``page.route("**/*")``:
   is fetched (live or from the store) and rewritten as soon as the browser asks for it, as
   Chromium would fetch it, in the background: its release then only waits for what is left;
 * every other request is answered at once, from the store when replaying, from the live site
-  when recording (the response is then added to the store);
+  when recording (the response is then added to the store), with the headers the server sent
+  wherever the page reads them (:func:`_served_headers`);
 * a request that got no response when recording (an unresolvable host, a refused or reset
   connection, a timeout) is recorded as that failure (:mod:`webr4.browser.neterrors`) and fails
   in every replay as it failed then: the page sees Chromium's failure, an outcome like a response;
@@ -47,9 +48,16 @@ from webr4.errors import Webr4Error
 _MARKER_BODY = "document.currentScript&&document.currentScript.remove()"
 MODULE_NOTICE_PATH = "/__webr4__/module"  # ?url=: a module the page imports (instrument_js/runtime/parsing.js)
 MAX_BODY_BYTES = 10 * 2**20  # larger responses are refused when recording: they cannot be replayed in time
-_DROP_HEADERS = frozenset({"content-length", "content-encoding", "transfer-encoding", "content-security-policy",
-                           "content-security-policy-report-only", "etag", "last-modified", "cache-control",
-                           "expires"})
+_HEADERS_READ = frozenset({"xhr", "fetch"})
+"""Resource types whose responses page code reads the headers of, and from which no code runs:
+served with every header as recorded."""
+_BODY_FRAMING = frozenset({"content-length", "content-encoding", "transfer-encoding"})
+"""How the server framed and encoded the body, which webr4 stores decoded and serves whole.
+Chromium takes a fulfilled body as it is, whatever these say: where the page reads them they stay
+as the server sent them (the runtime derives a request's progress lengths from them, as Chromium
+does); elsewhere Playwright states the served body's length."""
+_POLICIES = frozenset({"content-security-policy", "content-security-policy-report-only"})
+"""What a document or a worker may run: they would govern the code webr4 serves in its place."""
 
 
 class NetworkError(Webr4Error):
@@ -320,7 +328,7 @@ class NetworkGate:
             self.uncontrolled.extend(self.document.uncontrolled)
             self._blocking = Counter(self.document.chunked.blocking_scripts)
             self._modules.update(self.document.chunked.module_scripts)
-            headers = _clean_headers(response.headers)
+            headers = _served_headers(response.headers, request.resource_type)
             headers["content-type"] = "text/html; charset=utf-8"
             await route.fulfill(status=response.status, headers=headers, body=self.document.chunked.html.encode())
         except NetworkError as error:
@@ -354,7 +362,8 @@ class NetworkGate:
         elif response.error is not None:
             await route.abort(abort_reason(response.error))
         else:
-            await route.fulfill(status=response.status, headers=_clean_headers(response.headers), body=body)
+            headers = _served_headers(response.headers, route.request.resource_type)
+            await route.fulfill(status=response.status, headers=headers, body=body)
 
     async def _not_recorded(self, route: Route, request: Request) -> None:
         self.notes.append(f"{request.method} {request.url} is not in the recorded session; answered 404")
@@ -446,8 +455,13 @@ def _is_top_level(frame: Frame | None) -> bool:
     return frame is None or frame.parent_frame is None
 
 
-def _clean_headers(headers: dict[str, str]) -> dict[str, str]:
-    return {k: v for k, v in headers.items() if k.lower() not in _DROP_HEADERS}
+def _served_headers(headers: dict[str, str], resource_type: str) -> dict[str, str]:
+    """The recorded ``headers`` to serve, with the decoded body, to a request of ``resource_type``
+    (Playwright's name: ``document``, ``script``, ``xhr``, …): all of them where the page reads
+    them; elsewhere, all but the body's framing and the policies."""
+    if resource_type in _HEADERS_READ:
+        return dict(headers)
+    return {k: v for k, v in headers.items() if k.lower() not in _BODY_FRAMING | _POLICIES}
 
 
 def _decode(body: bytes, content_type: str) -> str:

@@ -11,7 +11,7 @@ import pytest
 
 from webr4.classify.differences import describe_differences
 from webr4.state import NoiseMask, StateSnapshot, diff_states
-from webr4.state.categories import CATEGORIES, Category
+from webr4.state.categories import CATEGORIES, StateCategory
 
 from tests.state.helpers import DOM, png
 
@@ -30,7 +30,7 @@ SAMPLES: dict[str, tuple[Any, Any]] = {
 }
 
 
-def _pair(category: Category[Any, Any]) -> tuple[StateSnapshot, StateSnapshot]:
+def _pair(category: StateCategory[Any, Any]) -> tuple[StateSnapshot, StateSnapshot]:
     parent = StateSnapshot(**{key: values[0] for key, values in SAMPLES.items()})
     return parent, parent.replace(**{category.key: SAMPLES[category.key][1]})
 
@@ -40,7 +40,7 @@ def test_every_category_has_samples() -> None:
 
 
 @pytest.mark.parametrize("category", CATEGORIES, ids=lambda c: c.name)
-def test_a_difference_in_one_category_is_that_category_alone(category: Category[Any, Any], tmp_path: Path) -> None:
+def test_a_difference_in_one_category_is_that_category_alone(category: StateCategory[Any, Any], tmp_path: Path) -> None:
     parent, child = _pair(category)
     assert diff_states(parent, parent).categories == set()
     diff = diff_states(parent, child)
@@ -53,7 +53,7 @@ def test_a_difference_in_one_category_is_that_category_alone(category: Category[
 
 
 @pytest.mark.parametrize("category", CATEGORIES, ids=lambda c: c.name)
-def test_a_category_with_mask_fields_masks_what_two_replays_disagree_on(category: Category[Any, Any]) -> None:
+def test_a_category_with_mask_fields_masks_what_two_replays_disagree_on(category: StateCategory[Any, Any]) -> None:
     parent, child = _pair(category)
     mask = NoiseMask.from_baselines(parent, child)
     if not category.mask_fields:

@@ -5,7 +5,7 @@ of ``summary.json``: category → a list of short strings, at most :data:`MAX_IT
 (a last item says how many more the witness's ``diff.json`` holds). Everything that shows a
 verdict (the report, JUnit, SARIF, ``--progress json``, the pytest plugin, ``replay``) prints
 these items; :func:`differences_line` puts them on one line. Each category words its own items
-(:meth:`~webr4.state.categories.base.Category.items`; its module shows examples), and texts are
+(:meth:`~webr4.state.categories.base.StateCategory.items`; its module shows examples), and texts are
 cut to :data:`~webr4.state.categories.words.MAX_TEXT` characters.
 """
 

@@ -1,7 +1,7 @@
 """Masks for differences that are not caused by the reversed conflict.
 
 A :class:`NoiseMask` built from two replays of the same sequence holds what differed between
-them anyway, in the mask fields of each category (:attr:`~webr4.state.categories.base.Category.mask_fields`):
+them anyway, in the mask fields of each category (:attr:`~webr4.state.categories.base.StateCategory.mask_fields`):
 DOM nodes by their stable key (``dom_keys``: a clock's next value is masked too), heap paths
 (``heap_paths``) and screenshot regions (``boxes``: 16-pixel tiles around the changed pixels).
 Users add their own: CSS selectors (``selectors``: ``#id``, ``.class``, ``tag``, ``tag#id``,

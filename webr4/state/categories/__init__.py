@@ -1,6 +1,6 @@
 """The categories of final state webr4 compares, one module each, and their registry.
 
-A category (:class:`~webr4.state.categories.base.Category`) says how its part of the state is
+A category (:class:`~webr4.state.categories.base.StateCategory`) says how its part of the state is
 captured, saved, compared, masked and put into words. :class:`~webr4.state.snapshot.StateSnapshot`,
 :class:`~webr4.state.diff.StateDiff`, :class:`~webr4.state.noise.NoiseMask`, the ``differences``
 of ``summary.json`` and the reversal page all loop over :data:`CATEGORIES`; whether a difference
@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from webr4.execution import AccessLog, Capture
-from webr4.state.categories.base import Category, MaskField
+from webr4.state.categories.base import StateCategory, MaskField
 from webr4.state.categories.console import CONSOLE
 from webr4.state.categories.dom import DOM
 from webr4.state.categories.exceptions import EXCEPTIONS
@@ -24,7 +24,7 @@ from webr4.state.categories.pending import PENDING
 from webr4.state.categories.screenshot import SCREENSHOT
 from webr4.state.categories.storage import STORAGE
 
-CATEGORIES: tuple[Category[Any, Any], ...] = (
+CATEGORIES: tuple[StateCategory[Any, Any], ...] = (
     NAVIGATION, EXCEPTIONS, DOM, SCREENSHOT, FOCUS, CONSOLE, NETWORK, PENDING, HEAP, STORAGE,
 )
 """Every category, in the order people read their differences."""
@@ -47,4 +47,4 @@ def compared_state(accesses: AccessLog = AccessLog.SUMMARY) -> Capture:
     return Capture(accesses=accesses, screenshot=True, heap=True, page_scripts=page_scripts())
 
 
-__all__ = ["CATEGORIES", "MASK_FIELDS", "Category", "MaskField", "compared_state", "page_scripts"]
+__all__ = ["CATEGORIES", "MASK_FIELDS", "StateCategory", "MaskField", "compared_state", "page_scripts"]

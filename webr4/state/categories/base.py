@@ -1,4 +1,4 @@
-"""What every state category defines: :class:`Category`, and the fields of a noise mask it owns."""
+"""What every state category defines: :class:`StateCategory`, and the fields of a noise mask it owns."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ class MaskField:
         return self.entries(self.load(entry) for entry in raw)
 
 
-class Category(ABC, Generic[V, D]):
+class StateCategory(ABC, Generic[V, D]):
     """One part of an execution's final state, everything about it in one place.
 
     ``name`` keys the category in ``diff.json``, in ``differences`` of ``summary.json`` and in

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Collection, Iterable, Mapping
 
-from webr4.state.categories.base import Category, MaskField
+from webr4.state.categories.base import StateCategory, MaskField
 from webr4.state.categories.words import clip, quoted
 from webr4.state.dom import DomLine, Selector, changed_blocks, parse_dom
 from webr4.state.renaming import find_renaming, rename
@@ -177,7 +177,7 @@ def mask_dom(dom: str, keys: Collection[str], selectors: Iterable[str]) -> str:
     return "\n".join(out)
 
 
-class Dom(Category[str, DomDiff]):
+class Dom(StateCategory[str, DomDiff]):
     name = "dom"
     title = "DOM"
     section = "dom"

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Collection, Mapping
 
-from webr4.state.categories.base import Category, MaskField
+from webr4.state.categories.base import StateCategory, MaskField
 from webr4.state.categories.words import clip
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ class FocusDiff:
         return self.differs
 
 
-class Focus(Category[str | None, FocusDiff]):
+class Focus(StateCategory[str | None, FocusDiff]):
     name = "focus"
     title = "Keyboard focus"
     mask_fields = (MaskField("focus"),)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Collection, Iterator, Mapping
 from deepdiff import DeepDiff
 from deepdiff.helper import NotPresent
 
-from webr4.state.categories.base import Category, MaskField
+from webr4.state.categories.base import StateCategory, MaskField
 from webr4.state.categories.words import MAX_TEXT, clip
 from webr4.state.heappaths import HeapPath, format_path, parse_path, without_paths
 
@@ -128,7 +128,7 @@ def _heap_value(value: Any) -> str:
     return clip(json.dumps(value, ensure_ascii=False, default=str), MAX_TEXT // 2)
 
 
-class Heap(Category[Any, HeapDiff]):
+class Heap(StateCategory[Any, HeapDiff]):
     name = "heap"
     title = "Heap"
     section = "heap"

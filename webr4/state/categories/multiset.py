@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Hashable, Iterable
 
-from webr4.state.categories.base import Category
+from webr4.state.categories.base import StateCategory
 from webr4.state.categories.words import clip
 
 
@@ -27,7 +27,7 @@ def diff_multiset(before: Iterable[Hashable], after: Iterable[Hashable]) -> Mult
     return MultisetDiff(sorted((a - b).elements(), key=repr), sorted((b - a).elements(), key=repr))
 
 
-class MultisetCategory(Category[list[Any], MultisetDiff]):
+class MultisetCategory(StateCategory[list[Any], MultisetDiff]):
     """A list of items per execution, compared as a multiset (as a set when ``distinct``).
 
     Items read ``<new><item>`` for those only the child has and ``<lost><item>`` for those only

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from webr4.state.categories.base import Category
+from webr4.state.categories.base import StateCategory
 from webr4.state.categories.multiset import MultisetDiff, diff_multiset
 from webr4.state.categories.words import clip, where
 
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from webr4.execution import Execution
 
 
-class Navigation(Category[str | None, MultisetDiff]):
+class Navigation(StateCategory[str | None, MultisetDiff]):
     name = "navigation"
     title = "Navigation"
     section = "multiset"

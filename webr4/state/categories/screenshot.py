@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Collection, Mapping
 
 from webr4.state import screenshot as pixels
-from webr4.state.categories.base import Category, MaskField
+from webr4.state.categories.base import StateCategory, MaskField
 
 if TYPE_CHECKING:
     from webr4.execution import Execution
@@ -52,7 +52,7 @@ def diff_screenshots(before: bytes | None, after: bytes | None,
     return ScreenshotDiff(True, result.differs, result.changed_pixels, result.fraction, result.bbox, result.image)
 
 
-class ScreenshotCategory(Category[Screenshot, ScreenshotDiff]):
+class ScreenshotCategory(StateCategory[Screenshot, ScreenshotDiff]):
     """Screenshots compared with ``tolerance``."""
 
     name = "screenshot"

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Collection, Mapping
 
-from webr4.state.categories.base import Category, MaskField
+from webr4.state.categories.base import StateCategory, MaskField
 from webr4.state.categories.words import quoted
 
 if TYPE_CHECKING:
@@ -44,7 +44,7 @@ class StorageDiff:
         return bool(self.changes)
 
 
-class WebStorage(Category[Storage, StorageDiff]):
+class WebStorage(StateCategory[Storage, StorageDiff]):
     name = "storage"
     title = "Web storage"
     mask_fields = (MaskField("storage_keys"),)

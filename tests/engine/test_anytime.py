@@ -106,7 +106,7 @@ def test_a_resumed_sweep_gets_the_same_plans_in_the_same_order() -> None:
     for record in first.explored[1:]:
         planned = again.next_plan()
         assert planned == record.planned
-        again.record(planned, executor.execute(planned.plan))
+        again.observe(planned, executor.execute(planned.plan))
     assert again.next_plan() is None
 
 
@@ -117,13 +117,13 @@ def test_progress_names_the_completed_bound_and_how_far_the_next_got() -> None:
     while anytime.progress().working == 1:
         planned = anytime.next_plan()
         assert planned is not None
-        anytime.record(planned, executor.execute(planned.plan))
+        anytime.observe(planned, executor.execute(planned.plan))
     progress = anytime.progress()
     assert (progress.completed, progress.working, progress.explored) == (1, 2, 1)  # bound 2's first ran
     assert anytime.explored[-1].planned.depth == 2
     assert anytime.next_plan() is not None and anytime.outstanding is not None
     shadow = copy.deepcopy(anytime)  # speculation advances a copy; the original is untouched
-    shadow.record(shadow.outstanding, executor.execute(shadow.outstanding.plan))  # type: ignore[arg-type]
+    shadow.observe(shadow.outstanding, executor.execute(shadow.outstanding.plan))  # type: ignore[arg-type]
     assert len(anytime.explored) == len(shadow.explored) - 1
 
 

@@ -183,10 +183,10 @@ def test_pending_never_undercounts_what_bound_1_still_explores(model: Model) -> 
             break
         remaining = 1
         shadow = copy.deepcopy(explorer)
-        shadow.record(planned, executor.execute(planned.plan))
+        shadow.observe(planned, executor.execute(planned.plan))
         while (later := shadow.next_plan()) is not None:
-            shadow.record(later, executor.execute(later.plan))
+            shadow.observe(later, executor.execute(later.plan))
             remaining += 1
         assert remaining <= promised
-        explorer.record(planned, executor.execute(planned.plan))
+        explorer.observe(planned, executor.execute(planned.plan))
     assert explorer.pending == 0

@@ -15,7 +15,7 @@ from webr4.engine.strategies import DelayBoundedSampler, WaveSampler
 
 def drain(explorer: Explorer, executor: ModelExecutor) -> None:
     while (planned := explorer.next_plan()) is not None:
-        explorer.record(planned, executor.execute(planned.plan))
+        explorer.observe(planned, executor.execute(planned.plan))
 
 
 def test_pruning_by_hand_on_two_racing_writes_and_an_independent_one() -> None:

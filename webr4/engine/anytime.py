@@ -93,7 +93,7 @@ class AnytimeExplorer:
     def next_plan(self) -> PlannedSequence | None:
         """The next plan, bound by bound; ``None`` when the cap is done or nothing new is left."""
         if self._outstanding is not None:
-            raise RuntimeError(f"sequence {self._outstanding[0].index} is still outstanding; record it first")
+            raise RuntimeError(f"sequence {self._outstanding[0].index} is still outstanding; observe it first")
         while self._working is not None:
             local = self._next_local()
             if local is None:
@@ -102,7 +102,7 @@ class AnytimeExplorer:
             known = self._earlier.get(local.plan)
             if known is not None:  # run at a lower bound: the explorer learns its trace again
                 assert self._inner is not None  # only bounds above 1 reach plans of lower ones
-                self._inner.record(local, known[1])
+                self._inner.observe(local, known[1])
                 self._local[local.index] = known[0]
                 self._deepest = self._deepest or local.depth == self._working
                 continue
@@ -111,14 +111,14 @@ class AnytimeExplorer:
             return planned
         return None
 
-    def record(self, planned: PlannedSequence, trace: Trace) -> None:
+    def observe(self, planned: PlannedSequence, trace: Trace) -> None:
         """Take the trace executed for ``planned`` (the plan :meth:`next_plan` last returned)."""
         if self._outstanding is None or planned != self._outstanding[0]:
             raise ValueError(f"sequence {planned.index} is not the outstanding plan")
         local = self._outstanding[1]
         self._outstanding = None
         assert self._inner is not None
-        self._inner.record(local, trace)
+        self._inner.observe(local, trace)
         self._local[local.index] = planned.index
         self._current.setdefault(planned.plan, (planned.index, trace))
         self._phase_explored += 1

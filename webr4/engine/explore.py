@@ -10,7 +10,7 @@ node keeps
 
 :meth:`Explorer.next_plan` is Algorithm 1's loop: it backtracks (pops nodes) to the deepest
 state with an unexplored suffix whose depth is within the bound ``k`` (Algorithm 4) and plans
-``τ_{1..q} · suffix``. :meth:`Explorer.record` takes the executed trace and runs
+``τ_{1..q} · suffix``. :meth:`Explorer.observe` takes the executed trace and runs
 ``updatePersistentSets_seq`` (Algorithms 2 and 3) and ``updateVisited`` on it:
 
 * for each step ``i`` and each event ``e`` that ``τ_i`` disabled, ``e · τ_{i..n}`` goes into
@@ -130,7 +130,7 @@ class Explorer:
     def next_plan(self) -> PlannedSequence | None:
         """Backtrack to the deepest state with an unexplored suffix and plan it; ``None`` when done."""
         if self._outstanding is not None:
-            raise RuntimeError(f"sequence {self._outstanding.index} is still outstanding; record it first")
+            raise RuntimeError(f"sequence {self._outstanding.index} is still outstanding; observe it first")
         while self._nodes:
             node = self._nodes[-1]
             while node.pending:
@@ -151,7 +151,7 @@ class Explorer:
             self._nodes.pop()
         return None
 
-    def record(self, planned: PlannedSequence, trace: Trace) -> None:
+    def observe(self, planned: PlannedSequence, trace: Trace) -> None:
         """Take the trace executed for ``planned`` (the plan :meth:`next_plan` last returned)."""
         if planned != self._outstanding:
             raise ValueError(f"sequence {planned.index} is not the outstanding plan")

@@ -1,7 +1,7 @@
-"""What every exploration strategy hands out and records, and the loop that drives one.
+"""What every exploration strategy hands out and observes, and the loop that drives one.
 
 A strategy is a stepper: :meth:`Strategy.next_plan` gives a :class:`PlannedSequence` to execute
-(or ``None`` when it has nothing left), and :meth:`Strategy.record` takes the trace the executor
+(or ``None`` when it has nothing left), and :meth:`Strategy.observe` takes the trace the executor
 produced for it. :func:`run` drives any strategy against any :class:`~webr4.trace.Executor`
 under a budget, so strategies can be compared on equal terms.
 """
@@ -87,7 +87,7 @@ class Strategy(Protocol):
         """The next plan to execute, or ``None`` when the strategy is finished."""
         ...
 
-    def record(self, planned: PlannedSequence, trace: Trace) -> None:
+    def observe(self, planned: PlannedSequence, trace: Trace) -> None:
         """Take the executor's trace for ``planned``."""
         ...
 
@@ -133,7 +133,7 @@ def run(
             result.stop_reason = planned
             return result
         trace = executor.execute(planned.plan)
-        strategy.record(planned, trace)
+        strategy.observe(planned, trace)
         result.traces[planned.index] = trace
 
 

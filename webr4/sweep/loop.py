@@ -69,7 +69,7 @@ class Sweep:
                          self._workers - 1) if self._workers > 1 else []
         self._pipeline.want([planned.plan, *(p.plan for p in ahead)])
         child = await self._pipeline.outcome(planned.plan)
-        self.strategy.record(planned, _as_planned(child, planned, parent, self._seed))
+        self.strategy.observe(planned, _as_planned(child, planned, parent, self._seed))
         key = execution_key(planned.plan)
         self._traces[planned.index] = child.trace
         self._states[planned.index] = self._save(planned.index, key, child.state)

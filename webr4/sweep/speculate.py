@@ -62,7 +62,7 @@ def upcoming(strategy: Strategy, current: PlannedSequence, trace_for: TraceFor,
         trace = trace_for(planned) or predict(planned.plan, known())
         if trace is None:
             break
-        shadow.record(planned, trace)
+        shadow.observe(planned, trace)
         following = shadow.next_plan()
         if following is None:
             break

@@ -79,7 +79,7 @@ class DelayBoundedSampler:
 
     def next_plan(self) -> PlannedSequence | None:
         if self._outstanding is not None:
-            raise RuntimeError(f"sequence {self._outstanding.index} is still outstanding; record it first")
+            raise RuntimeError(f"sequence {self._outstanding.index} is still outstanding; observe it first")
         while True:
             sample = self._sample
             if sample is None:
@@ -109,7 +109,7 @@ class DelayBoundedSampler:
             )
             return self._outstanding
 
-    def record(self, planned: PlannedSequence, trace: Trace) -> None:
+    def observe(self, planned: PlannedSequence, trace: Trace) -> None:
         if planned != self._outstanding or self._sample is None:
             raise ValueError(f"sequence {planned.index} is not the outstanding plan")
         self._outstanding = None

@@ -52,7 +52,7 @@ class WaveSampler:
         plan = tuple(self._seed.sequence[x] for x in order)
         return PlannedSequence(self._handed_out, plan, 0, None, done)
 
-    def record(self, planned: PlannedSequence, trace: Trace) -> None:
+    def observe(self, planned: PlannedSequence, trace: Trace) -> None:
         self.explored.append(ExploredSequence.of(planned, trace))
         self.explored.sort(key=lambda record: record.planned.index)
 

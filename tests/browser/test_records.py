@@ -11,7 +11,7 @@ import pytest
 from webr4.browser import pagechannel, records
 from webr4.browser.actions import parse_actions
 from webr4.browser.records import (ActuationRequest, ChunkRelease, EventDescriptor, Opening, PageError, ScriptRelease,
-                                   StepRecord, StretchReport)
+                                   StepReport, StretchReport)
 from webr4.execution import Capture
 
 from ..route_server import route_server
@@ -109,7 +109,7 @@ def test_every_message_the_runtime_builds_has_exactly_the_fields_of_the_schema(d
         _exact(cls, raw, cls.__name__)
         if cls is Opening:
             step_records.append(raw["record"])
-        elif cls is StepRecord:
+        elif cls is StepReport:
             step_records.append(raw)
         elif cls is ActuationRequest:
             requests.append(raw["actuate"])
@@ -117,7 +117,7 @@ def test_every_message_the_runtime_builds_has_exactly_the_fields_of_the_schema(d
             step_records.extend(step[2] for step in raw["steps"])
             step_records.extend([raw["before"]] if raw["before"] else [])
     kinds = {cls for cls, _ in seen}
-    assert {Opening, StepRecord, ActuationRequest, StretchReport} <= kinds
+    assert {Opening, StepReport, ActuationRequest, StretchReport} <= kinds
 
     created = [descriptor for record in step_records for descriptor in record["created"]]
     for descriptor in created:

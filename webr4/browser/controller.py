@@ -46,7 +46,7 @@ from webr4.browser.budget import wait_within
 from webr4.browser.network import NetworkError, NetworkGate
 from webr4.browser.pagechannel import PageChannel
 from webr4.browser.readiness import TargetState, target_state
-from webr4.browser.records import (ActuationRequest, ChunkRelease, PageError, RecordError, ScriptRelease, StepRecord,
+from webr4.browser.records import (ActuationRequest, ChunkRelease, PageError, RecordError, ScriptRelease, StepReport,
                                    StretchReport)
 from webr4.browser.schedule import GIVE_UP, PAST_HORIZON, USER_PRIORITY, Candidate, Scheduler
 from webr4.browser.tracebuilder import TraceBuilder
@@ -335,7 +335,7 @@ class Controller:
             self.builder.add_step(event_id, self.builder.pending, planned, record)  # read before it changes
             self.builder.absorb(record, step=index)
 
-    async def _dispatch(self, event_id: EventId, candidate: Candidate) -> StepRecord:
+    async def _dispatch(self, event_id: EventId, candidate: Candidate) -> StepReport:
         timeout = self.limits.event_timeout_s
         action = self.scheduler.next_step
         if action is not None and action.event_id == event_id:
@@ -355,7 +355,7 @@ class Controller:
         return reply
 
     async def _release_script(self, event_id: EventId, actuation: ScriptRelease,
-                              timeout: float) -> StepRecord | ActuationRequest:
+                              timeout: float) -> StepReport | ActuationRequest:
         """Release the held script of ``event_id`` at the network while the page waits for it to run;
         what ``finish`` answers. A script can run without a request of its own to release: Chromium
         gives it the response it fetches for another element of the same URL, or its memory cache's;
@@ -380,7 +380,7 @@ class Controller:
             raise RecordError("the page runtime asked to release a parse chunk while one was running")
         await self.gate.release_script(request.actuate.url, self.limits.event_timeout_s)
 
-    async def _user_action(self, action: UserAction, candidate: Candidate) -> StepRecord:
+    async def _user_action(self, action: UserAction, candidate: Candidate) -> StepReport:
         self.builder.events[action.event_id] = action.event()
         await self.channel.user_begin(action.event_id, candidate.due)
         failure = None

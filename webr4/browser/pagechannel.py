@@ -17,7 +17,7 @@ from typing import Any, Mapping
 from playwright.async_api import CDPSession, Page
 from playwright.async_api import Error as PlaywrightError
 
-from webr4.browser.records import ActuationRequest, Opening, StepRecord, StretchReport, parse, parse_reply
+from webr4.browser.records import ActuationRequest, Opening, StepReport, StretchReport, parse, parse_reply
 from webr4.trace import EventId
 
 _BUSY_PROBE_S = 1.0  # how long a page busy in a script takes to answer before it counts as looping
@@ -70,12 +70,12 @@ class PageChannel:
             return None
         return parse(ActuationRequest, raw, "actuation") if "actuate" in raw else parse(Opening, raw, "opening")
 
-    async def begin(self, event_id: EventId) -> StepRecord | ActuationRequest:
-        """Run ``event_id``: its step record, or what to release at the network first."""
+    async def begin(self, event_id: EventId) -> StepReport | ActuationRequest:
+        """Run ``event_id``: its step report, or what to release at the network first."""
         return parse_reply(await self.call("begin", event_id))
 
-    async def finish(self, event_id: EventId, actuation: Mapping[str, Any]) -> StepRecord | ActuationRequest:
-        """Finish ``event_id`` once ``actuation`` was released: its step record, or a script it
+    async def finish(self, event_id: EventId, actuation: Mapping[str, Any]) -> StepReport | ActuationRequest:
+        """Finish ``event_id`` once ``actuation`` was released: its step report, or a script it
         wrote that must be released before it can."""
         return parse_reply(await self.call("finish", event_id, actuation))
 
@@ -83,9 +83,9 @@ class PageChannel:
         """A user step begins, at virtual time ``due``."""
         await self.call("userBegin", event_id, due)
 
-    async def user_finish(self, event_id: EventId) -> StepRecord:
-        """The step record of the user step ``event_id``, once performed."""
-        return parse(StepRecord, await self.call("finish", event_id, {"kind": "user"}), "step record")
+    async def user_finish(self, event_id: EventId) -> StepReport:
+        """The step report of the user step ``event_id``, once performed."""
+        return parse(StepReport, await self.call("finish", event_id, {"kind": "user"}), "step report")
 
     async def run_stretch(self, follower: Mapping[str, Any], horizon_ms: float, budget: int,
                           slice_ms: int) -> StretchReport:

@@ -1,8 +1,8 @@
 """The messages the in-page runtime sends Python, written once: the dataclasses below.
 
 The runtime (``instrument_js/runtime/``) answers each call of the harness with one of them:
-``start`` with an :class:`Opening`, ``begin`` with a :class:`StepRecord` or, for an event only
-Python can perform, an :class:`ActuationRequest`; ``finish`` with a :class:`StepRecord`;
+``start`` with an :class:`Opening`, ``begin`` with a :class:`StepReport` or, for an event only
+Python can perform, an :class:`ActuationRequest`; ``finish`` with a :class:`StepReport`;
 ``runStretch`` and ``drainStretch`` with the JSON text of a :class:`StretchReport`. While the
 head or a parse chunk waits for a script ``document.write`` put in the parser's way, ``start``
 and ``finish`` answer an :class:`ActuationRequest` for it instead, and are called again once it
@@ -11,7 +11,7 @@ is released.
 :func:`parse` checks a message against its class before anything reads it: every field is
 required and nothing else may be present, and each value must have the annotated type. What
 does not fit is a :class:`RecordError` whose one line names the field
-(``step record: created[2].due: expected a number, got 'soon'``). A record's ``accesses`` is
+(``step report: created[2].due: expected a number, got 'soon'``). A record's ``accesses`` is
 the JSON text of the event's access summary (:mod:`webr4.access_summary`): one string is far
 cheaper to hand over than many small arrays, and it is parsed and checked here like the rest.
 Long lists of flat values, such as those entries, are checked a column at a time
@@ -99,7 +99,7 @@ class Leaving:
 
 
 @dataclass(frozen=True)
-class StepRecord:
+class StepReport:
     """What happened since the last record: the pending set gains ``created`` and loses ``gone``."""
 
     created: tuple[EventDescriptor, ...]
@@ -143,10 +143,10 @@ class Opening:
     """``start``: the head of the document was parsed and settled; it is the first event."""
 
     head: EventId
-    record: StepRecord
+    record: StepReport
 
 
-StretchStep = tuple[EventId, bool, StepRecord]
+StretchStep = tuple[EventId, bool, StepReport]
 """One event a stretch ran: its id, whether the plan chose it, its record."""
 
 Choice = tuple[EventId, bool]
@@ -164,7 +164,7 @@ class StretchReport:
     skipped: tuple[EventId, ...]  # planned ids it passed over (not pending at their turn)
     diverged: bool | None  # a planned id was passed over, now or before
     matched: tuple[tuple[EventId, EventId], ...]  # planned ids run as another id with their loose part
-    before: StepRecord | None  # arrivals before its first step
+    before: StepReport | None  # arrivals before its first step
     stop: Literal["done", "horizon", "slice", "actuate", "navigated", "halted", "drained"]
     next: Choice | None  # with ``actuate``: the event Python must perform now
     running: Choice | None  # with ``drained``: the event that was running when it was stopped
@@ -179,11 +179,11 @@ def parse(cls: type[T], raw: Any, what: str) -> T:
         raise RecordError(f"the page runtime sent a message webr4 cannot read: {mismatch}") from None
 
 
-def parse_reply(raw: Any) -> StepRecord | ActuationRequest:
-    """The answer of ``begin`` or ``finish``: an actuation request when it names one, else a step record."""
+def parse_reply(raw: Any) -> StepReport | ActuationRequest:
+    """The answer of ``begin`` or ``finish``: an actuation request when it names one, else a step report."""
     if isinstance(raw, dict) and "actuate" in raw:
         return parse(ActuationRequest, raw, "actuation")
-    return parse(StepRecord, raw, "step record")
+    return parse(StepReport, raw, "step report")
 
 
 def field_names(cls: type) -> frozenset[str]:

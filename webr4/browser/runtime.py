@@ -26,7 +26,7 @@ RUNTIME_PARTS: tuple[str, ...] = (
     "scheduler",  # running one event and settling it
     "replay",  # following a plan approximately (the page's copy of webr4/browser/replay.py)
     "stretch",  # events the page runs by itself
-    "bridge",  # the step record and the API Python calls
+    "bridge",  # the step report and the API Python calls
 )
 """The parts of the runtime, in the order they are installed."""
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Sequence
 
 from webr4.browser.network import NetworkGate
-from webr4.browser.records import AccessEntry, RecordError, StepRecord
+from webr4.browser.records import AccessEntry, RecordError, StepReport
 from webr4.browser.schedule import Candidate
 from webr4.access_summary import by_location
 from webr4.timer_order import with_timer_order
@@ -49,7 +49,7 @@ class TraceBuilder:
     promoted: dict[int, list[_Promoted]] = field(default_factory=dict)  # by step index
 
     def add_step(self, event_id: EventId, enabled: dict[EventId, Candidate], planned: bool,
-                 record: StepRecord | None) -> None:
+                 record: StepReport | None) -> None:
         """Append the step of ``event_id``; ``record`` None: it never finished (no accesses)."""
         index = len(self.steps)
         event = self.events.get(event_id)
@@ -97,7 +97,7 @@ class TraceBuilder:
         with gc_paused():  # up to 10^5 accesses, and no cycle among them
             return tuple(Access(kinds[kind], location, fix(site), value) for kind, location, site, value in entries)
 
-    def take_promoted(self, record: StepRecord) -> None:
+    def take_promoted(self, record: StepReport) -> None:
         """Keep the held-back locations ``record`` hands over for the steps that made them."""
         for event_id, position, rank, entries in record.promoted:
             index = self.step_of.get(event_id)
@@ -122,7 +122,7 @@ class TraceBuilder:
             accesses += rest
         return replace(step, accesses=tuple(accesses))
 
-    def absorb(self, record: StepRecord, step: int | None) -> None:
+    def absorb(self, record: StepReport, step: int | None) -> None:
         """Take in what ``record`` says beyond its step: the events created and gone, errors
         (of step ``step``, ``None`` when before any), the time, leaving, what it hands over."""
         self.take_promoted(record)

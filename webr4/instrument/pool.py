@@ -2,7 +2,7 @@
 
 A rewrite is pure Python work of up to a second on a large library. Done on the event loop, it
 stops everything else the harness does for the page: releasing parse chunks, answering other
-requests, reading the page's step records. :func:`rewrite_elsewhere` runs it in a worker process
+requests, reading the page's step reports. :func:`rewrite_elsewhere` runs it in a worker process
 instead, where it also overlaps with Chromium running the scripts that came before, and with the
 rewrite of another script on a second core.
 

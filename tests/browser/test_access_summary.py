@@ -85,9 +85,9 @@ def same_accesses(mine: tuple[Access, ...], whole: tuple[Access, ...]) -> bool:
 
 
 def summaries_match(driver, url: str, actions: list, store: ResponseStore, plan: list[str]) -> bool:
-    full = driver.execute(url, plan, actions=actions, store=store, record=False,
+    full = driver.execute(url, plan, actions=actions, store=store, live_network=False,
                           capture=Capture(accesses=AccessLog.FULL)).trace
-    held = driver.execute(url, plan, actions=actions, store=store, record=False, capture=Capture()).trace
+    held = driver.execute(url, plan, actions=actions, store=store, live_network=False, capture=Capture()).trace
     assert any(s.accesses for s in full.steps)
     return held.sequence == full.sequence and held_back_rightly(full, held) and not differing_answers(full, held)
 
@@ -97,7 +97,7 @@ def assert_summaries_match(driver, url: str, steps: list[dict]) -> None:
     delivery), which a loaded machine can move; a wrong summary differs every time."""
     actions = parse_actions(steps)
     store = ResponseStore()
-    plan = driver.execute(url, actions=actions, store=store, record=True, capture=Capture()).trace.sequence
+    plan = driver.execute(url, actions=actions, store=store, live_network=True, capture=Capture()).trace.sequence
     assert any(summaries_match(driver, url, actions, store, plan) for _ in range(3))
 
 
@@ -120,8 +120,8 @@ def held_url() -> Iterator[str]:
 def test_a_location_one_event_touches_leaves_its_written_name_and_one_a_later_event_touches_takes_its_place(
         driver, held_url):
     store = ResponseStore()
-    plan = driver.execute(held_url, store=store, record=True, capture=Capture()).trace.sequence
-    held = driver.execute(held_url, plan, store=store, record=False, capture=Capture()).trace
+    plan = driver.execute(held_url, store=store, live_network=True, capture=Capture()).trace.sequence
+    held = driver.execute(held_url, plan, store=store, live_network=False, capture=Capture()).trace
     assert held.sequence == plan
 
     def writing(suffix: str):

@@ -21,11 +21,11 @@ LIMITS = Limits(horizon_ms=5_000)
 def test_default_schedule_repeats_exactly(driver, sites_url, site):
     actions = parse_actions(expected(site)["session"])
     store = ResponseStore()
-    first = driver.execute(sites_url + site + "/", actions=actions, store=store, record=True, limits=LIMITS,
+    first = driver.execute(sites_url + site + "/", actions=actions, store=store, live_network=True, limits=LIMITS,
                            capture=Capture())
     assert first.trace.steps, "nothing ran"
     for _ in range(RUNS - 1):
-        again = driver.execute(sites_url + site + "/", actions=actions, store=store, record=False, limits=LIMITS,
+        again = driver.execute(sites_url + site + "/", actions=actions, store=store, live_network=False, limits=LIMITS,
                                capture=Capture())
         assert again.trace.sequence == first.trace.sequence
         assert again.dom == first.dom

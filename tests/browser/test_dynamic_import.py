@@ -77,7 +77,7 @@ def base() -> Iterator[str]:
 @pytest.mark.parametrize(("page", "shown"), SHOWN.items())
 def test_a_dynamically_imported_module_loads_as_in_plain_chromium(driver, base, page, shown):
     url = base + page
-    execution = driver.execute(url, store=ResponseStore(), record=True,
+    execution = driver.execute(url, store=ResponseStore(), live_network=True,
                                capture=Capture(page_scripts={"out": f"() => {OUT}"}))
     assert driver.plain(url, OUT) == shown
     assert execution.captured["out"] == shown

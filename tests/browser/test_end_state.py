@@ -51,7 +51,7 @@ def test_a_page_with_text_fields_ends_with_the_screenshot_and_styles_of_plain_ch
         return shot, await page.evaluate(STYLES)
 
     plain_shot, plain_styles = driver.in_plain_chromium(plain)
-    execution = driver.execute(url, store=ResponseStore(), record=True,
+    execution = driver.execute(url, store=ResponseStore(), live_network=True,
                                capture=Capture(screenshot=True, heap=True, page_scripts={"styles": STYLES}))
     assert execution.screenshot is not None
     assert pixels(execution.screenshot) == pixels(plain_shot)
@@ -68,8 +68,8 @@ def test_the_heap_is_the_page_globals_of_plain_chromium_in_every_execution(drive
 
     expected = driver.in_plain_chromium(plain)
     store = ResponseStore()
-    first = driver.execute(url, store=store, record=True, capture=Capture(heap=True))
-    again = driver.execute(url, store=store, record=False, capture=Capture(heap=True))
+    first = driver.execute(url, store=store, live_network=True, capture=Capture(heap=True))
+    again = driver.execute(url, store=store, live_network=False, capture=Capture(heap=True))
     assert set(expected) == {"form", "submitForm"}
     assert first.heap == again.heap == expected
 
@@ -87,7 +87,8 @@ def test_an_end_state_that_cannot_be_read_fails_the_run_instead_of_being_an_empt
     url = unreadable_url + "hidden.html"
     # Plain Chromium shows the page as usual: it has an end state, only not one that can be walked.
     assert driver.plain(url, "document.querySelector('.todo').textContent") == "buy milk"
-    execution = driver.execute(url, store=ResponseStore(), record=True, capture=Capture(screenshot=True, heap=True))
+    execution = driver.execute(url, store=ResponseStore(), live_network=True,
+                               capture=Capture(screenshot=True, heap=True))
     assert execution.trace.truncated == Truncation.CAPTURE_FAILED
     message = execution.trace.errors[-1].message
     assert message.startswith("the end state could not be read: reading the DOM failed: ")
@@ -96,7 +97,8 @@ def test_an_end_state_that_cannot_be_read_fails_the_run_instead_of_being_an_empt
 
 def test_an_end_state_that_takes_too_long_to_read_fails_the_run(driver, unreadable_url, monkeypatch):
     monkeypatch.setattr(driver_module, "READ_TIMEOUT_S", 0.3)  # the page takes a second to read
-    execution = driver.execute(unreadable_url + "slow.html", store=ResponseStore(), record=True, capture=Capture())
+    execution = driver.execute(unreadable_url + "slow.html", store=ResponseStore(), live_network=True,
+                               capture=Capture())
     assert execution.trace.truncated == Truncation.CAPTURE_FAILED
     assert execution.trace.errors[-1].message == \
         "the end state could not be read: reading the DOM took longer than 0.3 s"

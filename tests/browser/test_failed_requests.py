@@ -156,7 +156,7 @@ def _plain(driver, url: str) -> tuple[str, dict[str, str]]:
 def test_failed_requests_reach_the_page_as_in_chromium_and_replay_alike(driver, outcomes_url):
     plain_dom, plain_failures = _plain(driver, outcomes_url)
     store = ResponseStore()
-    recorded = driver.execute(outcomes_url, store=store, record=True, capture=Capture())
+    recorded = driver.execute(outcomes_url, store=store, live_network=True, capture=Capture())
     assert not [e.message for e in recorded.trace.errors if e.kind == "harness"]
     assert recorded.dom == plain_dom
     assert "error 4 0;loadend 4 0;" in plain_dom and "TypeError: Failed to fetch" in plain_dom  # failures seen
@@ -168,7 +168,7 @@ def test_failed_requests_reach_the_page_as_in_chromium_and_replay_alike(driver, 
     assert {u: f for u, f in recorded_failures.items() if not f.startswith("HTTP")} == {
         u: f for u, f in plain_failures.items() if not recorded_failures.get(u, "").startswith("HTTP")
         and (u in recorded_failures or f != "net::ERR_ABORTED")}
-    replayed = driver.execute(outcomes_url, recorded.trace.sequence, store=store, record=False, capture=Capture())
+    replayed = driver.execute(outcomes_url, recorded.trace.sequence, store=store, live_network=False, capture=Capture())
     assert replayed.trace.sequence == recorded.trace.sequence
     assert replayed.dom == plain_dom
     # By the same timing, the replay's aborted fetch may reach the network when the recording's

@@ -53,7 +53,7 @@ def plain_dom(url: str, shown: str) -> str:
 
 
 def webr4_dom(driver, url: str) -> tuple[str, list]:
-    execution = driver.execute(url, store=ResponseStore(), record=True, capture=Capture())
+    execution = driver.execute(url, store=ResponseStore(), live_network=True, capture=Capture())
     return execution.dom, [e for e in execution.trace.errors if e.kind == "harness"]
 
 
@@ -74,7 +74,7 @@ def test_a_script_detached_while_it_loads_still_runs(driver, pages_url):
 
 def test_worker_messages_are_delivered_and_marked_uncontrolled(driver, pages_url):
     url = pages_url + "worker.html"
-    execution = driver.execute(url, store=ResponseStore(), record=True, capture=Capture())
+    execution = driver.execute(url, store=ResponseStore(), live_network=True, capture=Capture())
     assert execution.dom == plain_dom(url, "#out:text-is('sum 42, done')")
     trace = execution.trace
     messages = [e for e in trace.sequence if trace.events[e].type == "worker"]
@@ -90,13 +90,13 @@ def _out(dom: str) -> str:
 def test_a_worker_message_is_an_event_whose_order_is_explored(driver, pages_url):
     url = pages_url + "worker-race.html"
     store = ResponseStore()
-    seed = driver.execute(url, store=store, record=True, capture=Capture())
+    seed = driver.execute(url, store=store, live_network=True, capture=Capture())
     order = seed.trace.sequence
     message = next(e for e in order if seed.trace.events[e].type == "worker")
     timer = next(e for e in order if seed.trace.events[e].type == "setTimeout")
     assert order.index(message) < order.index(timer) and _out(seed.dom) == "timer"
     flipped_plan = order[: order.index(message)] + [timer, message]
-    flipped = driver.execute(url, flipped_plan, store=store, record=False, capture=Capture())
+    flipped = driver.execute(url, flipped_plan, store=store, live_network=False, capture=Capture())
     assert flipped.trace.sequence[: len(flipped_plan)] == flipped_plan
     assert _out(flipped.dom) == "worker"
 
@@ -104,7 +104,7 @@ def test_a_worker_message_is_an_event_whose_order_is_explored(driver, pages_url)
 def test_websocket_events_are_controlled_and_the_socket_marked_uncontrolled(driver, pages_url):
     with websocket_server() as port:
         url = f"{pages_url}websocket.html?port={port}"
-        execution = driver.execute(url, store=ResponseStore(), record=True, capture=Capture())
+        execution = driver.execute(url, store=ResponseStore(), live_network=True, capture=Capture())
         assert execution.dom == plain_dom(url, "#out:text-matches('close$')")
     assert _out(execution.dom) == "open, hello, echo:ping, close"
     trace = execution.trace
@@ -167,7 +167,7 @@ def test_scripts_that_document_write_puts_in_the_parser_run_in_chromium_order(dr
     # inline script, and a script after the document's own blocking one. Chromium runs each
     # written script where it was written, blocking the parser (oracle: the same page, plain).
     url = pages_url + "docwrite.html"
-    execution = driver.execute(url, store=ResponseStore(), record=True, limits=Limits(parse_chunks=chunks),
+    execution = driver.execute(url, store=ResponseStore(), live_network=True, limits=Limits(parse_chunks=chunks),
                                capture=Capture())
     assert execution.trace.truncated is None
     assert not [e for e in execution.trace.errors if e.kind == "harness"]

@@ -46,8 +46,9 @@ def page_url() -> Iterator[str]:
 
 def test_an_execution_finds_nothing_the_one_before_it_left(driver, page_url):
     store = ResponseStore()
-    first = driver.execute(page_url, store=store, record=True, capture=Capture(page_scripts={"found": READ_THEN_WRITE}))
-    second = driver.execute(page_url, store=store, record=False,
+    first = driver.execute(page_url, store=store, live_network=True,
+                           capture=Capture(page_scripts={"found": READ_THEN_WRITE}))
+    second = driver.execute(page_url, store=store, live_network=False,
                             capture=Capture(page_scripts={"found": READ_THEN_WRITE}))
     assert first.captured["found"] == NOTHING
     assert second.captured["found"] == NOTHING
@@ -69,8 +70,8 @@ def test_an_execution_finds_nothing_the_one_running_while_its_page_was_made_left
     """The page of the third execution is made while the second one runs and writes: it still
     finds nothing."""
     store = ResponseStore()
-    driver.execute(page_url, store=store, record=True, capture=Capture())
-    runs = [driver.execute(page_url, store=store, record=False,
+    driver.execute(page_url, store=store, live_network=True, capture=Capture())
+    runs = [driver.execute(page_url, store=store, live_network=False,
                            capture=Capture(page_scripts={"found": READ_THEN_WRITE}))
             for _ in range(2)]
     assert [run.captured["found"] for run in runs] == [NOTHING, NOTHING]

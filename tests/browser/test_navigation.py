@@ -76,11 +76,11 @@ def test_a_click_before_the_late_handler_follows_the_link_in_chromium(driver, pa
 def test_a_click_that_leaves_ends_the_run_with_the_page_as_it_was(driver, pages_url):
     actions = parse_actions([{"click": "#go"}])
     store = ResponseStore()
-    seed = driver.execute(pages_url + "/late", actions=actions, store=store, record=True, capture=Capture())
+    seed = driver.execute(pages_url + "/late", actions=actions, store=store, live_network=True, capture=Capture())
     assert seed.trace.navigation is None and "stayed" in seed.dom
     head, click = seed.trace.sequence[0], actions[0].event_id
     started = time.monotonic()
-    early = driver.execute(pages_url + "/late", [head, click], actions=actions, store=store, record=False,
+    early = driver.execute(pages_url + "/late", [head, click], actions=actions, store=store, live_network=False,
                            capture=Capture())
     assert time.monotonic() - started < 5  # not a parse chunk waiting out its timeout
     assert early.trace.sequence == [head, click]
@@ -90,7 +90,7 @@ def test_a_click_that_leaves_ends_the_run_with_the_page_as_it_was(driver, pages_
 
 
 def test_a_script_navigation_stops_the_page_running_events_by_itself(driver, pages_url):
-    run = driver.execute(pages_url + "/timer", store=ResponseStore(), record=True, capture=Capture())
+    run = driver.execute(pages_url + "/timer", store=ResponseStore(), live_network=True, capture=Capture())
     navigation = run.trace.navigation
     assert navigation is not None and navigation.url.endswith("/target?from=timer") and not navigation.window
     assert run.trace.events[navigation.event].category is Category.TIMER
@@ -100,7 +100,7 @@ def test_a_script_navigation_stops_the_page_running_events_by_itself(driver, pag
 
 
 def test_window_open_is_leaving_too(driver, pages_url):
-    run = driver.execute(pages_url + "/popup", store=ResponseStore(), record=True, capture=Capture())
+    run = driver.execute(pages_url + "/popup", store=ResponseStore(), live_network=True, capture=Capture())
     assert run.trace.navigation is not None and run.trace.navigation.window
     assert run.trace.navigation.target == f"new window {pages_url}/target?from=popup"
 

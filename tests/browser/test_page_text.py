@@ -31,7 +31,7 @@ def test_the_captured_dom_holds_the_pages_own_scripts_and_handler_attributes(dri
             return await page.evaluate(javascript("capture_dom.js"))
 
         plain_dom = driver.in_plain_chromium(plain)
-        execution = driver.execute(url, store=ResponseStore(), record=True, capture=Capture())
+        execution = driver.execute(url, store=ResponseStore(), live_network=True, capture=Capture())
     assert 'onclick="addToCart(this.dataset.sku)"' in plain_dom and "function addToCart(sku)" in plain_dom
     assert execution.dom == plain_dom
 
@@ -106,7 +106,7 @@ def _chromium_exceptions(driver, url: str) -> list[tuple[str, str]]:
 
 
 def _webr4_exceptions(driver, url: str) -> list[tuple[str, str | None]]:
-    execution = driver.execute(url, store=ResponseStore(), record=True, capture=Capture())
+    execution = driver.execute(url, store=ResponseStore(), live_network=True, capture=Capture())
     return [(e.message, e.site) for e in execution.trace.errors if e.kind in ("exception", "unhandledrejection")]
 
 
@@ -142,7 +142,7 @@ def test_failed_reads_writes_and_destructuring_are_reported_where_and_as_chromiu
             + "".join(f"<script>\n{form}\n</script>" for form in THROWN))
     with page_server(html) as url:
         plain = [(message, f"{url}:{line}:{column}") for message, line, column in driver.plain(url, "thrown", 0)]
-        execution = driver.execute(url, store=ResponseStore(), record=True, capture=Capture())
+        execution = driver.execute(url, store=ResponseStore(), live_network=True, capture=Capture())
     webr4 = [(e.message, e.site) for e in execution.trace.errors if e.kind == "exception"]
     assert len(plain) == len(THROWN)
     assert webr4 == plain

@@ -68,7 +68,7 @@ def test_nothing_runs_between_an_element_and_the_inline_script_after_it(driver, 
     chromium = ["B", "timer"]
     assert any(driver.plain(pages_url + "/small", "document.documentElement.dataset.log").split(",") == chromium
                for _ in range(3))
-    run = driver.execute(pages_url + "/small", store=ResponseStore(), record=True, capture=Capture())
+    run = driver.execute(pages_url + "/small", store=ResponseStore(), live_network=True, capture=Capture())
     assert _parse_chunks(run.trace) == []  # no order can put the timer before B
     assert _log(run.dom) == chromium
 
@@ -78,11 +78,12 @@ def test_a_timer_can_fire_while_the_parser_waits(driver, pages_url, path):
     chromium = driver.plain(pages_url + path, "document.documentElement.dataset.log").split(",")
     assert chromium.index("timer") < chromium.index("B")
     store = ResponseStore()
-    seed = driver.execute(pages_url + path, store=store, record=True, capture=Capture())
+    seed = driver.execute(pages_url + path, store=store, live_network=True, capture=Capture())
     [chunk] = _parse_chunks(seed.trace)
     timer = _timer(seed.trace)
     before = seed.trace.sequence.index(min(chunk, timer, key=seed.trace.sequence.index))
     assert {chunk, timer} <= seed.trace.steps[before].enabled  # both orders are possible
     head = seed.trace.sequence[0]
-    like_chromium = driver.execute(pages_url + path, [head, timer, chunk], store=store, record=False, capture=Capture())
+    like_chromium = driver.execute(pages_url + path, [head, timer, chunk], store=store, live_network=False,
+                                   capture=Capture())
     assert _log(like_chromium.dom) == chromium

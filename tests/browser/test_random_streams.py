@@ -39,7 +39,7 @@ def page_url() -> Iterator[str]:
 
 def test_two_responses_draw_the_same_values_in_either_order(driver, page_url):
     store = ResponseStore()
-    first = driver.execute(page_url, store=store, record=True, capture=Capture(page_scripts=DRAWS))
+    first = driver.execute(page_url, store=store, live_network=True, capture=Capture(page_scripts=DRAWS))
     labels = {event: first.trace.events[event].label for event in first.trace.sequence}
     order = first.trace.sequence
     a, b = (next(i for i, event in enumerate(order) if name in labels[event]) for name in ("a.txt", "b.txt"))

@@ -31,6 +31,6 @@ def test_a_recording_logs_no_page_access_and_a_replay_of_it_runs_the_same_events
     session = asyncio.run(go())
     seed = session.seed_trace()
     replay = driver.execute(session.url, seed.sequence, actions=session.user_actions, store=session.network(),
-                            record=False, limits=session.run_limits, capture=Capture())
+                            live_network=False, limits=session.run_limits, capture=Capture())
     assert replay.trace.sequence == seed.sequence
     assert not _page_locations(seed.steps) and _page_locations(replay.trace.steps)

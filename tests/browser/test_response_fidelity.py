@@ -90,9 +90,9 @@ def test_responses_reach_the_page_as_in_chromium_recorded_and_replayed(driver):
         url = base + "/"
         plain = _plain_dom(driver, url)
         store = ResponseStore()
-        recorded = driver.execute(url, store=store, record=True, capture=Capture())
+        recorded = driver.execute(url, store=store, live_network=True, capture=Capture())
     assert "last-modified: Fri, 27 Nov 2026" in plain and "content-encoding: gzip" in plain  # the oracle
     assert all(f"loadend 4 200 {lengths}" in plain for lengths in ("true 12/12", "false 12/0", "false 0/0"))
     assert recorded.dom == plain
-    replayed = driver.execute(url, recorded.trace.sequence, store=store, record=False, capture=Capture())
+    replayed = driver.execute(url, recorded.trace.sequence, store=store, live_network=False, capture=Capture())
     assert replayed.dom == plain

@@ -71,10 +71,10 @@ def test_held_scripts_are_all_being_rewritten_before_the_first_one_runs():
     async def run(url: str) -> tuple[Execution, Execution, str]:
         store = ResponseStore()
         async with Driver(rewriter=recording) as driver:
-            recorded = await driver.execute(url, store=store, record=True, limits=limits, capture=Capture())
+            recorded = await driver.execute(url, store=store, live_network=True, limits=limits, capture=Capture())
             plain = await _plain_dom(driver, url)
         async with Driver(rewriter=replaying) as driver:
-            replayed = await driver.execute(url, tuple(recorded.trace.sequence), store=store, record=False,
+            replayed = await driver.execute(url, tuple(recorded.trace.sequence), store=store, live_network=False,
                                             limits=limits, capture=Capture())
         return recorded, replayed, plain
 

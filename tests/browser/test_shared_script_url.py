@@ -64,7 +64,7 @@ def test_two_scripts_of_one_url_run_from_one_request_as_in_chromium(driver, serv
     assert plain(driver, f"{base}/{name}").split() == log.split()
     assert requests.count("/same.js") == 1
     requests.clear()
-    execution = driver.execute(f"{base}/{name}", store=ResponseStore(), record=True, capture=Capture())
+    execution = driver.execute(f"{base}/{name}", store=ResponseStore(), live_network=True, capture=Capture())
     assert [e.message for e in execution.trace.errors] == []  # was: async script /same.js did not finish within 10 s
     assert log in execution.dom
     assert requests.count("/same.js") == 1

@@ -116,7 +116,7 @@ def test_a_session_on_an_app_a_module_loader_builds_is_recorded_as_in_plain_chro
 
     seed = session.seed_trace()
     replay = driver.execute(session.url, seed.sequence, actions=session.user_actions, store=session.network(),
-                            record=False, limits=session.run_limits, capture=Capture())
+                            live_network=False, limits=session.run_limits, capture=Capture())
     assert replay.trace.sequence == seed.sequence and replay.dom == plain
 
 

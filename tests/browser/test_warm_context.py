@@ -68,11 +68,11 @@ def test_each_execution_gets_the_runtime_of_its_own_configuration(driver, page_u
     """The page made ahead is made for the configuration of the execution before; one of another
     seed gets a page of its own seed."""
     store = ResponseStore()
-    first = driver.execute(page_url, store=store, record=True, seed=1,
+    first = driver.execute(page_url, store=store, live_network=True, seed=1,
                            capture=Capture(page_scripts=RANDOM)).captured["random"]
-    other = driver.execute(page_url, store=store, record=False, seed=2,
+    other = driver.execute(page_url, store=store, live_network=False, seed=2,
                            capture=Capture(page_scripts=RANDOM)).captured["random"]
-    again = driver.execute(page_url, store=store, record=False, seed=1,
+    again = driver.execute(page_url, store=store, live_network=False, seed=1,
                            capture=Capture(page_scripts=RANDOM)).captured["random"]
     assert first == again
     assert other != first
@@ -82,7 +82,7 @@ def test_a_page_made_ahead_that_went_away_is_made_again(driver, page_url):
     """When the page made ahead is closed behind the driver's back, the next execution runs in
     one made on the spot."""
     store = ResponseStore()
-    driver.execute(page_url, store=store, record=True, capture=Capture())
+    driver.execute(page_url, store=store, live_network=True, capture=Capture())
 
     async def close_the_others(page: Page) -> int:
         others = [context for context in page.context.browser.contexts if context is not page.context]
@@ -91,7 +91,7 @@ def test_a_page_made_ahead_that_went_away_is_made_again(driver, page_url):
         return len(others)
 
     assert driver.in_plain_chromium(close_the_others) == 1  # the page made ahead
-    run = driver.execute(page_url, store=store, record=False, capture=Capture())
+    run = driver.execute(page_url, store=store, live_network=False, capture=Capture())
     assert "served by the file server" in run.dom
 
 

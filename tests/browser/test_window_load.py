@@ -116,11 +116,11 @@ def test_plain_chromium_lets_nothing_between_domcontentloaded_and_load_unless_an
 
 
 def test_webr4_runs_load_in_domcontentloadeds_step_when_nothing_is_left(driver, app_url):
-    nothing = driver.execute(app_url + "nothing.html", store=ResponseStore(), record=True, capture=Capture())
+    nothing = driver.execute(app_url + "nothing.html", store=ResponseStore(), live_network=True, capture=Capture())
     labels = [nothing.trace.events[e].label for e in nothing.trace.sequence]
     assert "DOMContentLoaded" in labels and "window load" not in labels
     assert "dcl load message" in nothing.dom  # Chromium's order: the message's task comes after load
-    image = driver.execute(app_url + "image.html", store=ResponseStore(), record=True, capture=Capture())
+    image = driver.execute(app_url + "image.html", store=ResponseStore(), live_network=True, capture=Capture())
     labels = [image.trace.events[e].label for e in image.trace.sequence]
     assert labels.index("DOMContentLoaded") < labels.index("window load")
 

@@ -108,7 +108,7 @@ def test_a_browser_lost_again_on_a_new_one_stops_the_sweep_as_interrupted(racing
     execute = Driver.execute
 
     async def dying(self, url, plan=(), **options):  # every replay's browser dies under it; the recording's lives
-        if not options.get("record", True):
+        if not options.get("live_network", True):
             await self.browser.close()
         return await execute(self, url, plan, **options)
 

@@ -38,7 +38,8 @@ def pages_url() -> Iterator[str]:
 
 def located(driver, url: str, steps: list[dict]) -> dict[str, set[tuple[str, str]]]:
     """The seed's conflicts by location in words: location -> {pair of event labels}."""
-    execution = driver.execute(url, actions=parse_actions(steps), store=ResponseStore(), record=True, capture=Capture())
+    execution = driver.execute(url, actions=parse_actions(steps), store=ResponseStore(), live_network=True,
+                               capture=Capture())
     found: dict[str, set[tuple[str, str]]] = {}
     for pair, location in conflicts(execution.trace):
         found.setdefault(location, set()).add(pair)

@@ -55,6 +55,6 @@ def fixture_conflicts(site: str) -> set[Conflict]:
 @pytest.mark.parametrize("site", site_names())
 def test_seed_conflicts_are_the_expected_ones(driver, sites_url, site):
     actions = parse_actions(expected(site)["session"])
-    execution = driver.execute(sites_url + site + "/", actions=actions, store=ResponseStore(), record=True,
+    execution = driver.execute(sites_url + site + "/", actions=actions, store=ResponseStore(), live_network=True,
                                capture=Capture())
     assert conflicts(execution.trace) == fixture_conflicts(site)

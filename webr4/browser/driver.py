@@ -133,12 +133,12 @@ class Driver:
                     pass
 
     async def execute(self, url: str, plan: Plan = (), *, capture: Capture, actions: Sequence[UserAction] = (),
-                      store: ResponseStore | None = None, record: bool = True, limits: Limits = Limits(),
+                      store: ResponseStore | None = None, live_network: bool = True, limits: Limits = Limits(),
                       seed: int = 0, clock_shift_ms: float = 0.0) -> Execution:
         """Execute ``plan`` on ``url``, capturing what ``capture`` asks for (every caller says what).
 
-        With ``record=True`` the network is live and every response is added to ``store`` (a new
-        one when ``None``); with ``record=False`` the network is served from ``store`` only.
+        With ``live_network=True`` the network is live and every response is added to ``store`` (a new
+        one when ``None``); with ``live_network=False`` the network is served from ``store`` only.
         ``seed`` seeds the page's ``Math.random`` and ``crypto``; ``clock_shift_ms`` moves the
         instant its virtual clock starts at.
         Raises :class:`~webr4.browser.network.NetworkError` when the document cannot be loaded.
@@ -151,7 +151,7 @@ class Driver:
         fresh = await self._contexts.take(init_script)
         context, page, cdp = fresh.context, fresh.page, fresh.cdp
         try:
-            gate = NetworkGate(store, record=record, rewriter=self._rewriter if capture.rewrite_scripts else None,
+            gate = NetworkGate(store, record=live_network, rewriter=self._rewriter if capture.rewrite_scripts else None,
                                documents=self._documents, chunking=limits.chunking)
             fresh.serve(gate.handle)  # the page is still at about:blank
             crashed = asyncio.Event()

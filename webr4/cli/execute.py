@@ -40,7 +40,7 @@ def run(url: str, out_dir: Path, sequence: Path | None, actions: Path | None, ne
     steps = load_actions(actions) if actions else []
     store = load_store(network) if network else ResponseStore()
     limits = execution_limits(horizon, max_events, event_timeout, parse_chunks, chunk_kb, step_wait)
-    execution = _run_once(url, plan, steps, store, record=network is None, seed=seed, screenshot=screenshot,
+    execution = _run_once(url, plan, steps, store, live_network=network is None, seed=seed, screenshot=screenshot,
                           limits=limits)
     files = _write_execution(out_dir, execution, store)
     trace = execution.trace
@@ -52,11 +52,11 @@ def run(url: str, out_dir: Path, sequence: Path | None, actions: Path | None, ne
     click.echo(f"wrote {files.trace}")
 
 
-def _run_once(url: str, plan: list[str], actions: list[UserAction], store: ResponseStore, *, record: bool,
+def _run_once(url: str, plan: list[str], actions: list[UserAction], store: ResponseStore, *, live_network: bool,
               seed: int, screenshot: bool, limits: Limits) -> Execution:
     capture = replace(compared_state(), screenshot=screenshot)
     return with_driver(lambda driver: driver.execute(url, plan, capture=capture, actions=actions, store=store,
-                                                     record=record, limits=limits, seed=seed))
+                                                     live_network=live_network, limits=limits, seed=seed))
 
 
 def _write_execution(out_dir: Path, execution: Execution, store: ResponseStore) -> ExecutionFiles:

@@ -135,7 +135,7 @@ async def record(driver: Driver, url: str, out: Path, actions: StepSource, *, se
         raise SessionError(f"the steps make {len(steps)} user events, and a run stops at --max-events "
                            f"{limits.max_events}; raise --max-events above {len(steps)}")
     store = ResponseStore()
-    execution: Execution = await driver.execute(url, actions=steps, store=store, record=True, limits=limits,
+    execution: Execution = await driver.execute(url, actions=steps, store=store, live_network=True, limits=limits,
                                                 seed=seed, capture=compared_state(AccessLog.OFF))
     if execution.trace.truncated == Truncation.CAPTURE_FAILED:  # no end state to keep as the seed's
         raise SessionError(f"{failure(execution.trace)}; record the session again")

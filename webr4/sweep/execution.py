@@ -82,7 +82,7 @@ async def run_plan(driver: Driver, session: Session, plan: Iterable[str], varian
     for attempt in (1, 2):
         try:
             execution = await driver.execute(session.url, tuple(plan), actions=session.user_actions,
-                                             store=session.network(), record=False, limits=session.run_limits,
+                                             store=session.network(), live_network=False, limits=session.run_limits,
                                              seed=session.seed + variant.seed_shift,
                                              clock_shift_ms=variant.clock_shift_ms, capture=compared_state())
         except Exception as error:  # whatever failed once the browser was gone failed for that reason

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from benchmarks.section import Section
-from webr4.engine.explore import Explorer
+from webr4.engine.r4 import R4Explorer
 from webr4.engine.testing.model import Cancel, Create, Model, ModelEvent, ModelExecutor, Op, Read, When, Write
 from webr4.engine.races import find_races
 from webr4.engine.stats import Pruning, por_pruning
@@ -121,7 +121,7 @@ def measure_planning(executor: SyntheticExecutor, bound: int = 1) -> PlanningCos
     seed = executor.execute([])
     uncovered = len(find_races(seed).uncovered_pairs())
     started = time.process_time()
-    explorer = Explorer(seed, bound)
+    explorer = R4Explorer(seed, bound)
     seed_analysis = time.process_time() - started
     planning: list[float] = []
     recording: list[float] = []
@@ -175,7 +175,7 @@ def measure_pruning(cells: str, bound: int | None = None, models: int = 100, siz
     enabled = explored = 0
     for _ in range(models):
         executor = ModelExecutor(random_model(rng, size, cells))
-        explorer = Explorer(executor.execute([]), bound)
+        explorer = R4Explorer(executor.execute([]), bound)
         while (planned := explorer.next_plan()) is not None:
             explorer.record(planned, executor.execute(planned.plan))
         pruning = por_pruning(explorer)

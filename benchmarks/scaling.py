@@ -6,7 +6,7 @@ fetches N responses, and each response starts a timer,
 global, for N from 10 to 1,000 (timers that one event starts run in the order of their due times,
 as in Chromium, and would not race). For each: the recording, then one replay of it that logs
 accesses (a controlled execution: its trace is the seed trace), race detection on the seed trace
-(``find_races`` with the default filters), planning (an R4 ``Explorer`` with k = 1 set up on the
+(``find_races`` with the default filters), planning (an ``R4Explorer`` with k = 1 set up on the
 seed, which detects the races again and inserts every reversal, then its first ``next_plan``;
 then one ``record`` + ``next_plan``, with the seed trace standing in for the executed one) and a
 k = 1 sweep capped at :data:`SWEEP_CAP` explored sequences. Sites whose seed replay took longer
@@ -27,7 +27,7 @@ from benchmarks.plot import log_log_chart
 from benchmarks.section import Section, served
 from webr4.browser.controller import Limits
 from webr4.browser.driver import Driver
-from webr4.engine import Explorer, find_races
+from webr4.engine import R4Explorer, find_races
 from webr4.engine.filters import DEFAULT_FILTERS
 from webr4.execution import Capture
 from webr4.sweep.explore import explore
@@ -101,12 +101,12 @@ def _detection(seed: Trace) -> float:
 
 def _set_up(seed: Trace) -> float:
     started = time.perf_counter()
-    Explorer(seed, bound=1, filters=DEFAULT_FILTERS).next_plan()
+    R4Explorer(seed, bound=1, filters=DEFAULT_FILTERS).next_plan()
     return time.perf_counter() - started
 
 
 def _next_plan(seed: Trace) -> float:
-    explorer = Explorer(seed, bound=1, filters=DEFAULT_FILTERS)
+    explorer = R4Explorer(seed, bound=1, filters=DEFAULT_FILTERS)
     planned = explorer.next_plan()
     if planned is None:
         return 0.0

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from models import figure1, models
 
 from webr4.engine.anytime import AnytimeExplorer
-from webr4.engine.explore import Explorer
+from webr4.engine.r4 import R4Explorer
 from webr4.engine.harm import HEAP, SCHEDULING, VISIBLE, Harm, likely_harm
 from webr4.engine.plans import ExploredSequence, PlannedSequence, Reversal, run
 from webr4.engine.testing.model import Cancel, Model, ModelEvent, ModelExecutor, Read, Write
@@ -27,7 +27,7 @@ def seeded(model: Model) -> tuple[ModelExecutor, Trace]:
 
 
 def plain(executor: ModelExecutor, seed: Trace, bound: int) -> list[ExploredSequence]:
-    explorer = Explorer(seed, bound=bound)
+    explorer = R4Explorer(seed, bound=bound)
     run(explorer, executor)
     return explorer.explored
 
@@ -37,7 +37,7 @@ def what(explored: list[ExploredSequence]) -> Counter[tuple[object, ...]]:
     return Counter((e.planned.plan, e.sequence, e.planned.reversal, e.planned.depth) for e in explored)
 
 
-def explore_branches(branches: list[Explorer], executor: ModelExecutor) -> list[ExploredSequence]:
+def explore_branches(branches: list[R4Explorer], executor: ModelExecutor) -> list[ExploredSequence]:
     explored: list[ExploredSequence] = []
     for branch in branches:
         run(branch, executor)
@@ -49,7 +49,7 @@ def explore_branches(branches: list[Explorer], executor: ModelExecutor) -> list[
 @given(models(), st.randoms(use_true_random=False))
 def test_bound_1_branches_in_any_order_explore_what_plain_r4_explores(model: Model, rng: object) -> None:
     executor, seed = seeded(model)
-    root = Explorer(seed, bound=1)
+    root = R4Explorer(seed, bound=1)
     branches = root.branches()
     rng.shuffle(branches)  # type: ignore[attr-defined]
     assert what(explore_branches(branches, executor)) == what(plain(executor, seed, 1)[1:])
@@ -134,7 +134,7 @@ def test_bad_caps_and_orders_are_refused() -> None:
     with pytest.raises(ValueError):
         AnytimeExplorer(seed, order="random")
     with pytest.raises(ValueError):
-        Explorer(seed, bound=2).branches()
+        R4Explorer(seed, bound=2).branches()
 
 
 # -- likely harm --------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from models import counter, cyclic_models, figure1, interval, ping_pong, poller
 
 from webr4.engine.testing.cycles import FIRING_LIMIT, FULL_CYCLE, EndOfRun, Stop
-from webr4.engine.explore import explore
+from webr4.engine.r4 import explore
 from webr4.engine.testing.model import (
     Cancel,
     Create,

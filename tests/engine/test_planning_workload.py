@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from benchmarks.planning_cost import SyntheticExecutor
-from webr4.engine.explore import explore
+from webr4.engine.r4 import explore
 from webr4.engine.races import find_races
 
 

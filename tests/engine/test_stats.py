@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from webr4.engine.explore import Explorer
+from webr4.engine.r4 import R4Explorer
 from webr4.engine.testing.model import Model, ModelEvent, ModelExecutor, Write
 from webr4.engine.anytime import AnytimeExplorer
 from webr4.engine.stats import Pruning, StrategyStats, por_pruning
 from webr4.engine.strategies import DelayBoundedSampler, WaveSampler
 
 
-def drain(explorer: Explorer, executor: ModelExecutor) -> None:
+def drain(explorer: R4Explorer, executor: ModelExecutor) -> None:
     while (planned := explorer.next_plan()) is not None:
         explorer.observe(planned, executor.execute(planned.plan))
 
@@ -30,7 +30,7 @@ def test_pruning_by_hand_on_two_racing_writes_and_an_independent_one() -> None:
         ]
     )
     executor = ModelExecutor(model)
-    explorer = Explorer(executor.execute([]))
+    explorer = R4Explorer(executor.execute([]))
     assert por_pruning(explorer) == Pruning(enabled=3 + 2 + 1, explored=3)
     drain(explorer, executor)
     assert [r.sequence for r in explorer.explored] == [("a", "b", "c"), ("b", "a", "c")]
@@ -47,7 +47,7 @@ def test_each_strategy_tells_what_it_counts() -> None:
     model = Model([ModelEvent("a", (Write("x", 1),), root=True), ModelEvent("b", (Write("x", 2),), root=True)])
     executor = ModelExecutor(model)
     seed = executor.execute([])
-    explorer = Explorer(seed)
+    explorer = R4Explorer(seed)
     drain(explorer, executor)
     assert explorer.stats() == StrategyStats(pruning=por_pruning(explorer))
     anytime = AnytimeExplorer(seed, 1)

@@ -7,7 +7,7 @@ from collections import Counter
 from hypothesis import given, settings
 from models import figure1, models
 
-from webr4.engine.explore import Explorer
+from webr4.engine.r4 import R4Explorer
 from webr4.engine.hb import HappensBefore
 from webr4.engine.testing.model import Model, ModelEvent, ModelExecutor, Write
 from webr4.engine.plans import EXHAUSTED, MAX_SEQUENCES, run
@@ -107,7 +107,7 @@ def test_strategies_compare_on_equal_budgets() -> None:
     budget = 6
     outcomes = {}
     for name, make in {
-        "r4": lambda seed: Explorer(seed, bound=2),
+        "r4": lambda seed: R4Explorer(seed, bound=2),
         "delay": lambda seed: DelayBoundedSampler(seed, max_delays=2, samples=100, rng_seed=3),
         "wave": lambda seed: WaveSampler(seed, copies=100, rng_seed=3),
     }.items():

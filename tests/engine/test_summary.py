@@ -14,7 +14,7 @@ from benchmarks import held_accesses
 from webr4.access_summary import LocationFacts, by_location, summarise, without_unshared_reads
 from webr4.browser.naming import racing_ids
 from webr4.engine.describe import conflict_locations
-from webr4.engine.explore import Footprint
+from webr4.engine.r4 import Footprint
 from webr4.engine.filters import ALL_FILTERS, DEFAULT_FILTERS
 from webr4.engine.races import find_races
 from webr4.trace import Access, AccessKind, Category, Event, Step, Trace

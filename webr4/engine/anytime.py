@@ -3,8 +3,8 @@
 :class:`AnytimeExplorer` is a :class:`~webr4.engine.plans.Strategy` for a sweep that stops when
 its time is up rather than when a bound is done, so what it explores first matters:
 
-* **Bound 1** is split into R4's independent branches (:meth:`Explorer.branches
-  <webr4.engine.explore.Explorer.branches>`), one per state of the seed and first event of a
+* **Bound 1** is split into R4's independent branches (:meth:`R4Explorer.branches
+  <webr4.engine.r4.R4Explorer.branches>`), one per state of the seed and first event of a
   reversal. The branches are taken in order of their first plan's likely harm
   (:mod:`webr4.engine.harm`), or in R4's own order with ``order="plan"``; each is explored
   depth-first as R4 does. Together they explore exactly the sequences the plain bound-1
@@ -17,7 +17,7 @@ its time is up rather than when a bound is done, so what it explores first matte
   own depth: the next bound would then explore nothing new.
 
 Sequence numbers (``index``, ``parent``) are the anytime explorer's own, in the order it hands
-plans out; a resumed sweep gets the same plans in the same order, as with :class:`Explorer`.
+plans out; a resumed sweep gets the same plans in the same order, as with :class:`R4Explorer`.
 """
 
 from __future__ import annotations
@@ -27,11 +27,11 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from webr4.engine.explore import Explorer
 from webr4.errors import Webr4Error
 from webr4.engine.harm import Harm, likely_harm
 from webr4.engine.plans import ExploredSequence, PlannedSequence
 from webr4.engine.races import RaceFilter
+from webr4.engine.r4 import R4Explorer
 from webr4.engine.stats import BoundProgress, StrategyStats, por_pruning
 from webr4.trace import EventId, Trace
 
@@ -70,12 +70,12 @@ class AnytimeExplorer:
         self._current: dict[Plan, tuple[int, Trace]] = {}  # plans of the working bound
         self._local: dict[int, int] = {0: 0}  # the inner explorer's sequence numbers -> ours
         self._outstanding: tuple[PlannedSequence, PlannedSequence] | None = None  # ours, the inner's
-        root = Explorer(seed, bound=1, filters=self.filters)
+        root = R4Explorer(seed, bound=1, filters=self.filters)
         self._totals = root.state_totals()
         self._queue = self._ordered(root.branches())
-        self._inner: Explorer | None = None
+        self._inner: R4Explorer | None = None
 
-    def _ordered(self, branches: list[Explorer]) -> list[tuple[Explorer, PlannedSequence]]:
+    def _ordered(self, branches: list[R4Explorer]) -> list[tuple[R4Explorer, PlannedSequence]]:
         """Each branch with its first plan, in ``self.order``."""
         firsts = [(branch, branch.next_plan()) for branch in branches]
         started = [(branch, first) for branch, first in firsts if first is not None]
@@ -150,10 +150,10 @@ class AnytimeExplorer:
         done = not self._deepest or (self.cap is not None and self._working >= self.cap)
         self._working = None if done else self._working + 1
         self._phase_explored, self._deepest = 0, False
-        self._inner = None if done else Explorer(self._seed, bound=self._working, filters=self.filters)
+        self._inner = None if done else R4Explorer(self._seed, bound=self._working, filters=self.filters)
         self._local = {0: 0}
 
-    def _add_totals(self, explorer: Explorer) -> None:
+    def _add_totals(self, explorer: R4Explorer) -> None:
         enabled, explored = explorer.state_totals()
         self._totals = (self._totals[0] + enabled, self._totals[1] + explored)
 
@@ -179,7 +179,7 @@ class AnytimeExplorer:
         return StrategyStats(pruning=por_pruning(self), bounds=self.progress())
 
     def state_totals(self) -> tuple[int, int]:
-        """:meth:`Explorer.state_totals` of the bound being explored (or the last one explored)."""
+        """:meth:`R4Explorer.state_totals` of the bound being explored (or the last one explored)."""
         if self._inner is None:
             return self._totals
         enabled, explored = self._inner.state_totals()

@@ -27,7 +27,7 @@ class Pruning:
 
 
 class Counted(Protocol):
-    """An exploration that counts its states (:meth:`webr4.engine.explore.Explorer.state_totals`)."""
+    """An exploration that counts its states (:meth:`webr4.engine.r4.R4Explorer.state_totals`)."""
 
     def state_totals(self) -> tuple[int, int]: ...
 

@@ -1,6 +1,6 @@
 """Every exploration strategy, by the name a user chooses it with.
 
-R4 (:class:`webr4.engine.explore.Explorer`) and its rivals hand out
+R4 (:class:`webr4.engine.r4.R4Explorer`) and its rivals hand out
 :class:`~webr4.engine.plans.PlannedSequence` plans for the same executor and keep ``explored``, so
 :func:`webr4.engine.plans.run` can compare them on equal budgets. A new strategy is a module here
 with a class following :class:`~webr4.engine.plans.Strategy`, and one branch of :func:`make_strategy`.
@@ -8,10 +8,10 @@ with a class following :class:`~webr4.engine.plans.Strategy`, and one branch of 
 
 from __future__ import annotations
 
-from webr4.engine.explore import Explorer
 from webr4.errors import Webr4Error
 from webr4.engine.filters import NamedFilter
 from webr4.engine.plans import Strategy
+from webr4.engine.r4 import R4Explorer
 from webr4.engine.strategies.delay import DelayBoundedSampler, alternatives
 from webr4.engine.strategies.wave import WaveSampler
 from webr4.trace import Trace
@@ -40,7 +40,7 @@ def make_strategy(name: str, seed: Trace, *, bound: int | None, filters: tuple[N
     """
     samples = (max_sequences - 1) if max_sequences else DEFAULT_SAMPLES
     if name == "r4":
-        return Explorer(seed, bound=bound, filters=filters)
+        return R4Explorer(seed, bound=bound, filters=filters)
     if name == "delay":
         return DelayBoundedSampler(seed, max_delays=bound or 1, samples=samples)
     if name == "wave":

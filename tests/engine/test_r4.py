@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from models import figure1, models
 
-from webr4.engine.explore import Explorer, explore
+from webr4.engine.r4 import R4Explorer, explore
 from webr4.engine.testing.model import Cancel, Create, Model, ModelEvent, ModelExecutor, When, Write
 from webr4.engine.plans import MAX_SEQUENCES, TIME_LIMIT, ExploredSequence, Reversal
 from webr4.engine.races import find_races
@@ -175,7 +175,7 @@ def test_budgets_stop_the_loop() -> None:
 @given(models())
 def test_pending_never_undercounts_what_bound_1_still_explores(model: Model) -> None:
     executor, seed = seeded(model)
-    explorer = Explorer(seed, bound=1)
+    explorer = R4Explorer(seed, bound=1)
     while True:
         promised = explorer.pending
         planned = explorer.next_plan()

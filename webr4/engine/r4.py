@@ -8,9 +8,9 @@ node keeps
   conflict-reversal depth, the sequence it was found in (its parent) and the reversed conflict;
 * ``visited``: ``V(τ_{1..q})``, the events already explored from it.
 
-:meth:`Explorer.next_plan` is Algorithm 1's loop: it backtracks (pops nodes) to the deepest
+:meth:`R4Explorer.next_plan` is Algorithm 1's loop: it backtracks (pops nodes) to the deepest
 state with an unexplored suffix whose depth is within the bound ``k`` (Algorithm 4) and plans
-``τ_{1..q} · suffix``. :meth:`Explorer.observe` takes the executed trace and runs
+``τ_{1..q} · suffix``. :meth:`R4Explorer.observe` takes the executed trace and runs
 ``updatePersistentSets_seq`` (Algorithms 2 and 3) and ``updateVisited`` on it:
 
 * for each step ``i`` and each event ``e`` that ``τ_i`` disabled, ``e · τ_{i..n}`` goes into
@@ -35,7 +35,7 @@ explorer is deterministic, so it hands out the same plans again (:mod:`webr4.swe
 
 For the pruning statistics (:mod:`webr4.engine.stats`) the explorer keeps running totals, over
 the states it has run an event from, of their enabled events and of the events explored from
-them (:meth:`Explorer.state_totals`): a state's enabled set is counted when the first event is
+them (:meth:`R4Explorer.state_totals`): a state's enabled set is counted when the first event is
 explored from it, and each further event when it is.
 """
 
@@ -96,7 +96,7 @@ class _Node:
     sleep: dict[EventId, Footprint] = field(default_factory=dict)
 
 
-class Explorer:
+class R4Explorer:
     """R4's exploration from one seed trace, one plan at a time.
 
     ``bound`` is the conflict-reversal bound ``k`` (``None`` explores without bound);
@@ -178,7 +178,7 @@ class Explorer:
         sizes, and the sum of the numbers of events explored (planned or run) from them."""
         return self._enabled_total, self._explored_total
 
-    def branches(self) -> list[Explorer]:
+    def branches(self) -> list[R4Explorer]:
         """The independent parts of a bound-1 exploration, in the order this explorer takes them.
 
         Call it on an explorer with bound 1, without sleep sets, that has only taken its seed. At
@@ -191,7 +191,7 @@ class Explorer:
         """
         if self.bound != 1 or self.sleep_sets or len(self.explored) != 1 or self._outstanding is not None:
             raise ValueError("only a bound-1 explorer without sleep sets that has taken only its seed has branches")
-        result: list[Explorer] = []
+        result: list[R4Explorer] = []
         for depth in reversed(range(len(self._nodes))):
             groups: dict[EventId, list[_Entry]] = {}
             for entry in self._nodes[depth].pending:
@@ -199,7 +199,7 @@ class Explorer:
             result += [self._branch(depth, entries) for entries in groups.values()]
         return result
 
-    def _branch(self, depth: int, entries: list[_Entry]) -> Explorer:
+    def _branch(self, depth: int, entries: list[_Entry]) -> R4Explorer:
         """A copy whose stack ends at state ``depth``, with ``entries`` its only pending suffixes."""
         branch = copy.copy(self)
         branch.explored = list(self.explored)
@@ -366,7 +366,7 @@ def explore(
     The seed counts as sequence 0 (and towards ``max_sequences``); its trace is included in the
     result's ``traces``.
     """
-    explorer = Explorer(seed, bound, sleep_sets=sleep_sets, filters=filters)
+    explorer = R4Explorer(seed, bound, sleep_sets=sleep_sets, filters=filters)
     options: dict[str, Any] = {"max_sequences": max_sequences, "max_seconds": max_seconds}
     if clock is not None:
         options["clock"] = clock

@@ -4,7 +4,7 @@
 //
 // node log_replay.js JS_DIR ACCESS_LOG.js STREAM.json ROUNDS
 //   JS_DIR       an instrument_js tree: its runtime/natives.js (from the captured natives on) and
-//                runtime/summary.js are timed with the access log
+//                runtime/access_summary.js are timed with the access log
 //   ACCESS_LOG.js that tree's access log as one script (webr4/browser/accesslogs.py)
 //   STREAM.json  [[event, [[kind, location, site, digest], ...]], ...]: every access of each
 //                step, as the full access log records them
@@ -23,7 +23,7 @@ const from = natives.indexOf("const apply = Reflect.apply;");
 const upTo = natives.indexOf("const newWeakMap");
 const prelude = "const N = { defineProperty: Object.defineProperty, stringify: JSON.stringify };\n"
   + natives.slice(from, upTo);
-const runtime = prelude + fs.readFileSync(path.join(jsDir, "runtime", "summary.js"), "utf8")
+const runtime = prelude + fs.readFileSync(path.join(jsDir, "runtime", "access_summary.js"), "utf8")
   + "\nglobalThis.__webr4 = { newAccessLog: (index) => new AccessSummary(index) };\n";
 const accessLog = fs.readFileSync(accessLogPath, "utf8");
 const stream = JSON.parse(fs.readFileSync(streamPath, "utf8"));

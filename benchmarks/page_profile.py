@@ -10,7 +10,7 @@ the page. ``--against REVISION`` adds the logged replays of another build's inje
 (``instrument_js/`` of that git revision, with this checkout's rewriter), interleaved with this
 checkout's (copied when the run starts), so that two builds are compared under the same load.
 Each sample's self time goes to the function it was in; a function of the init script is
-attributed to the file it came from (``access_log/`` parts, ``runtime/summary.js``, the other runtime
+attributed to the file it came from (``access_log/`` parts, ``runtime/access_summary.js``, the other runtime
 parts, ``dom_log/``) by finding each file's text in the script's source, and every other
 script is the page's own code. The profiler slows the page down, so its figures are shares and
 milliseconds of one profiled run, comparable between two builds profiled in one sitting, not the

@@ -28,7 +28,7 @@ where the location is an increment the chosen writes are kept as read/write pair
 the read just before it), and where it is not but those positions happen to form one, a
 second copy of the first read follows the first access. Summarising keeps every fact above,
 so anything computed from them is the same on a summary as on the full list; summarising a
-summary returns it unchanged. ``instrument_js/runtime/summary.js`` builds the same summary in the page
+summary returns it unchanged. ``instrument_js/runtime/access_summary.js`` builds the same summary in the page
 while the event runs and ships only it.
 
 **Unshared reads.** Across a whole trace, a location that only one step touches can take part

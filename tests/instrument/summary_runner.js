@@ -1,6 +1,6 @@
 /*
  * Summarises lists of accesses with the page runtime's AccessSummary (instrument_js/runtime/
- * summary.js), for tests/instrument/test_summary_js.py.
+ * access_summary.js), for tests/instrument/test_summary_js.py.
  *
  * stdin: JSON {events: [[[kind, location, site, value], ...], ...], named: bool}: one list of
  *   accesses per event, all summarised in one context, one summary per event; with `named`, the
@@ -19,7 +19,7 @@ const natives = fs.readFileSync(path.join(runtime, "natives.js"), "utf8");
 const prelude = "const N = { defineProperty: Object.defineProperty };\n"
   + natives.slice(natives.indexOf("const apply = Reflect.apply;"), natives.indexOf("const newWeakMap"));
 const context = vm.createContext({});
-vm.runInContext(prelude + fs.readFileSync(path.join(runtime, "summary.js"), "utf8"), context);
+vm.runInContext(prelude + fs.readFileSync(path.join(runtime, "access_summary.js"), "utf8"), context);
 
 /* The access log's names of its locations (access_log/buffer.js, `locationName`). */
 function nameOf(group, key) {

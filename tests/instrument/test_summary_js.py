@@ -1,4 +1,4 @@
-"""The page's access summary (``instrument_js/runtime/summary.js``) is the Python summariser's.
+"""The page's access summary (``instrument_js/runtime/access_summary.js``) is the Python summariser's.
 
 Events of random accesses, summarised one after another in one runtime as the page does: by
 name, and with the variables and properties found by key and group through one index the

@@ -14,7 +14,7 @@ from webr4.resources import javascript
 
 RUNTIME_PARTS: tuple[str, ...] = (
     "natives",  # configuration, guards, the page's natives captured before any page script
-    "summary",  # the per-event access summary
+    "access_summary",  # the per-event access summary
     "events",  # the pending set, event identity, creation and cancellation
     "determinism",  # seeded randomness, virtual Date and performance.now
     "errors",  # exceptions, rejections, console errors, attempts to leave the page

@@ -65,7 +65,7 @@ async def median_costs(driver: Driver, url: str, store: ResponseStore, repeats: 
         plain.append(await plain_load(driver, url, until))
         for instrument, bucket in ((False, controlled), (True, instrumented)):
             started = time.perf_counter()
-            await driver.execute(url, actions=actions, store=store, record=False, limits=LIMITS,
+            await driver.execute(url, actions=actions, store=store, live_network=False, limits=LIMITS,
                                  capture=Capture(rewrite_scripts=instrument))
             bucket.append(time.perf_counter() - started)
     return statistics.median(plain), statistics.median(controlled), statistics.median(instrumented)
@@ -79,7 +79,7 @@ async def measure(sites: list[Path]) -> list[SiteCost]:
                 url = urls[site]
                 actions = parse_actions(json.loads((site / "expected.json").read_text())["session"])
                 store = ResponseStore()
-                seed = await driver.execute(url, actions=actions, store=store, record=True, limits=LIMITS,
+                seed = await driver.execute(url, actions=actions, store=store, live_network=True, limits=LIMITS,
                                             capture=Capture())
                 costs.append(SiteCost(site.name, len(seed.trace.steps),
                                       *await median_costs(driver, url, store, REPEATS, actions)))

@@ -43,7 +43,7 @@ async def measure() -> Cost:
         url = urls[PAGE]
         async with Driver() as driver:
             store = ResponseStore()
-            seed = await driver.execute(url, store=store, record=True, limits=LIMITS, capture=Capture())
+            seed = await driver.execute(url, store=store, live_network=True, limits=LIMITS, capture=Capture())
             costs = await median_costs(driver, url, store, REPEATS, until="document.title === 'done'")
     return Cost(len(seed.trace.steps), sum(len(s.accesses) for s in seed.trace.steps), *costs)
 

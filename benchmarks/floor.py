@@ -56,7 +56,7 @@ class Floor:
 async def measure_site(driver: Driver, plain_chromium: Browser, url: str, site: str,
                        steps: Sequence[UserAction]) -> Floor:
     store = ResponseStore()
-    seed = await driver.execute(url, actions=steps, store=store, record=True, limits=LIMITS, capture=Capture())
+    seed = await driver.execute(url, actions=steps, store=store, live_network=True, limits=LIMITS, capture=Capture())
     plain: list[float] = []
     same_launch: list[float] = []
     wall: list[float] = []
@@ -65,7 +65,7 @@ async def measure_site(driver: Driver, plain_chromium: Browser, url: str, site: 
         plain.append(await plain_session(plain_chromium, url, steps))
         same_launch.append(await plain_session(driver.browser, url, steps))
         started, cpu_started = time.perf_counter(), time.process_time()
-        await driver.execute(url, actions=steps, store=store, record=False, limits=LIMITS,
+        await driver.execute(url, actions=steps, store=store, live_network=False, limits=LIMITS,
                              capture=Capture(screenshot=True, heap=True))
         wall.append(time.perf_counter() - started)
         cpu.append(time.process_time() - cpu_started)

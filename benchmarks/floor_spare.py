@@ -79,15 +79,15 @@ async def _block(driver: Driver, target: Target, store: ResponseStore, timers: T
     with timers.installed():
         for _ in range(BLOCK):
             started = time.perf_counter()
-            await driver.execute(target.url, actions=target.steps, store=store, record=False, limits=target.limits,
-                                 capture=compared_state())
+            await driver.execute(target.url, actions=target.steps, store=store, live_network=False,
+                                 limits=target.limits, capture=compared_state())
             seconds.append(time.perf_counter() - started)
     return seconds
 
 
 async def compare(driver: Driver, target: Target) -> Comparison:
     store = ResponseStore()
-    await driver.execute(target.url, actions=target.steps, store=store, record=True, limits=target.limits,
+    await driver.execute(target.url, actions=target.steps, store=store, live_network=True, limits=target.limits,
                          capture=Capture())
     ahead, on_the_spot = Timers(STAGES), Timers(STAGES)
     ahead_s: list[float] = []
@@ -96,7 +96,7 @@ async def compare(driver: Driver, target: Target) -> Comparison:
     assert supply is not None
     for _ in range(ROUNDS):
         # the execution before the block makes the block's first spare
-        await driver.execute(target.url, actions=target.steps, store=store, record=False, limits=target.limits,
+        await driver.execute(target.url, actions=target.steps, store=store, live_network=False, limits=target.limits,
                              capture=compared_state())
         ahead_s += await _block(driver, target, store, ahead)
         await supply.close()

@@ -79,14 +79,14 @@ def counting_calls() -> Iterator[list[int]]:
 async def profile_site(driver: Driver, url: str, steps: Sequence[Any]) -> SiteProfile:
     """Figures per execution, means over :data:`REPEATS` executions of ``url``."""
     store = ResponseStore()
-    await driver.execute(url, actions=steps, store=store, record=True, limits=LIMITS, capture=Capture())
+    await driver.execute(url, actions=steps, store=store, live_network=True, limits=LIMITS, capture=Capture())
     timers = Timers(STAGES)
     total = 0.0
     cpu_started = time.process_time()
     with timers.installed(), counting_calls() as calls:
         for _ in range(REPEATS):
             started = time.perf_counter()
-            await driver.execute(url, actions=steps, store=store, record=False, limits=LIMITS,
+            await driver.execute(url, actions=steps, store=store, live_network=False, limits=LIMITS,
                                  capture=compared_state())
             total += time.perf_counter() - started
     return SiteProfile(total / REPEATS, {stage: figure.seconds / REPEATS for stage, figure in timers.stages.items()},

@@ -77,7 +77,7 @@ def _counting_bytes(total: list[int]) -> Iterator[None]:
 async def _replay(driver: Driver, session: Session) -> float:
     started = time.perf_counter()
     await driver.execute(session.url, tuple(session.seed_trace().sequence), actions=session.user_actions,
-                         store=session.network(), record=False, limits=session.run_limits, seed=session.seed,
+                         store=session.network(), live_network=False, limits=session.run_limits, seed=session.seed,
                          capture=Capture())
     return time.perf_counter() - started
 

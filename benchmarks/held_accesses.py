@@ -122,7 +122,7 @@ def compare(app: str, full: Trace, held: Trace, attempts: int) -> Comparison:
 async def replay(driver: Driver, session: Session, *, full: bool) -> Trace:
     """The seed of ``session`` replayed from its recording, with the full access log or as webr4 runs."""
     execution = await driver.execute(session.url, tuple(session.seed_trace().sequence), actions=session.user_actions,
-                                     store=session.network(), record=False, limits=session.run_limits,
+                                     store=session.network(), live_network=False, limits=session.run_limits,
                                      seed=session.seed,
                                      capture=Capture(accesses=AccessLog.FULL if full else AccessLog.SUMMARY))
     return execution.trace

@@ -43,7 +43,7 @@ async def stream_of(driver: Driver, name: str, url: str, steps: list, scratch: P
     """Every access of each step of the app's seed replayed with the full access log, as JSON."""
     session = await record(driver, url, scratch / name, steps)
     execution = await driver.execute(session.url, tuple(session.seed_trace().sequence), actions=session.user_actions,
-                                     store=session.network(), record=False, limits=session.run_limits,
+                                     store=session.network(), live_network=False, limits=session.run_limits,
                                      seed=session.seed, capture=Capture(accesses=AccessLog.FULL))
     stream = [[step.event, [[a.kind.value, a.location, a.site, a.value] for a in step.accesses]]
               for step in execution.trace.steps]

@@ -133,7 +133,7 @@ def measure_planning(executor: SyntheticExecutor, bound: int = 1) -> PlanningCos
             break
         trace = executor.execute(planned.plan)
         started_record = time.process_time()
-        explorer.record(planned, trace)
+        explorer.observe(planned, trace)
         recording.append(time.process_time() - started_record)
         planning.append(planned_at - started)
     totals = [(p + r) * 1000 for p, r in zip(planning, recording)]
@@ -177,7 +177,7 @@ def measure_pruning(cells: str, bound: int | None = None, models: int = 100, siz
         executor = ModelExecutor(random_model(rng, size, cells))
         explorer = R4Explorer(executor.execute([]), bound)
         while (planned := explorer.next_plan()) is not None:
-            explorer.record(planned, executor.execute(planned.plan))
+            explorer.observe(planned, executor.execute(planned.plan))
         pruning = por_pruning(explorer)
         enabled, explored = enabled + pruning.enabled, explored + pruning.explored
     return Pruning(enabled, explored)

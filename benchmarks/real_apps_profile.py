@@ -196,7 +196,7 @@ async def _replay(driver: Driver, session: Session, instrument: bool,
     if profiler is not None:
         profiler.enable()
     await driver.execute(session.url, tuple(session.seed_trace().sequence), actions=session.user_actions,
-                         store=session.network(), record=False, limits=session.run_limits, seed=session.seed,
+                         store=session.network(), live_network=False, limits=session.run_limits, seed=session.seed,
                          capture=Capture(rewrite_scripts=instrument))
     if profiler is not None:
         profiler.disable()

@@ -111,7 +111,7 @@ def _next_plan(seed: Trace) -> float:
     if planned is None:
         return 0.0
     started = time.perf_counter()
-    explorer.record(planned, seed)
+    explorer.observe(planned, seed)
     explorer.next_plan()
     return time.perf_counter() - started
 
@@ -126,7 +126,7 @@ async def measure(sizes: tuple[int, ...] = SIZES) -> list[Scale]:
                     session = await record(driver, urls[site], Path(scratch) / f"session-{n}", [], limits=LIMITS)
                     started = time.perf_counter()
                     seed = (await driver.execute(session.url, tuple(session.seed_trace().sequence),
-                                                 store=session.network(), record=False, limits=LIMITS,
+                                                 store=session.network(), live_network=False, limits=LIMITS,
                                                  capture=Capture())).trace
                     seed_s = time.perf_counter() - started
                     analysis = find_races(seed, filters=DEFAULT_FILTERS)

@@ -46,7 +46,7 @@ from unittest.mock import patch
 from playwright.async_api import Browser
 
 from benchmarks.npm import npm_install
-from benchmarks.plain import plain_browser, plain_session
+from benchmarks.plain import PerExecution, plain_browser, plain_session
 from benchmarks.section import Section
 from webr4.browser.actions import UserAction, parse_actions
 from webr4.browser.driver import Driver
@@ -55,7 +55,7 @@ from webr4.record.session import Session, record
 from webr4.rundir.execution import trace_text
 from webr4.serve import serve
 from webr4.sweep.confirm import confirm_run
-from webr4.sweep.explore import SEED_REPLAYS, explore
+from webr4.sweep.explore import explore
 from webr4.sweep.settings import SweepSettings
 from webr4.sweep.store import RunStore, execution_key
 
@@ -150,7 +150,7 @@ def ensure_apps(corpus: Corpus, cache: Path = CACHE) -> Path | None:
 
 
 @dataclass
-class AppResult:
+class AppResult(PerExecution):
     """What one app cost; the seed and sweep figures are None when that stage did not run."""
 
     app: str
@@ -176,19 +176,6 @@ class AppResult:
     @property
     def recorded(self) -> bool:
         return self.record_s is not None
-
-    @property
-    def executions(self) -> int | None:
-        """The seed replays, then one per explored child (``sequences`` counts the seed)."""
-        return None if self.sequences is None else self.sequences - 1 + SEED_REPLAYS
-
-    @property
-    def per_execution_s(self) -> float | None:
-        return None if self.sweep_s is None or not self.executions else self.sweep_s / self.executions
-
-    @property
-    def ratio(self) -> float | None:
-        return None if self.per_execution_s is None else self.per_execution_s / self.plain_s
 
     @property
     def same_launch_ratio(self) -> float | None:

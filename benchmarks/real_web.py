@@ -48,7 +48,7 @@ from typing import Any
 from playwright.async_api import Browser
 
 from benchmarks.npm import npm_install
-from benchmarks.plain import STEP_TIMEOUT_MS, plain_browser, plain_session
+from benchmarks.plain import PerExecution, perform_session, plain_browser, plain_session
 from benchmarks.readme_section import README, replace_between
 from benchmarks.real_apps import directory_bytes
 from benchmarks.section import Section
@@ -61,7 +61,7 @@ from webr4.serve import serve
 from webr4.state.categories.dom import DOM, diff_dom
 from webr4.state.renaming import find_renaming, rename
 from webr4.sweep.confirm import confirm_run
-from webr4.sweep.explore import SEED_REPLAYS, explore
+from webr4.sweep.explore import explore
 from webr4.sweep.settings import SweepSettings
 
 CORPUS = Path(__file__).resolve().parent / "real_web.json"
@@ -163,7 +163,7 @@ def ensure_root(corpus: Corpus, cache: Path = CACHE) -> Path | None:
 
 
 @dataclass
-class PageResult:
+class PageResult(PerExecution):
     """What one page gave; the recording and sweep figures are None when that stage did not run."""
 
     page: str
@@ -180,18 +180,6 @@ class PageResult:
     failures: list[str] = field(default_factory=list)  # why each error verdict's execution failed
     confirmations: dict[str, int] = field(default_factory=dict)  # harmful verdicts per plain-Chromium status
     error: str | None = None
-
-    @property
-    def executions(self) -> int | None:
-        return None if self.sequences is None else self.sequences - 1 + SEED_REPLAYS
-
-    @property
-    def per_execution_s(self) -> float | None:
-        return None if self.sweep_s is None or not self.executions else self.sweep_s / self.executions
-
-    @property
-    def ratio(self) -> float | None:
-        return None if self.per_execution_s is None else self.per_execution_s / self.plain_s
 
     @property
     def run_mb(self) -> float | None:
@@ -214,9 +202,7 @@ async def plain_doms(browser: Browser, url: str, steps: list[UserAction]) -> lis
     context = await browser.new_context(viewport=VIEWPORT)
     try:
         page = await context.new_page()
-        await page.goto(url, wait_until="load")
-        for step in steps:
-            await step.perform(page, STEP_TIMEOUT_MS)
+        await perform_session(page, url, steps)
         await page.wait_for_timeout(SETTLE_S * 1000)
         doms = []
         for index in range(CAPTURES):

@@ -40,10 +40,14 @@ function scriptSettled(el, type) {
 const MODULE_NOTICE = "/__webr4__/module?url="; // webr4/browser/network.py answers it
 const URL_SPECIFIER = /^(\.{0,2}\/|[a-zA-Z][a-zA-Z0-9+.-]*:)/; // bare ones belong to import maps
 
+const noticedModules = newSet(); // URLs told once: the harness serves a known module at once
+
 function importUrl(specifier, base) {
   if (typeof specifier !== "string" || !call(N.regexpTest, URL_SPECIFIER, specifier)) return specifier;
   let url;
   try { url = new N.URL(specifier, base).href; } catch (e) { return specifier; } // import() rejects it
+  if (noticedModules.has(url)) return specifier;
+  noticedModules.add(url);
   const notice = N.fetch(location.origin + MODULE_NOTICE + N.encodeURIComponent(url));
   then(notice, () => {}, () => {});
   return specifier;

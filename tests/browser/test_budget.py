@@ -90,7 +90,7 @@ class SlowRewriter(CachedRewriter):
 
     async def rewrite_async(self, source: str, url: str, **options: object) -> RewriteResult:
         if url.endswith("/big.js"):
-            await asyncio.sleep(1.5)
+            await asyncio.sleep(2.5)
         return await super().rewrite_async(source, url, **options)  # type: ignore[arg-type]
 
 

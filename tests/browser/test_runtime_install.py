@@ -16,7 +16,7 @@ INSTALLED = "typeof window.__webr4"
 
 def test_the_runtime_is_in_every_document_but_a_new_pages_empty_one(driver, sites_url):
     async def installed(page: Page) -> list[str]:
-        await page.context.add_init_script(runtime_script(0, 5_000, 10_000))
+        await page.context.add_init_script(runtime_script(0, 5_000))
         fresh = await page.context.new_page()
         found = [await fresh.evaluate(INSTALLED)]
         await fresh.goto(f"{sites_url}commutative-counter/", wait_until="load")

@@ -43,7 +43,7 @@ READ_TIMEOUT_S = 10.0
 """How long each read of a run's end state may take before the run counts as failed."""
 
 
-def runtime_script(seed: int, settle_ms: int, event_ms: int, *, accesses: AccessLog = AccessLog.SUMMARY,
+def runtime_script(seed: int, settle_ms: int, *, accesses: AccessLog = AccessLog.SUMMARY,
                    clock_shift_ms: float = 0.0) -> str:
     """The init script: the runtime with its configuration in a private lexical scope, then the
     access log that instrumented code reports to, then the log of accesses made through browser
@@ -58,7 +58,7 @@ def runtime_script(seed: int, settle_ms: int, event_ms: int, *, accesses: Access
     opaque origin): the run navigates away from it at once, and installing costs a few tens of
     milliseconds per execution. An ``about:blank`` that a page navigates to has the page's origin,
     and gets everything."""
-    config = json.dumps({"seed": seed, "settleMs": settle_ms, "eventMs": event_ms,
+    config = json.dumps({"seed": seed, "settleMs": settle_ms,
                          "fullAccessLog": accesses is AccessLog.FULL,
                          "libraryPath": LIBRARY_PATH.pattern, "clockShiftMs": clock_shift_ms})
     return ('if (!(location.href === "about:blank" && self.origin === "null")) {\n'
@@ -146,7 +146,7 @@ class Driver:
         assert self._contexts is not None, "use Driver as an async context manager"
         store = store if store is not None else ResponseStore()
         store.rewind()
-        init_script = runtime_script(seed, limits.settle_ms, int(limits.event_timeout_s * 1000),
+        init_script = runtime_script(seed, limits.settle_ms,
                                      accesses=capture.accesses, clock_shift_ms=clock_shift_ms)
         fresh = await self._contexts.take(init_script)
         context, page, cdp = fresh.context, fresh.page, fresh.cdp

@@ -8,6 +8,8 @@ One :class:`NetworkGate` per execution sits behind ``page.route("**/*")``:
   them: that is how parse chunks and script executions become events. A held script's response
   is fetched (live or from the store) and rewritten as soon as the browser asks for it, as
   Chromium would fetch it, in the background: its release then only waits for what is left;
+* a child frame's requests (its document, its scripts) are answered at once and as recorded:
+  frames run natively;
 * every other request is answered at once, from the store when replaying, from the live site
   when recording (the response is then added to the store), with the headers the server sent
   wherever the page reads them (:func:`_served_headers`);
@@ -159,7 +161,9 @@ class NetworkGate:
             self._hold(f"chunk:{path.rsplit('/', 1)[-1]}", _HeldRoute(route))
         elif path == MODULE_NOTICE_PATH:
             await self._module_noticed(route, request)
-        elif request.is_navigation_request() and _is_top_level(frame := _frame_of(request)):
+        elif not _is_top_level(frame := _frame_of(request)):
+            await self._serve_to_child_frame(route, request)
+        elif request.is_navigation_request():
             await self._serve_document(route, request, frame)
         elif request.resource_type == "script" and url not in self._modules and not self._take_blocking(url):
             prepared = None if self._abandoned else asyncio.ensure_future(self._prepare(route, request))
@@ -353,6 +357,16 @@ class NetworkGate:
                 text = _decode(body, response.headers.get("content-type", ""))
                 self._modules.update(imported_urls(text, request.url))
         await self._answer(route, response, body)
+
+    async def _serve_to_child_frame(self, route: Route, request: Request) -> None:
+        """Answer a child frame's request at once and as recorded, its document and scripts too:
+        a frame runs natively (the runtime controls the top frame only), so nothing of it is held
+        or rewritten to call a runtime it does not have."""
+        response = await self._response_for(route, request)
+        if response is None:
+            await self._not_recorded(route, request)
+        else:
+            await self._answer(route, response, response.body)
 
     async def _answer(self, route: Route, response: StoredResponse, body: bytes) -> None:
         """Give the page ``response`` with ``body``, fail its request as it failed when recorded,

@@ -178,41 +178,48 @@ function settledResponse(res, buffer) {
   return copy;
 }
 
-window.fetch = function fetch(input, init) {
-  const creator = current;
-  const origin = [0, ++requestCounter];
-  const site = creationSite();
-  const request = input instanceof Request ? input : null;
-  const method = String((init && init.method) || (request && request.method) || "GET").toUpperCase();
-  const rawUrl = request ? request.url : String(input);
-  const url = normalizeUrl(rawUrl);
-  const signal = (init && init.signal) || (request && request.signal);
-  return new NativePromise((resolve, reject) => {
-    let ev = null;
-    inflight++;
-    const arrive = (outcome, run) => {
-      inflight--;
-      if (signal && signal.aborted) return; // the abort already rejected the promise
-      ev = createEvent({
-        category: "network", type: "fetch", creator,
-        label: `fetch ${method} ${shortUrl(rawUrl)} ${outcome}`,
-        params: { method, url, site }, origin, site, run,
-      });
-    };
-    if (signal) {
-      call(N.addEventListener, signal, "abort", () => {
-        if (ev) cancelEvent(ev, creationSite());
-        reject(signal.reason || new DOMException("The user aborted a request.", "AbortError"));
-      });
-    }
-    // No callback returns a promise: resolving with one would look up its `then`, the page's.
-    then(N.fetch(input, init),
-      (res) => {
-        then(res.arrayBuffer(),
-          (buffer) => arrive("response", () => resolve(settledResponse(res, buffer))),
-          (err) => arrive("error", () => reject(err)));
-      },
-      (err) => arrive("error", () => reject(err)),
-    );
-  });
-};
+/** Puts `fetch` of `win` (the top frame's window, or a same-origin child frame's, see
+ *  frames.js), whose native is `nativeFetch`, under control: each response or failure becomes an
+ *  event of the one pending set. */
+function installFetch(win, nativeFetch) {
+  win.fetch = function fetch(input, init) {
+    const creator = current;
+    const origin = [0, ++requestCounter];
+    const site = creationSite();
+    const request = input instanceof win.Request ? input : null;
+    const method = String((init && init.method) || (request && request.method) || "GET").toUpperCase();
+    const rawUrl = request ? request.url : String(input);
+    const base = win.document.baseURI;
+    const url = normalizeUrl(rawUrl, base);
+    const signal = (init && init.signal) || (request && request.signal);
+    return new NativePromise((resolve, reject) => {
+      let ev = null;
+      inflight++;
+      const arrive = (outcome, run) => {
+        inflight--;
+        if (signal && signal.aborted) return; // the abort already rejected the promise
+        ev = createEvent({
+          category: "network", type: "fetch", creator,
+          label: `fetch ${method} ${shortUrl(rawUrl, base)} ${outcome}`,
+          params: { method, url, site }, origin, site, run,
+        });
+      };
+      if (signal) {
+        call(N.addEventListener, signal, "abort", () => {
+          if (ev) cancelEvent(ev, creationSite());
+          reject(signal.reason || new DOMException("The user aborted a request.", "AbortError"));
+        });
+      }
+      // No callback returns a promise: resolving with one would look up its `then`, the page's.
+      then(nativeFetch(input, init),
+        (res) => {
+          then(res.arrayBuffer(),
+            (buffer) => arrive("response", () => resolve(settledResponse(res, buffer))),
+            (err) => arrive("error", () => reject(err)));
+        },
+        (err) => arrive("error", () => reject(err)),
+      );
+    });
+  };
+}
+installFetch(window, N.fetch);

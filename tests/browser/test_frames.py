@@ -1,10 +1,7 @@
-"""Frames, in Chromium: a same-origin frame's document is part of the final DOM as plain Chromium
-leaves it, a difference inside it names the frame, and every frame is listed as uncontrolled.
-
-Frames run natively (the runtime controls the top frame only): their requests, scripts included,
-are answered at once and as recorded, and their own timers and responses are not events of the
-trace. What the top page does to a frame's document is, and a race between two of its events
-there is found and judged by the frame's DOM.
+"""Frames, in Chromium: a same-origin frame's timers and responses are events under the one
+scheduler, its document is part of the final DOM as plain Chromium leaves it, a race between the
+frame's response and the parent's timer is found, judged by the frame's DOM and confirmed in
+plain Chromium; a cross-origin frame runs natively and is listed as uncontrolled.
 """
 
 from __future__ import annotations
@@ -33,15 +30,25 @@ document.getElementById('child').addEventListener('load', function () {
   document.getElementById('log').textContent += ' saw:' + doc.title;
 });
 </script>"""
-CHILD = """<!DOCTYPE html><title>child</title><p id="out">child</p>
-<script src="child.js"></script>"""
+CHILD = """<!DOCTYPE html><title>child</title><p id="out">child</p><p id="timer"></p><p id="data"></p>
+<script src="child.js"></script>
+<script>
+setTimeout(function () { document.getElementById('timer').textContent = 'timer'; }, 10);
+fetch('data.txt').then(function (r) { return r.text(); }).then(function (t) {
+  document.getElementById('data').textContent = t;
+});
+</script>"""
 CHILD_SCRIPT = "document.getElementById('out').textContent += ' script';"
-# Once the frame has loaded, the parent's timer and its response both write into the frame.
-RACE = """<!DOCTYPE html><iframe id="child" src="child.html"></iframe><script>
-document.getElementById('child').addEventListener('load', function () {
-  var out = this.contentDocument.getElementById('out');
-  setTimeout(function () { out.textContent = 'timer'; }, 0);
-  fetch('data.txt').then(function (r) { return r.text(); }).then(function (t) { out.textContent = t; });
+# The frame's response and the parent's timer both write the frame's #out.
+RACE = """<!DOCTYPE html><iframe id="child" src="racing-child.html"></iframe><script>
+setTimeout(function () {
+  var out = document.getElementById('child').contentDocument.getElementById('out');
+  out.textContent = out.textContent + ' +parent';
+}, 30);
+</script>"""
+RACING_CHILD = """<!DOCTYPE html><p id="out">child</p><script>
+fetch('data.txt').then(function (r) { return r.text(); }).then(function (t) {
+  document.getElementById('out').textContent = t;
 });
 </script>"""
 
@@ -50,34 +57,39 @@ document.getElementById('child').addEventListener('load', function () {
 def base_url() -> Iterator[str]:
     files: dict[str, tuple[str, bytes]] = {
         "/child.html": ("text/html", CHILD.encode()), "/child.js": ("text/javascript", CHILD_SCRIPT.encode()),
-        "/race.html": ("text/html", RACE.encode()), "/data.txt": ("text/plain", b"response")}
+        "/race.html": ("text/html", RACE.encode()), "/racing-child.html": ("text/html", RACING_CHILD.encode()),
+        "/data.txt": ("text/plain", b"response")}
     with route_server(lambda path: files.get(path)) as base:
         # another origin of the same server: localhost is not 127.0.0.1
         files["/"] = ("text/html", PARENT.replace("{other}", base.replace("127.0.0.1", "localhost")).encode())
         yield base
 
 
-def test_a_same_origin_frame_s_document_is_in_the_final_dom_as_in_plain_chromium(driver, base_url) -> None:
+def test_a_same_origin_frame_s_events_are_controlled_and_its_document_is_in_the_final_dom(driver, base_url) -> None:
     plain = driver.plain(base_url + "/", javascript("capture_dom.js"))
     execution = driver.execute(base_url + "/", capture=Capture())
     assert execution.dom == plain
-    assert "child script +parent" in plain and "saw:child" in plain
+    assert "child script +parent" in plain and "saw:child" in plain and "response" in plain
     # the cross-origin frame shows its element only: the page cannot read its document either
     assert plain.count("#document") == 1
+    labels = {event.label for event in execution.trace.events.values()}
+    assert {"setTimeout 10ms at /child.html:4:1", "fetch GET /data.txt response"} <= labels
+    # the frame's events are known again in a replay
+    assert driver.execute(base_url + "/", capture=Capture()).trace.events.keys() == execution.trace.events.keys()
 
 
-def test_frames_are_listed_as_uncontrolled(driver, base_url) -> None:
+def test_only_a_cross_origin_frame_is_listed_as_uncontrolled(driver, base_url) -> None:
     execution = driver.execute(base_url + "/", capture=Capture())
     other = base_url.replace("127.0.0.1", "localhost")
-    assert execution.trace.uncontrolled == ["frame iframe#child /child.html",
-                                            f"frame iframe#other {other}/child.html"]
+    assert execution.trace.uncontrolled == [f"frame iframe#other {other}/child.html"]
 
 
-def test_a_race_inside_a_frame_is_harmful_and_named_with_the_frame(base_url, tmp_path: Path) -> None:
+def test_a_frame_s_response_racing_the_parent_s_timer_is_harmful_and_confirmed(base_url, tmp_path: Path) -> None:
     reversals = asyncio.run(check(base_url + "/race.html", tmp_path / "run")).summary.reversals
-    in_frame = [r for r in reversals if any("#child >> #out" in item for item in r.differences.get("dom", ()))]
-    assert in_frame, reversals
-    assert in_frame[0].verdict == "harmful"
-    assert in_frame[0].differences["dom"] == ['#child >> #out: "response" → "timer"']
-    # plain Chromium, holding the response until after the timer, ends the same way
-    assert in_frame[0].confirmation["status"] == "confirmed"
+    assert [(r.first, r.second) for r in reversals] == [("fetch GET /data.txt response",
+                                                         "setTimeout 30ms at /race.html:2:1")]
+    reversal = reversals[0]
+    assert reversal.verdict == "harmful"
+    assert reversal.differences["dom"] == ['#child >> #out: "response +parent" → "response"']
+    # plain Chromium, holding the frame's response until after the parent's timer, ends the same way
+    assert reversal.confirmation["status"] == "confirmed"

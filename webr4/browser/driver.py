@@ -57,14 +57,15 @@ def runtime_script(seed: int, settle_ms: int, event_ms: int, *, accesses: Access
     Nothing is installed in the empty document a new page starts with (``about:blank`` with an
     opaque origin): the run navigates away from it at once, and installing costs a few tens of
     milliseconds per execution. An ``about:blank`` that a page navigates to has the page's origin,
-    and gets everything."""
+    and gets everything. The logs are the top frame's alone: a same-origin child frame's scripts
+    log into them (``instrument_js/runtime/frames.js``)."""
     config = json.dumps({"seed": seed, "settleMs": settle_ms, "eventMs": event_ms,
                          "fullAccessLog": accesses is AccessLog.FULL,
                          "libraryPath": LIBRARY_PATH.pattern, "clockShiftMs": clock_shift_ms})
     return ('if (!(location.href === "about:blank" && self.origin === "null")) {\n'
             "{ const __WEBR4_CONFIG__ = " + config + ";\n" + runtime_source() + "\n}\n"
-            + access_log_source() + "\n" + dom_log_source() + "\n"
-            + ("window.__webr4.log.enabled = false;\n" if accesses is AccessLog.OFF else "") + "}\n")
+            + "if (window === window.top) {\n" + access_log_source() + "\n" + dom_log_source() + "\n"
+            + ("window.__webr4.log.enabled = false;\n" if accesses is AccessLog.OFF else "") + "}\n}\n")
 
 
 class Driver:

@@ -1,7 +1,7 @@
 """Frames, in Chromium: a same-origin frame's timers and responses are events under the one
 scheduler, its document is part of the final DOM as plain Chromium leaves it, a race between the
 frame's response and the parent's timer is found, judged by the frame's DOM and confirmed in
-plain Chromium; a cross-origin frame runs natively and is listed as uncontrolled.
+plain Chromium; a cross-origin or sandboxed frame runs natively and is listed as uncontrolled.
 """
 
 from __future__ import annotations
@@ -23,7 +23,13 @@ pytestmark = pytest.mark.browser
 PARENT = """<!DOCTYPE html><title>parent</title><p id="log">parent</p>
 <iframe id="child" src="child.html"></iframe>
 <iframe id="other" src="{other}/child.html"></iframe>
+<iframe id="boxed" src="child.html" sandbox="allow-scripts"></iframe>
+<p id="from-other"></p><p id="from-boxed"></p>
 <script>
+window.addEventListener('message', function (e) {
+  var boxed = e.source === document.getElementById('boxed').contentWindow;
+  document.getElementById(boxed ? 'from-boxed' : 'from-other').textContent = e.data;
+});
 document.getElementById('child').addEventListener('load', function () {
   var doc = this.contentDocument;
   doc.getElementById('out').textContent += ' +parent';
@@ -33,6 +39,8 @@ document.getElementById('child').addEventListener('load', function () {
 CHILD = """<!DOCTYPE html><title>child</title><p id="out">child</p><p id="timer"></p><p id="data"></p>
 <script src="child.js"></script>
 <script>
+// a frame the parent cannot read tells it what its scripts did
+if (!window.frameElement) parent.postMessage(document.getElementById('out').textContent, '*');
 setTimeout(function () { document.getElementById('timer').textContent = 'timer'; }, 10);
 fetch('data.txt').then(function (r) { return r.text(); }).then(function (t) {
   document.getElementById('data').textContent = t;
@@ -70,18 +78,19 @@ def test_a_same_origin_frame_s_events_are_controlled_and_its_document_is_in_the_
     execution = driver.execute(base_url + "/", capture=Capture())
     assert execution.dom == plain
     assert "child script +parent" in plain and "saw:child" in plain and "response" in plain
-    # the cross-origin frame shows its element only: the page cannot read its document either
-    assert plain.count("#document") == 1
+    # the cross-origin and the sandboxed frames show their elements only (the page cannot read
+    # their documents either), and their scripts ran
+    assert plain.count("#document") == 1 and plain.count("child script") == 3
     labels = {event.label for event in execution.trace.events.values()}
-    assert {"setTimeout 10ms at /child.html:4:1", "fetch GET /data.txt response"} <= labels
+    assert {"setTimeout 10ms at /child.html:6:1", "fetch GET /data.txt response"} <= labels
     # the frame's events are known again in a replay
     assert driver.execute(base_url + "/", capture=Capture()).trace.events.keys() == execution.trace.events.keys()
 
 
-def test_only_a_cross_origin_frame_is_listed_as_uncontrolled(driver, base_url) -> None:
+def test_only_a_cross_origin_or_sandboxed_frame_is_listed_as_uncontrolled(driver, base_url) -> None:
     execution = driver.execute(base_url + "/", capture=Capture())
     other = base_url.replace("127.0.0.1", "localhost")
-    assert execution.trace.uncontrolled == [f"frame iframe#other {other}/child.html"]
+    assert execution.trace.uncontrolled == ["frame iframe#boxed /child.html", f"frame iframe#other {other}/child.html"]
 
 
 def test_a_frame_s_response_racing_the_parent_s_timer_is_harmful_and_confirmed(base_url, tmp_path: Path) -> None:

@@ -27,11 +27,32 @@ def is_top_level(frame: Frame | None) -> bool:
     return frame is None or frame.parent_frame is None
 
 
-def joins_page(request: Request, frame: Frame | None, page_url: str | None) -> bool:
-    """Whether the document ``request`` navigates to, or comes from, has the origin of the page
-    served from ``page_url`` (``None``: no page yet)."""
-    where = request.url if request.is_navigation_request() or frame is None else frame.url
-    return page_url is not None and _origin(where) == _origin(page_url)
+class JoiningFrames:
+    """Which child frames join the runtime of the page: a frame whose document has the page's
+    origin, which a ``sandbox`` attribute without ``allow-same-origin`` takes away (the frame's
+    runtime then cannot reach the page's, and rewritten code would call a log it does not have).
+    Learnt at each navigation of a frame, and for a frame first seen by another request."""
+
+    def __init__(self) -> None:
+        self._joins: dict[Frame, bool] = {}
+
+    async def joins(self, request: Request, frame: Frame, page_url: str | None) -> bool:
+        """Whether ``frame``, which ``request`` navigates or comes from, joins the runtime of the
+        page served from ``page_url`` (``None``: no page yet)."""
+        if request.is_navigation_request() or frame not in self._joins:
+            where = request.url if request.is_navigation_request() else frame.url
+            same_origin = page_url is not None and _origin(where) == _origin(page_url)
+            self._joins[frame] = same_origin and not await _sandboxed(frame)
+        return self._joins[frame]
+
+
+async def _sandboxed(frame: Frame) -> bool:
+    """Whether ``frame``'s element gives its documents an opaque origin."""
+    try:
+        sandbox = await (await frame.frame_element()).get_attribute("sandbox")
+    except PlaywrightError:  # the frame or its parent went away: nothing of it will run
+        return True
+    return sandbox is not None and "allow-same-origin" not in sandbox.lower().split()
 
 
 def _origin(url: str) -> tuple[str, str]:

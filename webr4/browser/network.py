@@ -34,7 +34,7 @@ from urllib.parse import parse_qs, urlsplit
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Request, Route
 
-from webr4.browser.frames import frame_of, is_top_level, joins_page
+from webr4.browser.frames import JoiningFrames, frame_of, is_top_level
 from webr4.browser.budget import HarnessTime
 from webr4.browser.neterrors import ABORTED, abort_reason, chromium_error
 from webr4.browser.responses import ResponseStore, StoredResponse
@@ -125,7 +125,8 @@ class NetworkGate:
         self.chunking = chunking
         self.documents = documents if documents is not None else DocumentCache()
         self.document: PreparedDocument | None = None
-        self._frames: dict[str, FrameDocument] = {}  # the same-origin frames' documents by URL
+        self._joining = JoiningFrames()
+        self._frames: dict[str, FrameDocument] = {}  # the joining frames' documents by URL
         self.document_error: str | None = None
         self.document_ready = asyncio.Event()
         self.navigation: Navigation | None = None
@@ -366,9 +367,10 @@ class NetworkGate:
 
     async def _serve_to_child_frame(self, route: Route, request: Request, frame: Frame | None) -> None:
         """Answer a child frame's request at once: never held (the frame's parsing and script
-        loads are not controlled). A frame that joins the page's runtime (:mod:`webr4.browser.frames`)
+        loads are not controlled). A frame that joins the page's runtime (``JoiningFrames``)
         gets its document and scripts rewritten; another frame gets its responses as recorded."""
-        joins = joins_page(request, frame, self.document.url if self.document is not None else None)
+        page_url = self.document.url if self.document is not None else None
+        joins = frame is not None and await self._joining.joins(request, frame, page_url)
         if joins and not request.is_navigation_request():
             return await self._serve(route, request)
         response = await self._response_for(route, request)

@@ -44,7 +44,7 @@ function defineHandlerProperties(proto, types) {
 class RuntimeXMLHttpRequest extends EventTarget {
   constructor() {
     super();
-    this._x = new N.XMLHttpRequest();
+    this._x = new this._Native();
     this._visible = 0; // readyState the page sees
     this._async = true;
     this._event = null;
@@ -114,13 +114,14 @@ class RuntimeXMLHttpRequest extends EventTarget {
     const creator = current;
     const origin = [0, ++requestCounter];
     const site = creationSite();
-    const url = normalizeUrl(this._url);
+    const base = this._window.document.baseURI;
+    const url = normalizeUrl(this._url, base);
     inflight++;
     const happened = this._follow((outcome, lengths) => {
       inflight--;
       this._event = createEvent({
         category: "network", type: "xhr", creator,
-        label: `XHR ${this._method} ${shortUrl(this._url)} ${outcome}`,
+        label: `XHR ${this._method} ${shortUrl(this._url, base)} ${outcome}`,
         params: { method: this._method, url, site }, origin, site,
         run: () => {
           this._event = null;
@@ -150,7 +151,20 @@ for (const [k, v] of Object.entries({ UNSENT: 0, OPENED: 1, HEADERS_RECEIVED: 2,
   RuntimeXMLHttpRequest.prototype[k] = v;
 }
 N.defineProperty(RuntimeXMLHttpRequest, "name", { value: "XMLHttpRequest" });
-window.XMLHttpRequest = RuntimeXMLHttpRequest;
+/** The window whose requests these are (its document's base URL resolves theirs), and the
+ *  native constructor of the request each one drives. */
+function requestsOf(Requests, win, Native) {
+  N.defineProperty(Requests.prototype, "_window", { value: win });
+  N.defineProperty(Requests.prototype, "_Native", { value: Native });
+  return Requests;
+}
+window.XMLHttpRequest = requestsOf(RuntimeXMLHttpRequest, window, N.XMLHttpRequest);
+/** `XMLHttpRequest` of a same-origin child frame's window `win` (frames.js), whose native
+ *  constructor is `Native`: each completion an event of the one pending set. */
+function frameXMLHttpRequest(win, Native) {
+  const Requests = class XMLHttpRequest extends RuntimeXMLHttpRequest {};
+  return requestsOf(Requests, win, Native);
+}
 
 // ------------------------------------------------------------------ fetch
 const NULL_BODY = newSet([101, 103, 204, 205, 304]);

@@ -36,7 +36,7 @@ document.getElementById('child').addEventListener('load', function () {
   document.getElementById('log').textContent += ' saw:' + doc.title;
 });
 </script>"""
-CHILD = """<!DOCTYPE html><title>child</title><p id="out">child</p><p id="timer"></p><p id="data"></p>
+CHILD = """<!DOCTYPE html><title>child</title><p id="out">child</p><p id="timer"></p><p id="data"></p><p id="xhr"></p>
 <script src="child.js"></script>
 <script>
 // a frame the parent cannot read tells it what its scripts did
@@ -45,14 +45,19 @@ setTimeout(function () { document.getElementById('timer').textContent = 'timer';
 fetch('data.txt').then(function (r) { return r.text(); }).then(function (t) {
   document.getElementById('data').textContent = t;
 });
+var request = new XMLHttpRequest();
+request.onload = function () { document.getElementById('xhr').textContent = request.responseText; };
+request.open('GET', 'data.txt');
+request.send();
 </script>"""
 CHILD_SCRIPT = "document.getElementById('out').textContent += ' script';"
-# The frame's response and the parent's timer both write the frame's #out.
+# The frame's response and the parent's timer, set once the frame has loaded, both write the
+# frame's #out.
 RACE = """<!DOCTYPE html><iframe id="child" src="racing-child.html"></iframe><script>
-setTimeout(function () {
-  var out = document.getElementById('child').contentDocument.getElementById('out');
-  out.textContent = out.textContent + ' +parent';
-}, 30);
+document.getElementById('child').addEventListener('load', function () {
+  var out = this.contentDocument.getElementById('out');
+  setTimeout(function () { out.textContent = out.textContent + ' +parent'; }, 30);
+});
 </script>"""
 RACING_CHILD = """<!DOCTYPE html><p id="out">child</p><script>
 fetch('data.txt').then(function (r) { return r.text(); }).then(function (t) {
@@ -82,7 +87,7 @@ def test_a_same_origin_frame_s_events_are_controlled_and_its_document_is_in_the_
     # their documents either), and their scripts ran
     assert plain.count("#document") == 1 and plain.count("child script") == 3
     labels = {event.label for event in execution.trace.events.values()}
-    assert {"setTimeout 10ms at /child.html:6:1", "fetch GET /data.txt response"} <= labels
+    assert {"setTimeout 10ms at /child.html:6:1", "fetch GET /data.txt response", "XHR GET /data.txt load"} <= labels
     # the frame's events are known again in a replay
     assert driver.execute(base_url + "/", capture=Capture()).trace.events.keys() == execution.trace.events.keys()
 
@@ -96,7 +101,7 @@ def test_only_a_cross_origin_or_sandboxed_frame_is_listed_as_uncontrolled(driver
 def test_a_frame_s_response_racing_the_parent_s_timer_is_harmful_and_confirmed(base_url, tmp_path: Path) -> None:
     reversals = asyncio.run(check(base_url + "/race.html", tmp_path / "run")).summary.reversals
     assert [(r.first, r.second) for r in reversals] == [("fetch GET /data.txt response",
-                                                         "setTimeout 30ms at /race.html:2:1")]
+                                                         "setTimeout 30ms at /race.html:4:3")]
     reversal = reversals[0]
     assert reversal.verdict == "harmful"
     assert reversal.differences["dom"] == ['#child >> #out: "response +parent" → "response"']

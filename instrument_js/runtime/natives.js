@@ -4,7 +4,8 @@
 const CONFIG = typeof __WEBR4_CONFIG__ === "object" ? __WEBR4_CONFIG__ : {};
 if (window !== window.top) {
   // A child frame of the top frame's origin joins the top frame's runtime (frames.js); one of
-  // another origin runs natively, and the top frame reports it as uncontrolled.
+  // another origin (a sandboxed one's is opaque) runs natively, and the top frame reports it as
+  // uncontrolled.
   let host = null;
   try { host = window.top.__webr4; } catch (e) { /* another origin */ }
   if (host) host.adoptFrame(window);

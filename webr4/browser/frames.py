@@ -1,8 +1,9 @@
 """Which frame a request comes from, and whether that frame joins the page's runtime.
 
 A child frame of the page's origin shares the page's event loop, and the runtime takes its
-timers, ``fetch`` and ``XMLHttpRequest`` under the one scheduler (``instrument_js/runtime/frames.js``): its document
-and scripts are served rewritten to log their accesses. A frame of another origin runs natively,
+timers, ``fetch`` and ``XMLHttpRequest`` under the one scheduler
+(``instrument_js/runtime/frames.js``): its document and scripts are served rewritten to log
+their accesses. A frame of another origin, or sandboxed away from the page's, runs natively,
 its responses served as recorded, and the trace lists it as uncontrolled.
 """
 

@@ -47,8 +47,10 @@ def runtime_script(seed: int, settle_ms: int, event_ms: int, *, accesses: Access
                    clock_shift_ms: float = 0.0) -> str:
     """The init script: the runtime with its configuration in a private lexical scope, then the
     access log that instrumented code reports to, then the log of accesses made through browser
-    APIs (DOM, storage, cookies, event handlers). Each step carries the summary of its accesses
-    (:mod:`webr4.access_summary`), or every access with :attr:`AccessLog.FULL`; with
+    APIs (DOM, storage, cookies, event handlers); the logs are the top frame's alone, and a
+    same-origin child frame's scripts log into them (``instrument_js/runtime/frames.js``). Each
+    step carries the summary of its accesses (:mod:`webr4.access_summary`), or every access with
+    :attr:`AccessLog.FULL`; with
     :attr:`AccessLog.OFF` both logs are off from the start, and a step carries only the runtime's
     own accesses to its events' shadow locations, which happens-before reads. The configuration
     carries what a library's script is (:mod:`webr4.libraries`), so that sites name the app, and
@@ -57,8 +59,7 @@ def runtime_script(seed: int, settle_ms: int, event_ms: int, *, accesses: Access
     Nothing is installed in the empty document a new page starts with (``about:blank`` with an
     opaque origin): the run navigates away from it at once, and installing costs a few tens of
     milliseconds per execution. An ``about:blank`` that a page navigates to has the page's origin,
-    and gets everything. The logs are the top frame's alone: a same-origin child frame's scripts
-    log into them (``instrument_js/runtime/frames.js``)."""
+    and gets everything."""
     config = json.dumps({"seed": seed, "settleMs": settle_ms, "eventMs": event_ms,
                          "fullAccessLog": accesses is AccessLog.FULL,
                          "libraryPath": LIBRARY_PATH.pattern, "clockShiftMs": clock_shift_ms})

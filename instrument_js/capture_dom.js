@@ -3,7 +3,10 @@
 // checked and selected state). The harness's own marker scripts never appear. Evaluated by the
 // harness as a function expression: (originals) => string, where `originals` (optional) lists
 // [served code, page's text] pairs: an inline script or handler attribute holding served code is
-// shown with the page's own text, as the DOM has it in plain Chromium.
+// shown with the page's own text, as the DOM has it in plain Chromium. A frame whose document the
+// page can reach (same-origin) shows it under the frame's element, after a `#document` line, so a
+// path inside it names the frame (`iframe#child > html > body > p#out`); a cross-origin frame
+// shows only its element.
 (originals) => {
   const own = new Map(originals || []);
   const pageText = (text) => (own.has(text) ? own.get(text) : text);
@@ -34,6 +37,8 @@
     out.push(`${pad}<${tag}${attrs(node)}>`);
     const children = tag === "template" ? node.content.childNodes : node.childNodes;
     for (const child of children) walk(child, depth + 1);
+    const inner = tag === "iframe" || tag === "frame" ? node.contentDocument : null;
+    if (inner && inner.documentElement) { out.push(pad + "  #document"); walk(inner.documentElement, depth + 1); }
     if (node.shadowRoot) { out.push(pad + "  #shadow-root"); for (const child of node.shadowRoot.childNodes) walk(child, depth + 2); }
     if (!VOID.has(tag)) out.push(`${pad}</${tag}>`);
   }

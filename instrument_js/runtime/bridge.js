@@ -1,7 +1,8 @@
 // webr4 page runtime: holds every asynchronous event of the page in a pending set until the
 // harness (Python, through Playwright) dispatches it. Injected as an init script, so it runs in
-// every document before any page script. Only the top frame is controlled; child frames are
-// reported as uncontrolled and left to run natively.
+// every document before any page script. The top frame is controlled, and what frames.js takes
+// of a same-origin child frame; the other child frames are reported as uncontrolled and left to
+// run natively.
 //
 // Contract with the harness (webr4/browser/controller.py):
 //   __webr4.begin(id)  -> starts event `id`; resolves to a step record once the event, its
@@ -67,6 +68,8 @@ const api = {
   chunkEnd,
   importing,
   importUrl,
+  /** Called by a same-origin child frame's init script with its window (frames.js). */
+  adoptFrame,
   /** A fresh log for one event's accesses (the access log records into it). */
   newAccessLog,
   /** Marks the start of a user action performed by the harness at virtual time `due`. */

@@ -38,11 +38,11 @@ function hash53(text) {
   return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
 }
 
-function normalizeUrl(raw) {
+function normalizeUrl(raw, base = document.baseURI) {
   // Identity ignores cache-busting query strings and fragments: keep origin+path only, and
-  // the sorted query keys (not values).
+  // the sorted query keys (not values). A relative URL is `base`'s (a frame's request, its own).
   try {
-    const u = new URL(String(raw), document.baseURI);
+    const u = new URL(String(raw), base);
     const names = [...u.searchParams.keys()];
     const keys = A.sort(A.filter(names, (name, i) => A.indexOf(names, name) === i));
     return u.origin + u.pathname + (keys.length ? "?" + A.join(keys, "&") : "");
@@ -51,9 +51,9 @@ function normalizeUrl(raw) {
   }
 }
 
-function shortUrl(raw) {
+function shortUrl(raw, base = document.baseURI) {
   try {
-    const u = new URL(String(raw), document.baseURI);
+    const u = new URL(String(raw), base);
     return u.origin === location.origin ? u.pathname + u.search : u.href;
   } catch (e) {
     return String(raw);

@@ -57,7 +57,8 @@ function onElementEvent(e) {
   detachedImages.delete(el);
   if (!(el instanceof HTMLLinkElement)) unwaitedLoads++;
   if (el instanceof HTMLIFrameElement || el instanceof HTMLFrameElement) {
-    try { if (el.contentWindow) A.push(uncontrolled, `frame ${elementText(el)}`); } catch (err) { /* cross-origin */ }
+    // a frame the runtime did not adopt (frames.js): another origin's, or a sandboxed one
+    if (el.contentWindow && !adoptedFrames.has(el.contentWindow)) A.push(uncontrolled, `frame ${elementText(el)}`);
   }
   e.stopImmediatePropagation();
   const type = e.type;

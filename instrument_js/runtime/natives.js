@@ -3,7 +3,12 @@
 
 const CONFIG = typeof __WEBR4_CONFIG__ === "object" ? __WEBR4_CONFIG__ : {};
 if (window !== window.top) {
-  // Child frames run natively; the top frame reports them as uncontrolled.
+  // A child frame of the top frame's origin joins the top frame's runtime (frames.js); one of
+  // another origin (a sandboxed one's is opaque) runs natively, and the top frame reports it as
+  // uncontrolled.
+  let host = null;
+  try { host = window.top.__webr4; } catch (e) { /* another origin */ }
+  if (host) host.adoptFrame(window);
   return;
 }
 if (window.__webr4) return;

@@ -44,7 +44,7 @@ function defineHandlerProperties(proto, types) {
 class RuntimeXMLHttpRequest extends EventTarget {
   constructor() {
     super();
-    this._x = new N.XMLHttpRequest();
+    this._x = new this._Native();
     this._visible = 0; // readyState the page sees
     this._async = true;
     this._event = null;
@@ -114,13 +114,14 @@ class RuntimeXMLHttpRequest extends EventTarget {
     const creator = current;
     const origin = [0, ++requestCounter];
     const site = creationSite();
-    const url = normalizeUrl(this._url);
+    const base = this._window.document.baseURI;
+    const url = normalizeUrl(this._url, base);
     inflight++;
     const happened = this._follow((outcome, lengths) => {
       inflight--;
       this._event = createEvent({
         category: "network", type: "xhr", creator,
-        label: `XHR ${this._method} ${shortUrl(this._url)} ${outcome}`,
+        label: `XHR ${this._method} ${shortUrl(this._url, base)} ${outcome}`,
         params: { method: this._method, url, site }, origin, site,
         run: () => {
           this._event = null;
@@ -150,7 +151,20 @@ for (const [k, v] of Object.entries({ UNSENT: 0, OPENED: 1, HEADERS_RECEIVED: 2,
   RuntimeXMLHttpRequest.prototype[k] = v;
 }
 N.defineProperty(RuntimeXMLHttpRequest, "name", { value: "XMLHttpRequest" });
-window.XMLHttpRequest = RuntimeXMLHttpRequest;
+/** The window whose requests these are (its document's base URL resolves theirs), and the
+ *  native constructor of the request each one drives. */
+function requestsOf(Requests, win, Native) {
+  N.defineProperty(Requests.prototype, "_window", { value: win });
+  N.defineProperty(Requests.prototype, "_Native", { value: Native });
+  return Requests;
+}
+window.XMLHttpRequest = requestsOf(RuntimeXMLHttpRequest, window, N.XMLHttpRequest);
+/** `XMLHttpRequest` of a same-origin child frame's window `win` (frames.js), whose native
+ *  constructor is `Native`: each completion an event of the one pending set. */
+function frameXMLHttpRequest(win, Native) {
+  const Requests = class XMLHttpRequest extends RuntimeXMLHttpRequest {};
+  return requestsOf(Requests, win, Native);
+}
 
 // ------------------------------------------------------------------ fetch
 const NULL_BODY = newSet([101, 103, 204, 205, 304]);
@@ -178,41 +192,48 @@ function settledResponse(res, buffer) {
   return copy;
 }
 
-window.fetch = function fetch(input, init) {
-  const creator = current;
-  const origin = [0, ++requestCounter];
-  const site = creationSite();
-  const request = input instanceof Request ? input : null;
-  const method = String((init && init.method) || (request && request.method) || "GET").toUpperCase();
-  const rawUrl = request ? request.url : String(input);
-  const url = normalizeUrl(rawUrl);
-  const signal = (init && init.signal) || (request && request.signal);
-  return new NativePromise((resolve, reject) => {
-    let ev = null;
-    inflight++;
-    const arrive = (outcome, run) => {
-      inflight--;
-      if (signal && signal.aborted) return; // the abort already rejected the promise
-      ev = createEvent({
-        category: "network", type: "fetch", creator,
-        label: `fetch ${method} ${shortUrl(rawUrl)} ${outcome}`,
-        params: { method, url, site }, origin, site, run,
-      });
-    };
-    if (signal) {
-      call(N.addEventListener, signal, "abort", () => {
-        if (ev) cancelEvent(ev, creationSite());
-        reject(signal.reason || new DOMException("The user aborted a request.", "AbortError"));
-      });
-    }
-    // No callback returns a promise: resolving with one would look up its `then`, the page's.
-    then(N.fetch(input, init),
-      (res) => {
-        then(res.arrayBuffer(),
-          (buffer) => arrive("response", () => resolve(settledResponse(res, buffer))),
-          (err) => arrive("error", () => reject(err)));
-      },
-      (err) => arrive("error", () => reject(err)),
-    );
-  });
-};
+/** Puts `fetch` of `win` (the top frame's window, or a same-origin child frame's, see
+ *  frames.js), whose native is `nativeFetch`, under control: each response or failure becomes an
+ *  event of the one pending set. */
+function installFetch(win, nativeFetch) {
+  win.fetch = function fetch(input, init) {
+    const creator = current;
+    const origin = [0, ++requestCounter];
+    const site = creationSite();
+    const request = input instanceof win.Request ? input : null;
+    const method = String((init && init.method) || (request && request.method) || "GET").toUpperCase();
+    const rawUrl = request ? request.url : String(input);
+    const base = win.document.baseURI;
+    const url = normalizeUrl(rawUrl, base);
+    const signal = (init && init.signal) || (request && request.signal);
+    return new NativePromise((resolve, reject) => {
+      let ev = null;
+      inflight++;
+      const arrive = (outcome, run) => {
+        inflight--;
+        if (signal && signal.aborted) return; // the abort already rejected the promise
+        ev = createEvent({
+          category: "network", type: "fetch", creator,
+          label: `fetch ${method} ${shortUrl(rawUrl, base)} ${outcome}`,
+          params: { method, url, site }, origin, site, run,
+        });
+      };
+      if (signal) {
+        call(N.addEventListener, signal, "abort", () => {
+          if (ev) cancelEvent(ev, creationSite());
+          reject(signal.reason || new DOMException("The user aborted a request.", "AbortError"));
+        });
+      }
+      // No callback returns a promise: resolving with one would look up its `then`, the page's.
+      then(nativeFetch(input, init),
+        (res) => {
+          then(res.arrayBuffer(),
+            (buffer) => arrive("response", () => resolve(settledResponse(res, buffer))),
+            (err) => arrive("error", () => reject(err)));
+        },
+        (err) => arrive("error", () => reject(err)),
+      );
+    });
+  };
+}
+installFetch(window, N.fetch);

@@ -9,6 +9,7 @@ let nextHandle = 1;
 const timerByHandle = newMap(); // handle -> pending event (current firing)
 const MAX_UNCLAMPED_NESTING = 5;
 const NESTED_MIN_DELAY = 4;
+const FRAME = 1000 / 60;
 let timerNesting = 0; // the HTML timer nesting level of the running timer callback, 0 outside one
 
 function toDelay(raw) {
@@ -16,12 +17,16 @@ function toDelay(raw) {
   return Number.isFinite(n) && n > 0 ? n : 0;
 }
 
-function invoke(cb, args) {
-  if (typeof cb === "function") return apply(cb, window, args);
-  return (0, eval)(String(cb)); // string handlers: indirect eval, as the browser does
+function callbackIn(win, cb, args) {
+  // The timer's callback as the browser calls it in `win`: with `win` as `this`, a string by
+  // indirect eval in `win`'s realm. A child frame's exception goes to its own window's error
+  // handlers, as it would in a task of its own (the runtime's tasks are the top frame's).
+  const run = () => (typeof cb === "function" ? apply(cb, win, args) : (0, win.eval)(String(cb)));
+  if (win === window) return run;
+  return () => { try { run(); } catch (e) { win.reportError(e); } };
 }
 
-function scheduleTimer(kind, cb, requested, args, handle, firing, seriesSite) {
+function scheduleTimer(kind, callback, requested, handle, firing, seriesSite) {
   const site = seriesSite || creationSite();
   const nesting = timerNesting;
   const delay = nesting > MAX_UNCLAMPED_NESTING && requested < NESTED_MIN_DELAY ? NESTED_MIN_DELAY : requested;
@@ -36,9 +41,9 @@ function scheduleTimer(kind, cb, requested, args, handle, firing, seriesSite) {
         if (kind === "setTimeout") timerByHandle.delete(handle);
         else {
           // the next firing of an interval exists from the moment this one runs
-          timerByHandle.set(handle, scheduleTimer(kind, cb, requested, args, handle, (firing || 0) + 1, site));
+          timerByHandle.set(handle, scheduleTimer(kind, callback, requested, handle, (firing || 0) + 1, site));
         }
-        invoke(cb, args);
+        callback();
       } finally {
         timerNesting = 0;
       }
@@ -48,49 +53,53 @@ function scheduleTimer(kind, cb, requested, args, handle, firing, seriesSite) {
   return ev;
 }
 
-window.setTimeout = function setTimeout(cb, delay, ...args) {
-  const handle = nextHandle++;
-  scheduleTimer("setTimeout", cb, toDelay(delay), args, handle, 0);
-  return handle;
-};
-window.setInterval = function setInterval(cb, delay, ...args) {
-  const handle = nextHandle++;
-  scheduleTimer("setInterval", cb, Math.max(toDelay(delay), 1), args, handle, 0);
-  return handle;
-};
-window.clearTimeout = window.clearInterval = function clearTimer(handle) {
-  const ev = timerByHandle.get(handle);
-  timerByHandle.delete(handle);
-  cancelEvent(ev, creationSite());
-};
+/** Puts the timer functions of `win` (the top frame's window, or a same-origin child frame's,
+ *  see frames.js) under control: their callbacks become events of the one pending set. */
+function installTimers(win) {
+  win.setTimeout = function setTimeout(cb, delay, ...args) {
+    const handle = nextHandle++;
+    scheduleTimer("setTimeout", callbackIn(win, cb, args), toDelay(delay), handle, 0);
+    return handle;
+  };
+  win.setInterval = function setInterval(cb, delay, ...args) {
+    const handle = nextHandle++;
+    scheduleTimer("setInterval", callbackIn(win, cb, args), Math.max(toDelay(delay), 1), handle, 0);
+    return handle;
+  };
+  win.clearTimeout = win.clearInterval = function clearTimer(handle) {
+    const ev = timerByHandle.get(handle);
+    timerByHandle.delete(handle);
+    cancelEvent(ev, creationSite());
+  };
 
-const FRAME = 1000 / 60;
-let lastFrameEvent = null;
-window.requestAnimationFrame = function requestAnimationFrame(cb) {
-  const handle = nextHandle++;
-  const due = Math.ceil((virtualNow + 0.001) / FRAME) * FRAME;
-  const site = creationSite();
-  const preds = lastFrameEvent && pending.has(lastFrameEvent) ? [lastFrameEvent] : [];
-  const ev = createEvent({
-    category: "timer", type: "requestAnimationFrame", label: `animation frame${site ? " at " + shortSite(site) : ""}`,
-    params: { site }, due, preds, site,
-    run: () => { timerByHandle.delete(handle); cb(due); },
-  });
-  lastFrameEvent = ev.id;
-  timerByHandle.set(handle, ev);
-  return handle;
-};
-window.cancelAnimationFrame = window.clearTimeout;
-window.requestIdleCallback = function requestIdleCallback(cb, options) {
-  const handle = nextHandle++;
-  const site = creationSite();
-  const timeout = options && options.timeout ? toDelay(options.timeout) : null;
-  const ev = createEvent({
-    category: "timer", type: "requestIdleCallback", label: `idle callback${site ? " at " + shortSite(site) : ""}`,
-    params: { site, timeout }, due: virtualNow + 1, prio: 1, site,
-    run: () => { timerByHandle.delete(handle); cb({ didTimeout: false, timeRemaining: () => 50 }); },
-  });
-  timerByHandle.set(handle, ev);
-  return handle;
-};
-window.cancelIdleCallback = window.clearTimeout;
+  let lastFrameEvent = null; // animation frames of one window run in the order they were asked for
+  win.requestAnimationFrame = function requestAnimationFrame(cb) {
+    const handle = nextHandle++;
+    const due = Math.ceil((virtualNow + 0.001) / FRAME) * FRAME;
+    const site = creationSite();
+    const preds = lastFrameEvent && pending.has(lastFrameEvent) ? [lastFrameEvent] : [];
+    const ev = createEvent({
+      category: "timer", type: "requestAnimationFrame", label: `animation frame${site ? " at " + shortSite(site) : ""}`,
+      params: { site }, due, preds, site,
+      run: callbackIn(win, () => { timerByHandle.delete(handle); cb(due); }, []),
+    });
+    lastFrameEvent = ev.id;
+    timerByHandle.set(handle, ev);
+    return handle;
+  };
+  win.cancelAnimationFrame = win.clearTimeout;
+  win.requestIdleCallback = function requestIdleCallback(cb, options) {
+    const handle = nextHandle++;
+    const site = creationSite();
+    const timeout = options && options.timeout ? toDelay(options.timeout) : null;
+    const ev = createEvent({
+      category: "timer", type: "requestIdleCallback", label: `idle callback${site ? " at " + shortSite(site) : ""}`,
+      params: { site, timeout }, due: virtualNow + 1, prio: 1, site,
+      run: callbackIn(win, () => { timerByHandle.delete(handle); cb({ didTimeout: false, timeRemaining: () => 50 }); }, []),
+    });
+    timerByHandle.set(handle, ev);
+    return handle;
+  };
+  win.cancelIdleCallback = win.clearTimeout;
+}
+installTimers(window);

@@ -47,8 +47,10 @@ def runtime_script(seed: int, settle_ms: int, *, accesses: AccessLog = AccessLog
                    clock_shift_ms: float = 0.0) -> str:
     """The init script: the runtime with its configuration in a private lexical scope, then the
     access log that instrumented code reports to, then the log of accesses made through browser
-    APIs (DOM, storage, cookies, event handlers). Each step carries the summary of its accesses
-    (:mod:`webr4.access_summary`), or every access with :attr:`AccessLog.FULL`; with
+    APIs (DOM, storage, cookies, event handlers); the logs are the top frame's alone, and a
+    same-origin child frame's scripts log into them (``instrument_js/runtime/frames.js``). Each
+    step carries the summary of its accesses (:mod:`webr4.access_summary`), or every access with
+    :attr:`AccessLog.FULL`; with
     :attr:`AccessLog.OFF` both logs are off from the start, and a step carries only the runtime's
     own accesses to its events' shadow locations, which happens-before reads. The configuration
     carries what a library's script is (:mod:`webr4.libraries`), so that sites name the app, and
@@ -63,8 +65,8 @@ def runtime_script(seed: int, settle_ms: int, *, accesses: AccessLog = AccessLog
                          "libraryPath": LIBRARY_PATH.pattern, "clockShiftMs": clock_shift_ms})
     return ('if (!(location.href === "about:blank" && self.origin === "null")) {\n'
             "{ const __WEBR4_CONFIG__ = " + config + ";\n" + runtime_source() + "\n}\n"
-            + access_log_source() + "\n" + dom_log_source() + "\n"
-            + ("window.__webr4.log.enabled = false;\n" if accesses is AccessLog.OFF else "") + "}\n")
+            + "if (window === window.top) {\n" + access_log_source() + "\n" + dom_log_source() + "\n"
+            + ("window.__webr4.log.enabled = false;\n" if accesses is AccessLog.OFF else "") + "}\n}\n")
 
 
 class Driver:

@@ -8,6 +8,8 @@ One :class:`NetworkGate` per execution sits behind ``page.route("**/*")``:
   them: that is how parse chunks and script executions become events. A held script's response
   is fetched (live or from the store) and rewritten as soon as the browser asks for it, as
   Chromium would fetch it, in the background: its release then only waits for what is left;
+* a child frame's requests (its document, its scripts) are answered at once and as recorded:
+  frames run natively;
 * every other request is answered at once, from the store when replaying, from the live site
   when recording (the response is then added to the store), with the headers the server sent
   wherever the page reads them (:func:`_served_headers`);
@@ -32,6 +34,7 @@ from urllib.parse import parse_qs, urlsplit
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Request, Route
 
+from webr4.browser.frames import JoiningFrames, frame_of, is_top_level
 from webr4.browser.budget import HarnessTime
 from webr4.browser.neterrors import ABORTED, abort_reason, chromium_error
 from webr4.browser.responses import ResponseStore, StoredResponse
@@ -40,7 +43,7 @@ from webr4.instrument.cache import CachedRewriter
 from webr4.instrument.chunks import MARKER_ORIGIN, MARKER_PATH, ChunkModel
 from webr4.instrument.modules import imported_urls
 from webr4.instrument.positions import line_starts, to_offset, to_position
-from webr4.instrument.page import DocumentCache, PreparedDocument
+from webr4.instrument.page import DocumentCache, FrameDocument, PreparedDocument
 from webr4.trace import Navigation
 from webr4.instrument.rewrite import RewriteResult
 from webr4.errors import Webr4Error
@@ -122,6 +125,8 @@ class NetworkGate:
         self.chunking = chunking
         self.documents = documents if documents is not None else DocumentCache()
         self.document: PreparedDocument | None = None
+        self._joining = JoiningFrames()
+        self._frames: dict[str, FrameDocument] = {}  # the joining frames' documents by URL
         self.document_error: str | None = None
         self.document_ready = asyncio.Event()
         self.navigation: Navigation | None = None
@@ -138,8 +143,10 @@ class NetworkGate:
     @property
     def originals(self) -> dict[str, str]:
         """Served code of the document's inline scripts and handler attributes → the page's own
-        text (:attr:`~webr4.instrument.document.InstrumentedDocument.originals`)."""
-        return self.document.originals if self.document is not None else {}
+        text (:attr:`~webr4.instrument.document.InstrumentedDocument.originals`), its same-origin
+        frames' documents' too."""
+        originals = {served: own for frame in self._frames.values() for served, own in frame.originals.items()}
+        return originals | (self.document.originals if self.document is not None else {})
 
     @property
     def busy_s(self) -> float:
@@ -159,7 +166,9 @@ class NetworkGate:
             self._hold(f"chunk:{path.rsplit('/', 1)[-1]}", _HeldRoute(route))
         elif path == MODULE_NOTICE_PATH:
             await self._module_noticed(route, request)
-        elif request.is_navigation_request() and _is_top_level(frame := _frame_of(request)):
+        elif not is_top_level(frame := frame_of(request)):
+            await self._serve_to_child_frame(route, request, frame)
+        elif request.is_navigation_request():
             await self._serve_document(route, request, frame)
         elif request.resource_type == "script" and url not in self._modules and not self._take_blocking(url):
             prepared = None if self._abandoned else asyncio.ensure_future(self._prepare(route, request))
@@ -219,7 +228,7 @@ class NetworkGate:
         if rewrite is not None and instrument:
             body = self._apply(rewrite)
         elif url in self._modules and response.status < 300:
-            self._modules.update(imported_urls(_decode(body, response.headers.get("content-type", "")), url))
+            self._modules.update(imported_urls(response.text, url))
         await self._answer(route, response, body)
 
     async def _prepare(self, route: Route, request: Request) -> _Prepared:
@@ -251,6 +260,9 @@ class NetworkGate:
             original_column = self._rewritten[url].original_column(line, column)
             if original_column is not None:
                 return f"{url}:{line}:{original_column}"
+        frame = self._frames.get(url)
+        if frame is not None:
+            return frame.original_site(site)
         if self.document is None:
             return site
         return self.document.original_site(site)
@@ -321,7 +333,7 @@ class NetworkGate:
                 raise NetworkError(f"{request.url} answered HTTP {response.status}")
             if "html" not in content_type:
                 raise NetworkError(f"{request.url} is not an HTML page (content-type {content_type or 'missing'})")
-            html = _decode(response.body, content_type)
+            html = response.text
             with self._harness_time.counting():
                 self.document = self.documents.prepare(html, request.url, self.rewriter, self.chunking)
             self.sites.update(self.document.sites)
@@ -350,9 +362,34 @@ class NetworkGate:
                     rewrite = await self._rewrite(response, request.url)
                 body = self._apply(rewrite)
             elif request.url in self._modules:
-                text = _decode(body, response.headers.get("content-type", ""))
-                self._modules.update(imported_urls(text, request.url))
+                self._modules.update(imported_urls(response.text, request.url))
         await self._answer(route, response, body)
+
+    async def _serve_to_child_frame(self, route: Route, request: Request, frame: Frame | None) -> None:
+        """Answer a child frame's request at once: never held (the frame's parsing and script
+        loads are not controlled). A frame that joins the page's runtime (``JoiningFrames``)
+        gets its document and scripts rewritten; another frame gets its responses as recorded."""
+        page_url = self.document.url if self.document is not None else None
+        joins = frame is not None and await self._joining.joins(request, frame, page_url)
+        if joins and not request.is_navigation_request():
+            return await self._serve(route, request)
+        response = await self._response_for(route, request)
+        if response is None:
+            return await self._not_recorded(route, request)
+        document = self._frame_document(response, request.url) if joins else None
+        await self._answer(route, response, document.instrumented.html.encode() if document else response.body)
+
+    def _frame_document(self, response: StoredResponse, url: str) -> FrameDocument | None:
+        """A joining frame's document, instrumented and kept for its sites and the page's own text
+        in it; ``None`` when it is served as recorded (not an HTML page, or no rewriting)."""
+        if self.rewriter is None or not _succeeded(response) or "html" not in response.content_type:
+            return None
+        with self._harness_time.counting():
+            document = self.documents.frame_document(response.text, url, self.rewriter)
+        self._frames[document.url] = document
+        self.sites.update(document.instrumented.sites)
+        self.uncontrolled.extend(document.instrumented.uncontrolled)
+        return document
 
     async def _answer(self, route: Route, response: StoredResponse, body: bytes) -> None:
         """Give the page ``response`` with ``body``, fail its request as it failed when recorded,
@@ -372,7 +409,7 @@ class NetworkGate:
     async def _rewrite(self, response: StoredResponse, url: str) -> _Rewrite:
         """The rewrite of the script ``response`` came from ``url``; the gate is left as it was."""
         assert self.rewriter is not None
-        source = _decode(response.body, response.headers.get("content-type", ""))
+        source = response.text
         module = url in self._modules
         plain_url = url.split("#")[0].split("?")[0]
         script_id = "x" + hashlib.sha1(url.encode()).hexdigest()[:8]  # stable: the rewrite cache hits
@@ -442,19 +479,6 @@ def _succeeded(response: StoredResponse) -> bool:
     return response.error is None and response.status < 300
 
 
-def _frame_of(request: Request) -> Frame | None:
-    """The frame of ``request``; ``None`` for the first navigation of a window that is still
-    being created (a popup), which has none yet."""
-    try:
-        return request.frame
-    except PlaywrightError:
-        return None
-
-
-def _is_top_level(frame: Frame | None) -> bool:
-    return frame is None or frame.parent_frame is None
-
-
 def _served_headers(headers: dict[str, str], resource_type: str) -> dict[str, str]:
     """The recorded ``headers`` to serve, with the decoded body, to a request of ``resource_type``
     (Playwright's name: ``document``, ``script``, ``xhr``, …): all of them where the page reads
@@ -462,18 +486,6 @@ def _served_headers(headers: dict[str, str], resource_type: str) -> dict[str, st
     if resource_type in _HEADERS_READ:
         return dict(headers)
     return {k: v for k, v in headers.items() if k.lower() not in _BODY_FRAMING | _POLICIES}
-
-
-def _decode(body: bytes, content_type: str) -> str:
-    charset = "utf-8"
-    for part in content_type.split(";"):
-        name, _, value = part.strip().partition("=")
-        if name.lower() == "charset" and value:
-            charset = value.strip('"')
-    try:
-        return body.decode(charset, errors="replace")
-    except LookupError:  # an unknown charset name
-        return body.decode("utf-8", errors="replace")
 
 
 def _split_site(site: str) -> tuple[str, int | None, int | None]:

@@ -48,6 +48,24 @@ class StoredResponse:
         """Why the request failed as the page saw it (``net::ERR_…`` or ``HTTP 404``), or None."""
         return self.error or (f"HTTP {self.status}" if self.status >= 400 else None)
 
+    @property
+    def content_type(self) -> str:
+        return self.headers.get("content-type", "")
+
+    @property
+    def text(self) -> str:
+        """The body decoded in the charset its content type names, UTF-8 when it names none or
+        one Python does not know."""
+        charset = "utf-8"
+        for part in self.content_type.split(";"):
+            name, _, value = part.strip().partition("=")
+            if name.lower() == "charset" and value:
+                charset = value.strip('"')
+        try:
+            return self.body.decode(charset, errors="replace")
+        except LookupError:  # an unknown charset name
+            return self.body.decode("utf-8", errors="replace")
+
 
 def _fuzzy_key(method: str, url: str) -> str:
     parts = urlsplit(url)

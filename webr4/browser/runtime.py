@@ -22,6 +22,7 @@ RUNTIME_PARTS: tuple[str, ...] = (
     "channels",  # postMessage, MessageChannel, workers, WebSockets
     "network",  # XMLHttpRequest, fetch
     "lifecycle",  # element loads, DOMContentLoaded, window load
+    "frames",  # a same-origin child frame's timers, fetch and XHR, under the top frame's control
     "parsing",  # parse chunks, held scripts, the head event
     "scheduler",  # running one event and settling it
     "replay",  # following a plan approximately (the page's copy of webr4/browser/replay.py)

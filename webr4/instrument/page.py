@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from webr4.instrument.cache import CachedRewriter
 from webr4.instrument.chunks import ChunkedDocument, ChunkModel, split_into_chunks
-from webr4.instrument.document import instrument_document
+from webr4.instrument.document import InstrumentedDocument, instrument_document
 from webr4.instrument.positions import PositionMap, line_starts, to_offset, to_position
 
 # Marker URLs need not differ between executions: while the harness intercepts requests,
@@ -44,15 +44,44 @@ class PreparedDocument:
     def original_site(self, site: str) -> str:
         """``url:line:col`` in the served document as a location in the original file; other
         sites are returned as they are."""
-        url, _, position = site.rpartition(":")
-        url, _, line = url.rpartition(":")
-        if url != self.url or not line.isdigit() or not position.isdigit():
-            return site
-        offset = to_offset(self.served_lines, int(line), int(position))
-        for positions in self.position_maps:
-            offset = positions.original_offset(offset)
-        line_no, column = to_position(self.original_lines, offset)
-        return f"{url}:{line_no}:{column}"
+        return _original_site(site, self.url, self.served_lines, self.position_maps, self.original_lines)
+
+
+@dataclass(frozen=True)
+class FrameDocument:
+    """A same-origin child frame's document as served: instrumented, not split (a frame's
+    parsing is not controlled)."""
+
+    url: str  # without query and fragment, as stack traces name it
+    instrumented: InstrumentedDocument
+    served_lines: list[int]
+    original_lines: list[int]
+
+    @property
+    def originals(self) -> dict[str, str]:
+        """See :attr:`~webr4.instrument.document.InstrumentedDocument.originals`."""
+        return self.instrumented.originals
+
+    def original_site(self, site: str) -> str:
+        """``url:line:col`` in the served document as a location in the original file; other
+        sites are returned as they are."""
+        return _original_site(site, self.url, self.served_lines, (self.instrumented.positions,), self.original_lines)
+
+
+def _original_site(site: str, url: str, served_lines: list[int], position_maps: tuple[PositionMap, ...],
+                   original_lines: list[int]) -> str:
+    """``site`` in the document served from ``url`` (lines starting at ``served_lines``, mapped
+    back through ``position_maps`` in order) as a location in the original file, whose lines start
+    at ``original_lines``; a site elsewhere as it is."""
+    site_url, _, position = site.rpartition(":")
+    site_url, _, line = site_url.rpartition(":")
+    if site_url != url or not line.isdigit() or not position.isdigit():
+        return site
+    offset = to_offset(served_lines, int(line), int(position))
+    for positions in position_maps:
+        offset = positions.original_offset(offset)
+    line_no, column = to_position(original_lines, offset)
+    return f"{site_url}:{line_no}:{column}"
 
 
 def prepare_document(html: str, url: str, rewriter: CachedRewriter | None, model: ChunkModel) -> PreparedDocument:
@@ -77,12 +106,23 @@ def prepare_document(html: str, url: str, rewriter: CachedRewriter | None, model
 
 @dataclass
 class DocumentCache:
-    """Prepared documents by URL, content and settings."""
+    """Prepared documents by URL, content and settings, and instrumented frame documents."""
 
     _entries: dict[str, PreparedDocument] = field(default_factory=dict)
+    _frames: dict[str, FrameDocument] = field(default_factory=dict)
 
     def prepare(self, html: str, url: str, rewriter: CachedRewriter | None, model: ChunkModel) -> PreparedDocument:
         key = hashlib.sha256(f"{url}\0{rewriter is not None}\0{model!r}\0{html}".encode()).hexdigest()
         if key not in self._entries:
             self._entries[key] = prepare_document(html, url, rewriter, model)
         return self._entries[key]
+
+    def frame_document(self, html: str, url: str, rewriter: CachedRewriter) -> FrameDocument:
+        """A same-origin child frame's document ``html``, served from ``url``, instrumented; its
+        script ids are its URL's own, the same in every execution whatever order frames load in."""
+        key = hashlib.sha256(f"{url}\0{html}".encode()).hexdigest()
+        if key not in self._frames:
+            instrumented = instrument_document(html, url, rewriter, "f" + hashlib.sha256(url.encode()).hexdigest()[:8])
+            self._frames[key] = FrameDocument(url.split("#")[0].split("?")[0], instrumented,
+                                              line_starts(instrumented.html), line_starts(html))
+        return self._frames[key]

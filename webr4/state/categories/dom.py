@@ -85,8 +85,25 @@ def diff_dom(before: str, after: str) -> DomDiff:
 def short_path(path: str) -> str:
     """An element path of :mod:`webr4.state.dom` from its nearest element with an id:
     ``html > body > form#signup > input`` → ``form#signup > input``; ``… > input#email`` →
-    ``#email``; without an id, from ``body``."""
-    segments = path.split(" > ")
+    ``#email``; without an id, from ``body``. A path into a frame's document names the frame,
+    then the element in it, each part shortened alike and joined by `` >> ``:
+    ``html > body > iframe#child > html > body > p#out`` → ``#child >> #out``."""
+    documents: list[list[str]] = [[]]
+    for segment in path.split(" > "):
+        if documents[-1] and _tag_of(documents[-1][-1]) in _FRAMES and _tag_of(segment) == "html":
+            documents.append([])
+        documents[-1].append(segment)
+    return " >> ".join(_short_in_document(segments) for segments in documents)
+
+
+_FRAMES = frozenset({"iframe", "frame"})
+
+
+def _tag_of(segment: str) -> str:
+    return re.split(r"[#:]", segment, maxsplit=1)[0]
+
+
+def _short_in_document(segments: list[str]) -> str:
     for index in range(len(segments) - 1, -1, -1):
         tag, hash_, id_ = segments[index].partition("#")
         if hash_:

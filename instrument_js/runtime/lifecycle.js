@@ -44,6 +44,17 @@ Element.prototype.setAttribute = function (name, value) {
   return result;
 };
 
+// A load the page's policy blocks never reaches the network: Chromium reports the violation and
+// fires the element's error event at once, in the tasks right after, which no other event's
+// timing decides. That error reaches the page as Chromium fires it, not as an event of its own.
+// The URLs are compared without their scheme: an https: page asks for an http: image over https:
+// (mixed content is upgraded), and the violation names the URL it asked for.
+const blockedUrls = newSet(); // what the page's policy refused to load (it only ever tightens)
+const schemeless = (url) => url.replace(/^https?:/, "");
+call(N.addEventListener, window, "securitypolicyviolation", (e) => {
+  if (e.disposition === "enforce" && e.blockedURI) blockedUrls.add(schemeless(normalizeUrl(e.blockedURI)));
+}, true);
+
 call(N.addEventListener, document, "load", onElementEvent, true);
 call(N.addEventListener, document, "error", onElementEvent, true);
 function onElementEvent(e) {
@@ -55,6 +66,7 @@ function onElementEvent(e) {
   }
   loadSeen.add(el);
   detachedImages.delete(el);
+  if (e.type === "error" && blockedUrls.has(schemeless(elementKey(el).src))) return;
   if (!(el instanceof HTMLLinkElement)) unwaitedLoads++;
   if (el instanceof HTMLIFrameElement || el instanceof HTMLFrameElement) {
     try { if (el.contentWindow) A.push(uncontrolled, `frame ${elementText(el)}`); } catch (err) { /* cross-origin */ }

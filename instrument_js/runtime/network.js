@@ -205,6 +205,11 @@ window.fetch = function fetch(input, init) {
         reject(signal.reason || new DOMException("The user aborted a request.", "AbortError"));
       });
     }
+    // A request the browser refuses before it reaches the network (the page's Content Security
+    // Policy, mixed content) fails before any other task runs: the page sees the failure in the
+    // event that made the request, as in Chromium, not in an event of its own.
+    let atOnce = true;
+    nativeTick(() => { atOnce = false; });
     // No callback returns a promise: resolving with one would look up its `then`, the page's.
     then(N.fetch(input, init),
       (res) => {
@@ -212,7 +217,11 @@ window.fetch = function fetch(input, init) {
           (buffer) => arrive("response", () => resolve(settledResponse(res, buffer))),
           (err) => arrive("error", () => reject(err)));
       },
-      (err) => arrive("error", () => reject(err)),
+      (err) => {
+        if (!atOnce) return arrive("error", () => reject(err));
+        inflight--;
+        reject(err);
+      },
     );
   });
 };

@@ -63,27 +63,25 @@ def amend_policies(value: str, harness: HarnessCode) -> str:
 
 
 def _amend_policy(policy: str, harness: HarnessCode, hashes: Mapping[str, list[str]]) -> str:
-    directives = [part.split() for part in policy.split(";")]
-    first: dict[str, list[str]] = {}  # a directive's first occurrence: the one in force
-    for tokens in directives:
-        if tokens:
-            first.setdefault(tokens[0].lower(), tokens)
-    additions: dict[int, list[str]] = {}
-    for tokens in directives:
-        if tokens and first[tokens[0].lower()] is tokens:
-            additions[id(tokens)] = [added for source in tokens[1:] for added in hashes.get(_hash_key(source), [])]
-    script = _in_force(first, _SCRIPT_ELEMENT_DIRECTIVES)
+    directives = [tokens for tokens in (part.split() for part in policy.split(";")) if tokens]
+    in_force: dict[str, int] = {}  # a directive's name → its first occurrence, the one in force
+    for index, tokens in enumerate(directives):
+        in_force.setdefault(tokens[0].lower(), index)
+    added = {index: [new for source in directives[index][1:] for new in hashes.get(_hash_key(source), [])]
+             for index in in_force.values()}
+    script = _first_of(in_force, _SCRIPT_ELEMENT_DIRECTIVES)
     if script is not None:
-        additions[id(script)].append(harness.marker_source if _inline_allowed(script) else f"'nonce-{harness.nonce}'")
-    connect = _in_force(first, _CONNECT_DIRECTIVES)
+        inline = _inline_allowed(directives[script])
+        added[script].append(harness.marker_source if inline else f"'nonce-{harness.nonce}'")
+    connect = _first_of(in_force, _CONNECT_DIRECTIVES)
     if connect is not None:
-        additions[id(connect)].append(harness.notice_url)
-    return "; ".join(_with_sources(tokens, additions.get(id(tokens), [])) for tokens in directives if tokens)
+        added[connect].append(harness.notice_url)
+    return "; ".join(_with_sources(tokens, added.get(index, [])) for index, tokens in enumerate(directives))
 
 
-def _in_force(first: Mapping[str, list[str]], names: tuple[str, ...]) -> list[str] | None:
-    """The first of the directives ``names`` (most specific first) the policy has."""
-    return next((first[name] for name in names if name in first), None)
+def _first_of(in_force: Mapping[str, int], names: tuple[str, ...]) -> int | None:
+    """Where the policy has the first of the directives ``names`` (most specific first)."""
+    return next((in_force[name] for name in names if name in in_force), None)
 
 
 def _inline_allowed(directive: list[str]) -> bool:

@@ -136,12 +136,14 @@ class AmendedMeta:
 
 
 def amend_meta_policies(document: str, harness: HarnessCode) -> AmendedMeta:
-    """``document`` with every policy it delivers in a ``<meta http-equiv>`` tag amended
-    (:func:`amend_policies`), each inside the quotes it had."""
+    """``document`` with every policy it delivers in a ``<meta http-equiv>`` tag of its head
+    amended (:func:`amend_policies`), each inside the quotes it had."""
     edits: list[Replacement] = []
     originals: dict[str, str] = {}
     starts = line_starts(document)
-    for tag in BeautifulSoup(document, "html.parser").find_all("meta"):
+    head = _head(document)
+    delivers = "content-security-policy" in head.lower()  # else no tag to find: no parse
+    for tag in BeautifulSoup(head, "html.parser").find_all("meta") if delivers else []:
         if not isinstance(tag, Tag) or tag.sourceline is None or tag.sourcepos is None:
             continue
         if str(tag.get("http-equiv", "")).strip().lower() != "content-security-policy":
@@ -161,6 +163,13 @@ def amend_meta_policies(document: str, harness: HarnessCode) -> AmendedMeta:
         previous = end
     pieces.append(document[previous:])
     return AmendedMeta("".join(pieces), PositionMap.from_replacements(document, edits), originals)
+
+
+def _head(document: str) -> str:
+    """The start of ``document`` up to where its body starts: Chromium takes a policy from a
+    ``<meta>`` tag in the head only."""
+    body = re.search(r"</head\s*>|<body[\s>]", document, re.IGNORECASE)
+    return document[: body.start()] if body is not None else document
 
 
 def _attribute_value(text: str, quote: str) -> str:

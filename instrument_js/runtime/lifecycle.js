@@ -46,12 +46,14 @@ Element.prototype.setAttribute = function (name, value) {
 
 // A load the page's policy blocks never reaches the network: Chromium reports the violation and
 // fires the element's error event at once, in the tasks right after, which no other event's
-// timing decides. That error reaches the page as Chromium fires it, not as an event of its own.
+// timing decides. That error reaches the page as Chromium fires it, not as an event of its own;
+// so do the violation events, and the trace lists both as uncontrolled.
 // The URLs are compared without their scheme: an https: page asks for an http: image over https:
 // (mixed content is upgraded), and the violation names the URL it asked for.
 const blockedUrls = newSet(); // what the page's policy refused to load (it only ever tightens)
 const schemeless = (url) => url.replace(/^https?:/, "");
 call(N.addEventListener, window, "securitypolicyviolation", (e) => {
+  A.push(uncontrolled, `securitypolicyviolation ${e.effectiveDirective} ${e.blockedURI}`);
   if (e.disposition === "enforce" && e.blockedURI) blockedUrls.add(schemeless(normalizeUrl(e.blockedURI)));
 }, true);
 
@@ -66,7 +68,10 @@ function onElementEvent(e) {
   }
   loadSeen.add(el);
   detachedImages.delete(el);
-  if (e.type === "error" && blockedUrls.has(schemeless(elementKey(el).src))) return;
+  if (e.type === "error" && blockedUrls.has(schemeless(elementKey(el).src))) {
+    A.push(uncontrolled, `error of ${elementText(el)}, refused by the page's policy`);
+    return;
+  }
   if (!(el instanceof HTMLLinkElement)) unwaitedLoads++;
   if (el instanceof HTMLIFrameElement || el instanceof HTMLFrameElement) {
     try { if (el.contentWindow) A.push(uncontrolled, `frame ${elementText(el)}`); } catch (err) { /* cross-origin */ }

@@ -180,3 +180,18 @@ def test_mixed_content_is_blocked_under_webr4_as_in_chromium(driver):
     assert seed.dom == plain
     replayed = driver.execute(url, seed.trace.sequence, store=store, live_network=False, capture=Capture())
     assert replayed.dom == plain
+
+
+def test_where_the_policy_lets_inline_scripts_run_by_unsafe_inline_the_parse_chunks_still_run(driver):
+    page = ("<!doctype html><title>inline</title><body><p id=a></p><script src=/a.js></script>"
+            "<script>document.getElementById('a').textContent += ' inline';</script></body>")
+    pages = {"/": ("text/html", page.encode(), {"Content-Security-Policy": "script-src 'self' 'unsafe-inline'"}),
+             "/a.js": ("text/javascript", b"document.getElementById('a').textContent = 'external';", {})}
+    with route_server(pages.get) as base:
+        plain = driver.plain(base + "/", "document.getElementById('a').textContent")
+        executed = driver.execute(base + "/", capture=Capture())
+    assert plain == "external inline"
+    assert not [e.message for e in executed.trace.errors if e.kind == "harness"]
+    assert "external inline" in executed.dom
+    labels = [executed.trace.events[event].label for event in executed.trace.sequence]
+    assert labels[:2] == ["parse head", "parse chunk 1/1"], labels

@@ -11,10 +11,9 @@ One :class:`NetworkGate` per execution sits behind ``page.route("**/*")``:
 * every other request is answered at once, from the store when replaying, from the live site
   when recording (the response is then added to the store), with the headers the server sent
   wherever the page reads them (:func:`_served_headers`);
-* a request the browser blocked before it reached the network (the page's Content Security
-  Policy, mixed content) is recorded as that failure (:meth:`NetworkGate.request_failed`); the
-  policies a document delivers are served amended to let run what webr4 serves in the page's
-  place (:mod:`webr4.instrument.policy`), so that the browser blocks what it blocks without webr4;
+* a document's policies are served amended for webr4's own code (:mod:`webr4.instrument.policy`);
+  what the browser blocks by them, or as mixed content, before the network is recorded as the
+  failure it was (:meth:`NetworkGate.request_failed`);
 * a request that got no response when recording (an unresolvable host, a refused or reset
   connection, a timeout) is recorded as that failure (:mod:`webr4.browser.neterrors`) and fails
   in every replay as it failed then: the page sees Chromium's failure, an outcome like a response;
@@ -284,9 +283,8 @@ class NetworkGate:
         return message, f"{url}:{line}:{column}"
 
     def request_failed(self, request: Request) -> None:
-        """Record a request of the page that the browser blocked before it reached the network (by
-        the page's policy, or as mixed content) as the failure it was; a replay's browser blocks
-        it again without asking."""
+        """Record a request the browser blocked before the network (the page's policy, mixed
+        content) as the failure it was; a replay's browser blocks it again without asking."""
         blocked = blocked_error(request.failure)
         if self.record and blocked is not None:
             self.store.add(request.method, request.url, request.post_data_buffer,

@@ -205,11 +205,11 @@ window.fetch = function fetch(input, init) {
         reject(signal.reason || new DOMException("The user aborted a request.", "AbortError"));
       });
     }
-    // A request the browser refuses before it reaches the network (the page's Content Security
-    // Policy, mixed content) fails before any other task runs: the page sees the failure in the
-    // event that made the request, as in Chromium, not in an event of its own.
+    // A fetch the page's Content Security Policy refuses is rejected before fetch() returns
+    // (one blocked as mixed content fails a task later, like a failed request): its rejection
+    // comes before any reaction queued after it, and the page sees it in the event that made the
+    // request, as in Chromium, not in an event of its own.
     let atOnce = true;
-    nativeTick(() => { atOnce = false; });
     // No callback returns a promise: resolving with one would look up its `then`, the page's.
     then(N.fetch(input, init),
       (res) => {
@@ -223,5 +223,6 @@ window.fetch = function fetch(input, init) {
         reject(err);
       },
     );
+    then(resolved(), () => { atOnce = false; });
   });
 };

@@ -2,11 +2,11 @@
 // text with runs of white space folded, and the live state the HTML does not show (form values,
 // checked and selected state). The harness's own marker scripts never appear. Evaluated by the
 // harness as a function expression: (originals) => string, where `originals` (optional) lists
-// [served code, page's text] pairs: an inline script or handler attribute holding served code is
-// shown with the page's own text, as the DOM has it in plain Chromium. A frame whose document the
-// page can reach (same-origin) shows it under the frame's element, after a `#document` line, so a
-// path inside it names the frame (`iframe#child > html > body > p#out`); a cross-origin frame
-// shows only its element.
+// [served code, page's text] pairs: an inline script, handler attribute or policy of a <meta> tag
+// holding served code is shown with the page's own text, as the DOM has it in plain Chromium. A
+// frame whose document the page can reach (same-origin) shows it under the frame's element, after
+// a `#document` line, so a path inside it names the frame (`iframe#child > html > body > p#out`);
+// a cross-origin frame shows only its element.
 (originals) => {
   const own = new Map(originals || []);
   const pageText = (text) => (own.has(text) ? own.get(text) : text);
@@ -14,7 +14,8 @@
   const out = [];
   const escape = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
   function attrs(el) {
-    const list = [...el.attributes].map((a) => [a.name, a.name.startsWith("on") ? pageText(a.value) : a.value]);
+    const served = (a) => a.name.startsWith("on") || (a.name === "content" && el.localName === "meta");
+    const list = [...el.attributes].map((a) => [a.name, served(a) ? pageText(a.value) : a.value]);
     if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) {
       list.push(["(value)", el.value]);
     }

@@ -25,3 +25,14 @@ def test_a_har_entry_with_no_response_and_no_error_named_fails_as_err_failed(tmp
     entry = {"request": {"method": "GET", "url": "http://x.invalid/"}, "response": {"status": 0, "headers": []}}
     (tmp_path / "other.har").write_text(json.dumps({"log": {"entries": [entry]}}))
     assert ResponseStore.load_har(tmp_path / "other.har").failures() == ["GET http://x.invalid/: net::ERR_FAILED"]
+
+
+def test_a_blocked_request_is_listed_but_never_served_in_place_of_an_answered_one(tmp_path: Path):
+    store = ResponseStore()
+    store.add("GET", "http://cdn.example/a.png", None, StoredResponse(0, {}, b"", "blocked:csp"))
+    store.add("GET", "http://cdn.example/a.png", None, StoredResponse(200, {"content-type": "image/png"}, b"png"))
+    store.save_har(tmp_path / "network.har")
+    loaded = ResponseStore.load_har(tmp_path / "network.har")
+    assert loaded.failures() == ["GET http://cdn.example/a.png: blocked:csp"]
+    answered = loaded.lookup("GET", "http://cdn.example/a.png", None)
+    assert answered is not None and answered.body == b"png"

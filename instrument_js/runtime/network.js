@@ -224,6 +224,11 @@ function installFetch(win, nativeFetch) {
           reject(signal.reason || new DOMException("The user aborted a request.", "AbortError"));
         });
       }
+      // A fetch the page's Content Security Policy refuses is rejected before fetch() returns
+      // (one blocked as mixed content fails a task later, like a failed request): its rejection
+      // comes before any reaction queued after it, and the page sees it in the event that made the
+      // request, as in Chromium, not in an event of its own.
+      let atOnce = true;
       // No callback returns a promise: resolving with one would look up its `then`, the page's.
       then(nativeFetch(input, init),
         (res) => {
@@ -231,8 +236,13 @@ function installFetch(win, nativeFetch) {
             (buffer) => arrive("response", () => resolve(settledResponse(res, buffer))),
             (err) => arrive("error", () => reject(err)));
         },
-        (err) => arrive("error", () => reject(err)),
+        (err) => {
+          if (!atOnce) return arrive("error", () => reject(err));
+          inflight--;
+          reject(err);
+        },
       );
+      then(resolved(), () => { atOnce = false; });
     });
   };
 }

@@ -37,7 +37,7 @@ function scriptSettled(el, type) {
      request waits for its response. The page gets a promise that settles as the import's does:
      one that rejects unhandled is reported as Chromium reports the import's own (a handler on
      the import's promise would mark that one handled). */
-const MODULE_NOTICE = "/__webr4__/module?url="; // webr4/browser/network.py answers it
+const MODULE_NOTICE = "/__webr4__/module?url="; // MODULE_NOTICE_PATH of webr4/instrument/modules.py
 const URL_SPECIFIER = /^(\.{0,2}\/|[a-zA-Z][a-zA-Z0-9+.-]*:)/; // bare ones belong to import maps
 
 const noticedModules = newSet(); // URLs told once: the harness serves a known module at once

@@ -21,9 +21,20 @@ function callbackIn(win, cb, args) {
   // The timer's callback as the browser calls it in `win`: with `win` as `this`, a string by
   // indirect eval in `win`'s realm. A child frame's exception goes to its own window's error
   // handlers, as it would in a task of its own (the runtime's tasks are the top frame's).
-  const run = () => (typeof cb === "function" ? apply(cb, win, args) : (0, win.eval)(String(cb)));
+  const run = () => (typeof cb === "function" ? apply(cb, win, args) : (0, win.eval)(cb));
   if (win === window) return run;
   return () => { try { run(); } catch (e) { win.reportError(e); } };
+}
+
+// A handler that is no function is code, made a string once, when the timer is set, as the
+// browser does. Where the page's policy forbids evaluating strings, Chromium refuses such a timer
+// there and then: it reports the violation and returns 0. Asking the native setTimeout lets
+// Chromium decide, and report, as it would; a timer it accepts is cleared before it can fire.
+function refusesCode(code) {
+  const probe = N.setTimeout(code, 2147483647);
+  if (probe === 0) return true;
+  N.clearTimeout(probe);
+  return false;
 }
 
 function scheduleTimer(kind, callback, requested, handle, firing, seriesSite) {
@@ -57,13 +68,17 @@ function scheduleTimer(kind, callback, requested, handle, firing, seriesSite) {
  *  see frames.js) under control: their callbacks become events of the one pending set. */
 function installTimers(win) {
   win.setTimeout = function setTimeout(cb, delay, ...args) {
+    const handler = typeof cb === "function" ? cb : String(cb);
+    if (typeof handler === "string" && refusesCode(handler)) return 0;
     const handle = nextHandle++;
-    scheduleTimer("setTimeout", callbackIn(win, cb, args), toDelay(delay), handle, 0);
+    scheduleTimer("setTimeout", callbackIn(win, handler, args), toDelay(delay), handle, 0);
     return handle;
   };
   win.setInterval = function setInterval(cb, delay, ...args) {
+    const handler = typeof cb === "function" ? cb : String(cb);
+    if (typeof handler === "string" && refusesCode(handler)) return 0;
     const handle = nextHandle++;
-    scheduleTimer("setInterval", callbackIn(win, cb, args), Math.max(toDelay(delay), 1), handle, 0);
+    scheduleTimer("setInterval", callbackIn(win, handler, args), Math.max(toDelay(delay), 1), handle, 0);
     return handle;
   };
   win.clearTimeout = win.clearInterval = function clearTimer(handle) {

@@ -68,7 +68,7 @@ async def open_fresh(browser: Browser, init_script: str) -> FreshPage:
 
     The context is closed again when any step after its creation fails."""
     context = await browser.new_context(
-        bypass_csp=True, service_workers="block", viewport=VIEWPORT, device_scale_factor=1,
+        service_workers="block", viewport=VIEWPORT, device_scale_factor=1,
         locale="en-US", timezone_id="UTC",
     )
     try:

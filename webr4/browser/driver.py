@@ -156,6 +156,7 @@ class Driver:
             gate = NetworkGate(store, record=live_network, rewriter=self._rewriter if capture.rewrite_scripts else None,
                                documents=self._documents, chunking=limits.chunking)
             fresh.serve(gate.handle)  # the page is still at about:blank
+            page.on("requestfailed", gate.request_failed)
             crashed = asyncio.Event()
             page.on("crash", lambda _: crashed.set())
             try:

@@ -17,6 +17,13 @@ ABORTED = "net::ERR_ABORTED"
 ``timeout``, ``abort()``, an aborted ``fetch``): replays leave such a request unanswered, so that
 the page gives up on it again, as it did, rather than seeing an answer it never saw."""
 
+BLOCKED = {"csp": "blocked:csp", "mixed-content": "blocked:mixed-content"}
+"""The requests Chromium blocks before they reach the network, by what Playwright gives as their
+failure (the page's Content Security Policy; an ``http:`` request of an ``https:`` page), named as
+Chromium's developer tools show them. The page sees the block (a ``securitypolicyviolation``
+event, an ``error`` event, a rejected ``fetch``); the recording keeps it as a failure, never served:
+every replay's browser blocks the request again."""
+
 _NODE_TO_CHROMIUM = (
     # (what Node's message holds, the error Chromium reports), first match wins
     ("ENOTFOUND", "net::ERR_NAME_NOT_RESOLVED"),
@@ -60,6 +67,12 @@ def chromium_error(message: str) -> str:
         if fragment in message:
             return error
     return FAILED
+
+
+def blocked_error(failure: str | None) -> str | None:
+    """The error a recording keeps for a request whose failure, as Playwright gives it, is
+    ``failure``, when the browser blocked it before it reached the network; else ``None``."""
+    return BLOCKED.get(failure or "")
 
 
 def abort_reason(error: str) -> str:

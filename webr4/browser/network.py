@@ -13,6 +13,9 @@ One :class:`NetworkGate` per execution sits behind ``page.route("**/*")``:
 * every other request is answered at once, from the store when replaying, from the live site
   when recording (the response is then added to the store), with the headers the server sent
   wherever the page reads them (:func:`_served_headers`);
+* a document's policies are served amended for webr4's own code (:mod:`webr4.instrument.policy`);
+  what the browser blocks by them, or as mixed content, before the network is recorded as the
+  failure it was (:meth:`NetworkGate.request_failed`);
 * a request that got no response when recording (an unresolvable host, a refused or reset
   connection, a timeout) is recorded as that failure (:mod:`webr4.browser.neterrors`) and fails
   in every replay as it failed then: the page sees Chromium's failure, an outcome like a response;
@@ -36,12 +39,12 @@ from playwright.async_api import Frame, Request, Route
 
 from webr4.browser.frames import JoiningFrames, frame_of, is_top_level
 from webr4.browser.budget import HarnessTime
-from webr4.browser.neterrors import ABORTED, abort_reason, chromium_error
+from webr4.browser.neterrors import ABORTED, abort_reason, blocked_error, chromium_error
 from webr4.browser.responses import ResponseStore, StoredResponse
 from webr4.instrument import thrown
 from webr4.instrument.cache import CachedRewriter
 from webr4.instrument.chunks import MARKER_ORIGIN, MARKER_PATH, ChunkModel
-from webr4.instrument.modules import imported_urls
+from webr4.instrument.modules import MODULE_NOTICE_PATH, imported_urls
 from webr4.instrument.positions import line_starts, to_offset, to_position
 from webr4.instrument.page import DocumentCache, FrameDocument, PreparedDocument
 from webr4.trace import Navigation
@@ -49,7 +52,6 @@ from webr4.instrument.rewrite import RewriteResult
 from webr4.errors import Webr4Error
 
 _MARKER_BODY = "document.currentScript&&document.currentScript.remove()"
-MODULE_NOTICE_PATH = "/__webr4__/module"  # ?url=: a module the page imports (instrument_js/runtime/parsing.js)
 MAX_BODY_BYTES = 10 * 2**20  # larger responses are refused when recording: they cannot be replayed in time
 _HEADERS_READ = frozenset({"xhr", "fetch"})
 """Resource types whose responses page code reads the headers of, and from which no code runs:
@@ -60,7 +62,8 @@ Chromium takes a fulfilled body as it is, whatever these say: where the page rea
 as the server sent them (the runtime derives a request's progress lengths from them, as Chromium
 does); elsewhere Playwright states the served body's length."""
 _POLICIES = frozenset({"content-security-policy", "content-security-policy-report-only"})
-"""What a document or a worker may run: they would govern the code webr4 serves in its place."""
+"""What a document or a worker may run: they would govern the code webr4 serves in its place, so
+a document's are served amended (:meth:`PreparedDocument.policy`) and a worker's not at all."""
 
 
 class NetworkError(Webr4Error):
@@ -291,6 +294,14 @@ class NetworkGate:
         line, column = to_position(document.original_lines, offset)
         return message, f"{url}:{line}:{column}"
 
+    def request_failed(self, request: Request) -> None:
+        """Record a request the browser blocked before the network (the page's policy, mixed
+        content) as the failure it was; a replay's browser blocks it again without asking."""
+        blocked = blocked_error(request.failure)
+        if self.record and blocked is not None:
+            self.store.add(request.method, request.url, request.post_data_buffer,
+                           StoredResponse(status=0, headers={}, body=b"", error=blocked))
+
     async def abandon(self) -> None:
         """Abort whatever is still held, once the work begun for it has stopped: the execution is
         over. When recording, a request whose answer has not come yet is recorded as one the
@@ -341,8 +352,10 @@ class NetworkGate:
             self._blocking = Counter(self.document.chunked.blocking_scripts)
             self._modules.update(self.document.chunked.module_scripts)
             headers = _served_headers(response.headers, request.resource_type)
+            headers.update({name: self.document.policy(value) for name, value in response.headers.items()
+                            if name.lower() in _POLICIES})
             headers["content-type"] = "text/html; charset=utf-8"
-            await route.fulfill(status=response.status, headers=headers, body=self.document.chunked.html.encode())
+            await route.fulfill(status=response.status, headers=headers, body=self.document.html.encode())
         except NetworkError as error:
             self.document_error = str(error)
             await route.abort("failed")

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
-from webr4.browser.neterrors import FAILED
+from webr4.browser.neterrors import BLOCKED, FAILED
 from webr4.errors import Webr4Error
 
 
@@ -90,7 +90,12 @@ class ResponseStore:
         return len(self._entries)
 
     def add(self, method: str, url: str, body: bytes | None, response: StoredResponse) -> None:
+        """Keep ``response`` to ``method url``; a request the browser blocked before it reached the
+        network (:data:`~webr4.browser.neterrors.BLOCKED`) is kept, but never looked up: it is
+        never asked for, and serving it would take the turn of a request that was answered."""
         self._entries.append((method, url, body, response))
+        if response.error in BLOCKED.values():
+            return
         self._exact[_exact_key(method, url, body)].append(response)
         self._fuzzy[_fuzzy_key(method, url)].append(response)
 

@@ -44,8 +44,9 @@ from webr4.instrument.positions import PositionMap, Replacement, line_starts
 
 # Markers come from an origin of their own that only the harness answers: held marker requests
 # then never take one of the six connections Chromium allows per host, which the page's own
-# requests need while the markers wait.
-MARKER_ORIGIN = "http://webr4-parse.invalid"
+# requests need while the markers wait. It is an https: origin, so that an https: page may load
+# them: Chromium blocks an http: script there as mixed content.
+MARKER_ORIGIN = "https://webr4-parse.invalid"
 MARKER_PATH = "/__webr4__/chunk/"
 
 _BOUNDARY_TAGS = frozenset(
@@ -260,10 +261,12 @@ def _unsplit(html: str, soup: BeautifulSoup, base_url: str) -> ChunkedDocument:
 
 
 def split_into_chunks(html: str, base_url: str, token: str, model: ChunkModel = ChunkModel(),
-                      delivered: PositionMap | None = None) -> ChunkedDocument:
+                      delivered: PositionMap | None = None, nonce: str = "") -> ChunkedDocument:
     """Insert parse-chunk markers into ``html`` where ``model`` puts chunk boundaries.
 
-    ``token`` goes into the marker URLs (so that documents split differently never share them).
+    ``token`` goes into the marker URLs (so that documents split differently never share them);
+    ``nonce``, when given, is the ``nonce`` attribute of every script inserted (the page's policy
+    lets them run by it: :mod:`webr4.instrument.policy`).
     When ``html`` is a rewritten copy of the document, ``delivered`` maps its offsets back to the
     document the network delivered: data arrival is counted there, so that a document is split at
     the same places whether or not its inline scripts were rewritten.
@@ -299,14 +302,7 @@ def split_into_chunks(html: str, base_url: str, token: str, model: ChunkModel = 
     if not points:
         return _unsplit(html, soup, base_url)
 
-    end = len(html.rstrip("\n"))  # the last chunk ends before a trailing newline
-    total = len(points)
-    inserts = [
-        (point, f"<script>window.__webr4&&__webr4.chunkEnd({index - 1},{total})</script>"
-                f'<script src="{MARKER_ORIGIN}{MARKER_PATH}{token}/{index}"></script>')
-        for index, point in enumerate(points)
-    ]
-    inserts.append((end, f"<script>window.__webr4&&__webr4.chunkEnd({total - 1},{total})</script>"))
+    inserts = _markers(points, len(html.rstrip("\n")), token, nonce)  # the last chunk ends before a trailing newline
     pieces: list[str] = []
     previous = 0
     for point, text in inserts:
@@ -316,9 +312,23 @@ def split_into_chunks(html: str, base_url: str, token: str, model: ChunkModel = 
     pieces.append(html[previous:])
     positions = PositionMap.from_replacements(html, [Replacement(p, p, t) for p, t in inserts])
     blocking, modules = _script_urls(soup, base_url)
-    return ChunkedDocument("".join(pieces), total, blocking, modules, positions,
+    return ChunkedDocument("".join(pieces), len(points), blocking, modules, positions,
                            waits=[waits[p] for p in points],
                            openers=_openers(points, candidates, tags, _base(soup, base_url)))
+
+
+def _markers(points: list[int], end: int, token: str, nonce: str) -> list[tuple[int, str]]:
+    """The scripts to insert, with their offsets: at each chunk's start ``points``, the end of
+    the chunk before and the marker the chunk waits for; at ``end``, the end of the last chunk."""
+    total = len(points)
+    script = f'<script nonce="{nonce}"' if nonce else "<script"
+    inserts = [
+        (point, f"{script}>window.__webr4&&__webr4.chunkEnd({index - 1},{total})</script>"
+                f'{script} src="{MARKER_ORIGIN}{MARKER_PATH}{token}/{index}"></script>')
+        for index, point in enumerate(points)
+    ]
+    inserts.append((end, f"{script}>window.__webr4&&__webr4.chunkEnd({total - 1},{total})</script>"))
+    return inserts
 
 
 def _openers(points: list[int], candidates: list[tuple[int, bool, str | None]], tags: list[tuple[Tag, int, bool]],

@@ -15,6 +15,10 @@ from urllib.parse import urljoin
 from webr4.instrument.syntax import parse
 
 _URL_PREFIXES = ("./", "../", "/", "http://", "https://")
+MODULE_NOTICE_PATH = "/__webr4__/module"
+"""Where the page runtime tells the harness, on the page's origin, of a module a dynamic import
+loads (``?url=``): ``importUrl`` in ``instrument_js/runtime/parsing.js``, answered by
+``webr4/browser/network.py``."""
 
 
 def _string_value(node) -> str | None:

@@ -7,12 +7,16 @@ hundreds of times, so :class:`DocumentCache` keeps the result by URL and content
 
 from __future__ import annotations
 
+import base64
 import hashlib
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 from webr4.instrument.cache import CachedRewriter
-from webr4.instrument.chunks import ChunkedDocument, ChunkModel, split_into_chunks
+from webr4.instrument.chunks import MARKER_ORIGIN, MARKER_PATH, ChunkedDocument, ChunkModel, split_into_chunks
 from webr4.instrument.document import InstrumentedDocument, instrument_document
+from webr4.instrument.modules import MODULE_NOTICE_PATH
+from webr4.instrument.policy import HarnessCode, amend_meta_policies, amend_policies
 from webr4.instrument.positions import PositionMap, line_starts, to_offset, to_position
 
 # Marker URLs need not differ between executions: while the harness intercepts requests,
@@ -23,7 +27,9 @@ _MARKER_TOKEN = "m"
 @dataclass(frozen=True)
 class PreparedDocument:
     url: str  # without query and fragment, as stack traces name it
+    html: str  # what is served: the chunked document with its policies amended
     chunked: ChunkedDocument
+    harness: HarnessCode  # what the page's policies must let run (see policy)
     sites: dict[str, str] = field(default_factory=dict)
     uncontrolled: list[str] = field(default_factory=list)
     position_maps: tuple[PositionMap, ...] = ()  # served -> original, applied in order
@@ -31,6 +37,11 @@ class PreparedDocument:
     original_lines: list[int] = field(default_factory=list)
     originals: dict[str, str] = field(default_factory=dict)  # see InstrumentedDocument.originals
     scripts: tuple[tuple[int, str], ...] = ()  # see InstrumentedDocument.scripts
+
+    def policy(self, value: str) -> str:
+        """A policy the document's response delivers (a ``Content-Security-Policy`` header's
+        value), amended to let run what webr4 serves in the page's place."""
+        return amend_policies(value, self.harness)
 
     def script_at(self, line: int, column: int) -> tuple[str, int] | None:
         """The page's own inline script holding 1-based ``line``:``column`` of the original
@@ -98,10 +109,16 @@ def prepare_document(html: str, url: str, rewriter: CachedRewriter | None, model
         html, sites, uncontrolled = instrumented.html, instrumented.sites, instrumented.uncontrolled
         originals, scripts = instrumented.originals, instrumented.scripts
         maps.append(instrumented.positions)
-    chunked = split_into_chunks(html, url, _MARKER_TOKEN, model, maps[0] if maps else None)
-    maps.insert(0, chunked.positions)
-    return PreparedDocument(url.split("#")[0].split("?")[0], chunked, sites, uncontrolled, tuple(maps),
-                            line_starts(chunked.html), original_lines, originals, scripts)
+    nonce = base64.urlsafe_b64encode(hashlib.sha256(html.encode()).digest()[:12]).decode()
+    chunked = split_into_chunks(html, url, _MARKER_TOKEN, model, maps[0] if maps else None, nonce)
+    parts = urlsplit(url)
+    harness = HarnessCode(nonce, MARKER_ORIGIN + MARKER_PATH, originals,
+                          f"{parts.scheme}://{parts.netloc}{MODULE_NOTICE_PATH}")
+    served = amend_meta_policies(chunked.html, harness)
+    maps[:0] = [served.positions, chunked.positions]
+    return PreparedDocument(url.split("#")[0].split("?")[0], served.html, chunked, harness, sites, uncontrolled,
+                            tuple(maps), line_starts(served.html), original_lines, originals | served.originals,
+                            scripts)
 
 
 @dataclass

@@ -12,7 +12,7 @@ One :class:`NetworkGate` per execution sits behind ``page.route("**/*")``:
   frames run natively;
 * every other request is answered at once, from the store when replaying, from the live site
   when recording (the response is then added to the store), with the headers the server sent
-  wherever the page reads them (:func:`_served_headers`);
+  wherever the page reads them (:func:`~webr4.browser.headers.served_headers`);
 * a document's policies are served amended for webr4's own code (:mod:`webr4.instrument.policy`);
   what the browser blocks by them, or as mixed content, before the network is recorded as the
   failure it was (:meth:`NetworkGate.request_failed`);
@@ -38,6 +38,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Request, Route
 
 from webr4.browser.frames import JoiningFrames, frame_of, is_top_level
+from webr4.browser.headers import is_policy, served_headers
 from webr4.browser.budget import HarnessTime
 from webr4.browser.neterrors import ABORTED, abort_reason, blocked_error, chromium_error
 from webr4.browser.responses import ResponseStore, StoredResponse
@@ -53,17 +54,7 @@ from webr4.errors import Webr4Error
 
 _MARKER_BODY = "document.currentScript&&document.currentScript.remove()"
 MAX_BODY_BYTES = 10 * 2**20  # larger responses are refused when recording: they cannot be replayed in time
-_HEADERS_READ = frozenset({"xhr", "fetch"})
-"""Resource types whose responses page code reads the headers of, and from which no code runs:
-served with every header as recorded."""
-_BODY_FRAMING = frozenset({"content-length", "content-encoding", "transfer-encoding"})
-"""How the server framed and encoded the body, which webr4 stores decoded and serves whole.
-Chromium takes a fulfilled body as it is, whatever these say: where the page reads them they stay
-as the server sent them (the runtime derives a request's progress lengths from them, as Chromium
-does); elsewhere Playwright states the served body's length."""
-_POLICIES = frozenset({"content-security-policy", "content-security-policy-report-only"})
-"""What a document or a worker may run: they would govern the code webr4 serves in its place, so
-a document's are served amended (:meth:`PreparedDocument.policy`) and a worker's not at all."""
+
 
 
 class NetworkError(Webr4Error):
@@ -351,9 +342,9 @@ class NetworkGate:
             self.uncontrolled.extend(self.document.uncontrolled)
             self._blocking = Counter(self.document.chunked.blocking_scripts)
             self._modules.update(self.document.chunked.module_scripts)
-            headers = _served_headers(response.headers, request.resource_type)
+            headers = served_headers(response.headers, request.resource_type)
             headers.update({name: self.document.policy(value) for name, value in response.headers.items()
-                            if name.lower() in _POLICIES})
+                            if is_policy(name)})
             headers["content-type"] = "text/html; charset=utf-8"
             await route.fulfill(status=response.status, headers=headers, body=self.document.html.encode())
         except NetworkError as error:
@@ -412,7 +403,7 @@ class NetworkGate:
         elif response.error is not None:
             await route.abort(abort_reason(response.error))
         else:
-            headers = _served_headers(response.headers, route.request.resource_type)
+            headers = served_headers(response.headers, route.request.resource_type)
             await route.fulfill(status=response.status, headers=headers, body=body)
 
     async def _not_recorded(self, route: Route, request: Request) -> None:
@@ -490,15 +481,6 @@ class NetworkGate:
 
 def _succeeded(response: StoredResponse) -> bool:
     return response.error is None and response.status < 300
-
-
-def _served_headers(headers: dict[str, str], resource_type: str) -> dict[str, str]:
-    """The recorded ``headers`` to serve, with the decoded body, to a request of ``resource_type``
-    (Playwright's name: ``document``, ``script``, ``xhr``, …): all of them where the page reads
-    them; elsewhere, all but the body's framing and the policies."""
-    if resource_type in _HEADERS_READ:
-        return dict(headers)
-    return {k: v for k, v in headers.items() if k.lower() not in _BODY_FRAMING | _POLICIES}
 
 
 def _split_site(site: str) -> tuple[str, int | None, int | None]:

@@ -84,11 +84,13 @@ let writtenCount = 0; // written scripts noticed so far
    <script> tags has it): the parser then inserts those scripts after the write, before anything
    of the document's own. `writtenAhead` counts them, so that they are released as written too. */
 let writtenAhead = 0;
-const BLOCKING_SCRIPT = "script[src]:not([async]):not([defer]):not([type=module])";
+// DOMParser parses with scripting off: what a <noscript> holds is markup there, text for the page.
+const BLOCKING_SCRIPT = "script[src]:not([async]):not([defer]):not([type=module]):not(noscript *)";
 
-/** How many parser-blocking scripts `markup` (document.write's arguments) holds. */
+/** How many parser-blocking scripts `markup` (document.write's arguments) holds, parsed as in a
+ *  body (in a head, a parser with scripting off lets a <noscript>'s script out of it). */
 function blockingScriptsIn(markup) {
-  const parsed = call(N.parseFromString, new N.DOMParser(), A.join(markup, ""), "text/html");
+  const parsed = call(N.parseFromString, new N.DOMParser(), "<body>" + A.join(markup, ""), "text/html");
   return call(N.querySelectorAll, parsed.documentElement, BLOCKING_SCRIPT).length;
 }
 

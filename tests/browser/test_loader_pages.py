@@ -3,7 +3,8 @@
 * A boot loader that writes a style sheet and then a script (Enyo's): while the written style
   sheet loads, Chromium leaves the rest of the written markup unparsed until the writing script
   returns, then inserts the written script before anything of the document's own. The runtime
-  must still know that script as written, and have it released, or the parse chunk waits forever.
+  must still know that script as written, and have it released, or the parse chunk waits forever;
+  and a script in a written ``<noscript>``, text for the page, is none of them.
 * Polyfills that put constructors of their own in the globals (a Shadow DOM polyfill's wrappers
   for ``Event``, ``HTMLScriptElement``, …): no element the browser made is an instance of them, and
   the native ``dispatchEvent`` refuses their events. The runtime must know a dynamic script and
@@ -32,6 +33,7 @@ WRITTEN_STYLE_SHEET = {
                        b'<div><script src="/boot.js"></script><script src="/app.js"></script></div>'),
     "/boot.js": ("text/javascript", b'window.order = ["boot"];\n'
                  b'document.write(\'<link href="/style.css" rel="stylesheet">\');\n'
+                 b'document.write(\'<noscript><script src="/never.js"><\\/script></noscript>\');\n'
                  b'document.write(\'<script src="/module.js"><\\/script>\');\n'
                  b'order.push("scripts " + document.scripts.length);'),
     "/style.css": ("text/css", b"p { color: green }"),

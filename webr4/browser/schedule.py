@@ -7,10 +7,11 @@ order). The user's steps come in their recorded order, each due its delay after 
 one ran. A user step is enabled while its target is actionable; the policy also waits like a
 person for the page to settle: it begins a step (a key comes up after it goes down without
 waiting) only once the page is quiet — none of its events due within :data:`QUIET_MS` of the
-step, but the next frames of animation loops — and lets the page's due events run until then. Both waits are
-bounded, in virtual time after the step was due: a step whose target is actionable goes ahead
-after :data:`QUIET_PATIENCE_MS` on a page that never goes quiet; one whose target is not is
-given up (:data:`GIVE_UP`) after the step wait, or at once when nothing is left to run.
+step, but the next frames of animation loops — and lets the page's due events run until then.
+Both waits are bounded, in virtual time after the step was due: a step whose target is
+actionable goes ahead after :data:`QUIET_PATIENCE_MS` on a page that never goes quiet; one whose
+target is not is given up (:data:`GIVE_UP`) after the step wait, or at once when nothing is left
+to run.
 ``defaultChoice`` in the page runtime makes the same choice during a stretch (no user step).
 """
 

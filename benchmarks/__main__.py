@@ -19,7 +19,7 @@ from types import ModuleType
 
 from benchmarks import (
     budget, confirmation, controlled_execution, cpu_heavy, evaluation, floor, loader_apps, parallel, planning_cost,
-    race_detection, real_apps, real_web, rewrite_speed, scaling, sweep_cost,
+    race_detection, real_apps, real_web, rewrite_speed, scaling, sweep_cost, wc_apps,
 )
 from benchmarks.section import Section, find_sites
 from webr4.resources import resource_dir
@@ -43,6 +43,7 @@ SEPARATE = {
     "real_apps": real_apps,
     "real_web": real_web,
     "loader_apps": loader_apps,
+    "wc_apps": wc_apps,
     "budget": budget,
 }
 

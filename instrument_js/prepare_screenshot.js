@@ -24,10 +24,13 @@ async () => {
   collect(document);
   const saved = [];
   for (const root of roots) {
-    root.querySelectorAll("input,textarea,[contenteditable]").forEach((element) => {
+    // Indexed, not forEach: a Shadow DOM polyfill hands out a NodeList of its own that lacks it.
+    const editable = root.querySelectorAll("input,textarea,[contenteditable]");
+    for (let i = 0; i < editable.length; i++) {
+      const element = editable[i];
       saved.push([element, element.style.getPropertyValue("caret-color"), element.style.getPropertyPriority("caret-color")]);
       element.style.setProperty("caret-color", "transparent", "important");
-    });
+    }
   }
   window.__webr4.afterScreenshot = () => {
     for (const [element, value, priority] of saved) element.style.setProperty("caret-color", value, priority);

@@ -16,7 +16,7 @@ window.postMessage = function postMessage(message, targetOrigin, transfer) {
   const ev = createEvent({
     category: "message", type: "postMessage", label: `window message${site ? " from " + shortSite(site) : ""}`,
     params: { site }, preds: lastOwn, site,
-    run: () => redispatch(window, new MessageEvent("message", { data, origin: location.origin, source: window, ports: opts.transfer || [] })),
+    run: () => redispatch(window, new N.MessageEvent("message", { data, origin: location.origin, source: window, ports: opts.transfer || [] })),
   });
   lastMessageEvent = ev.id;
 };
@@ -25,7 +25,7 @@ call(N.addEventListener, window, "message", (e) => {
   if (passThrough.has(e)) return;
   // A message from another window (a frame, an opener): hold it like any native arrival.
   e.stopImmediatePropagation();
-  const copy = new MessageEvent("message", { data: e.data, origin: e.origin, source: e.source, ports: [...e.ports] });
+  const copy = new N.MessageEvent("message", { data: e.data, origin: e.origin, source: e.source, ports: [...e.ports] });
   createEvent({
     category: "message", type: "postMessage", label: `message from ${e.origin}`, creator: null,
     params: { origin: e.origin }, origin: [2, seqCounter],
@@ -54,7 +54,7 @@ class RuntimePort extends EventTarget {
     const ev = createEvent({
       category: "message", type: "MessagePort", label: `port message${site ? " from " + shortSite(site) : ""}`,
       params: { site }, preds, site,
-      run: () => { if (!target._closed) call(N.dispatchEvent, target, new MessageEvent("message", { data })); },
+      run: () => { if (!target._closed) call(N.dispatchEvent, target, new N.MessageEvent("message", { data })); },
     });
     this._last = ev.id;
   }
@@ -117,7 +117,7 @@ function holdPeerEvents(peer, types, describePeer, copyOf) {
   return ids;
 }
 function copyMessage(e) {
-  return new MessageEvent("message", { data: e.data, origin: e.origin, ports: [...e.ports] });
+  return new N.MessageEvent("message", { data: e.data, origin: e.origin, ports: [...e.ports] });
 }
 if (typeof window.Worker === "function") {
   const NativeWorker = window.Worker;
@@ -131,7 +131,7 @@ if (typeof window.Worker === "function") {
     A.push(uncontrolled, `worker ${shortUrl(href)}`);
     pendingOf.set(worker, holdPeerEvents(worker, ["message", "error"],
       { type: "worker", label: `worker ${shortUrl(href)}`, url: normalizeUrl(href) },
-      (e) => e.type === "message" ? copyMessage(e) : new ErrorEvent("error", {
+      (e) => e.type === "message" ? copyMessage(e) : new N.ErrorEvent("error", {
         message: e.message, filename: e.filename, lineno: e.lineno, colno: e.colno, error: e.error, cancelable: true })));
     let eventId = null;
     if (call(N.regexpTest, /^https?:/, href)) {
@@ -174,8 +174,8 @@ if (typeof window.WebSocket === "function") {
     holdPeerEvents(socket, ["open", "message", "error", "close"],
       { type: "websocket", label: `websocket ${socket.url}`, url: normalizeUrl(socket.url) },
       (e) => e.type === "message" ? copyMessage(e)
-        : e.type === "close" ? new CloseEvent("close", { code: e.code, reason: e.reason, wasClean: e.wasClean })
-          : new Event(e.type));
+        : e.type === "close" ? new N.CloseEvent("close", { code: e.code, reason: e.reason, wasClean: e.wasClean })
+          : new N.Event(e.type));
     awaitAnswer(socket);
     return socket;
   };

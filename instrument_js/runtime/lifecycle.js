@@ -40,7 +40,7 @@ N.defineProperty(HTMLImageElement.prototype, "src", N.assign({}, srcProperty, {
 const setAttribute = Element.prototype.setAttribute;
 Element.prototype.setAttribute = function (name, value) {
   const result = call(setAttribute, this, name, value);
-  if (this instanceof HTMLImageElement && String(name).toLowerCase() === "src") hookDetachedImage(this);
+  if (this instanceof N.HTMLImageElement && String(name).toLowerCase() === "src") hookDetachedImage(this);
   return result;
 };
 
@@ -61,8 +61,8 @@ call(N.addEventListener, document, "load", onElementEvent, true);
 call(N.addEventListener, document, "error", onElementEvent, true);
 function onElementEvent(e) {
   const el = e.target;
-  if (passThrough.has(e) || !(el instanceof N.Element) || el instanceof HTMLStyleElement) return;
-  if (el instanceof HTMLScriptElement) {
+  if (passThrough.has(e) || !(el instanceof N.Element) || el instanceof N.HTMLStyleElement) return;
+  if (el instanceof N.HTMLScriptElement) {
     if (!heldScripts.has(el)) scriptSettled(el, e.type); // held ones: see onHeldScriptEvent
     return;
   }
@@ -72,8 +72,8 @@ function onElementEvent(e) {
     A.push(uncontrolled, `error of ${elementText(el)}, refused by the page's policy`);
     return;
   }
-  if (!(el instanceof HTMLLinkElement)) unwaitedLoads++;
-  if (el instanceof HTMLIFrameElement || el instanceof HTMLFrameElement) {
+  if (!(el instanceof N.HTMLLinkElement)) unwaitedLoads++;
+  if (el instanceof N.HTMLIFrameElement || el instanceof N.HTMLFrameElement) {
     // a frame the runtime did not adopt (frames.js): another origin's, or a sandboxed one
     if (el.contentWindow && !adoptedFrames.has(el.contentWindow)) A.push(uncontrolled, `frame ${elementText(el)}`);
   }
@@ -84,7 +84,7 @@ function onElementEvent(e) {
     category: "network", type: `${type}`, creator,
     label: `${type} of ${elementText(el)}`,
     params: elementKey(el), origin: [1, documentOrder(el), sourceOrder.get(el) || 0],
-    run: () => redispatch(el, new Event(type)),
+    run: () => redispatch(el, new N.Event(type)),
   });
   A.push(loadPreds, ev.id);
 }
@@ -109,7 +109,7 @@ call(N.addEventListener, window, "DOMContentLoaded", (e) => {
       lifecycle.domReadyRan = true;
       // Made before what the handlers make, so that it keeps its place in the default order.
       const load = lifecycle.loadArrived ? createLoadEvent(undefined) : null;
-      redispatch(document, new Event("DOMContentLoaded", { bubbles: true }));
+      redispatch(document, new N.Event("DOMContentLoaded", { bubbles: true }));
       if (load) nativeTick(() => loadAfterDomReady(load)); // once the handlers' microtasks have run
     },
   }).id;
@@ -130,7 +130,7 @@ function createLoadEvent(origin) {
   return createEvent({
     category: "lifecycle", type: "load", label: "window load", creator: null,
     params: {}, preds: loadEventPreds(), origin,
-    run: () => redispatch(window, new Event("load")),
+    run: () => redispatch(window, new N.Event("load")),
   });
 }
 

@@ -44,8 +44,25 @@ const N = {
   defineProperty: Object.defineProperty,
   getAttribute: Element.prototype.getAttribute,
   querySelectorAll: Element.prototype.querySelectorAll,
+  DOMParser: window.DOMParser,
+  parseFromString: DOMParser.prototype.parseFromString,
   regexpTest: RegExp.prototype.test,
-  Element: window.Element, // a polyfill may put its own constructor in the global
+  // A polyfill may put its own constructors in these globals (a Shadow DOM polyfill puts wrappers
+  // there, of which no element the browser made is an instance).
+  Element: window.Element,
+  HTMLScriptElement: window.HTMLScriptElement,
+  HTMLStyleElement: window.HTMLStyleElement,
+  HTMLLinkElement: window.HTMLLinkElement,
+  HTMLImageElement: window.HTMLImageElement,
+  HTMLIFrameElement: window.HTMLIFrameElement,
+  HTMLFrameElement: window.HTMLFrameElement,
+  // Events the runtime dispatches: the native dispatchEvent refuses a polyfill's wrapper ("parameter
+  // 1 is not of type 'Event'").
+  Event: window.Event,
+  ProgressEvent: window.ProgressEvent,
+  MessageEvent: window.MessageEvent,
+  ErrorEvent: window.ErrorEvent,
+  CloseEvent: window.CloseEvent,
 };
 
 // The page's builtins are the page's: a polyfill or a logger may replace Array.prototype.push,

@@ -68,7 +68,7 @@ class RuntimeXMLHttpRequest extends EventTarget {
   setRequestHeader(name, value) { this._x.setRequestHeader(name, value); }
   overrideMimeType(type) { this._x.overrideMimeType(type); }
   _fire(type, lengths) {
-    const e = type === "readystatechange" ? new Event(type) : new ProgressEvent(type, lengths || {});
+    const e = type === "readystatechange" ? new N.Event(type) : new N.ProgressEvent(type, lengths || {});
     call(N.dispatchEvent, this, e);
   }
   /** Keeps what the native request dispatches from now on, for `_redispatch`: its state changes

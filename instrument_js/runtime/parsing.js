@@ -77,6 +77,22 @@ function parseChunkEvent(index) {
 const writtenScripts = []; // URLs, in the order the parser requests them
 const writtenSeen = newWeakSet();
 let writing = 0; // > 0 while document.write runs
+let writtenCount = 0; // written scripts noticed so far
+
+/* Chromium may leave what document.write gave it unparsed until the writing script returns (it
+   does while a style sheet written before is loading, as a boot loader writing its <link> and
+   <script> tags has it): the parser then inserts those scripts after the write, before anything
+   of the document's own. `writtenAhead` counts them, so that they are released as written too. */
+let writtenAhead = 0;
+// DOMParser parses with scripting off: what a <noscript> holds is markup there, text for the page.
+const BLOCKING_SCRIPT = "script[src]:not([async]):not([defer]):not([type=module]):not(noscript *)";
+
+/** How many parser-blocking scripts `markup` (document.write's arguments) holds, parsed as in a
+ *  body (in a head, a parser with scripting off lets a <noscript>'s script out of it). */
+function blockingScriptsIn(markup) {
+  const parsed = call(N.parseFromString, new N.DOMParser(), "<body>" + A.join(markup, ""), "text/html");
+  return call(N.querySelectorAll, parsed.documentElement, BLOCKING_SCRIPT).length;
+}
 
 /* Who waits for the parser to move on (`start` for the head, `finish` for a parse chunk) looks
    again at once when it does — a chunk ended, a written script was met — rather than at its next
@@ -113,7 +129,13 @@ function noticeScript(el) {
   const dynamic = dynamicScripts.has(el);
   const deferred = !dynamic && !el.async && el.defer;
   if (!deferred && !dynamic && !el.async) {
-    if (writing && !writtenSeen.has(el)) { writtenSeen.add(el); A.push(writtenScripts, el.src); parserMoved(); }
+    if ((writing || writtenAhead > 0) && !writtenSeen.has(el)) {
+      if (!writing) writtenAhead--;
+      writtenSeen.add(el);
+      writtenCount++;
+      A.push(writtenScripts, el.src);
+      parserMoved();
+    }
     return;
   }
   heldScripts.add(el);
@@ -161,7 +183,7 @@ function releaseDeferredScripts() {
 
 function noticeElement(el) {
   if (!elementCreator.has(el)) elementCreator.set(el, current);
-  if (el instanceof HTMLScriptElement) noticeScript(el);
+  if (el instanceof N.HTMLScriptElement) noticeScript(el);
 }
 
 function noticeMutations(records) {
@@ -181,9 +203,12 @@ for (const name of ["write", "writeln"]) {
   const native = Document.prototype[name];
   Document.prototype[name] = function (...markup) {
     writing++;
+    const countBefore = writtenCount;
     try {
       const result = apply(native, this, markup);
       noticeMutations(call(N.takeRecords, observer));
+      const unparsed = blockingScriptsIn(markup) - (writtenCount - countBefore);
+      if (unparsed > 0) writtenAhead += unparsed;
       return result;
     } finally {
       writing--;
@@ -193,7 +218,7 @@ for (const name of ["write", "writeln"]) {
 
 // Scripts inserted by page code: remember them, so they are told apart from parser-inserted.
 function markDynamic(node) {
-  if (node instanceof HTMLScriptElement) dynamicScripts.add(node);
+  if (node instanceof N.HTMLScriptElement) dynamicScripts.add(node);
   else if (node instanceof N.Element) for (const s of call(N.querySelectorAll, node, "script")) dynamicScripts.add(s);
 }
 for (const [proto, names] of [

@@ -6,11 +6,12 @@ An enabled event is a :class:`Candidate`, ordered by (virtual due time, priority
 order). The user's steps come in their recorded order, each due its delay after the previous
 one ran. A user step is enabled while its target is actionable; the policy also waits like a
 person for the page to settle: it begins a step (a key comes up after it goes down without
-waiting) only once the page is quiet — none of its events but animation frames due within
-:data:`QUIET_MS` of the step — and lets the page's due events run until then. Both waits are
-bounded, in virtual time after the step was due: a step whose target is actionable goes ahead
-after :data:`QUIET_PATIENCE_MS` on a page that never goes quiet; one whose target is not is
-given up (:data:`GIVE_UP`) after the step wait, or at once when nothing is left to run.
+waiting) only once the page is quiet — none of its events due within :data:`QUIET_MS` of the
+step, but the next frames of animation loops — and lets the page's due events run until then.
+Both waits are bounded, in virtual time after the step was due: a step whose target is
+actionable goes ahead after :data:`QUIET_PATIENCE_MS` on a page that never goes quiet; one whose
+target is not is given up (:data:`GIVE_UP`) after the step wait, or at once when nothing is left
+to run.
 ``defaultChoice`` in the page runtime makes the same choice during a stretch (no user step).
 """
 
@@ -28,12 +29,13 @@ if TYPE_CHECKING:
 USER_PRIORITY = 2
 """The priority of a user step: after page work due at the same time."""
 QUIET_MS = 50.0
-"""A user step waits while any page event other than an animation frame is due within this many
-virtual milliseconds of it: a module loader's chain of short timers, a response just arrived."""
+"""A user step waits while any page event is due within this many virtual milliseconds of it (a
+module loader's chain of short timers, a response just arrived, the frame that paints what a
+component set up), but the next frame of an animation loop."""
 QUIET_PATIENCE_MS = 1_000.0
 """How long, in virtual time, a step whose target is actionable waits for a page that keeps
 being busy (a fast polling timer) before it goes ahead anyway."""
-_NOT_QUIETING = frozenset({"requestAnimationFrame"})  # an animation loop never ends; no one waits for it
+_FRAME = "requestAnimationFrame"
 GIVE_UP = "give up"
 """The default choice when the next user step has waited as long as it may."""
 PAST_HORIZON = "past horizon"
@@ -119,4 +121,15 @@ def _busy(page: list[Candidate], user: Candidate, now: float, events: Mapping[Ev
     """Whether a page event that a person would wait for is due within :data:`QUIET_MS` of the
     user step ``user``."""
     until = max(now, user.due) + QUIET_MS
-    return any(c.due <= until and events[c.id].type not in _NOT_QUIETING for c in page if c.id in events)
+    return any(c.due <= until and _awaited(events[c.id], events) for c in page if c.id in events)
+
+
+def _awaited(event: Event, events: Mapping[EventId, Event]) -> bool:
+    """Whether a person waits for ``event`` before acting: for every page event but the next frame
+    of an animation loop (a frame that a frame requested), which never ends. A frame that other
+    code requested runs before the paint that shows what it sets up (Polymer's elements finish
+    their set-up in one), so before anyone can act on it."""
+    if event.type != _FRAME:
+        return True
+    creator = events.get(event.creator) if event.creator is not None else None
+    return creator is not None and creator.type != _FRAME

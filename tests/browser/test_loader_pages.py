@@ -1,0 +1,116 @@
+"""Pages that boot through a loader or polyfills load under webr4 as in plain Chromium.
+
+* A boot loader that writes a style sheet and then a script (Enyo's): while the written style
+  sheet loads, Chromium leaves the rest of the written markup unparsed until the writing script
+  returns, then inserts the written script before anything of the document's own. The runtime
+  must still know that script as written, and have it released, or the parse chunk waits forever;
+  and a script in a written ``<noscript>``, text for the page, is none of them.
+* Polyfills that put constructors of their own in the globals (a Shadow DOM polyfill's wrappers
+  for ``Event``, ``HTMLScriptElement``, …): no element the browser made is an instance of them, and
+  the native ``dispatchEvent`` refuses their events. The runtime must know a dynamic script and
+  dispatch DOMContentLoaded, load and element loads with the browser's own constructors.
+* Components that finish their set-up in an animation frame (Polymer's ``ready`` → ``async``):
+  the frame runs before the paint that shows the component, so before a person, or Playwright,
+  can type into it. A user step waits for it as for any page work due, but for an animation loop.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from webr4.browser.actions import parse_actions
+from webr4.browser.responses import ResponseStore
+from webr4.execution import Capture
+
+from ..route_server import route_server
+
+pytestmark = pytest.mark.browser
+
+OUT = "document.getElementById('out').textContent"
+
+WRITTEN_STYLE_SHEET = {
+    "/": ("text/html", b'<!doctype html><p id="out">waiting</p>'
+                       b'<div><script src="/boot.js"></script><script src="/app.js"></script></div>'),
+    "/boot.js": ("text/javascript", b'window.order = ["boot"];\n'
+                 b'document.write(\'<link href="/style.css" rel="stylesheet">\');\n'
+                 b'document.write(\'<noscript><script src="/never.js"><\\/script></noscript>\');\n'
+                 b'document.write(\'<script src="/module.js"><\\/script>\');\n'
+                 b'order.push("scripts " + document.scripts.length);'),
+    "/style.css": ("text/css", b"p { color: green }"),
+    "/module.js": ("text/javascript", b'order.push("module");'),
+    "/app.js": ("text/javascript",
+                b'order.push("app"); document.getElementById("out").textContent = order.join(", ");'),
+}
+
+POLYFILLED_GLOBALS = {
+    "/": ("text/html", b"""<!doctype html><p id="out">waiting</p><img src="/pixel.gif">
+<script>
+  var order = [];
+  // As a Shadow DOM polyfill does: wrappers of its own where the browser's constructors were.
+  for (const name of ["Event", "HTMLScriptElement", "HTMLImageElement", "HTMLLinkElement"]) {
+    window[name] = function Wrapper() {};
+  }
+  const script = document.createElement("script");
+  script.src = "/dynamic.js";
+  script.onload = () => order.push("dynamic loaded");
+  document.head.appendChild(script);
+  document.querySelector("img").onload = () => order.push("image loaded");
+  document.addEventListener("DOMContentLoaded", () => order.push("DOMContentLoaded"));
+  window.addEventListener("load", () => {
+    order.push("load");
+    // What ran, not in which order: the dynamic script races the parser in both browsers.
+    setTimeout(() => { document.getElementById("out").textContent = order.sort().join(", "); }, 20);
+  });
+</script>"""),
+    "/dynamic.js": ("text/javascript", b'order.push("dynamic");'),
+    "/pixel.gif": ("image/gif", bytes.fromhex("47494638396101000100800000ffffff00000021f904010000"
+                                              "00002c00000000010001000002024401003b")),
+}
+
+
+SET_UP_IN_A_FRAME = {
+    "/": ("text/html", b"""<!doctype html><p id="out">waiting</p><script src="/component.js" async></script>"""),
+    "/component.js": ("text/javascript", b"""
+  // The component's input appears now; its model is set up in the next frame, as Polymer's is.
+  let items = null;
+  const input = document.createElement("input");
+  input.id = "new-todo";
+  document.body.appendChild(input);
+  requestAnimationFrame(() => { items = []; });
+  input.addEventListener("keydown", (e) => {
+    if (e.key !== "Enter") return;
+    items.push(input.value);
+    document.getElementById("out").textContent = items.join(", ");
+  });"""),
+}
+TYPED = [{"fill": "#new-todo", "value": "Buy milk"}, {"press": "#new-todo", "key": "Enter"}]
+
+
+def test_a_user_step_waits_for_a_frame_that_sets_a_component_up(driver):
+    async def typed(page):
+        await page.goto(url, wait_until="load")
+        for step in parse_actions(TYPED):
+            await step.perform(page, 5_000)
+        return await page.evaluate(OUT)
+
+    with route_server(SET_UP_IN_A_FRAME.get) as base:
+        url = base + "/"
+        plain = driver.in_plain_chromium(typed)
+        execution = driver.execute(url, actions=parse_actions(TYPED), store=ResponseStore(), live_network=True,
+                                   capture=Capture())
+    assert plain == "Buy milk"
+    assert not execution.trace.errors
+    assert plain in execution.dom
+
+
+@pytest.mark.parametrize("files", [WRITTEN_STYLE_SHEET, POLYFILLED_GLOBALS],
+                         ids=["written-style-sheet", "polyfilled-globals"])
+def test_loader_pages_end_as_in_plain_chromium(driver, files):
+    with route_server(files.get) as base:
+        url = base + "/"
+        plain = driver.plain(url, OUT)
+        execution = driver.execute(url, store=ResponseStore(), live_network=True, capture=Capture())
+    assert execution.trace.truncated is None
+    assert not execution.trace.errors
+    assert plain != "waiting"
+    assert plain in execution.dom

@@ -18,7 +18,9 @@ One :class:`NetworkGate` per execution sits behind ``page.route("**/*")``:
   replays, so that the page gives up on it again;
 * a later top-level navigation (of the page, or of a window it opens) is refused, and its
   target kept in :attr:`NetworkGate.navigation`: an execution covers one document, and leaving
-  it is the execution's outcome.
+  it is the execution's outcome;
+* an allowed service worker's requests (its scripts, its own fetches) are answered at once as
+  recorded, never rewritten nor held: it runs natively, listed in ``uncontrolled``.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from webr4.instrument.chunks import MARKER_ORIGIN, MARKER_PATH, ChunkModel
 from webr4.instrument.modules import imported_urls
 from webr4.instrument.positions import line_starts, to_offset, to_position
 from webr4.instrument.page import DocumentCache, PreparedDocument
+from webr4.places import short_url
 from webr4.trace import Navigation
 from webr4.instrument.rewrite import RewriteResult
 from webr4.errors import Webr4Error
@@ -161,6 +164,8 @@ class NetworkGate:
             await self._module_noticed(route, request)
         elif request.is_navigation_request() and _is_top_level(frame := _frame_of(request)):
             await self._serve_document(route, request, frame)
+        elif request.service_worker is not None:
+            await self._serve_service_worker(route, request, request.service_worker.url)
         elif request.resource_type == "script" and url not in self._modules and not self._take_blocking(url):
             prepared = None if self._abandoned else asyncio.ensure_future(self._prepare(route, request))
             self._hold(f"script:{url}", _HeldRoute(route, prepared))
@@ -353,6 +358,14 @@ class NetworkGate:
                 text = _decode(body, response.headers.get("content-type", ""))
                 self._modules.update(imported_urls(text, request.url))
         await self._answer(route, response, body)
+
+    async def _serve_service_worker(self, route: Route, request: Request, worker_url: str) -> None:
+        """Answer a request of the service worker at ``worker_url`` at once and as recorded: its
+        code runs natively, so its scripts are served as they are."""
+        if (worker := f"service worker {short_url(worker_url)}") not in self.uncontrolled:
+            self.uncontrolled.append(worker)
+        response = await self._response_for(route, request)
+        await (self._not_recorded(route, request) if response is None else self._answer(route, response, response.body))
 
     async def _answer(self, route: Route, response: StoredResponse, body: bytes) -> None:
         """Give the page ``response`` with ``body``, fail its request as it failed when recorded,

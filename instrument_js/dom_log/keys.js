@@ -9,11 +9,15 @@ function treeLabel(node) {
   return "~" + n;
 }
 
+/* An element's key: from its nearest ancestor with an id (or html, head, body), as
+   `#list>li:nth-of-type(2)`; an element of a shadow root is keyed through its host, the root a
+   segment of its own, `#card>#shadow-root>ul>li` (an id names an element only within its
+   tree: `#card>#shadow-root>#name`); one of a detached tree from a label of that tree, `~3>li`. */
 function elementKey(element) {
   var path = "";
   for (var node = element; ;) {
     var id = call(elementId, node);
-    if (id) return "#" + id + path;
+    if (id) return shadowScope(node) + "#" + id + path;
     var name = call(localName, node);
     if (name === "html" || name === "head" || name === "body") return name + path;
     var index = 1;
@@ -22,9 +26,22 @@ function elementKey(element) {
     }
     path = ">" + (index === 1 ? name : name + ":nth-of-type(" + index + ")") + path;
     var parent = call(parentNode, node);
+    if (parent instanceof NativeShadowRoot) {
+      path = ">" + SHADOW_ROOT + path;
+      parent = call(shadowHost, parent);
+    }
     if (!parent || call(nodeType, parent) !== 1) return treeLabel(parent || node) + path;
     node = parent;
   }
+}
+
+var SHADOW_ROOT = "#shadow-root";
+
+/* The key of the shadow root `node` is in, followed by ">" (its host's key and the root), or ""
+   for a node of a document or of a detached tree. */
+function shadowScope(node) {
+  var top = call(rootNode, node);
+  return top instanceof NativeShadowRoot ? elementKey(call(shadowHost, top)) + ">" + SHADOW_ROOT + ">" : "";
 }
 
 /* The key of an element, of a text node's parent element, or "document"; null otherwise. */

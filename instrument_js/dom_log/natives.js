@@ -61,6 +61,7 @@ var doc = document;
 // The page may replace these globals (a Shadow DOM polyfill puts its own constructors there).
 var NativeNode = Node;
 var NativeElement = Element;
+var NativeShadowRoot = ShadowRoot;
 var NativeInput = HTMLInputElement;
 var NativeTextArea = HTMLTextAreaElement;
 var NativeSelect = HTMLSelectElement;
@@ -80,6 +81,8 @@ var parentNode = getterOf(Node.prototype, "parentNode");
 var elementId = getterOf(Element.prototype, "id");
 var localName = getterOf(Element.prototype, "localName");
 var previousElementSibling = getterOf(Element.prototype, "previousElementSibling");
+var rootNode = Node.prototype.getRootNode;
+var shadowHost = getterOf(ShadowRoot.prototype, "host");
 var querySelectorAll = Element.prototype.querySelectorAll;
 var hasAttribute = Element.prototype.hasAttribute;
 var addEventListener = EventTarget.prototype.addEventListener;

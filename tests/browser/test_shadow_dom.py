@@ -1,7 +1,8 @@
 """Custom elements that render into open shadow roots: a race inside one is found and named.
 
 A ``<user-card>`` shows a status in its shadow root; a response fills it in unless a timer
-marked it offline first, and the user clicks a button of the shadow root. Plain Chromium driven
+marked it offline first, and the user clicks a button of the shadow root, which ``--auto``
+finds there. Plain Chromium driven
 by Playwright is the oracle for the page's end; the sweep must find the harmful reversal, name
 its racing location and its difference inside the shadow root in words people read, and show
 them in the report.
@@ -17,6 +18,7 @@ from playwright.async_api import Page
 from ..route_server import route_server
 from webr4.execution import Capture
 from webr4.record.session import record
+from webr4.record.steps import AutoExplore
 from webr4.report.write import write_report
 from webr4.resources import javascript
 from webr4.sweep.explore import explore
@@ -65,12 +67,13 @@ def test_a_race_inside_a_shadow_root_is_found_named_and_shown(driver, tmp_path: 
         plain = _plain_dom(driver, url)
 
         async def record_and_explore(d):
-            session = await record(d, url, tmp_path / "session", [{"click": "#greet"}])
+            session = await record(d, url, tmp_path / "session", AutoExplore(1))
             return session, await explore(d, session, tmp_path / "run", SweepSettings(bound=1, max_sequences=6))
 
         session, summary = driver.run(record_and_explore)
+    assert session.actions == [{"click": "#card #greet"}]  # --auto found the button inside the root
     seed = session.seed_trace()
-    assert "click on #greet" in [seed.events[e].label for e in seed.sequence]  # a step inside the root
+    assert "click on #card #greet" in [seed.events[e].label for e in seed.sequence]
     replayed = driver.execute(url, seed.sequence, store=session.network(), live_network=False,
                               actions=session.user_actions, capture=Capture())
     assert replayed.dom == plain and "hello" in plain and "Ada" in plain

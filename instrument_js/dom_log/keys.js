@@ -26,10 +26,7 @@ function elementKey(element) {
     }
     path = ">" + (index === 1 ? name : name + ":nth-of-type(" + index + ")") + path;
     var parent = call(parentNode, node);
-    if (parent instanceof NativeShadowRoot) {
-      path = ">" + SHADOW_ROOT + path;
-      parent = call(shadowHost, parent);
-    }
+    if (parent instanceof NativeShadowRoot) return shadowRootKey(parent) + path;
     if (!parent || call(nodeType, parent) !== 1) return treeLabel(parent || node) + path;
     node = parent;
   }
@@ -37,22 +34,29 @@ function elementKey(element) {
 
 var SHADOW_ROOT = "#shadow-root";
 
-/* The key of the shadow root `node` is in, followed by ">" (its host's key and the root), or ""
-   for a node of a document or of a detached tree. */
-function shadowScope(node) {
-  var top = call(rootNode, node);
-  return top instanceof NativeShadowRoot ? elementKey(call(shadowHost, top)) + ">" + SHADOW_ROOT + ">" : "";
+/* A shadow root's key: its host's and the root, `#card>#shadow-root`. */
+function shadowRootKey(shadowRoot) {
+  return elementKey(call(shadowHost, shadowRoot)) + ">" + SHADOW_ROOT;
 }
 
-/* The key of an element, of a text node's parent element, or "document"; null otherwise. */
+/* The key of the shadow root `node` is in, followed by ">", or "" for a node of a document or
+   of a detached tree. */
+function shadowScope(node) {
+  var top = call(rootNode, node);
+  return top instanceof NativeShadowRoot ? shadowRootKey(top) + ">" : "";
+}
+
+/* The key of an element, of a shadow root, of a text node's parent element or shadow root, or
+   "document"; null otherwise. */
 function keyOf(node) {
   switch (call(nodeType, node)) {
     case 1: return elementKey(node);
     case 3: {
       var parent = call(parentNode, node);
-      return parent && call(nodeType, parent) === 1 ? elementKey(parent) : null;
+      return parent && (call(nodeType, parent) === 1 || parent instanceof NativeShadowRoot) ? keyOf(parent) : null;
     }
     case 9: return node === doc ? "document" : null;
+    case 11: return node instanceof NativeShadowRoot ? shadowRootKey(node) : null;
     default: return null;
   }
 }

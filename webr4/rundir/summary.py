@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 RUNNING, INTERRUPTED, FINISHED = "running", "interrupted", "finished"  # a sweep's status in summary.json
 
 ORDER_OF_EVENTS = "order of events"
+"""The location in words of a pair that conflicts on nothing nameable (only on their order)."""
 
 
 def blocked_service_workers_line(scripts: list[str]) -> str:
@@ -25,7 +26,6 @@ def blocked_service_workers_line(scripts: list[str]) -> str:
     and how to let them run."""
     return (f"service workers blocked: the page registered {', '.join(scripts)}, which never ran; "
             "--allow-service-workers lets them run, outside webr4's control")
-"""The location in words of a pair that conflicts on nothing nameable (only on their order)."""
 
 
 class SummaryError(Webr4Error, ValueError):

@@ -8,10 +8,14 @@
 // Playwright's stand-in, which resolves to undefined: its outcome is an event all the same.
 // settle() waits a little for the container to answer after a registration succeeded (a worker
 // that claims the page changes its controller at once).
-if (typeof ServiceWorkerContainer === "function" && window.isSecureContext && navigator.serviceWorker) {
-  const container = navigator.serviceWorker;
+function serviceWorkerContainer() {
+  // undefined outside secure contexts; reading it throws in a document of an opaque origin
+  try { return navigator.serviceWorker; } catch (e) { return undefined; }
+}
+const pageWorkers = serviceWorkerContainer();
+if (typeof ServiceWorkerContainer === "function" && pageWorkers) {
   const nativeRegister = ServiceWorkerContainer.prototype.register;
-  holdPeerEvents(container, ["controllerchange", "message"],
+  holdPeerEvents(pageWorkers, ["controllerchange", "message"],
     { type: "service-worker", label: "service worker container", url: normalizeUrl(location.href) },
     (e) => e.type === "message" ? copyMessage(e) : new Event(e.type));
   ServiceWorkerContainer.prototype.register = function register(scriptURL) {
@@ -30,7 +34,7 @@ if (typeof ServiceWorkerContainer === "function" && window.isSecureContext && na
       };
       then(registering,
         (registration) => {
-          if (registration) awaitAnswer(container);
+          if (registration) awaitAnswer(pageWorkers);
           arrive(registration ? "registered" : "not registered", () => resolve(registration));
         },
         (err) => arrive("registration failed", () => reject(err)));

@@ -1,5 +1,5 @@
 // Evaluated by `webr4 record --auto` on a plain page: the visible, enabled, non-navigating
-// elements with handlers, each with the action kinds its handler types call for. `explored` is
+// elements with handlers, those of open shadow roots included, each with the action kinds its handler types call for. `explored` is
 // the action table's list of kinds --auto tries (webr4/useractions.py), in order.
 (explored) => {
   const TYPABLE = /^(text|search|email|url|tel|password|number)$/;
@@ -28,19 +28,29 @@
       || (el.tagName === 'INPUT' && (el.type === 'submit' || el.type === 'image'));
     return submit && el.form !== null && el.form.hasAttribute('action');
   }
+  // An element of an open shadow root is named as its host's selector, a space, and its path
+  // within the root: Playwright's CSS selectors pierce open shadow roots at a space.
   function selector(el) {
+    const root = el.getRootNode();
     const parts = [];
     for (let node = el; node && node.nodeType === 1; node = node.parentElement) {
-      if (node.id && document.querySelectorAll('#' + CSS.escape(node.id)).length === 1) {
+      if (node.id && root.querySelectorAll('#' + CSS.escape(node.id)).length === 1) {
         parts.unshift('#' + CSS.escape(node.id));
         break;
       }
       const tag = node.tagName.toLowerCase();
-      const same = Array.from(node.parentElement ? node.parentElement.children : [node])
-        .filter((sibling) => sibling.tagName === node.tagName);
-      parts.unshift(node.parentElement ? `${tag}:nth-of-type(${same.indexOf(node) + 1})` : tag);
+      const parent = node.parentElement || (node.parentNode === root && root !== document ? root : null);
+      const same = Array.from(parent ? parent.children : [node]).filter((sibling) => sibling.tagName === node.tagName);
+      parts.unshift(parent ? `${tag}:nth-of-type(${same.indexOf(node) + 1})` : tag);
     }
-    return parts.join(' > ');
+    const path = parts.join(' > ');
+    return root instanceof ShadowRoot ? `${selector(root.host)} ${path}` : path;
+  }
+  function* elements(root) {
+    for (const el of root.querySelectorAll('*')) {
+      yield el;
+      if (el.shadowRoot) yield* elements(el.shadowRoot);
+    }
   }
   function typable(el) {
     // A readonly field takes no typing: the user cannot change it.
@@ -50,7 +60,7 @@
   const ELEMENTS = { any: () => true, typable, select: (el) => el.tagName === 'SELECT' };
 
   const found = [];
-  for (const el of document.querySelectorAll('*')) {
+  for (const el of elements(document)) {
     const kinds = handlerKinds(el);
     if (kinds.size === 0 || !visibleAndEnabled(el) || navigates(el)) continue;
     const sel = selector(el);

@@ -62,6 +62,21 @@ def test_the_parse_chunk_model_is_a_recording_setting(tmp_path, monkeypatch):
         assert "[default: element]" in shown and "[default: 8;" in shown, command
 
 
+def test_letting_service_workers_run_is_a_recording_setting_and_a_switch(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from webr4.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "webr4.toml").write_text("[record]\nblock-service-workers = false\n")
+    for command in ("record", "check", "run"):
+        shown = " ".join(CliRunner().invoke(main, [command, "--help"], terminal_width=200).output.split())
+        assert "[default: allow-service-workers]" in shown, command
+    (tmp_path / "webr4.toml").write_text('[record]\nblock-service-workers = "no"\n')
+    with pytest.raises(ConfigError, match="block-service-workers must be true or false, not 'no'"):
+        load_settings(tmp_path)
+
+
 def test_confirmation_and_the_exit_policy_are_exploring_settings(tmp_path, monkeypatch):
     from click.testing import CliRunner
 

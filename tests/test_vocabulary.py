@@ -7,6 +7,7 @@ import re
 from webr4.cli import main
 from webr4.engine import plans
 from webr4.browser.runtime import runtime_source
+from webr4.trace import SERVICE_WORKER_REGISTRATION
 from webr4.vocabulary import StopReason, Truncation
 
 
@@ -14,6 +15,10 @@ def test_the_runtime_stops_a_stretch_at_the_horizon_with_the_python_word():
     runtime = runtime_source()
     sent = set(re.findall(r'\bstop\("([\w-]+)"', runtime))
     assert Truncation.HORIZON.value in sent
+
+
+def test_the_runtime_names_service_worker_registrations_with_the_python_word():
+    assert f'type: "{SERVICE_WORKER_REGISTRATION}"' in runtime_source()
 
 
 def test_budget_stop_reasons_are_spelled_as_the_options_that_set_them():

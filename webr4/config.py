@@ -28,6 +28,7 @@ working directory.
     parse-chunks = "yield"             # or "element": R4's adversarial parse chunks
     chunk-kb = 16                      # data-arrival interval of the "yield" model
     step-wait = 30000                  # virtual ms a user step waits for an actionable target
+    block-service-workers = true       # false: let the page's service workers run (uncontrolled)
 
 Every setting is also a command-line option, which wins over the file. Command-line
 ``--mask``/``--mask-heap`` add to the file's masks; ``--rules`` replaces its rules.
@@ -54,10 +55,12 @@ class ConfigError(Webr4Error):
 
 EXPLORE_KEYS = frozenset({"bound", "strategy", "workers", "max-sequences", "time-limit", "budget", "progress",
                           "cluster", "confirm", "fail-on"})
-RECORD_KEYS = frozenset({"seed", "horizon", "max-events", "event-timeout", "parse-chunks", "chunk-kb", "step-wait"})
+RECORD_KEYS = frozenset({"seed", "horizon", "max-events", "event-timeout", "parse-chunks", "chunk-kb", "step-wait",
+                         "block-service-workers"})
 _TOP_KEYS = frozenset({"browser", "rules", "mask", "explore", "record"})
 _WHOLE_POSITIVE = frozenset({"bound", "workers", "max-sequences", "max-events"})  # counts: 1 or more
 _POSITIVE = frozenset({"time-limit", "horizon", "event-timeout", "step-wait"})  # amounts: more than 0
+_FLAGS = frozenset({"block-service-workers"})  # true or false
 
 
 _DURATION = re.compile(r"(?P<amount>\d+(?:\.\d+)?)(?P<unit>[smh])")
@@ -126,6 +129,7 @@ def load_settings(directory: Path = Path(".")) -> Settings:
         _known(record, RECORD_KEYS, f"{path} [record]")
         _positive(explore, f"{path} [explore]")
         _positive(record, f"{path} [record]")
+        _flags(record, _FLAGS, f"{path} [record]")
         if "budget" in explore:
             _duration(explore["budget"], f"{path} [explore]")
         return Settings(_strings(mask, "selectors", f"{path} [mask]"), _strings(mask, "heap", f"{path} [mask]"),
@@ -155,6 +159,13 @@ def _positive(table: dict[str, Any], where: str) -> None:
             raise ConfigError(f"{where}: {key} must be a whole number of at least 1, not {value!r}")
         if key in _POSITIVE and not (number and value > 0 and value != float("inf")):
             raise ConfigError(f"{where}: {key} must be a number above 0, not {value!r}")
+
+
+def _flags(table: dict[str, Any], keys: frozenset[str], where: str) -> None:
+    """A switch is ``true`` or ``false``."""
+    for key in sorted(keys & set(table)):
+        if not isinstance(table[key], bool):
+            raise ConfigError(f"{where}: {key} must be true or false, not {table[key]!r}")
 
 
 def _duration(value: Any, where: str) -> None:

@@ -50,6 +50,11 @@ class Category(str, Enum):
     OTHER = "other"
 
 
+SERVICE_WORKER_REGISTRATION = "service-worker-registration"
+"""The type of the event a page's ``navigator.serviceWorker.register()`` settles in; its
+``params["url"]`` is the script's URL (``instrument_js/runtime/serviceworkers.js``)."""
+
+
 class AccessKind(str, Enum):
     READ = "r"
     WRITE = "w"
@@ -257,6 +262,13 @@ class Trace:
             return self.sequence
         planned = {event: plan_id for plan_id, event in self.matched.items()}
         return [planned.get(step.event, step.event) for step in self.steps]
+
+    @property
+    def service_workers(self) -> list[str]:
+        """The script URLs of the service workers the page asked to register, each once, in the
+        order it first asked (whether or not the context let them run)."""
+        scripts = [e.params.get("url", "") for e in self.events.values() if e.type == SERVICE_WORKER_REGISTRATION]
+        return list(dict.fromkeys(scripts))
 
     def enabled_before(self, index: int) -> frozenset[EventId]:
         """enabled(τ_{1..index}) — the enabled set in the state before step ``index``."""

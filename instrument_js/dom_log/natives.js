@@ -12,7 +12,11 @@
  *                           the nearest ancestor with an id (or html/head/body):
  *                           "#list>li:nth-of-type(3)>span", where a bare tag is the first of its
  *                           type; a tree outside the document starts with "~<n>", numbered in
- *                           order of first sight; the document itself is "document".
+ *                           order of first sight; the document itself is "document". A shadow
+ *                           root is its host's key and "#shadow-root", "#card>#shadow-root", and
+ *                           the keys of its nodes start there: "#card>#shadow-root>ul>li", and
+ *                           "#card>#shadow-root>#name" for an id, which names an element only
+ *                           within its tree.
  *                           <prop> names the state, not the API, so that aliases conflict:
  *                             textContent  textContent, innerText, innerHTML, outerHTML (read)
  *                             children     the child list: tree methods on the parent, reads of
@@ -61,6 +65,7 @@ var doc = document;
 // The page may replace these globals (a Shadow DOM polyfill puts its own constructors there).
 var NativeNode = Node;
 var NativeElement = Element;
+var NativeShadowRoot = ShadowRoot;
 var NativeInput = HTMLInputElement;
 var NativeTextArea = HTMLTextAreaElement;
 var NativeSelect = HTMLSelectElement;
@@ -80,6 +85,8 @@ var parentNode = getterOf(Node.prototype, "parentNode");
 var elementId = getterOf(Element.prototype, "id");
 var localName = getterOf(Element.prototype, "localName");
 var previousElementSibling = getterOf(Element.prototype, "previousElementSibling");
+var rootNode = Node.prototype.getRootNode;
+var shadowHost = getterOf(ShadowRoot.prototype, "host");
 var querySelectorAll = Element.prototype.querySelectorAll;
 var hasAttribute = Element.prototype.hasAttribute;
 var addEventListener = EventTarget.prototype.addEventListener;

@@ -4,6 +4,7 @@ var CONTENT = { key: keyOf, reads: ["textContent"], writes: ["textContent", "chi
 wrapAccessor(Node.prototype, "textContent", CONTENT);
 wrapAccessor(HTMLElement.prototype, "innerText", CONTENT);
 wrapAccessor(Element.prototype, "innerHTML", CONTENT);
+wrapAccessor(ShadowRoot.prototype, "innerHTML", CONTENT);
 wrapAccessor(Element.prototype, "outerHTML",
   { key: keyOf, reads: ["textContent"], writeKey: parentKey, writes: ["children", "textContent"] });
 wrapAccessor(Element.prototype, "className", { key: keyOf, reads: ["className"], writes: ["className"] });

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Page, Route, async_playwright
 
-from webr4.browser.contexts import ContextSupply
+from webr4.browser.contexts import ContextSetup, ContextSupply
 from webr4.browser.launch import launch
 from webr4.browser.responses import ResponseStore
 from webr4.execution import Capture
@@ -102,7 +102,7 @@ def test_closing_the_supply_while_it_makes_a_page_leaves_nothing_behind():
             try:
                 before = asyncio.all_tasks()
                 supply = ContextSupply(browser)
-                supply.prepare("window.prepared = true;")
+                supply.prepare(ContextSetup("window.prepared = true;"))
                 making = asyncio.all_tasks() - before
                 await supply.close()
                 return len(making), all(task.done() for task in making), len(browser.contexts)

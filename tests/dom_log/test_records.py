@@ -38,6 +38,18 @@ def test_elements_without_id_have_a_path(open_page):
     assert ["w", "dom:body>p:nth-of-type(2)>span.textContent", None, "s:x"] in entries
 
 
+def test_nodes_of_a_shadow_root_are_named_through_its_host(open_page):
+    page = open_page(PAGE)
+    entries = logged(page, """const root = document.getElementById('price').attachShadow({ mode: 'open' });
+        root.innerHTML = '<b id=amount>10</b><i>EUR</i>';
+        root.querySelector('i').textContent = 'USD';
+        root.getElementById('amount').setAttribute('title', 'amount');""")
+    writes = [e[1] for e in entries if e[0] == "w"]
+    assert writes[:2] == ["dom:#price>#shadow-root.textContent", "dom:#price>#shadow-root.children"]
+    assert "dom:#price>#shadow-root>i.textContent" in writes
+    assert "dom:#price>#shadow-root>#amount.title" in writes
+
+
 def test_attributes_class_style_and_dataset(open_page):
     page = open_page(PAGE)
     entries = logged(page, """const el = document.getElementById('price');

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from PIL import Image
 
+from webr4.classify.differences import describe_differences
 from webr4.state import StateSnapshot, diff_states
 from webr4.state.categories.dom import diff_dom
 from webr4.state.categories.heap import diff_heap
@@ -37,6 +38,41 @@ def test_dom_hunk_names_element_path_and_text() -> None:
 def test_dom_paths_distinguish_siblings_and_attributes() -> None:
     changed = DOM.replace('<li class="x">', '<li class="y">')
     assert diff_dom(DOM, changed).paths == ["html > body > ul > li:nth-of-type(2)"]
+
+
+SHADOW_DOM = """<html>
+  <body>
+    <user-card id="card">
+      <span slot="title">
+      </span>
+      #shadow-root
+        <h2 id="name">
+          Ada
+        </h2>
+        <x-badge>
+          #shadow-root
+            <b>
+              new
+            </b>
+        </x-badge>
+    </user-card>
+    <p>
+      after
+    </p>
+  </body>
+</html>"""
+
+
+def test_nodes_of_shadow_roots_are_named_through_their_hosts() -> None:
+    lines = {line.text.strip(): line for line in parse_dom(SHADOW_DOM)}
+    assert lines["Ada"].path == "html > body > user-card#card > #shadow-root > h2#name"
+    assert lines["new"].path == "html > body > user-card#card > #shadow-root > x-badge > #shadow-root > b"
+    assert lines["after"].path == "html > body > p"  # the host's closing tag ends its root
+    changed = diff_states(StateSnapshot(SHADOW_DOM), StateSnapshot(SHADOW_DOM.replace("new", "seen")))
+    assert describe_differences(changed)["dom"] == [
+        'user-card#card > #shadow-root > x-badge > #shadow-root > b: "new" → "seen"']
+    renamed = diff_states(StateSnapshot(SHADOW_DOM), StateSnapshot(SHADOW_DOM.replace("Ada", "Grace")))
+    assert describe_differences(renamed)["dom"] == ['user-card#card > #shadow-root > #name: "Ada" → "Grace"']
 
 
 def test_dom_keys_are_stable_when_text_changes() -> None:

@@ -16,6 +16,11 @@ requests nothing, and a request that came anyway would be refused. Chromium runs
 scripts added before a page was made in every document the page navigates to, and the route
 serves its first navigation (``tests/browser/test_warm_context.py`` checks both in plain
 Chromium).
+
+A context blocks the page's service workers unless asked to let them run (``service_workers``,
+Playwright's option, which a session keeps in its limits): blocked, Playwright replaces
+``navigator.serviceWorker.register`` with a function that resolves to ``undefined``, as it does
+for any plain Playwright context created with ``service_workers="block"``.
 """
 
 from __future__ import annotations
@@ -24,11 +29,15 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from dataclasses import dataclass, field
+from typing import Literal
 
 from playwright.async_api import Browser, BrowserContext, CDPSession, Page, Request, Route, ViewportSize
 from playwright.async_api import Error as PlaywrightError
 
 VIEWPORT: ViewportSize = {"width": 1024, "height": 768}
+
+ServiceWorkers = Literal["block", "allow"]
+SERVICE_WORKER_POLICIES: tuple[ServiceWorkers, ...] = ("block", "allow")
 
 
 Handler = Callable[[Route, Request], Awaitable[None]]
@@ -62,17 +71,24 @@ class FreshPage:
         self._dispatch.handler = handler
 
 
-async def open_fresh(browser: Browser, init_script: str) -> FreshPage:
-    """A new context of ``browser`` with ``init_script`` as its init script and its route, and its
-    page.
+@dataclass(frozen=True)
+class ContextSetup:
+    """What a fresh context is made with: the init script and whether service workers run."""
+
+    init_script: str
+    service_workers: ServiceWorkers = "block"
+
+
+async def open_fresh(browser: Browser, setup: ContextSetup) -> FreshPage:
+    """A new context of ``browser`` made as ``setup`` says, with its route, and its page.
 
     The context is closed again when any step after its creation fails."""
     context = await browser.new_context(
-        service_workers="block", viewport=VIEWPORT, device_scale_factor=1,
+        service_workers=setup.service_workers, viewport=VIEWPORT, device_scale_factor=1,
         locale="en-US", timezone_id="UTC",
     )
     try:
-        await context.add_init_script(init_script)
+        await context.add_init_script(setup.init_script)
         dispatch = _Dispatch()
         await context.route("**/*", dispatch)
         page = await context.new_page()
@@ -86,7 +102,7 @@ async def open_fresh(browser: Browser, init_script: str) -> FreshPage:
 
 @dataclass
 class _Spare:
-    init_script: str
+    setup: ContextSetup
     making: asyncio.Task[FreshPage]
 
 
@@ -94,7 +110,7 @@ class ContextSupply:
     """Hands out fresh pages of one browser, keeping one made ahead (:meth:`prepare`).
 
     Contract: :meth:`take` returns a :class:`FreshPage` whose context nobody else holds or has
-    used, with exactly the init script asked for. A spare made for another init script, one
+    used, made with exactly the setup asked for. A spare made for another setup, one
     whose making failed and one that went away meanwhile are discarded, and the page is made on
     the spot instead; only that making's failure (a browser that died) reaches the caller.
     :meth:`close` ends the spare's making and closes its context; call it before the browser
@@ -105,21 +121,21 @@ class ContextSupply:
         self._browser = browser
         self._spare: _Spare | None = None
 
-    async def take(self, init_script: str) -> FreshPage:
-        """A fresh page with ``init_script``: the spare when it fits, else one made now."""
+    async def take(self, setup: ContextSetup) -> FreshPage:
+        """A fresh page made as ``setup`` says: the spare when it fits, else one made now."""
         spare, self._spare = self._spare, None
-        if spare is not None and spare.init_script == init_script:
+        if spare is not None and spare.setup == setup:
             fresh = await _finished(spare.making)
             if fresh is not None and not fresh.page.is_closed():
                 return fresh
         await _discard(spare)
-        return await open_fresh(self._browser, init_script)
+        return await open_fresh(self._browser, setup)
 
-    def prepare(self, init_script: str) -> None:
-        """Start making the spare for the next :meth:`take` with ``init_script``, unless one is
-        already there or on its way."""
+    def prepare(self, setup: ContextSetup) -> None:
+        """Start making the spare for the next :meth:`take` with ``setup``, unless one is already
+        there or on its way."""
         if self._spare is None:
-            self._spare = _Spare(init_script, asyncio.create_task(open_fresh(self._browser, init_script)))
+            self._spare = _Spare(setup, asyncio.create_task(open_fresh(self._browser, setup)))
 
     def abandon(self) -> None:
         """Let the spare go without waiting (its browser is gone, and may never answer): its

@@ -43,6 +43,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from webr4.browser.actions import UserAction
 from webr4.browser.budget import wait_within
+from webr4.browser.contexts import SERVICE_WORKER_POLICIES, ServiceWorkers
 from webr4.browser.network import NetworkError, NetworkGate
 from webr4.browser.pagechannel import PageChannel
 from webr4.browser.readiness import TargetState, target_state
@@ -68,9 +69,9 @@ _CUT_SHORT = frozenset({Truncation.HORIZON, Truncation.MAX_EVENTS, Truncation.RU
 
 @dataclass(frozen=True)
 class Limits:
-    """Bounds that end a run early (the trace then names the one that did, ``truncated``), and
-    the parse-chunk model the document is split by: a session keeps them, so that every replay
-    runs under the same ones."""
+    """Bounds that end a run early (the trace then names the one that did, ``truncated``), the
+    parse-chunk model the document is split by, and whether the page's service workers run: a
+    session keeps them, so that every replay runs under the same ones."""
 
     horizon_ms: float = 60_000.0  # virtual time beyond which the default policy stops
     max_events: int = 5_000
@@ -80,9 +81,12 @@ class Limits:
     parse_chunks: str = "yield"  # the kind of :class:`ChunkModel`
     chunk_kb: int = 16  # its data-arrival interval
     step_wait_ms: float = 30_000.0  # virtual time a user step waits for an actionable target (Playwright's default)
+    service_workers: ServiceWorkers = "block"  # Playwright's context option: "allow" lets them register and run
 
     def __post_init__(self) -> None:
         ChunkModel(self.parse_chunks, self.chunk_kb)  # raises ChunkModelError for a model that does not exist
+        if self.service_workers not in SERVICE_WORKER_POLICIES:
+            raise ValueError(f"service_workers must be one of {', '.join(SERVICE_WORKER_POLICIES)}")
 
     def wall_time_s(self, user_events: int) -> float:
         """The wall time a run of ``user_events`` user events may take before it is cut

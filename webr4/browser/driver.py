@@ -20,7 +20,7 @@ from playwright.async_api import Error as PlaywrightError
 from webr4.browser.accesslogs import access_log_source, dom_log_source
 from webr4.access_summary import without_unshared_reads
 from webr4.browser.actions import UserAction
-from webr4.browser.contexts import VIEWPORT, ContextSupply
+from webr4.browser.contexts import VIEWPORT, ContextSetup, ContextSupply
 from webr4.browser.controller import Controller, Limits
 from webr4.browser.launch import launch
 from webr4.browser.naming import collect_names
@@ -148,9 +148,10 @@ class Driver:
         assert self._contexts is not None, "use Driver as an async context manager"
         store = store if store is not None else ResponseStore()
         store.rewind()
-        init_script = runtime_script(seed, limits.settle_ms,
-                                     accesses=capture.accesses, clock_shift_ms=clock_shift_ms)
-        fresh = await self._contexts.take(init_script)
+        setup = ContextSetup(runtime_script(seed, limits.settle_ms,
+                                            accesses=capture.accesses, clock_shift_ms=clock_shift_ms),
+                             limits.service_workers)
+        fresh = await self._contexts.take(setup)
         context, page, cdp = fresh.context, fresh.page, fresh.cdp
         try:
             gate = NetworkGate(store, record=live_network, rewriter=self._rewriter if capture.rewrite_scripts else None,
@@ -164,7 +165,7 @@ class Driver:
                 _name_waits(trace, gate.document)
                 # The next execution's page is made while this one's end state is read. Made while
                 # the page ran, it slowed the run by about what it saved, and perturbed its timing.
-                self._contexts.prepare(init_script)
+                self._contexts.prepare(setup)
                 try:
                     end = await _final_state(page, cdp, trace, gate, capture, self._builtins)
                 except EndStateUnread as unread:

@@ -23,7 +23,9 @@ One :class:`NetworkGate` per execution sits behind ``page.route("**/*")``:
   replays, so that the page gives up on it again;
 * a later top-level navigation (of the page, or of a window it opens) is refused, and its
   target kept in :attr:`NetworkGate.navigation`: an execution covers one document, and leaving
-  it is the execution's outcome.
+  it is the execution's outcome;
+* an allowed service worker's requests (its scripts, its own fetches) are answered at once as
+  recorded, never rewritten nor held: it runs natively, listed in ``uncontrolled``.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ from webr4.instrument.chunks import MARKER_ORIGIN, MARKER_PATH, ChunkModel
 from webr4.instrument.modules import MODULE_NOTICE_PATH, imported_urls
 from webr4.instrument.positions import line_starts, to_offset, to_position
 from webr4.instrument.page import DocumentCache, FrameDocument, PreparedDocument
+from webr4.places import short_url
 from webr4.trace import Navigation
 from webr4.instrument.rewrite import RewriteResult
 from webr4.errors import Webr4Error
@@ -164,6 +167,8 @@ class NetworkGate:
             await self._serve_to_child_frame(route, request, frame)
         elif request.is_navigation_request():
             await self._serve_document(route, request, frame)
+        elif request.service_worker is not None:
+            await self._serve_service_worker(route, request, request.service_worker.url)
         elif request.resource_type == "script" and url not in self._modules and not self._take_blocking(url):
             prepared = None if self._abandoned else asyncio.ensure_future(self._prepare(route, request))
             self._hold(f"script:{url}", _HeldRoute(route, prepared))
@@ -394,6 +399,14 @@ class NetworkGate:
         self.sites.update(document.instrumented.sites)
         self.uncontrolled.extend(document.instrumented.uncontrolled)
         return document
+
+    async def _serve_service_worker(self, route: Route, request: Request, worker_url: str) -> None:
+        """Answer a request of the service worker at ``worker_url`` at once and as recorded: its
+        code runs natively, so its scripts are served as they are."""
+        if (worker := f"service worker {short_url(worker_url)}") not in self.uncontrolled:
+            self.uncontrolled.append(worker)
+        response = await self._response_for(route, request)
+        await (self._not_recorded(route, request) if response is None else self._answer(route, response, response.body))
 
     async def _answer(self, route: Route, response: StoredResponse, body: bytes) -> None:
         """Give the page ``response`` with ``body``, fail its request as it failed when recorded,

@@ -20,6 +20,7 @@ RUNTIME_PARTS: tuple[str, ...] = (
     "errors",  # exceptions, rejections, console errors, attempts to leave the page
     "timers",  # setTimeout, setInterval, animation frames, idle callbacks
     "channels",  # postMessage, MessageChannel, workers, WebSockets
+    "serviceworkers",  # service worker registrations and what their container delivers
     "network",  # XMLHttpRequest, fetch
     "lifecycle",  # element loads, DOMContentLoaded, window load
     "frames",  # a same-origin child frame's timers, fetch and XHR, under the top frame's control

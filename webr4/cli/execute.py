@@ -15,6 +15,7 @@ from webr4.cli.options import WEB_URL, execution_limits, limit_options
 from webr4.cli.running import load_actions, load_plan, load_store, with_driver
 from webr4.execution import Execution
 from webr4.rundir.execution import ExecutionFiles
+from webr4.rundir.summary import blocked_service_workers_line
 from webr4.state.categories import compared_state
 from webr4.state.snapshot import StateSnapshot
 
@@ -34,12 +35,13 @@ from webr4.state.snapshot import StateSnapshot
 @limit_options
 def run(url: str, out_dir: Path, sequence: Path | None, actions: Path | None, network: Path | None, seed: int,
         screenshot: bool, horizon: float, max_events: int, event_timeout: float,
-        parse_chunks: str, chunk_kb: int, step_wait: float) -> None:
+        parse_chunks: str, chunk_kb: int, step_wait: float, block_service_workers: bool) -> None:
     """Execute URL once under control and write its trace and final state to --out."""
     plan = load_plan(sequence) if sequence else []
     steps = load_actions(actions) if actions else []
     store = load_store(network) if network else ResponseStore()
-    limits = execution_limits(horizon, max_events, event_timeout, parse_chunks, chunk_kb, step_wait)
+    limits = execution_limits(horizon, max_events, event_timeout, parse_chunks, chunk_kb, step_wait,
+                              block_service_workers)
     execution = _run_once(url, plan, steps, store, live_network=network is None, seed=seed, screenshot=screenshot,
                           limits=limits)
     files = _write_execution(out_dir, execution, store)
@@ -49,6 +51,8 @@ def run(url: str, out_dir: Path, sequence: Path | None, actions: Path | None, ne
     else:
         ended = f"cut by {trace.truncated}" if trace.truncated else "nothing left pending"
     click.echo(f"{len(trace.steps)} events, {len(trace.skipped)} skipped, {len(trace.errors)} errors, {ended}")
+    if limits.service_workers == "block" and trace.service_workers:
+        click.echo(blocked_service_workers_line(trace.service_workers))
     click.echo(f"wrote {files.trace}")
 
 

@@ -58,10 +58,11 @@ AT_LEAST_ONE = click.IntRange(min=1)
 
 
 def execution_limits(horizon: float, max_events: int, event_timeout: float, parse_chunks: str, chunk_kb: int,
-           step_wait: float) -> Limits:
+                     step_wait: float, block_service_workers: bool) -> Limits:
     """The execution limits that :func:`limit_options` gave."""
     return Limits(horizon_ms=horizon, max_events=max_events, event_timeout_s=event_timeout,
-                  parse_chunks=parse_chunks, chunk_kb=chunk_kb, step_wait_ms=step_wait)
+                  parse_chunks=parse_chunks, chunk_kb=chunk_kb, step_wait_ms=step_wait,
+                  service_workers="block" if block_service_workers else "allow")
 
 
 def limit_options(command: Any) -> Any:
@@ -81,6 +82,10 @@ def limit_options(command: Any) -> Any:
     command = click.option("--step-wait", type=POSITIVE, default=30_000.0, show_default=True,
                            help="Virtual milliseconds a user step waits for its target to become actionable, "
                                 "letting the page's events run meanwhile.")(command)
+    command = click.option("--block-service-workers/--allow-service-workers", default=True, show_default=True,
+                           help="Block the page's service workers (their registration resolves to undefined, "
+                                "and the run says so), or let them run: their own code and fetches then run "
+                                "outside webr4's control, served from the recording.")(command)
     return command
 
 

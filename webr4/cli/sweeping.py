@@ -22,6 +22,7 @@ from webr4.record.session import record
 from webr4.report import ci
 from webr4.report.write import write_report
 from webr4.rundir.run import RunDir
+from webr4.rundir.summary import blocked_service_workers_line
 from webr4.runlock import RunInUse, claim
 from webr4.state.noise import NoiseMask
 from webr4.sweep.progress import Progress, progress_for
@@ -35,13 +36,16 @@ from webr4.sweep.store import RunStore, StoreError, damaged
 @record_options
 def record_command(url: str, out_dir: Path, actions: Path | None, script: Path | None, pace: float | None,
                    auto: int | None, seed: int, horizon: float, max_events: int, event_timeout: float,
-                   parse_chunks: str, chunk_kb: int, step_wait: float) -> None:
+                   parse_chunks: str, chunk_kb: int, step_wait: float, block_service_workers: bool) -> None:
     """Record a session of URL: the seed every exploration replays."""
     steps = session_steps(url, actions, script, pace, auto, seed)
-    limits = execution_limits(horizon, max_events, event_timeout, parse_chunks, chunk_kb, step_wait)
+    limits = execution_limits(horizon, max_events, event_timeout, parse_chunks, chunk_kb, step_wait,
+                              block_service_workers)
     session = with_driver(lambda driver: record(driver, url, out_dir, steps, seed=seed, limits=limits))
     trace = session.seed_trace()
     click.echo(f"recorded {len(trace.steps)} events of {url} into {out_dir}")
+    if limits.service_workers == "block" and trace.service_workers:
+        click.echo(blocked_service_workers_line(trace.service_workers))
 
 
 @click.command("explore")
@@ -93,7 +97,8 @@ def _refuse_foreign(out_dir: Path) -> None:
 @explore_options
 def check_command(url: str, out_dir: Path, actions: Path | None, script: Path | None, pace: float | None,
                   auto: int | None, seed: int, horizon: float, max_events: int, event_timeout: float,
-                  parse_chunks: str, chunk_kb: int, step_wait: float, **sweep: Any) -> None:
+                  parse_chunks: str, chunk_kb: int, step_wait: float, block_service_workers: bool,
+                  **sweep: Any) -> None:
     """Record URL, explore it and write the report, in one command.
 
     Exits with status 1 when a reversal is judged harmful. With --resume, the session recorded
@@ -116,7 +121,8 @@ def check_command(url: str, out_dir: Path, actions: Path | None, script: Path | 
             "seed": (session.seed, seed), "parse_chunks": (limits.parse_chunks, parse_chunks),
             "chunk_kb": (limits.chunk_kb, chunk_kb), "horizon": (limits.horizon_ms, horizon),
             "max_events": (limits.max_events, max_events), "event_timeout": (limits.event_timeout_s, event_timeout),
-            "step_wait": (limits.step_wait_ms, step_wait)})
+            "step_wait": (limits.step_wait_ms, step_wait),
+            "block_service_workers": (limits.service_workers == "block", block_service_workers)})
         given = [f"--{name}" for name, value in (("actions", actions), ("script", script), ("auto", auto))
                  if value is not None]
         if given:
@@ -126,7 +132,8 @@ def check_command(url: str, out_dir: Path, actions: Path | None, script: Path | 
         steps = session_steps(url, actions, script, pace, auto, seed)
     resume = _resume_command()
     options, progress, outputs = _sweep_options(out_dir, **sweep)
-    limits = execution_limits(horizon, max_events, event_timeout, parse_chunks, chunk_kb, step_wait)
+    limits = execution_limits(horizon, max_events, event_timeout, parse_chunks, chunk_kb, step_wait,
+                              block_service_workers)
     try:
         checked = interruptible(lambda: check(url, out_dir, steps, seed=seed, limits=limits, options=options,
                                                progress=progress), out_dir, resume)
@@ -214,6 +221,8 @@ def _report(checked: Checked, out_dir: Path, *, progress: _Outputs) -> None:
     if summary.confirmations:
         confirmed = ", ".join(f"{n} {status}" for status, n in sorted(summary.confirmations.items()))
         click.echo(f"in plain Chromium ({summary.confirm_seconds:g} s): {confirmed}", err=progress.to_stderr)
+    if summary.service_workers_notice:
+        click.echo(summary.service_workers_notice, err=progress.to_stderr)
     click.echo(f"report: {checked.report}", err=progress.to_stderr)
     for path, write in ((progress.junit, ci.write_junit), (progress.sarif, ci.write_sarif)):
         if path is not None:

@@ -21,6 +21,13 @@ ORDER_OF_EVENTS = "order of events"
 """The location in words of a pair that conflicts on nothing nameable (only on their order)."""
 
 
+def blocked_service_workers_line(scripts: list[str]) -> str:
+    """The one line that says the run blocked the service workers ``scripts`` the page registered,
+    and how to let them run."""
+    return (f"service workers blocked: the page registered {', '.join(scripts)}, which never ran; "
+            "--allow-service-workers lets them run, outside webr4's control")
+
+
 class SummaryError(Webr4Error, ValueError):
     """The run directory holds no readable ``summary.json``."""
 
@@ -137,7 +144,9 @@ class Summary:
     the virtual clock and the random seed moved: it follows the clock or the random numbers),
     ``failed_requests`` (the requests of the recording that failed, as the page saw them, in
     recorded order: ``GET url: net::ERR_NAME_NOT_RESOLVED``, ``GET url: HTTP 404``; every
-    replay fails them the same way), ``sandbox`` (``on``, or ``off (why)``: whether Chromium ran
+    replay fails them the same way), ``blocked_service_workers`` (the script URLs of the service
+    workers the page registered while the session blocked them, the default: the page went on
+    without them), ``sandbox`` (``on``, or ``off (why)``: whether Chromium ran
     sandboxed), ``pruning`` (R4 only: the enabled events of the explored states, those explored,
     and the fraction partial-order reduction pruned; for a budget, those of the last bound
     explored), ``budget`` (the seconds of an anytime sweep, ``--budget``, else null),
@@ -163,6 +172,7 @@ class Summary:
     noise: list[str] = field(default_factory=list)
     clock_noise: list[str] = field(default_factory=list)
     failed_requests: list[str] = field(default_factory=list)  # the recording's, in recorded order
+    blocked_service_workers: list[str] = field(default_factory=list)  # scripts the page registered, blocked
     sandbox: str = ""  # Chromium's sandbox in this sweep: on, or off (why)
     pruning: dict[str, float] | None = None  # R4 only: enabled, explored, ratio (see webr4.engine.stats)
     budget: float | None = None  # seconds of an anytime sweep (webr4.engine.anytime); None: plain
@@ -202,6 +212,11 @@ class Summary:
         working = self.next_bound
         return (f"{done}, bound {working['bound']} at {working['explored']} sequences "
                 f"(about {working['pending']} left)")
+
+    @property
+    def service_workers_notice(self) -> str | None:
+        """The line that says which service workers the run blocked; ``None`` when it blocked none."""
+        return blocked_service_workers_line(self.blocked_service_workers) if self.blocked_service_workers else None
 
     def harmful(self) -> list[ReversalReport]:
         """The harmful reversals, in the order they were explored."""

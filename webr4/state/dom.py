@@ -3,9 +3,11 @@
 The serialisation has one node per line, indented by two spaces per level: an opening tag
 ``<tag a="1" b="2">`` (sorted attributes, form state as ``(value)``, ``(checked)``,
 ``(selected)``), a closing tag ``</tag>`` (absent for void elements), escaped text (never starting
-with ``<``), or ``#shadow-root``. This module gives every line a readable element path and a
-stable *key* — the same node has the same key in two executions even when its text or attributes
-differ — and matches the small selector subset users may write in masks.
+with ``<``), or ``#shadow-root`` (an element's open shadow root, after its children, with the
+root's nodes one level deeper). This module gives every line a readable element path (a shadow
+root is a segment of its own: ``user-card#card > #shadow-root > ul > li``) and a stable *key* —
+the same node has the same key in two executions even when its text or attributes differ — and
+matches the small selector subset users may write in masks.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from webr4.errors import Webr4Error
 _ATTRIBUTE = re.compile(r' ([^\s=]+)="([^"]*)"')
 _SELECTOR = re.compile(r"^(?P<tag>[a-zA-Z][\w-]*)?(?:#(?P<id>[\w-]+)|\.(?P<cls>[\w-]+))?$")
 FORM_STATE = ("(value)", "(checked)", "(selected)")
+SHADOW_ROOT = "#shadow-root"
 
 
 @dataclass(frozen=True)
@@ -74,11 +77,15 @@ def parse_dom(text: str) -> list[DomLine]:
             stack.append(segment)
             counts.append({})
             lines.append(DomLine(index, raw, depth, "open", path, path, tag, attributes))
+        elif body == SHADOW_ROOT:  # the nodes of the root follow, one level deeper
+            path = " > ".join(stack + [SHADOW_ROOT])
+            stack.append(SHADOW_ROOT)
+            counts.append({})
+            lines.append(DomLine(index, raw, depth, "shadow", path, path))
         else:
-            kind = "shadow" if body == "#shadow-root" else "text"
-            siblings[kind] = siblings.get(kind, 0) + 1
+            siblings["text"] = siblings.get("text", 0) + 1
             path = " > ".join(stack)
-            lines.append(DomLine(index, raw, depth, kind, path, f"{path}/{kind}{siblings[kind]}"))
+            lines.append(DomLine(index, raw, depth, "text", path, f"{path}/text{siblings['text']}"))
     return lines
 
 

@@ -56,7 +56,9 @@ async def confirm_run(browser: Browser, session: Session, out: Path, which: str 
     if which == "none":
         return summary
     started = time.monotonic()
-    page = PageFacts.of_session(session.url, session.actions, session.files.network, session.run_limits.chunking)
+    limits = session.run_limits
+    page = PageFacts.of_session(session.url, session.actions, session.files.network, limits.chunking,
+                                limits.service_workers)
     mask = run.read_noise() | mask
     progress.phase(CONFIRMING, sum(wanted(r, which) and r.confirmation is None for r in summary.reversals))
     with RunFiles(out) as files:
@@ -102,7 +104,9 @@ def reversal_schedules(run_dir: Path, reversal_id: int) -> tuple[PlainSchedule, 
     summary, reversal = find_reversal(run_dir, reversal_id)
     run = RunDir(run_dir)
     session = Session.load(run.session(summary.session).directory)
-    page = PageFacts.of_session(session.url, session.actions, session.files.network, session.run_limits.chunking)
+    limits = session.run_limits
+    page = PageFacts.of_session(session.url, session.actions, session.files.network, limits.chunking,
+                                limits.service_workers)
     with RunFiles(run_dir) as files:
         parent, child = stored_trace(files, run, reversal.parent), stored_trace(files, run, reversal.id)
     schedules = plain_schedules(page, parent, child, reversal.first_id, reversal.second_id)

@@ -139,7 +139,8 @@ async def _sweep(pipeline: Pipeline, store: RunStore, session: Session, run: Run
                       session.run_limits.chunking.describe(), len(first.trace.steps),
                       len(find_races(first.trace, filters=filters).uncovered),
                       noise=noise.categories, clock_noise=clock.items(), sandbox=sandbox_state(),
-                      failed_requests=session.network().failures(), budget=settings.budget)
+                      failed_requests=session.network().failures(), budget=settings.budget,
+                      blocked_service_workers=_blocked_service_workers(session, first.trace))
     run.write_noise(noise | clock)
     mask = noise | clock | settings.mask
     run.write_summary(summary)
@@ -156,6 +157,11 @@ async def _sweep(pipeline: Pipeline, store: RunStore, session: Session, run: Run
         progress.finish(summary.to_json())  # a live bar must let go of the terminal
         raise
     return summary
+
+
+def _blocked_service_workers(session: Session, seed: Trace) -> list[str]:
+    """The service workers the page registered in the seed while the session blocked them."""
+    return seed.service_workers if session.run_limits.service_workers == "block" else []
 
 
 def _clock_noise(seed: Outcome, shifted: Outcome) -> NoiseMask:

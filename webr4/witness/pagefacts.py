@@ -22,25 +22,29 @@ class PageFacts:
     parse chunk the parser-blocking script it starts with (``None`` where it starts at a point
     where more of the document arrives), and ``images``: the request keys of the recorded
     responses that are images (an ``<img>``'s or a style sheet's background: the window's
-    ``load`` waits for them, and they run no code and block no script)."""
+    ``load`` waits for them, and they run no code and block no script), and ``service_workers``:
+    whether the page's service workers ran in the session (``block`` or ``allow``, Playwright's
+    context option), which the plain runs use too."""
 
     url: str
     steps: Sequence[Mapping[str, Any]]
     chunk_openers: Sequence[str | None] = ()
     user_steps: dict[int, int] = field(default_factory=dict)  # user event index -> session step number
     images: Sequence[str] = ()
+    service_workers: str = "block"
 
     def __post_init__(self) -> None:
         if not self.user_steps:
             self.user_steps.update(_user_steps(self.steps))
 
     @classmethod
-    def of_session(cls, url: str, steps: Sequence[Mapping[str, Any]], har: Path, model: ChunkModel) -> PageFacts:
+    def of_session(cls, url: str, steps: Sequence[Mapping[str, Any]], har: Path, model: ChunkModel,
+                   service_workers: str = "block") -> PageFacts:
         """The facts of a session recorded from ``url`` with ``steps``, its responses in ``har``,
-        its document split into parse chunks by ``model``."""
+        its document split into parse chunks by ``model``, its service workers as it had them."""
         document, images = _recorded_responses(har, url)
         openers = split_into_chunks(document, url, "plain", model).openers if document is not None else []
-        return cls(url, list(steps), openers, images=images)
+        return cls(url, list(steps), openers, images=images, service_workers=service_workers)
 
 
 class HarError(Webr4Error):

@@ -113,7 +113,7 @@ async def drive(browser: Browser, schedule: dict[str, Any], har: Path, *, dom_sc
     ``storage`` (what ``storage_script`` returns), and ``focus`` (what ``focus_script`` returns, when
     given; else ``None``). With ``trace_to``, a Playwright trace of the run
     (screenshots and snapshots) is written there."""
-    context = await browser.new_context(viewport=VIEWPORT)
+    context = await browser.new_context(viewport=VIEWPORT, service_workers=schedule.get("service_workers", "block"))
     try:
         if trace_to is not None:
             await context.tracing.start(screenshots=True, snapshots=True, title=schedule.get("order"))

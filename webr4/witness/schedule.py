@@ -102,6 +102,7 @@ class PlainSchedule:
     horizon_ms: float = 0.0
     step_times: tuple[float, ...] = ()  # per session step, the virtual ms it ran at in this order's trace
     pair: tuple[Sign, Sign] | None = None
+    service_workers: str = "block"  # Playwright's context option, as the session had it
 
     def timing(self, step: int) -> StepTiming:
         """When step ``step`` runs (after ``load`` unless the schedule says otherwise)."""
@@ -166,7 +167,7 @@ def plain_schedules(page: PageFacts, parent: Trace, child: Trace, first: EventId
     horizon = max([step.time for trace in (parent, child) for step in trace.steps] + [0.0])
     schedules = [PlainSchedule(page.url, tuple(page.steps), order, tuple(levers.holds), tuple(levers.timings),
                                clock, tuple(levers.clock_runs), max(horizon, levers.horizon_ms),
-                               _step_times(page, trace), pair)
+                               _step_times(page, trace), pair, page.service_workers)
                  for (order, levers, pair), trace in zip(orders, (parent, child))]
     return schedules[0], schedules[1]
 

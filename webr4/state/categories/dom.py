@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Collection, Iterable, Mapping
 
 from webr4.state.categories.base import StateCategory, MaskField
 from webr4.state.categories.words import clip, quoted
-from webr4.state.dom import DomLine, Selector, changed_blocks, parse_dom
+from webr4.state.dom import SHADOW_ROOT, DomLine, Selector, changed_blocks, parse_dom
 from webr4.state.renaming import find_renaming, rename
 
 if TYPE_CHECKING:
@@ -85,8 +85,11 @@ def diff_dom(before: str, after: str) -> DomDiff:
 def short_path(path: str) -> str:
     """An element path of :mod:`webr4.state.dom` from its nearest element with an id:
     ``html > body > form#signup > input`` → ``form#signup > input``; ``… > input#email`` →
-    ``#email``; without an id, from ``body``. A path into a frame's document names the frame,
-    then the element in it, each part shortened alike and joined by `` >> ``:
+    ``#email``; without an id, from ``body``. An id names an element only within its tree, so
+    inside a shadow root the path is the host's short path, the root, and the path within it:
+    ``user-card#card > #shadow-root > li``, ``user-card#card > #shadow-root > #name`` (the host
+    named with its tag: a custom element's name says what it is). A path into a frame's document
+    names the frame, then the element in it, each part shortened alike and joined by `` >> ``:
     ``html > body > iframe#child > html > body > p#out`` → ``#child >> #out``."""
     documents: list[list[str]] = [[]]
     for segment in path.split(" > "):
@@ -104,11 +107,23 @@ def _tag_of(segment: str) -> str:
 
 
 def _short_in_document(segments: list[str]) -> str:
+    """The part of a path within one document (see :func:`short_path`), shadow roots included."""
+    if SHADOW_ROOT in segments:
+        root = len(segments) - 1 - segments[::-1].index(SHADOW_ROOT)
+        host = _short_in_document(segments[:root]).split(" > ")
+        host[-1] = segments[root - 1]  # with its tag, even when it has an id
+        inside = segments[root + 1:]
+        return " > ".join(host + [SHADOW_ROOT] + ([_from_nearest_id(inside)] if inside else []))
+    return _from_nearest_id(segments[1:] if segments[:1] == ["html"] and len(segments) > 1 else segments)
+
+
+def _from_nearest_id(segments: list[str]) -> str:
+    """The path of ``segments`` from the last one with an id (that id alone when it is the last)."""
     for index in range(len(segments) - 1, -1, -1):
         tag, hash_, id_ = segments[index].partition("#")
         if hash_:
             return " > ".join([f"#{id_}"] if index == len(segments) - 1 else segments[index:])
-    return " > ".join(segments[1:] if segments[:1] == ["html"] and len(segments) > 1 else segments)
+    return " > ".join(segments)
 
 
 def _tag(line: str) -> tuple[str, dict[str, str]] | None:

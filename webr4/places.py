@@ -42,6 +42,15 @@ def short_site(site: str | None) -> str:
     return short_url(url) + suffix
 
 
+def split_site(site: str) -> tuple[str, int | None, int | None]:
+    """``url:line:col`` split into its URL and 1-based line and column; line and column are None
+    (and the URL is ``site`` whole) when ``site`` does not end with them."""
+    found = _SITE.match(site)
+    if found is None or not found.group("url"):
+        return site, None, None
+    return found.group("url"), int(found.group("line")), int(found.group("col"))
+
+
 def short_url(url: str) -> str:
     """The last segment of a URL's path, or the whole path when it ends with ``/``."""
     path = urlsplit(url).path or url

@@ -50,7 +50,7 @@ from webr4.instrument.chunks import MARKER_ORIGIN, MARKER_PATH, ChunkModel
 from webr4.instrument.modules import MODULE_NOTICE_PATH, imported_urls
 from webr4.instrument.positions import line_starts, to_offset, to_position
 from webr4.instrument.page import DocumentCache, FrameDocument, PreparedDocument
-from webr4.places import short_url
+from webr4.places import short_url, split_site
 from webr4.trace import Navigation
 from webr4.instrument.rewrite import RewriteResult
 from webr4.errors import Webr4Error
@@ -254,7 +254,7 @@ class NetworkGate:
             return self.sites[site]
         if not site:
             return site
-        url, line, column = _split_site(site)
+        url, line, column = split_site(site)
         if url in self._rewritten and line is not None and column is not None:
             original_column = self._rewritten[url].original_column(line, column)
             if original_column is not None:
@@ -271,7 +271,7 @@ class NetworkGate:
         Chromium gives them for the page's own code (:func:`~webr4.instrument.thrown.page_error`):
         the site in the original source, the message naming the page's own expressions."""
         original = self.original_site(site)
-        url, line, column = _split_site(original or "")
+        url, line, column = split_site(original or "")
         if line is None or column is None:
             return message, original
         if url in self._sources:
@@ -494,12 +494,3 @@ class NetworkGate:
 
 def _succeeded(response: StoredResponse) -> bool:
     return response.error is None and response.status < 300
-
-
-def _split_site(site: str) -> tuple[str, int | None, int | None]:
-    """``url:line:col`` split; line and column are None when ``site`` does not end with them."""
-    rest, _, column = site.rpartition(":")
-    url, _, line = rest.rpartition(":")
-    if not (url and line.isdigit() and column.isdigit()):
-        return site, None, None
-    return url, int(line), int(column)

@@ -18,6 +18,7 @@ from webr4.instrument.document import InstrumentedDocument, instrument_document
 from webr4.instrument.modules import MODULE_NOTICE_PATH
 from webr4.instrument.policy import HarnessCode, amend_meta_policies, amend_policies
 from webr4.instrument.positions import PositionMap, line_starts, to_offset, to_position
+from webr4.places import split_site
 
 # Marker URLs need not differ between executions: while the harness intercepts requests,
 # Playwright keeps the browser's HTTP cache off.
@@ -84,11 +85,10 @@ def _original_site(site: str, url: str, served_lines: list[int], position_maps: 
     """``site`` in the document served from ``url`` (lines starting at ``served_lines``, mapped
     back through ``position_maps`` in order) as a location in the original file, whose lines start
     at ``original_lines``; a site elsewhere as it is."""
-    site_url, _, position = site.rpartition(":")
-    site_url, _, line = site_url.rpartition(":")
-    if site_url != url or not line.isdigit() or not position.isdigit():
+    site_url, line, position = split_site(site)
+    if site_url != url or line is None or position is None:
         return site
-    offset = to_offset(served_lines, int(line), int(position))
+    offset = to_offset(served_lines, line, position)
     for positions in position_maps:
         offset = positions.original_offset(offset)
     line_no, column = to_position(original_lines, offset)

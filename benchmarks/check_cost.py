@@ -238,7 +238,8 @@ def _row(r: CheckCost) -> str:
     met = "–" if r.record_ratio is None else ("yes" if r.record_ratio <= RECORD_TARGET else "**no**")
     return (f"| {r.app} | {r.cold_s:.2f} | {_figure(r.record_ratio, '.1f')} | {met} | "
             f"{_figure(r.check_ratio, '.0f')} | " + " | ".join(shares)
-            + f" | {_figure(r.sequences, 'd')} | {_figure(r.harmful, 'd')} | {_figure(r.confirm_ratio, '.2f')} |" + (f" {r.error} |" if r.error else " |"))
+            + f" | {_figure(r.sequences, 'd')} | {_figure(r.harmful, 'd')} | {_figure(r.confirm_ratio, '.2f')} | "
+            + (f"{r.error} |" if r.error else "|"))
 
 
 def table(results: list[CheckCost], bundle: BundleRewrite | None) -> str:

@@ -18,8 +18,8 @@ from pathlib import Path
 from types import ModuleType
 
 from benchmarks import (
-    budget, confirmation, controlled_execution, cpu_heavy, evaluation, floor, loader_apps, parallel, planning_cost,
-    race_detection, real_apps, real_web, rewrite_speed, scaling, sweep_cost, wc_apps,
+    budget, check_cost, confirmation, controlled_execution, cpu_heavy, evaluation, floor, loader_apps, parallel,
+    planning_cost, race_detection, real_apps, real_web, rewrite_speed, scaling, sweep_cost, wc_apps,
 )
 from benchmarks.section import Section, find_sites
 from webr4.resources import resource_dir
@@ -45,6 +45,7 @@ SEPARATE = {
     "loader_apps": loader_apps,
     "wc_apps": wc_apps,
     "budget": budget,
+    "check_cost": check_cost,
 }
 
 

@@ -4,13 +4,20 @@ A plain session runs in a Chromium launched as any Playwright script here launch
 (:func:`plain_browser`): Playwright's own switches and the machine's usual ones, none of the
 switches webr4 adds to make its own contexts cheaper. The benchmarks also time plain sessions in
 webr4's browser, so that what those switches save is not counted as webr4's gain.
+
+A *cold* plain script (:func:`cold_script`, :func:`cold_script_seconds`) is what a user's own
+script costs from nothing: a new Python process that imports Playwright, launches Chromium, runs
+the steps once and exits; a whole ``webr4 record`` or ``check`` is measured against it.
 """
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
+from typing import Any
 
 from playwright.async_api import Browser, Page, async_playwright
 
@@ -18,12 +25,14 @@ from webr4.browser.actions import UserAction
 from webr4.browser.driver import VIEWPORT
 from webr4.browser.launch import chromium_path, sandbox_off_reason
 from webr4.sweep.explore import SEED_REPLAYS
+from webr4.useractions import ACTIONS
 
 STEP_TIMEOUT_MS = 10_000
 PLAIN_ARGS = ("--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync",
               "--no-first-run")
 """The switches every Chromium on these machines is launched with (and ``--no-sandbox`` where the
 sandbox cannot start, as for webr4's)."""
+COLD_TIMEOUT_S = 120.0
 
 
 @asynccontextmanager
@@ -78,3 +87,38 @@ class PerExecution:
     @property
     def ratio(self) -> float | None:
         return None if self.per_execution_s is None else self.per_execution_s / self.plain_s
+
+
+def cold_script(url: str, steps: Sequence[Mapping[str, Any]], chromium: str) -> str:
+    """The Python source of the user's own script for ``steps`` (session steps as ``--actions``
+    takes them): it imports Playwright alone, launches ``chromium`` with :func:`plain_browser`'s
+    switches, loads ``url``, performs the steps with Playwright's locator methods and exits."""
+    launch = (f"executable_path={chromium!r}, args={list(PLAIN_ARGS)!r}, "
+              f"chromium_sandbox={sandbox_off_reason() is None}")
+    lines = ["from playwright.sync_api import sync_playwright",
+             "with sync_playwright() as playwright:",
+             f"    browser = playwright.chromium.launch({launch})",
+             f"    page = browser.new_page(viewport={dict(VIEWPORT)!r})",
+             f"    page.goto({url!r}, wait_until='load')"]
+    for step in steps:
+        if "wait" in step:
+            lines.append(f"    page.wait_for_timeout({float(step['wait'])!r})")
+            continue
+        kind = next(ACTIONS[name] for name in step if name in ACTIONS)
+        arguments = "".join(f"{str(step[name])!r}, " for name in kind.arguments)
+        lines.append(f"    page.locator({str(step[kind.name])!r}).first.{kind.method}({arguments}"
+                     f"timeout={STEP_TIMEOUT_MS})")
+    lines.append("    browser.close()")
+    return "\n".join(lines) + "\n"
+
+
+def cold_script_seconds(source: str) -> float:
+    """Wall seconds of a new Python process running ``source``, from its start to its exit
+    (``RuntimeError`` with the script's last line of error output when it fails)."""
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True, timeout=COLD_TIMEOUT_S,
+                          check=False)
+    seconds = time.perf_counter() - started
+    if done.returncode:
+        raise RuntimeError(f"the plain script failed: {(done.stderr.strip().splitlines() or ['?'])[-1]}")
+    return seconds

@@ -8,6 +8,8 @@ test, a printed path). Failures the user can act on raise :class:`~webr4.errors.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -22,6 +24,7 @@ from webr4.rundir.summary import Summary
 from webr4.runlock import claim
 from webr4.sweep.backends import Backend, DaskCluster, WorkerProcesses
 from webr4.sweep.confirm import CONFIRM_CHOICES, UnknownConfirm, confirm_run, wanted
+from webr4.sweep.early import DriverBrowser, EarlyWitness, LaunchedBrowser, overlaps
 from webr4.sweep.explore import explore, reserve
 from webr4.sweep.progress import RECORDING, Progress, Quiet
 from webr4.sweep.settings import SweepSettings
@@ -63,38 +66,73 @@ async def explore_session(session: Session, out: Path, options: SweepOptions = S
     """Explore ``session`` into the run directory ``out`` on the backend ``options`` ask for.
 
     One worker runs the executions in this process, in ``driver`` when given (it stays open), else
-    in a browser started and closed here. The reversals ``options.confirm`` names are then
-    confirmed in plain Chromium, in ``driver``'s browser while it lives, else one started for it. Raises
+    in a browser started and closed here. The reversals ``options.confirm`` names are confirmed
+    in plain Chromium: while the sweep goes on when it leaves a core spare
+    (:mod:`webr4.sweep.early`), in ``driver``'s browser or one started for it; whatever is left
+    after the sweep, in ``driver``'s browser while it lives, else one started for it. Raises
     :class:`~webr4.runlock.RunInUse` when another process is using ``out``.
     """
     with claim(out):
-        summary = await _explore(session, out, options, progress, driver)
-        if not any(wanted(reversal, options.confirm) for reversal in summary.reversals):
-            return summary
-        if driver is not None and driver.connected:  # a browser that died under the sweep was replaced there
-            return await confirm_run(driver.browser, session, out, options.confirm, options.settings.mask, progress)
-        async with async_playwright() as playwright:
-            browser = await launch(playwright)
-            try:
-                return await confirm_run(browser, session, out, options.confirm, options.settings.mask, progress)
-            finally:
-                await browser.close()
+        if _in_process(options) and driver is None:
+            async with Driver() as own:
+                return await _explore_and_confirm(session, out, options, progress, own)
+        return await _explore_and_confirm(session, out, options, progress, driver)
+
+
+def _in_process(options: SweepOptions) -> bool:
+    return not options.cluster and options.workers <= 1
+
+
+async def _explore_and_confirm(session: Session, out: Path, options: SweepOptions, progress: Progress,
+                               driver: Driver | None) -> Summary:
+    async with _early_witness(session, out, options, progress, driver) as witness:
+        summary = await _explore(session, out, options, progress, driver, witness)
+        if witness is not None:
+            await witness.finish(summary)
+    if not any(wanted(r, options.confirm) and r.confirmation is None for r in summary.reversals):
+        return summary
+    if driver is not None and driver.connected:  # a browser that died under the sweep was replaced there
+        return await confirm_run(driver.browser, session, out, options.confirm, options.settings.mask, progress)
+    async with async_playwright() as playwright:
+        browser = await launch(playwright)
+        try:
+            return await confirm_run(browser, session, out, options.confirm, options.settings.mask, progress)
+        finally:
+            await browser.close()
+
+
+@asynccontextmanager
+async def _early_witness(session: Session, out: Path, options: SweepOptions, progress: Progress,
+                         driver: Driver | None) -> AsyncIterator[EarlyWitness | None]:
+    """The witness that confirms while the sweep goes on, when the sweep leaves a core for it
+    (:func:`~webr4.sweep.early.overlaps`; a cluster's never does), else None; stopped at the end."""
+    if options.confirm == "none" or options.cluster or not overlaps(options.workers):
+        yield None
+        return
+    source = DriverBrowser(driver) if driver is not None else LaunchedBrowser()
+    witness = EarlyWitness(source, session, RunDir(out), options.confirm, options.settings.mask, progress)
+    try:
+        yield witness
+    finally:
+        await witness.cancel()
+        if isinstance(source, LaunchedBrowser):
+            await source.close()
 
 
 async def _explore(session: Session, out: Path, options: SweepOptions, progress: Progress,
-                   driver: Driver | None) -> Summary:
-    if not options.cluster and options.workers <= 1:
-        if driver is not None:
-            return await explore(driver, session, out, options.settings, resume=options.resume, progress=progress)
-        async with Driver() as own:
-            return await explore(own, session, out, options.settings, resume=options.resume, progress=progress)
+                   driver: Driver | None, witness: EarlyWitness | None) -> Summary:
+    if _in_process(options):
+        assert driver is not None, "explore_session opens a driver for a sweep in this process"
+        return await explore(driver, session, out, options.settings, resume=options.resume, progress=progress,
+                             witness=witness)
     backend: Backend
     if options.cluster:
         backend = await DaskCluster.connect(options.cluster, session)
     else:
         backend = WorkerProcesses(session, options.workers)
     try:
-        return await explore(backend, session, out, options.settings, resume=options.resume, progress=progress)
+        return await explore(backend, session, out, options.settings, resume=options.resume, progress=progress,
+                             witness=witness)
     finally:
         await backend.close()
 
@@ -125,7 +163,7 @@ async def _check(url: str, out: Path, actions: StepSource, seed: int, limits: Li
     if not (options.resume and run.store.is_file()):  # a new sweep: its settings are stored before it starts
         reserve(out, session_dir, options.settings).close()
         options = replace(options, resume=True)
-    in_process = not options.cluster and options.workers <= 1
+    in_process = _in_process(options)
     steps: Steps = []
     if not recorded:
         progress.phase(RECORDING)  # taking the steps and starting the browser are part of it

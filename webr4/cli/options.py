@@ -145,8 +145,9 @@ def explore_options(command: Any) -> Any:
     command = click.option("--sarif", type=click.Path(path_type=Path, dir_okay=False),
                            help="Also write the verdicts as SARIF 2.1.0 here.")(command)
     command = click.option("--confirm", type=click.Choice(CONFIRM_CHOICES), default="harmful", show_default=True,
-                           help="After the sweep, run these reversals' two orders in plain Chromium (no webr4 code "
-                                "in the page) and say whether the difference is confirmed there.")(command)
+                           help="Run these reversals' two orders in plain Chromium (no webr4 code in the page), "
+                                "beside the sweep when a core is spare, else after it, and say whether the "
+                                "difference is confirmed there.")(command)
     command = click.option("--fail-on", type=click.Choice(FAIL_ON_CHOICES), default="harmful", show_default=True,
                            help="Exit with status 1 on any harmful reversal, or only on one plain Chromium "
                                 "confirmed.")(command)

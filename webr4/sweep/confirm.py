@@ -1,5 +1,8 @@
 """Confirming a sweep's reversals in plain Chromium, after the sweep, and exporting one.
 
+(A sweep with a core to spare confirms them while it goes on, one reversal at a time with
+:func:`confirm_reversal`: :mod:`webr4.sweep.early`; what is left is confirmed here.)
+
 For each reversal asked for (``harmful``: those judged harmful; ``all``: every one), both orders of
 its racing pair run in a stock context (:mod:`webr4.witness`) and the judgement goes into
 ``summary.json`` (the reversal's ``confirmation``), with the plain runs' screenshots in its
@@ -28,6 +31,7 @@ from webr4.sweep.runfiles import RunFiles
 from webr4.witness.confirm import NOT_FORCEABLE, Confirmation, PlainWitness, confirm
 from webr4.witness.export import write_pytest, write_traces
 from webr4.witness.pagefacts import PageFacts
+from webr4.trace import Trace
 from webr4.witness.schedule import NotForceable, PlainSchedule, plain_schedules
 
 CONFIRM_CHOICES = ("none", "harmful", "all")
@@ -66,13 +70,7 @@ async def confirm_run(browser: Browser, session: Session, out: Path, which: str 
             if not wanted(reversal, which) or reversal.confirmation is not None:
                 continue
             parent, child = files.trace(reversal.parent), files.trace(reversal.id)
-            if parent is None or child is None:
-                confirmation = Confirmation(NOT_FORCEABLE, "the run keeps no trace of this reversal's sequences")
-            else:
-                witness = await confirm(browser, page, session.files.network, parent, child, reversal.first_id,
-                                        reversal.second_id, reversal.verdict, reversal.differences, mask)
-                _keep_screenshots(run, reversal.id, witness)
-                confirmation = witness.confirmation
+            confirmation = await confirm_reversal(browser, page, session, run, reversal, parent, child, mask)
             summary.reversals[number] = replace(reversal, confirmation=confirmation.to_json())
             summary.confirm_seconds = round(summary.confirm_seconds + time.monotonic() - started, 2)
             started = time.monotonic()
@@ -80,6 +78,20 @@ async def confirm_run(browser: Browser, session: Session, out: Path, which: str 
             progress.confirmed(reversal.id, confirmation.to_json())
     progress.stop()
     return summary
+
+
+async def confirm_reversal(browser: Browser, page: PageFacts, session: Session, run: RunDir,
+                           reversal: ReversalReport, parent: Trace | None, child: Trace | None,
+                           mask: NoiseMask) -> Confirmation:
+    """Run ``reversal``'s two orders in fresh contexts of ``browser`` and judge them, its parent's
+    and its own traces given (None: the run keeps none, and nothing can be forced); the plain
+    runs' screenshots go into its witness directory of ``run``."""
+    if parent is None or child is None:
+        return Confirmation(NOT_FORCEABLE, "the run keeps no trace of this reversal's sequences")
+    witness = await confirm(browser, page, session.files.network, parent, child, reversal.first_id,
+                            reversal.second_id, reversal.verdict, reversal.differences, mask)
+    _keep_screenshots(run, reversal.id, witness)
+    return witness.confirmation
 
 
 def _keep_screenshots(run: RunDir, index: int, witness: PlainWitness) -> None:

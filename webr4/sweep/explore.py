@@ -36,6 +36,7 @@ from webr4.rundir.run import RunDir
 from webr4.rundir.summary import INTERRUPTED, Summary
 from webr4.state.noise import NoiseMask
 from webr4.sweep.backends import Backend, InProcess
+from webr4.sweep.early import EarlyWitness
 from webr4.sweep.execution import SHIFTED, Outcome
 from webr4.sweep.loop import Seed, Sweep
 from webr4.sweep.pipeline import Pipeline
@@ -64,13 +65,15 @@ def _first_divergence(a: Trace, b: Trace) -> str:
 
 
 async def explore(runner: Driver | Backend, session: Session, out: Path, settings: SweepSettings = SweepSettings(),
-                  *, resume: bool = False, progress: Progress = Quiet()) -> Summary:
+                  *, resume: bool = False, progress: Progress = Quiet(),
+                  witness: EarlyWitness | None = None) -> Summary:
     """Explore ``session`` into the run directory ``out`` (created when missing) as ``settings`` say.
 
     ``runner`` is a driver to run executions in this process one at a time, or a
     :class:`~webr4.sweep.backends.Backend` (worker processes, a cluster). With ``resume``, the
     sweep stored in ``out`` continues with its own settings (``settings`` is ignored):
-    finished executions are read back, not run again.
+    finished executions are read back, not run again. A ``witness`` confirms the reversals in
+    plain Chromium while the sweep goes on (:mod:`webr4.sweep.early`); the caller finishes it.
     """
     started = time.monotonic()
     backend = InProcess(runner, session) if isinstance(runner, Driver) else runner
@@ -82,7 +85,7 @@ async def explore(runner: Driver | Backend, session: Session, out: Path, setting
         store = reserve(out, session.directory, settings)
     pipeline = Pipeline(backend, store)
     try:
-        return await _sweep(pipeline, store, session, run, settings, started, progress, backend.workers)
+        return await _sweep(pipeline, store, session, run, settings, started, progress, backend.workers, witness)
     finally:
         await pipeline.close()
         store.close()
@@ -117,7 +120,7 @@ def stored_settings(store: RunStore, session: Session) -> SweepSettings:
 
 
 async def _sweep(pipeline: Pipeline, store: RunStore, session: Session, run: RunDir, settings: SweepSettings,
-                 started: float, progress: Progress, workers: int) -> Summary:
+                 started: float, progress: Progress, workers: int, witness: EarlyWitness | None) -> Summary:
     filters = filters_by_name(settings.filters)
     seed_plan = session.seed_trace().sequence
     progress.phase(SEED)
@@ -146,7 +149,7 @@ async def _sweep(pipeline: Pipeline, store: RunStore, session: Session, run: Run
     run.write_summary(summary)
     try:
         seed = Seed(first.trace, first.state, execution_key(seed_plan, copy=1))
-        await Sweep(pipeline, run, store, settings, seed, mask, workers).run(summary, progress, started)
+        await Sweep(pipeline, run, store, settings, seed, mask, workers, witness).run(summary, progress, started)
     except BaseException:
         summary.status = INTERRUPTED
         summary.seconds = round(time.monotonic() - started, 2)

@@ -20,6 +20,7 @@ from webr4.rundir.run import RunDir
 from webr4.rundir.summary import FINISHED, ReversalReport, Summary
 from webr4.state.noise import NoiseMask
 from webr4.state.snapshot import StateSnapshot
+from webr4.sweep.early import EarlyWitness
 from webr4.sweep.execution import Outcome
 from webr4.sweep.pipeline import Pipeline
 from webr4.sweep.progress import Progress
@@ -43,11 +44,12 @@ class Seed:
 class Sweep:
     """The strategy ``settings`` name, explored from ``seed``: every sequence is run through
     ``pipeline`` (on ``workers`` workers), judged with the noise ``mask`` and kept in ``run`` and
-    ``store``."""
+    ``store``; with a ``witness``, each judged reversal is offered to it and the confirmations it
+    has done go into the summary as the sweep goes."""
 
     def __init__(self, pipeline: Pipeline, run: RunDir, store: RunStore, settings: SweepSettings, seed: Seed,
-                 mask: NoiseMask, workers: int) -> None:
-        self._pipeline, self._run, self._store = pipeline, run, store
+                 mask: NoiseMask, workers: int, witness: EarlyWitness | None = None) -> None:
+        self._pipeline, self._run, self._store, self._witness = pipeline, run, store, witness
         self._settings, self._seed, self._mask, self._workers = settings, seed.trace, mask, workers
         self.strategy = _strategy(settings, seed.trace)
         self._traces: dict[int, Trace] = {0: seed.trace}
@@ -63,7 +65,8 @@ class Sweep:
 
     async def step(self, planned: PlannedSequence) -> ReversalReport:
         """Execute ``planned``, tell the strategy, keep its files and judge it against its parent
-        (unless the store holds that judgement already); returns its report."""
+        (unless the store holds that judgement already), and offer it to the witness; returns its
+        report."""
         parent = self._traces[planned.derived_from]
         ahead = upcoming(self.strategy, planned, lambda p: self._pipeline.trace(p.plan), lambda: (parent, self._seed),
                          self._workers - 1) if self._workers > 1 else []
@@ -75,9 +78,12 @@ class Sweep:
         self._states[planned.index] = self._save(planned.index, key, child.state)
         stored = self._store.report(planned.index)
         if stored is not None:
-            return ReversalReport.from_json(stored)
-        report = self._judge(planned, child.trace)
-        self._store.judged(planned.index, key, report.to_json())
+            report = ReversalReport.from_json(stored)
+        else:
+            report = self._judge(planned, child.trace)
+            self._store.judged(planned.index, key, report.to_json())
+        if self._witness is not None:
+            self._witness.offer(report, parent, child.trace)
         return report
 
     async def run(self, summary: Summary, progress: Progress, started: float) -> None:
@@ -88,6 +94,8 @@ class Sweep:
             report = await self.step(planned)
             summary.reversals.append(report)
             self._note(summary, started)
+            if self._witness is not None:
+                self._witness.settle(summary)
             self._run.write_summary(summary)
             progress.advance(len(self.strategy.explored) - 1, _planned_total(self.strategy) - 1, summary.counts,
                              report.to_json())
@@ -97,6 +105,8 @@ class Sweep:
             summary.pruning = {"enabled": pruning.enabled, "explored": pruning.explored,
                                "ratio": round(pruning.ratio, 4)}
         summary.status, summary.stop_reason = FINISHED, planned
+        if self._witness is not None:
+            self._witness.settle(summary)
         self._run.write_summary(summary)
         progress.finish(summary.to_json())
 

@@ -8,7 +8,9 @@ has pending: an estimate, shown as one, that grows as R4 finds new races and shr
 turn out to be covered) and the verdict counts so far, and :meth:`Progress.finish` once when the
 sweep ends, finished or not (the summary's ``status`` says which). The confirmation that follows
 begins a phase with the number of reversals it will check and calls :meth:`Progress.confirmed`
-after each; :meth:`Progress.stop` lets go of the terminal whenever a stage ends early.
+after each; :meth:`Progress.stop` lets go of the terminal whenever a stage ends early. A sweep
+that confirms while it goes (:mod:`webr4.sweep.early`) calls :meth:`Progress.confirmed` between
+its sequences too, and its confirming phase holds only the reversals left when it ends.
 """
 
 from __future__ import annotations
@@ -165,8 +167,8 @@ class Bar:
         self.stop()
 
     def confirmed(self, reversal: int, confirmation: Mapping[str, Any]) -> None:
-        if self._task is not None:
-            self._bar.advance(self._task)
+        if self._task is not None and self._bar.tasks[self._task].description == CONFIRMING:
+            self._bar.advance(self._task)  # one confirmed while the sweep went on is no part of this count
 
     def stop(self) -> None:
         self._bar.stop()

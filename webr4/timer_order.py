@@ -158,3 +158,50 @@ def with_timer_order(steps: Sequence[Step], events: Mapping[EventId, Event]) -> 
         for j, step in enumerate(steps)
     ]
 
+
+
+# ------------------------------------------------------------------ running a later timer first
+# A clock fires timers by due time, so a timer due later runs before one due earlier only when
+# the earlier one's chain of timers starts later: what starts it (the first event up its creators
+# that is no timer, whose time fixes the due time of every timer of the chain) waits until the
+# later timer has fired. The executor's plans and the plain-Chromium witness both use this lever.
+
+
+def chain_start(timer: Event, events: Mapping[EventId, Event]) -> Event | None:
+    """The first event ``timer`` descends from that is no timer (``timer`` itself when it is
+    none): the start of its chain of timers; ``None`` when a creator on the way is unknown."""
+    event: Event | None = timer
+    while event is not None and event.category is Category.TIMER:
+        event = events.get(event.creator) if event.creator else None
+    return event
+
+
+def creators(event: Event, events: Mapping[EventId, Event]) -> set[EventId]:
+    """The ids of the events ``event`` descends from, through its creators."""
+    seen: set[EventId] = set()
+    creator = event.creator
+    while creator and creator not in seen and creator in events:
+        seen.add(creator)
+        creator = events[creator].creator
+    return seen
+
+
+@dataclass(frozen=True)
+class NoLaterStart:
+    """Why no browser fires one timer before another due no later than it: ``reason`` finishes
+    the sentence "… is due no earlier (a clock fires timers by due time), and …"."""
+
+    reason: str
+
+
+def start_to_delay(late: Event, early: Event, events: Mapping[EventId, Event]) -> Event | NoLaterStart:
+    """The event that must wait until timer ``late`` has fired for ``late`` to fire before timer
+    ``early``, which is due no later than it: the start of ``early``'s chain
+    (:func:`chain_start`). None can wait when it is unknown, or when ``late`` descends from it too
+    (then ``late`` is due after it as well, and no later start changes the order)."""
+    start = chain_start(early, events)
+    if start is None:
+        return NoLaterStart(f"what set {early.label} going is unknown")
+    if start.id == late.id or start.id in creators(late, events):
+        return NoLaterStart(f"both descend from {start.label}")
+    return start

@@ -28,9 +28,29 @@ function stretchReport(s, extra) {
     diverged: f.diverged, matched: f.matched, before: s.before || null, next: null, running: null }, extra));
 }
 
-function enabledOrders() {
+function isClockTimer(ev) {
+  return ev.category === "timer" && typeof ev.params.delay === "number";
+}
+
+/* The pending setTimeout and setInterval firings that another one, due earlier (or as early and
+   created first), must precede: a browser's clock fires them by due time whatever the plan says
+   (`timers_not_due` in webr4/browser/schedule.py, the same rule). */
+function timersNotDue() {
+  let first = null;
+  for (const ev of pending.values()) {
+    if (isClockTimer(ev) && (first === null || ev.due < first.due || (ev.due === first.due && (ev.seq || 0) < (first.seq || 0)))) first = ev;
+  }
+  const held = newEmptySet();
+  for (const ev of pending.values()) if (isClockTimer(ev) && ev !== first) held.add(ev.id);
+  return held;
+}
+
+/** What the plan follower is offered: [id, due, prio, seq] of each pending event but the timers
+ *  not due yet. */
+function offeredOrders() {
+  const held = timersNotDue();
   const enabled = [];
-  for (const ev of pending.values()) A.push(enabled, [ev.id, ev.due, ev.prio, ev.seq || 0]);
+  for (const ev of pending.values()) if (!held.has(ev.id)) A.push(enabled, [ev.id, ev.due, ev.prio, ev.seq || 0]);
   return enabled;
 }
 
@@ -65,7 +85,7 @@ function runStretch(followerState, horizon, max, sliceMs) {
       if (mine.halted) return resolve(stop("halted"));
       if (mine.steps.length >= max || N.perfNow() - started > sliceMs) return resolve(stop("slice"));
       reportArrivals(mine);
-      const choice = mine.follower.choose(enabledOrders());
+      const choice = mine.follower.choose(offeredOrders());
       let chosen = null;
       const planned = choice !== null && choice.planned !== null;
       if (choice !== null) {

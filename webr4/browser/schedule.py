@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from webr4.browser.replay import PlanFollower
+from webr4.timer_order import timer_delay
 from webr4.trace import Event, EventId
 
 if TYPE_CHECKING:
@@ -74,8 +75,11 @@ class Scheduler:
     def choose(self, enabled: Mapping[EventId, Candidate], now: float,
                events: Mapping[EventId, Event]) -> tuple[EventId | None, bool]:
         """The next event and whether the plan chose it: the plan's when it offers one, else
-        :meth:`default_choice` (with its ``None``, :data:`PAST_HORIZON` and :data:`GIVE_UP`)."""
-        choice = self.follower.choose({event: candidate.order for event, candidate in enabled.items()})
+        :meth:`default_choice` (with its ``None``, :data:`PAST_HORIZON` and :data:`GIVE_UP`).
+        The plan is not offered the timers :func:`timers_not_due` holds back."""
+        waiting = timers_not_due(enabled, events)
+        choice = self.follower.choose({event: candidate.order for event, candidate in enabled.items()
+                                       if event not in waiting})
         if choice is not None:
             return choice.event, choice.planned is not None
         return self.default_choice(enabled, now, events), False
@@ -113,6 +117,20 @@ class Scheduler:
         if first.due > self.horizon_ms:
             return PAST_HORIZON
         return first.id
+
+
+def timers_not_due(enabled: Mapping[EventId, Candidate], events: Mapping[EventId, Event]) -> set[EventId]:
+    """The enabled ``setTimeout`` and ``setInterval`` firings that another one, due earlier (or as
+    early and created first), must precede: a browser's clock fires them by due time whatever a
+    plan says, so a plan that runs a timer before one due earlier waits for it. (A reversal that
+    needs the later timer first delays what starts the other's chain instead:
+    :func:`webr4.timer_order.start_to_delay`.) ``timersNotDue`` in
+    ``instrument_js/runtime/stretch.js`` is the same rule in the page."""
+    timers = [c for c in enabled.values() if timer_delay(events.get(c.id)) is not None]
+    if not timers:
+        return set()
+    first = min(timers, key=lambda c: (c.due, c.seq))
+    return {c.id for c in timers if c is not first}
 
 
 def _busy(page: list[Candidate], user: Candidate, now: float, events: Mapping[EventId, Event]) -> bool:

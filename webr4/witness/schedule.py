@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from typing import Any, Mapping
-from webr4.timer_order import timer_delay
+from webr4.timer_order import NoLaterStart, chain_start, start_to_delay, timer_delay
 from webr4.trace import Category, Event, EventId, Trace
 from webr4.useractions import ACTIONS
 from webr4.witness.pagefacts import PageFacts
@@ -227,37 +227,17 @@ def _force(page: PageFacts, a: Event, b: Event, events: Mapping[EventId, Event],
     return levers
 
 
-def _chain_root(timer: Event, events: Mapping[EventId, Event]) -> Event | None:
-    """The first event ``timer`` descends from that is no timer: the one that starts its chain of
-    timers (``None`` when a creator is unknown)."""
-    event: Event | None = timer
-    while event is not None and event.category is Category.TIMER:
-        event = events.get(event.creator) if event.creator else None
-    return event
-
-
-def _ancestors(event: Event, events: Mapping[EventId, Event]) -> set[EventId]:
-    """The ids of the events ``event`` descends from, through its creators."""
-    seen: set[EventId] = set()
-    creator = event.creator
-    while creator and creator not in seen and creator in events:
-        seen.add(creator)
-        creator = events[creator].creator
-    return seen
-
-
 def _delay_chain(page: PageFacts, a: Event, b: Event, until: Sign, events: Mapping[EventId, Event],
                  times: Mapping[EventId, float]) -> Hold | StepTiming | NotForceable:
     """How timer ``a``, due no earlier than timer ``b``, still runs first: a clock fires timers by
     due time, but ``b`` exists only once its chain of timers has started, so holding back the
-    event that starts it (a user step, or a response) until ``until`` (``a`` has fired) makes
-    ``b`` due after ``a``. Not when ``a`` descends from that event too, or needs a later step."""
+    event that starts it (a user step, or a response: :func:`~webr4.timer_order.start_to_delay`,
+    the lever webr4's own reversals use) until ``until`` (``a`` has fired) makes ``b`` due after
+    ``a``. Not when ``a`` descends from that event too, or needs a later step."""
     cannot = f"{a.label} is due no earlier than {b.label} (a clock fires timers by due time)"
-    root = _chain_root(b, events)
-    if root is None:
-        return NotForceable(f"{cannot}, and what set {b.label} going is unknown")
-    if root.id in _ancestors(a, events) | {a.id}:
-        return NotForceable(f"{cannot}, and both descend from {root.label}")
+    root = start_to_delay(a, b, events)
+    if isinstance(root, NoLaterStart):
+        return NotForceable(f"{cannot}, and {root.reason}")
     if root.category is Category.USER:
         step = page.user_steps.get(root.params.get("index", -1))
         start = _start_sign(page, a, events, times)
@@ -276,7 +256,7 @@ def _delay_chain(page: PageFacts, a: Event, b: Event, until: Sign, events: Mappi
 def _chain_due(a: Event, b: Event, events: Mapping[EventId, Event], times: Mapping[EventId, float]) -> float:
     """When timer ``b`` is due once the start of its chain (held until ``a`` has fired) runs: its
     chain takes as long as it did after that start in webr4's run."""
-    root = _chain_root(b, events)
+    root = chain_start(b, events)
     chain = times.get(b.id, 0.0) - times.get(root.id, 0.0) if root is not None else 0.0
     return times.get(a.id, 0.0) + max(chain, 0.0)
 

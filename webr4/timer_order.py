@@ -176,6 +176,16 @@ def chain_start(timer: Event, events: Mapping[EventId, Event]) -> Event | None:
     return event
 
 
+def chain_offset(timer: Event, events: Mapping[EventId, Event]) -> float:
+    """How long after the start of its chain (:func:`chain_start`) ``timer`` is due: the sum of
+    the delays along the chain (0 for an event that is no timer)."""
+    offset, event = 0.0, timer
+    while (delay := timer_delay(event)) is not None and event.creator is not None and event.creator in events:
+        offset += delay
+        event = events[event.creator]
+    return offset
+
+
 def creators(event: Event, events: Mapping[EventId, Event]) -> set[EventId]:
     """The ids of the events ``event`` descends from, through its creators."""
     seen: set[EventId] = set()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from webr4.trace import Category, Event, Step, Trace
 from webr4.witness.plain import CLOCK, DOM_READY, LOAD, RESPONSE, STEP, request_key
 from webr4.witness.pagefacts import PageFacts
-from webr4.witness.schedule import NotForceable, Sign, StepTiming, plain_schedules
+from webr4.witness.schedule import ClockRun, NotForceable, Sign, StepTiming, plain_schedules
 
 URL = "http://site.test/shop/"
 HEAD = Event("head", Category.PARSE, "parse", "parse head", params={"index": -1})
@@ -193,6 +193,11 @@ def test_a_timer_due_later_runs_first_when_the_step_that_starts_the_other_ones_c
     assert reversed_.timing(1) == StepTiming(1, Sign(CLOCK, "510"))  # the click that starts the 4 ms chain waits
     assert reversed_.horizon_ms == 510 + (16 - 11)  # and the chain, started then, runs to its end
     assert reversed_.pair is None  # the 4 ms timer's recorded time no longer tells when it fires
+    # In the recorded order the 4 ms timer fires 5 ms after the click that starts its chain, and the
+    # throttle, 500 ms after the Enter that sets it, only then.
+    route_run, throttle_run = schedules[0].clock_runs
+    assert route_run == ClockRun(16, Sign(STEP, "1"), Sign(STEP, "1"), 5.0)
+    assert throttle_run == ClockRun(510, Sign(CLOCK, "16"), Sign(STEP, "0"), 500.0)
 
 
 def test_a_timer_due_later_cannot_run_first_when_both_descend_from_one_step():

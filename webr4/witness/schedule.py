@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from typing import Any, Mapping
-from webr4.timer_order import NoLaterStart, chain_start, start_to_delay, timer_delay
+from webr4.timer_order import NoLaterStart, chain_offset, chain_start, start_to_delay
 from webr4.trace import Category, Event, EventId, Trace
 from webr4.useractions import ACTIONS
 from webr4.witness.pagefacts import PageFacts
@@ -69,9 +69,10 @@ class StepTiming:
 class ClockRun:
     """Once ``after`` is seen, the paused clock runs to ``to_ms`` (virtual ms since the page
     started), firing every timer due by then. Until then the clock stays short of ``to_ms``; with
-    ``created`` (the sign of the event that sets the timer, ``delay_ms`` ahead of the clock at
-    that moment) it runs freely before that sign, as no such timer exists yet, stays short of its
-    due time after it, and runs on to it once ``after`` is seen, wherever the plain clock is by then."""
+    ``created`` (the sign of the event that starts the timer's chain of timers, the timer due
+    ``delay_ms`` after the clock at that moment) it runs freely before that sign, as no such timer
+    exists yet, stays short of its due time after it, and runs on to it once ``after`` is seen,
+    wherever the plain clock is by then."""
 
     to_ms: float
     after: Sign
@@ -192,9 +193,8 @@ def _force(page: PageFacts, a: Event, b: Event, events: Mapping[EventId, Event],
     if sign is None:
         return NotForceable(f"no sign a plain page shows tells when {a.label} has happened")
     if a.category is Category.TIMER:
-        start = _start_sign(page, a, events, times)
-        created = _creator_sign(page, a, events, times)
-        levers.clock_runs.append(ClockRun(times.get(a.id, 0.0), start, created, timer_delay(a) or 0.0))
+        created = _chain_sign(page, a, events, times) or (None, 0.0)
+        levers.clock_runs.append(ClockRun(times.get(a.id, 0.0), _start_sign(page, a, events, times), *created))
     if b.category is Category.USER:
         step = page.user_steps.get(b.params.get("index", -1))
         if step is None:
@@ -215,8 +215,8 @@ def _force(page: PageFacts, a: Event, b: Event, events: Mapping[EventId, Event],
         levers.horizon_ms = _chain_due(a, b, events, times)
         levers.second_shows = False
     elif b.category is Category.TIMER:
-        levers.clock_runs.append(ClockRun(times.get(b.id, 0.0), sign, _creator_sign(page, b, events, times),
-                                          timer_delay(b) or 0.0))
+        levers.clock_runs.append(ClockRun(times.get(b.id, 0.0), sign, *(_chain_sign(page, b, events, times)
+                                                                        or (None, 0.0))))
     else:
         held = _held_requests(page, b, _after(trace, a.id, events), events)
         if isinstance(held, NotForceable):
@@ -364,17 +364,21 @@ def _sign(page: PageFacts, event: Event, times: Mapping[EventId, float]) -> Sign
 
 def _start_sign(page: PageFacts, timer: Event, events: Mapping[EventId, Event],
                 times: Mapping[EventId, float]) -> Sign:
-    """When a timer surely exists: once the event that created it has happened (the document's
-    response when that shows nothing)."""
-    return _creator_sign(page, timer, events, times) or Sign(RESPONSE, request_key(page.url))
+    """When a timer's chain has surely started: once the event that starts it has happened (the
+    document's response when that shows nothing)."""
+    chain = _chain_sign(page, timer, events, times)
+    return chain[0] if chain is not None else Sign(RESPONSE, request_key(page.url))
 
 
-def _creator_sign(page: PageFacts, timer: Event, events: Mapping[EventId, Event],
-                  times: Mapping[EventId, float]) -> Sign | None:
-    """The sign of the event that created ``timer``, if a plain page shows one (a timer that
-    another timer set shows none: its clock time is not the plain clock's)."""
-    creator = events.get(timer.creator) if timer.creator else None
-    return _sign(page, creator, times) if creator is not None and creator.category is not Category.TIMER else None
+def _chain_sign(page: PageFacts, timer: Event, events: Mapping[EventId, Event],
+                times: Mapping[EventId, float]) -> tuple[Sign, float] | None:
+    """The sign of the event that starts ``timer``'s chain of timers
+    (:func:`~webr4.timer_order.chain_start`), if a plain page shows one, and how long after it
+    ``timer`` is due (:func:`~webr4.timer_order.chain_offset`): a timer's due time follows its
+    chain's start, whatever the clock did meanwhile."""
+    start = chain_start(timer, events)
+    sign = _sign(page, start, times) if start is not None and start.id != timer.id else None
+    return None if sign is None else (sign, chain_offset(timer, events))
 
 
 def _opener(page: PageFacts, chunk: Event) -> str | None:

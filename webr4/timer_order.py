@@ -37,6 +37,12 @@ order); the edges always point forward in the trace.
 
 Only direct edges are listed: a candidate that happens before another candidate is left out.
 
+**Running a later timer first.** A reversal that runs timer ``B`` before timer ``A``, due no
+later, is realisable only when ``A``'s chain starts later: its anchor (:func:`chain_start`) waits
+until ``B`` has fired (:func:`start_to_delay`). When ``B`` descends from that anchor too, no browser
+runs the order. The engine plans such reversals from the anchor's step, every executor fires
+timers by due time whatever a plan says, and the plain-Chromium witness holds the anchor back.
+
 The rule is part of the trace model: every executor (the browser, the engine's
 model executor) adds these edges to the steps' predecessors when it builds a trace
 (:func:`with_timer_order`), so everything that reads a trace sees them.
@@ -161,10 +167,6 @@ def with_timer_order(steps: Sequence[Step], events: Mapping[EventId, Event]) -> 
 
 
 # ------------------------------------------------------------------ running a later timer first
-# A clock fires timers by due time, so a timer due later runs before one due earlier only when
-# the earlier one's chain of timers starts later: what starts it (the first event up its creators
-# that is no timer, whose time fixes the due time of every timer of the chain) waits until the
-# later timer has fired. The executor's plans and the plain-Chromium witness both use this lever.
 
 
 def chain_start(timer: Event, events: Mapping[EventId, Event]) -> Event | None:

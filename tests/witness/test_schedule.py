@@ -209,3 +209,33 @@ def test_a_timer_due_later_cannot_run_first_when_both_descend_from_one_step():
     child = _trace((HEAD, 0), (click, 10), (late, 510), (early, 510))
     verdict = plain_schedules(page, parent, child, "early", "late")
     assert isinstance(verdict, NotForceable) and "both descend from click on #go" in verdict.lever
+
+
+def _press_and_throttle() -> tuple[PageFacts, Event, Event, Event, Trace, Trace]:
+    """A throttle set by the first Enter, which the second Enter's keyup clears; the reversal
+    fires it between the second Enter's keydown and keyup."""
+    first = Event("u1:keyup:#new", Category.USER, "keyup", "keyup on #new", params={"index": 1})
+    down = Event("u2:keydown:#new", Category.USER, "keydown", "keydown on #new", params={"index": 2})
+    up = Event("u3:keyup:#new", Category.USER, "keyup", "keyup on #new", params={"index": 3})
+    throttle = Event("throttle", Category.TIMER, "setTimeout", "setTimeout 500ms", first.id, {"delay": 500})
+    page = PageFacts(URL, [{"press": "#new", "key": "Enter"}, {"press": "#new", "key": "Enter"}])
+    parent = _trace((HEAD, 0), (first, 10), (down, 11), (up, 12))
+    child = _trace((HEAD, 0), (first, 10), (down, 11), (throttle, 510), (up, 510))
+    return page, first, down, up, parent, child
+
+
+def test_a_timer_the_parent_cleared_gets_no_clock_run_in_the_parents_order():
+    page, _first, down, up, parent, child = _press_and_throttle()
+    child = _trace((HEAD, 0), (parent.events["u1:keyup:#new"], 10), (child.events["throttle"], 510), (down, 510),
+                   (up, 511))
+    schedules = plain_schedules(page, parent, child, up.id, "throttle")
+    assert not isinstance(schedules, NotForceable)
+    # Running the clock to the cleared timer's due time would run the page's later steps late.
+    assert schedules[0].clock_runs == () and schedules[0].pair is None
+    assert schedules[1].timing(1) == StepTiming(1, Sign(CLOCK, "510"))
+
+
+def test_a_timer_between_the_keydown_and_keyup_of_one_press_is_not_forceable():
+    page, _first, _down, up, parent, child = _press_and_throttle()
+    verdict = plain_schedules(page, parent, child, up.id, "throttle")
+    assert isinstance(verdict, NotForceable) and "two events of one step" in verdict.lever

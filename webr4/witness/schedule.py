@@ -203,6 +203,10 @@ def _force(page: PageFacts, a: Event, b: Event, events: Mapping[EventId, Event],
         if earlier is not None and earlier >= step:
             return NotForceable(f"{a.label} comes no earlier than {b.label} in the session: a user acts in order, "
                                 "and Playwright performs one step in one call")
+        begun = _begun_step(page, step, a, trace)
+        if begun is not None:
+            return NotForceable(f"webr4's order ran {a.label} after {begun.label} and before {b.label}, two events of "
+                                "one step, and Playwright performs one step in one call")
         levers.timings.append(StepTiming(step, sign))
     elif b.category is Category.TIMER and a.category is Category.TIMER and times.get(a.id, 0.0) >= times.get(b.id, 0.0):
         delayed = _delay_chain(page, a, b, sign, events, times)
@@ -213,6 +217,10 @@ def _force(page: PageFacts, a: Event, b: Event, events: Mapping[EventId, Event],
         else:
             levers.timings.append(delayed)
         levers.horizon_ms = _chain_due(a, b, events, times)
+        levers.second_shows = False
+    elif b.category is Category.TIMER and b.id not in trace.sequence:
+        # ``a`` cancelled it in webr4's run of this order: running the clock to its due time
+        # would only run every other step and timer of the page late.
         levers.second_shows = False
     elif b.category is Category.TIMER:
         levers.clock_runs.append(ClockRun(times.get(b.id, 0.0), sign, *(_chain_sign(page, b, events, times)
@@ -225,6 +233,19 @@ def _force(page: PageFacts, a: Event, b: Event, events: Mapping[EventId, Event],
     if a.category is Category.USER:
         _act_early(page, a, trace, other, events, levers)
     return levers
+
+
+def _begun_step(page: PageFacts, step: int, a: Event, trace: Trace) -> Event | None:
+    """The user event of session step ``step`` that ``trace`` ran before ``a``, if any: holding
+    the step back until ``a`` holds that event back too (a key that goes down, then up)."""
+    for event_id in trace.sequence:
+        if event_id == a.id:
+            return None
+        event = trace.events.get(event_id)
+        if event is not None and event.category is Category.USER \
+                and page.user_steps.get(event.params.get("index", -1)) == step:
+            return event
+    return None
 
 
 def _delay_chain(page: PageFacts, a: Event, b: Event, until: Sign, events: Mapping[EventId, Event],

@@ -165,7 +165,6 @@ def with_timer_order(steps: Sequence[Step], events: Mapping[EventId, Event]) -> 
     ]
 
 
-
 # ------------------------------------------------------------------ running a later timer first
 
 

@@ -276,10 +276,8 @@ def _delay_chain(page: PageFacts, a: Event, b: Event, until: Sign, events: Mappi
 
 def _chain_due(a: Event, b: Event, events: Mapping[EventId, Event], times: Mapping[EventId, float]) -> float:
     """When timer ``b`` is due once the start of its chain (held until ``a`` has fired) runs: its
-    chain takes as long as it did after that start in webr4's run."""
-    root = chain_start(b, events)
-    chain = times.get(b.id, 0.0) - times.get(root.id, 0.0) if root is not None else 0.0
-    return times.get(a.id, 0.0) + max(chain, 0.0)
+    chain's delays after ``a``'s time."""
+    return times.get(a.id, 0.0) + chain_offset(b, events)
 
 
 def _act_early(page: PageFacts, a: Event, trace: Trace, other: Trace, events: Mapping[EventId, Event],

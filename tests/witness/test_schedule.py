@@ -224,17 +224,6 @@ def _press_and_throttle() -> tuple[PageFacts, Event, Event, Event, Trace, Trace]
     return page, first, down, up, parent, child
 
 
-def test_a_timer_the_parent_cleared_gets_no_clock_run_in_the_parents_order():
-    page, _first, down, up, parent, child = _press_and_throttle()
-    child = _trace((HEAD, 0), (parent.events["u1:keyup:#new"], 10), (child.events["throttle"], 510), (down, 510),
-                   (up, 511))
-    schedules = plain_schedules(page, parent, child, up.id, "throttle")
-    assert not isinstance(schedules, NotForceable)
-    # Running the clock to the cleared timer's due time would run the page's later steps late.
-    assert schedules[0].clock_runs == () and schedules[0].pair is None
-    assert schedules[1].timing(1) == StepTiming(1, Sign(CLOCK, "510"))
-
-
 def test_a_timer_between_the_keydown_and_keyup_of_one_press_is_not_forceable():
     page, _first, _down, up, parent, child = _press_and_throttle()
     verdict = plain_schedules(page, parent, child, up.id, "throttle")

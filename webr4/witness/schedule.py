@@ -218,10 +218,6 @@ def _force(page: PageFacts, a: Event, b: Event, events: Mapping[EventId, Event],
             levers.timings.append(delayed)
         levers.horizon_ms = _chain_due(a, b, events, times)
         levers.second_shows = False
-    elif b.category is Category.TIMER and b.id not in trace.sequence:
-        # ``a`` cancelled it in webr4's run of this order: running the clock to its due time
-        # would only run every other step and timer of the page late.
-        levers.second_shows = False
     elif b.category is Category.TIMER:
         levers.clock_runs.append(ClockRun(times.get(b.id, 0.0), sign, *(_chain_sign(page, b, events, times)
                                                                         or (None, 0.0))))

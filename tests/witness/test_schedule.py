@@ -211,9 +211,9 @@ def test_a_timer_due_later_cannot_run_first_when_both_descend_from_one_step():
     assert isinstance(verdict, NotForceable) and "both descend from click on #go" in verdict.lever
 
 
-def _press_and_throttle() -> tuple[PageFacts, Event, Event, Event, Trace, Trace]:
-    """A throttle set by the first Enter, which the second Enter's keyup clears; the reversal
-    fires it between the second Enter's keydown and keyup."""
+def test_a_timer_between_the_keydown_and_keyup_of_one_press_is_not_forceable():
+    # A throttle set by the first Enter, which the second Enter's keyup clears; the reversal fires
+    # it between the second Enter's keydown and keyup, which Playwright's press cannot split.
     first = Event("u1:keyup:#new", Category.USER, "keyup", "keyup on #new", params={"index": 1})
     down = Event("u2:keydown:#new", Category.USER, "keydown", "keydown on #new", params={"index": 2})
     up = Event("u3:keyup:#new", Category.USER, "keyup", "keyup on #new", params={"index": 3})
@@ -221,10 +221,5 @@ def _press_and_throttle() -> tuple[PageFacts, Event, Event, Event, Trace, Trace]
     page = PageFacts(URL, [{"press": "#new", "key": "Enter"}, {"press": "#new", "key": "Enter"}])
     parent = _trace((HEAD, 0), (first, 10), (down, 11), (up, 12))
     child = _trace((HEAD, 0), (first, 10), (down, 11), (throttle, 510), (up, 510))
-    return page, first, down, up, parent, child
-
-
-def test_a_timer_between_the_keydown_and_keyup_of_one_press_is_not_forceable():
-    page, _first, _down, up, parent, child = _press_and_throttle()
     verdict = plain_schedules(page, parent, child, up.id, "throttle")
     assert isinstance(verdict, NotForceable) and "two events of one step" in verdict.lever

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from typing import Any, Mapping
-from webr4.timer_order import NoLaterStart, chain_offset, chain_start, start_to_delay
+from webr4.timer_order import NoLaterStart, chain_offset, chain_start, start_to_delay, timer_delay
 from webr4.trace import Category, Event, EventId, Trace
 from webr4.useractions import ACTIONS
 from webr4.witness.pagefacts import PageFacts
@@ -387,13 +387,22 @@ def _start_sign(page: PageFacts, timer: Event, events: Mapping[EventId, Event],
 
 def _chain_sign(page: PageFacts, timer: Event, events: Mapping[EventId, Event],
                 times: Mapping[EventId, float]) -> tuple[Sign, float] | None:
-    """The sign of the event that starts ``timer``'s chain of timers
-    (:func:`~webr4.timer_order.chain_start`), if a plain page shows one, and how long after it
-    ``timer`` is due (:func:`~webr4.timer_order.chain_offset`): a timer's due time follows its
-    chain's start, whatever the clock did meanwhile."""
+    """The sign of the event that sets ``timer`` going, if a plain page shows one, and how long
+    after it ``timer`` is due. A chain of timers that a user step starts
+    (:func:`~webr4.timer_order.chain_start`) goes from that step, its chain's delays after it
+    (:func:`~webr4.timer_order.chain_offset`): the plain run performs every step, so its sign
+    comes. Any other timer goes from its creator when that is no timer (a timer that another
+    timer set shows none of its own: its clock time is not the plain clock's); a response that
+    starts a chain may itself wait for what the paused clock has not fired yet."""
     start = chain_start(timer, events)
-    sign = _sign(page, start, times) if start is not None and start.id != timer.id else None
-    return None if sign is None else (sign, chain_offset(timer, events))
+    if start is not None and start.category is Category.USER and start.id != timer.id:
+        sign = _sign(page, start, times)
+        return None if sign is None else (sign, chain_offset(timer, events))
+    creator = events.get(timer.creator) if timer.creator else None
+    if creator is None or creator.category is Category.TIMER:
+        return None
+    sign = _sign(page, creator, times)
+    return None if sign is None else (sign, timer_delay(timer) or 0.0)
 
 
 def _opener(page: PageFacts, chunk: Event) -> str | None:

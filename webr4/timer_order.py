@@ -37,6 +37,12 @@ order); the edges always point forward in the trace.
 
 Only direct edges are listed: a candidate that happens before another candidate is left out.
 
+**Running a later timer first.** A reversal that runs timer ``B`` before timer ``A``, due no
+later, is realisable only when ``A``'s chain starts later: its anchor (:func:`chain_start`) waits
+until ``B`` has fired (:func:`start_to_delay`). When ``B`` descends from that anchor too, no browser
+runs the order. The engine plans such reversals from the anchor's step, every executor fires
+timers by due time whatever a plan says, and the plain-Chromium witness holds the anchor back.
+
 The rule is part of the trace model: every executor (the browser, the engine's
 model executor) adds these edges to the steps' predecessors when it builds a trace
 (:func:`with_timer_order`), so everything that reads a trace sees them.
@@ -158,3 +164,55 @@ def with_timer_order(steps: Sequence[Step], events: Mapping[EventId, Event]) -> 
         for j, step in enumerate(steps)
     ]
 
+
+# ------------------------------------------------------------------ running a later timer first
+
+
+def chain_start(timer: Event, events: Mapping[EventId, Event]) -> Event | None:
+    """The first event ``timer`` descends from that is no timer (``timer`` itself when it is
+    none): the start of its chain of timers; ``None`` when a creator on the way is unknown."""
+    event: Event | None = timer
+    while event is not None and event.category is Category.TIMER:
+        event = events.get(event.creator) if event.creator else None
+    return event
+
+
+def chain_offset(timer: Event, events: Mapping[EventId, Event]) -> float:
+    """How long after the start of its chain (:func:`chain_start`) ``timer`` is due: the sum of
+    the delays along the chain (0 for an event that is no timer)."""
+    offset, event = 0.0, timer
+    while (delay := timer_delay(event)) is not None and event.creator is not None and event.creator in events:
+        offset += delay
+        event = events[event.creator]
+    return offset
+
+
+def creators(event: Event, events: Mapping[EventId, Event]) -> set[EventId]:
+    """The ids of the events ``event`` descends from, through its creators."""
+    seen: set[EventId] = set()
+    creator = event.creator
+    while creator and creator not in seen and creator in events:
+        seen.add(creator)
+        creator = events[creator].creator
+    return seen
+
+
+@dataclass(frozen=True)
+class NoLaterStart:
+    """Why no browser fires one timer before another due no later than it: ``reason`` finishes
+    the sentence "… is due no earlier (a clock fires timers by due time), and …"."""
+
+    reason: str
+
+
+def start_to_delay(late: Event, early: Event, events: Mapping[EventId, Event]) -> Event | NoLaterStart:
+    """The event that must wait until timer ``late`` has fired for ``late`` to fire before timer
+    ``early``, which is due no later than it: the start of ``early``'s chain
+    (:func:`chain_start`). None can wait when it is unknown, or when ``late`` descends from it too
+    (then ``late`` is due after it as well, and no later start changes the order)."""
+    start = chain_start(early, events)
+    if start is None:
+        return NoLaterStart(f"what set {early.label} going is unknown")
+    if start.id == late.id or start.id in creators(late, events):
+        return NoLaterStart(f"both descend from {start.label}")
+    return start

@@ -28,9 +28,46 @@ function stretchReport(s, extra) {
     diverged: f.diverged, matched: f.matched, before: s.before || null, next: null, running: null }, extra));
 }
 
-function enabledOrders() {
+function isClockTimer(ev) {
+  return ev.category === "timer" && typeof ev.params.delay === "number";
+}
+
+/** The pending setTimeout or setInterval firing a browser's clock fires first: the least by due
+ *  time, then creation order (`first_timer` in webr4/browser/schedule.py). */
+function firstTimer() {
+  let first = null;
+  for (const ev of pending.values()) {
+    if (isClockTimer(ev) && (first === null || ev.due < first.due || (ev.due === first.due && (ev.seq || 0) < (first.seq || 0)))) first = ev;
+  }
+  return first;
+}
+
+/* The pending setTimeout and setInterval firings that another one, due earlier (or as early and
+   created first), must precede: a browser's clock fires them by due time whatever the plan says
+   (`timers_not_due` in webr4/browser/schedule.py, the same rule). */
+function timersNotDue() {
+  const first = firstTimer();
+  const held = newEmptySet();
+  for (const ev of pending.values()) if (isClockTimer(ev) && ev !== first) held.add(ev.id);
+  return held;
+}
+
+/** Whether the plan's next event (the first waiting, else the one at the cursor) is one of the
+ *  timers `held` back: the timer due first then runs before it, outside the plan, as
+ *  `Scheduler._next_waits_for_clock` decides in Python. */
+function nextWaitsForClock(follower, held) {
+  const f = follower;
+  const upcoming = f.waiting.length ? f.waiting[0] : (f.cursor < f.plan.length ? f.plan[f.cursor] : null);
+  if (upcoming === null) return false;
+  for (const id of held) if (exactPart(id) === exactPart(upcoming)) return true;
+  return false;
+}
+
+/** What the plan follower is offered: [id, due, prio, seq] of each pending event but the timers
+ *  `held` back. */
+function offeredOrders(held) {
   const enabled = [];
-  for (const ev of pending.values()) A.push(enabled, [ev.id, ev.due, ev.prio, ev.seq || 0]);
+  for (const ev of pending.values()) if (!held.has(ev.id)) A.push(enabled, [ev.id, ev.due, ev.prio, ev.seq || 0]);
   return enabled;
 }
 
@@ -65,10 +102,14 @@ function runStretch(followerState, horizon, max, sliceMs) {
       if (mine.halted) return resolve(stop("halted"));
       if (mine.steps.length >= max || N.perfNow() - started > sliceMs) return resolve(stop("slice"));
       reportArrivals(mine);
-      const choice = mine.follower.choose(enabledOrders());
+      const held = timersNotDue();
+      const clockFirst = nextWaitsForClock(mine.follower, held) ? firstTimer() : null;
+      const choice = clockFirst === null ? mine.follower.choose(offeredOrders(held)) : null;
       let chosen = null;
       const planned = choice !== null && choice.planned !== null;
-      if (choice !== null) {
+      if (clockFirst !== null) {
+        chosen = clockFirst;
+      } else if (choice !== null) {
         chosen = pending.get(choice.event);
       } else {
         chosen = defaultChoice();

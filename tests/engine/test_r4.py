@@ -12,7 +12,7 @@ from webr4.engine.r4 import R4Explorer, explore
 from webr4.engine.testing.model import Cancel, Create, Model, ModelEvent, ModelExecutor, When, Write
 from webr4.engine.plans import MAX_SEQUENCES, TIME_LIMIT, ExploredSequence, Reversal
 from webr4.engine.races import find_races
-from webr4.trace import Trace
+from webr4.trace import Access, AccessKind, Category, Event, Step, Trace
 
 PROPERTY = settings(max_examples=120, deadline=None)
 
@@ -190,3 +190,45 @@ def test_pending_never_undercounts_what_bound_1_still_explores(model: Model) -> 
         assert remaining <= promised
         explorer.observe(planned, executor.execute(planned.plan))
     assert explorer.pending == 0
+
+
+# -- a timer due later reversed against one due earlier ----------------------------------------
+
+
+def _throttle_and_route(throttle_creator: str) -> Trace:
+    """A 500 ms throttle timer against the 4 ms timer that ends a click's chain of timers (the
+    click's 1 ms hop sets it); both write the stored todos. ``throttle_creator`` sets the throttle."""
+    events = {
+        "keyup": Event("keyup", Category.USER, "keyup", "keyup on #new"),
+        "click": Event("click", Category.USER, "click", "click on #filter"),
+        "throttle": Event("throttle", Category.TIMER, "setTimeout", "setTimeout 500ms", throttle_creator,
+                          {"delay": 500}),
+        "hop": Event("hop", Category.TIMER, "setTimeout", "setTimeout 1ms", "click", {"delay": 1}),
+        "route": Event("route", Category.TIMER, "setTimeout", "setTimeout 4ms", "hop", {"delay": 4}),
+    }
+    save = (Access(AccessKind.WRITE, "todos", site="store.js:1:1"),)
+    by_keyup = throttle_creator == "keyup"
+    steps = [
+        Step("keyup", frozenset({"keyup"}), time=10),
+        Step("click", frozenset({"click", "throttle"} if by_keyup else {"click"}), (0,), time=11),
+        Step("hop", frozenset({"hop", "throttle"}), (1,), time=12),
+        Step("route", frozenset({"route", "throttle"}), (2,), save, time=16),
+        Step("throttle", frozenset({"throttle"}), (0,) if by_keyup else (1,), save, time=511),
+    ]
+    return Trace(steps=steps, events=events)
+
+
+def test_a_later_timer_runs_first_when_the_step_that_starts_the_earlier_ones_chain_waits_for_it() -> None:
+    planned = R4Explorer(_throttle_and_route("keyup"), bound=1).next_plan()
+    assert planned is not None and planned.reversal == Reversal("route", "throttle", "todos")
+    # A clock fires the 4 ms timer before the throttle unless the click that starts its chain
+    # comes after the throttle: the plan holds the click back, as a browser's user would.
+    assert planned.plan == ("keyup", "throttle", "click", "hop", "route")
+    assert planned.prefix_length == 1
+
+
+def test_a_later_timer_is_planned_first_in_place_when_both_descend_from_one_step() -> None:
+    planned = R4Explorer(_throttle_and_route("click"), bound=1).next_plan()
+    assert planned is not None and planned.reversal == Reversal("route", "throttle", "todos")
+    # No later click helps: the executor fires the 4 ms timer first, and the order is unrealised.
+    assert planned.plan == ("keyup", "click", "hop", "throttle", "route")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from webr4.trace import Category, Event, Step, Trace
 from webr4.witness.plain import CLOCK, DOM_READY, LOAD, RESPONSE, STEP, request_key
 from webr4.witness.pagefacts import PageFacts
-from webr4.witness.schedule import NotForceable, Sign, StepTiming, plain_schedules
+from webr4.witness.schedule import ClockRun, NotForceable, Sign, StepTiming, plain_schedules
 
 URL = "http://site.test/shop/"
 HEAD = Event("head", Category.PARSE, "parse", "parse head", params={"index": -1})
@@ -193,6 +193,11 @@ def test_a_timer_due_later_runs_first_when_the_step_that_starts_the_other_ones_c
     assert reversed_.timing(1) == StepTiming(1, Sign(CLOCK, "510"))  # the click that starts the 4 ms chain waits
     assert reversed_.horizon_ms == 510 + (16 - 11)  # and the chain, started then, runs to its end
     assert reversed_.pair is None  # the 4 ms timer's recorded time no longer tells when it fires
+    # In the recorded order the 4 ms timer fires 5 ms after the click that starts its chain, and the
+    # throttle, 500 ms after the Enter that sets it, only then.
+    route_run, throttle_run = schedules[0].clock_runs
+    assert route_run == ClockRun(16, Sign(STEP, "1"), Sign(STEP, "1"), 5.0)
+    assert throttle_run == ClockRun(510, Sign(CLOCK, "16"), Sign(STEP, "0"), 500.0)
 
 
 def test_a_timer_due_later_cannot_run_first_when_both_descend_from_one_step():
@@ -204,3 +209,17 @@ def test_a_timer_due_later_cannot_run_first_when_both_descend_from_one_step():
     child = _trace((HEAD, 0), (click, 10), (late, 510), (early, 510))
     verdict = plain_schedules(page, parent, child, "early", "late")
     assert isinstance(verdict, NotForceable) and "both descend from click on #go" in verdict.lever
+
+
+def test_a_timer_between_the_keydown_and_keyup_of_one_press_is_not_forceable():
+    # A throttle set by the first Enter, which the second Enter's keyup clears; the reversal fires
+    # it between the second Enter's keydown and keyup, which Playwright's press cannot split.
+    first = Event("u1:keyup:#new", Category.USER, "keyup", "keyup on #new", params={"index": 1})
+    down = Event("u2:keydown:#new", Category.USER, "keydown", "keydown on #new", params={"index": 2})
+    up = Event("u3:keyup:#new", Category.USER, "keyup", "keyup on #new", params={"index": 3})
+    throttle = Event("throttle", Category.TIMER, "setTimeout", "setTimeout 500ms", first.id, {"delay": 500})
+    page = PageFacts(URL, [{"press": "#new", "key": "Enter"}, {"press": "#new", "key": "Enter"}])
+    parent = _trace((HEAD, 0), (first, 10), (down, 11), (up, 12))
+    child = _trace((HEAD, 0), (first, 10), (down, 11), (throttle, 510), (up, 510))
+    verdict = plain_schedules(page, parent, child, up.id, "throttle")
+    assert isinstance(verdict, NotForceable) and "two events of one step" in verdict.lever

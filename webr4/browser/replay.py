@@ -89,6 +89,13 @@ class PlanFollower:
             self._done.add(self.cursor)
             self.cursor += 1
 
+    def upcoming(self) -> EventId | None:
+        """The plan's next event: the first one waiting, else the one at the cursor (``None``
+        once the plan is done)."""
+        if self.waiting:
+            return self.waiting[0]
+        return self.plan[self.cursor] if self.cursor < len(self.plan) else None
+
     def choose(self, enabled: Mapping[EventId, Order]) -> Choice | None:
         """The next event by the plan, or an unnamed one before it; ``None`` when the plan offers
         nothing pending (every enabled event is then one the plan does not name)."""

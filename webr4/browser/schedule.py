@@ -20,7 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Mapping, Sequence
 
-from webr4.browser.replay import PlanFollower
+from webr4.browser.replay import PlanFollower, exact_part
+from webr4.timer_order import timer_delay
 from webr4.trace import Event, EventId
 
 if TYPE_CHECKING:
@@ -76,11 +77,25 @@ class Scheduler:
     def choose(self, enabled: Mapping[EventId, Candidate], now: float,
                events: Mapping[EventId, Event]) -> tuple[EventId | None, bool]:
         """The next event and whether the plan chose it: the plan's when it offers one, else
-        :meth:`default_choice` (with its ``None``, :data:`PAST_HORIZON` and :data:`GIVE_UP`)."""
-        choice = self.follower.choose({event: candidate.order for event, candidate in enabled.items()})
+        :meth:`default_choice` (with its ``None``, :data:`PAST_HORIZON` and :data:`GIVE_UP`).
+        The plan is not offered the timers :func:`timers_not_due` holds back, and when its next
+        event is one of them, the timer due first runs before it."""
+        waiting = timers_not_due(enabled, events)
+        clock_first = first_timer(enabled, events)
+        if clock_first is not None and self._next_waits_for_clock(waiting):
+            return clock_first.id, False
+        choice = self.follower.choose({event: candidate.order for event, candidate in enabled.items()
+                                       if event not in waiting})
         if choice is not None:
             return choice.event, choice.planned is not None
         return self.default_choice(enabled, now, events), False
+
+    def _next_waits_for_clock(self, waiting: set[EventId]) -> bool:
+        """Whether the plan's next event is a timer that waits for one due earlier: that one then
+        runs first, outside the plan, whose state stays as it was (the plan does not go on past
+        the waiting timer, as a browser's clock would not)."""
+        upcoming = self.follower.upcoming()
+        return upcoming is not None and any(exact_part(event) == exact_part(upcoming) for event in waiting)
 
     @property
     def next_step(self) -> UserAction | None:
@@ -115,6 +130,24 @@ class Scheduler:
         if first.due > self.horizon_ms:
             return PAST_HORIZON
         return first.id
+
+
+def timers_not_due(enabled: Mapping[EventId, Candidate], events: Mapping[EventId, Event]) -> set[EventId]:
+    """The enabled ``setTimeout`` and ``setInterval`` firings that another one, due earlier (or as
+    early and created first), must precede: a browser's clock fires them by due time whatever a
+    plan says, so a plan that runs a timer before one due earlier waits for it. (A reversal that
+    needs the later timer first delays what starts the other's chain instead:
+    :func:`webr4.timer_order.start_to_delay`.) ``timersNotDue`` in
+    ``instrument_js/runtime/stretch.js`` is the same rule in the page."""
+    first = first_timer(enabled, events)
+    return {c.id for c in enabled.values() if c is not first and timer_delay(events.get(c.id)) is not None}
+
+
+def first_timer(enabled: Mapping[EventId, Candidate], events: Mapping[EventId, Event]) -> Candidate | None:
+    """The enabled ``setTimeout`` or ``setInterval`` firing a browser's clock fires first: the
+    least by due time, then creation order."""
+    timers = [c for c in enabled.values() if timer_delay(events.get(c.id)) is not None]
+    return min(timers, key=lambda c: (c.due, c.seq)) if timers else None
 
 
 def _busy(page: list[Candidate], user: Candidate, now: float, events: Mapping[EventId, Event]) -> bool:

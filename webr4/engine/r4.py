@@ -50,6 +50,7 @@ from webr4.engine.hb import HappensBefore, iter_bits
 from webr4.engine.plans import ExplorationResult, ExploredSequence, PlannedSequence, Reversal, run
 from webr4.engine.races import RaceFilter, find_races
 from webr4.engine.stats import StrategyStats, por_pruning
+from webr4.timer_order import NoLaterStart, start_to_delay, timer_delay
 from webr4.trace import AccessKind, EventId, Executor, Step, Trace, event_location
 
 @dataclass(frozen=True)
@@ -292,9 +293,10 @@ class R4Explorer:
                 reversal = Reversal(step.event, disabled, event_location(disabled), disable=True)
                 self._insert(node, _Entry(suffix, depth, planned.index, reversal, i))
             for j, location in witnesses.get(i, ()):
-                suffix = _race_witness(sequence, hb, i, j)
+                origin = _reversal_state(trace, hb, i, j)
+                suffix = _race_witness(sequence, hb, origin, j)
                 reversal = Reversal(step.event, sequence[j], location)
-                self._insert(node, _Entry(suffix, depth, planned.index, reversal, i))
+                self._insert(self._nodes[origin], _Entry(suffix, depth, planned.index, reversal, origin))
 
     def _insert(self, node: _Node, entry: _Entry) -> None:
         if entry.suffix[0] in node.visited or entry.suffix[0] not in node.enabled:
@@ -334,6 +336,26 @@ class R4Explorer:
             and first in node.enabled
             and (self.bound is None or entry.depth <= self.bound)
         )
+
+
+def _reversal_state(trace: Trace, hb: HappensBefore, i: int, j: int) -> int:
+    """The state from which the race ``(i, j)`` is reversed: ``i``, unless both are timers and
+    ``τ_i`` was due no later than ``τ_j``. A clock fires timers by due time, so ``τ_j`` fires first
+    only when ``τ_i``'s chain of timers starts after it: the reversal then runs from the step that
+    starts that chain (:func:`~webr4.timer_order.start_to_delay`), which the witness
+    ``λ · τ_j · τ_start · μ`` puts after ``τ_j``. When no such step exists or it happens before
+    ``τ_j``, the reversal stays at ``i``: the executor fires ``τ_i`` first, as a browser would,
+    and the verdict is ``unrealised``."""
+    first, second = trace.steps[i], trace.steps[j]
+    early, late = trace.events.get(first.event), trace.events.get(second.event)
+    if timer_delay(early) is None or timer_delay(late) is None or first.time > second.time:
+        return i
+    assert early is not None and late is not None
+    start = start_to_delay(late, early, trace.events)
+    if isinstance(start, NoLaterStart):
+        return i
+    at = next((k for k in range(i - 1, -1, -1) if trace.steps[k].event == start.id), None)
+    return i if at is None or hb.happens_before(at, j) else at
 
 
 def _race_witness(sequence: Sequence[EventId], hb: HappensBefore, i: int, j: int) -> tuple[EventId, ...]:

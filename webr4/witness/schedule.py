@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from typing import Any, Mapping
-from webr4.timer_order import timer_delay
+from webr4.timer_order import NoLaterStart, chain_offset, chain_start, start_to_delay, timer_delay
 from webr4.trace import Category, Event, EventId, Trace
 from webr4.useractions import ACTIONS
 from webr4.witness.pagefacts import PageFacts
@@ -69,9 +69,10 @@ class StepTiming:
 class ClockRun:
     """Once ``after`` is seen, the paused clock runs to ``to_ms`` (virtual ms since the page
     started), firing every timer due by then. Until then the clock stays short of ``to_ms``; with
-    ``created`` (the sign of the event that sets the timer, ``delay_ms`` ahead of the clock at
-    that moment) it runs freely before that sign, as no such timer exists yet, stays short of its
-    due time after it, and runs on to it once ``after`` is seen, wherever the plain clock is by then."""
+    ``created`` (the sign of the event that starts the timer's chain of timers, the timer due
+    ``delay_ms`` after the clock at that moment) it runs freely before that sign, as no such timer
+    exists yet, stays short of its due time after it, and runs on to it once ``after`` is seen,
+    wherever the plain clock is by then."""
 
     to_ms: float
     after: Sign
@@ -193,9 +194,8 @@ def _force(page: PageFacts, a: Event, b: Event, events: Mapping[EventId, Event],
     if sign is None:
         return NotForceable(f"no sign a plain page shows tells when {a.label} has happened")
     if a.category is Category.TIMER:
-        start = _start_sign(page, a, events, times)
-        created = _creator_sign(page, a, events, times)
-        levers.clock_runs.append(ClockRun(times.get(a.id, 0.0), start, created, timer_delay(a) or 0.0))
+        created = _chain_sign(page, a, events, times) or (None, 0.0)
+        levers.clock_runs.append(ClockRun(times.get(a.id, 0.0), _start_sign(page, a, events, times), *created))
     if b.category is Category.USER:
         step = page.user_steps.get(b.params.get("index", -1))
         if step is None:
@@ -204,6 +204,10 @@ def _force(page: PageFacts, a: Event, b: Event, events: Mapping[EventId, Event],
         if earlier is not None and earlier >= step:
             return NotForceable(f"{a.label} comes no earlier than {b.label} in the session: a user acts in order, "
                                 "and Playwright performs one step in one call")
+        begun = _begun_step(page, step, a, trace)
+        if begun is not None:
+            return NotForceable(f"webr4's order ran {a.label} after {begun.label} and before {b.label}, two events of "
+                                "one step, and Playwright performs one step in one call")
         levers.timings.append(StepTiming(step, sign))
     elif b.category is Category.TIMER and a.category is Category.TIMER and times.get(a.id, 0.0) >= times.get(b.id, 0.0):
         delayed = _delay_chain(page, a, b, sign, events, times)
@@ -216,8 +220,8 @@ def _force(page: PageFacts, a: Event, b: Event, events: Mapping[EventId, Event],
         levers.horizon_ms = _chain_due(a, b, events, times)
         levers.second_shows = False
     elif b.category is Category.TIMER:
-        levers.clock_runs.append(ClockRun(times.get(b.id, 0.0), sign, _creator_sign(page, b, events, times),
-                                          timer_delay(b) or 0.0))
+        levers.clock_runs.append(ClockRun(times.get(b.id, 0.0), sign, *(_chain_sign(page, b, events, times)
+                                                                        or (None, 0.0))))
     else:
         held = _held_requests(page, b, _after(trace, a.id, events), events)
         if isinstance(held, NotForceable):
@@ -228,37 +232,30 @@ def _force(page: PageFacts, a: Event, b: Event, events: Mapping[EventId, Event],
     return levers
 
 
-def _chain_root(timer: Event, events: Mapping[EventId, Event]) -> Event | None:
-    """The first event ``timer`` descends from that is no timer: the one that starts its chain of
-    timers (``None`` when a creator is unknown)."""
-    event: Event | None = timer
-    while event is not None and event.category is Category.TIMER:
-        event = events.get(event.creator) if event.creator else None
-    return event
-
-
-def _ancestors(event: Event, events: Mapping[EventId, Event]) -> set[EventId]:
-    """The ids of the events ``event`` descends from, through its creators."""
-    seen: set[EventId] = set()
-    creator = event.creator
-    while creator and creator not in seen and creator in events:
-        seen.add(creator)
-        creator = events[creator].creator
-    return seen
+def _begun_step(page: PageFacts, step: int, a: Event, trace: Trace) -> Event | None:
+    """The user event of session step ``step`` that ``trace`` ran before ``a``, if any: holding
+    the step back until ``a`` holds that event back too (a key that goes down, then up)."""
+    for event_id in trace.sequence:
+        if event_id == a.id:
+            return None
+        event = trace.events.get(event_id)
+        if event is not None and event.category is Category.USER \
+                and page.user_steps.get(event.params.get("index", -1)) == step:
+            return event
+    return None
 
 
 def _delay_chain(page: PageFacts, a: Event, b: Event, until: Sign, events: Mapping[EventId, Event],
                  times: Mapping[EventId, float]) -> Hold | StepTiming | NotForceable:
     """How timer ``a``, due no earlier than timer ``b``, still runs first: a clock fires timers by
     due time, but ``b`` exists only once its chain of timers has started, so holding back the
-    event that starts it (a user step, or a response) until ``until`` (``a`` has fired) makes
-    ``b`` due after ``a``. Not when ``a`` descends from that event too, or needs a later step."""
+    event that starts it (a user step, or a response: :func:`~webr4.timer_order.start_to_delay`,
+    the lever webr4's own reversals use) until ``until`` (``a`` has fired) makes ``b`` due after
+    ``a``. Not when ``a`` descends from that event too, or needs a later step."""
     cannot = f"{a.label} is due no earlier than {b.label} (a clock fires timers by due time)"
-    root = _chain_root(b, events)
-    if root is None:
-        return NotForceable(f"{cannot}, and what set {b.label} going is unknown")
-    if root.id in _ancestors(a, events) | {a.id}:
-        return NotForceable(f"{cannot}, and both descend from {root.label}")
+    root = start_to_delay(a, b, events)
+    if isinstance(root, NoLaterStart):
+        return NotForceable(f"{cannot}, and {root.reason}")
     if root.category is Category.USER:
         step = page.user_steps.get(root.params.get("index", -1))
         start = _start_sign(page, a, events, times)
@@ -276,10 +273,8 @@ def _delay_chain(page: PageFacts, a: Event, b: Event, until: Sign, events: Mappi
 
 def _chain_due(a: Event, b: Event, events: Mapping[EventId, Event], times: Mapping[EventId, float]) -> float:
     """When timer ``b`` is due once the start of its chain (held until ``a`` has fired) runs: its
-    chain takes as long as it did after that start in webr4's run."""
-    root = _chain_root(b, events)
-    chain = times.get(b.id, 0.0) - times.get(root.id, 0.0) if root is not None else 0.0
-    return times.get(a.id, 0.0) + max(chain, 0.0)
+    chain's delays after ``a``'s time."""
+    return times.get(a.id, 0.0) + chain_offset(b, events)
 
 
 def _act_early(page: PageFacts, a: Event, trace: Trace, other: Trace, events: Mapping[EventId, Event],
@@ -385,17 +380,30 @@ def _sign(page: PageFacts, event: Event, times: Mapping[EventId, float]) -> Sign
 
 def _start_sign(page: PageFacts, timer: Event, events: Mapping[EventId, Event],
                 times: Mapping[EventId, float]) -> Sign:
-    """When a timer surely exists: once the event that created it has happened (the document's
-    response when that shows nothing)."""
-    return _creator_sign(page, timer, events, times) or Sign(RESPONSE, request_key(page.url))
+    """When a timer's chain has surely started: once the event that starts it has happened (the
+    document's response when that shows nothing)."""
+    chain = _chain_sign(page, timer, events, times)
+    return chain[0] if chain is not None else Sign(RESPONSE, request_key(page.url))
 
 
-def _creator_sign(page: PageFacts, timer: Event, events: Mapping[EventId, Event],
-                  times: Mapping[EventId, float]) -> Sign | None:
-    """The sign of the event that created ``timer``, if a plain page shows one (a timer that
-    another timer set shows none: its clock time is not the plain clock's)."""
+def _chain_sign(page: PageFacts, timer: Event, events: Mapping[EventId, Event],
+                times: Mapping[EventId, float]) -> tuple[Sign, float] | None:
+    """The sign of the event that sets ``timer`` going, if a plain page shows one, and how long
+    after it ``timer`` is due. A chain of timers that a user step starts
+    (:func:`~webr4.timer_order.chain_start`) goes from that step, its chain's delays after it
+    (:func:`~webr4.timer_order.chain_offset`): the plain run performs every step, so its sign
+    comes. Any other timer goes from its creator when that is no timer (a timer that another
+    timer set shows none of its own: its clock time is not the plain clock's); a response that
+    starts a chain may itself wait for what the paused clock has not fired yet."""
+    start = chain_start(timer, events)
+    if start is not None and start.category is Category.USER and start.id != timer.id:
+        sign = _sign(page, start, times)
+        return None if sign is None else (sign, chain_offset(timer, events))
     creator = events.get(timer.creator) if timer.creator else None
-    return _sign(page, creator, times) if creator is not None and creator.category is not Category.TIMER else None
+    if creator is None or creator.category is Category.TIMER:
+        return None
+    sign = _sign(page, creator, times)
+    return None if sign is None else (sign, timer_delay(timer) or 0.0)
 
 
 def _opener(page: PageFacts, chunk: Event) -> str | None:

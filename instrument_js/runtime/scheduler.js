@@ -99,10 +99,17 @@ function begin(id) {
   });
 }
 
-function finishWith(resolve) {
+/** Ends the running event once it has settled: what it started on the page's clock (its
+ *  transitions and animations) and logged is added to its record, which is returned. */
+function closeEvent() {
+  noteAnimations();
   collectLogged();
   current = null;
-  resolve(record());
+  return record();
+}
+
+function finishWith(resolve) {
+  resolve(closeEvent());
 }
 
 function finish(id, actuation) {

@@ -23,6 +23,7 @@ RUNTIME_PARTS: tuple[str, ...] = (
     "network",  # XMLHttpRequest, fetch
     "lifecycle",  # element loads, DOMContentLoaded, window load
     "parsing",  # parse chunks, held scripts, the head event
+    "animations",  # the ends of CSS transitions and animations
     "scheduler",  # running one event and settling it
     "replay",  # following a plan approximately (the page's copy of webr4/browser/replay.py)
     "stretch",  # events the page runs by itself

@@ -24,6 +24,7 @@ RUNTIME_PARTS: tuple[str, ...] = (
     "lifecycle",  # element loads, DOMContentLoaded, window load
     "parsing",  # parse chunks, held scripts, the head event
     "animations",  # the ends of CSS transitions and animations
+    "selection",  # selectionchange
     "scheduler",  # running one event and settling it
     "replay",  # following a plan approximately (the page's copy of webr4/browser/replay.py)
     "stretch",  # events the page runs by itself

@@ -65,10 +65,12 @@ window.clearTimeout = window.clearInterval = function clearTimer(handle) {
 };
 
 const FRAME = 1000 / 60;
+/** The virtual time of the next rendering update, strictly after now. */
+const nextFrameDue = () => Math.ceil((virtualNow + 0.001) / FRAME) * FRAME;
 let lastFrameEvent = null;
 window.requestAnimationFrame = function requestAnimationFrame(cb) {
   const handle = nextHandle++;
-  const due = Math.ceil((virtualNow + 0.001) / FRAME) * FRAME;
+  const due = nextFrameDue();
   const site = creationSite();
   const preds = lastFrameEvent && pending.has(lastFrameEvent) ? [lastFrameEvent] : [];
   const ev = createEvent({

@@ -99,10 +99,11 @@ function begin(id) {
   });
 }
 
-/** Ends the running event once it has settled: what it started on the page's clock (its
- *  transitions and animations) and logged is added to its record, which is returned. */
+/** Ends the running event once it has settled: what it started (transitions and animations,
+ *  selection changes) and logged is added to its record, which is returned. */
 function closeEvent() {
   noteAnimations();
+  noteSelection();
   collectLogged();
   current = null;
   return record();

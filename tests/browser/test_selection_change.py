@@ -3,7 +3,7 @@
 Chromium queues the task when a step changes the selection and runs it on its own time; an
 editor's handler answers it with a timer, which then landed before or after the next step. The
 page logs a click on an editable text, the `selectionchange`s of the document and of a field
-whose text a button selects next, and the timers each handler sets: plain Chromium is the oracle for the order and
+which a button focuses and selects text in next, and the timers each handler sets: plain Chromium is the oracle for the order and
 the final page, and every `selectionchange` must be a step of webr4's trace.
 """
 
@@ -32,7 +32,7 @@ document.addEventListener('selectionchange', function (e) {
   log('selectionchange of ' + (e.target.id || 'document') + ' bubbles ' + e.bubbles);
   setTimeout(function () { log('selection timer'); }, 1);
 });
-pick.addEventListener('click', function () { field.setSelectionRange(1, 2); });
+pick.addEventListener('click', function () { field.focus(); field.setSelectionRange(1, 2); });
 editor.addEventListener('click', function () {
   log('click');
   setTimeout(function () { log('click timer'); }, 0);

@@ -12,8 +12,24 @@
 // dispatches `selectionchange` where Chromium does: a bubbling one on the text field, a
 // non-bubbling one on the document, none on the document while a text field has the focus. A text
 // field that has not the focus when its selection changes (`setSelectionRange` on another field)
-// gets none.
+// gets none, and so does a page with no `selectionchange` listener or handler property (there the
+// native events run as before, for an `onselectionchange` attribute in the markup, which goes
+// unseen).
 const SELECTION_PRIORITY = -1;
+let selectionWatched = false; // the page added a selectionchange listener or set a handler
+
+const pageAddListener = EventTarget.prototype.addEventListener;
+EventTarget.prototype.addEventListener = function addEventListener(type, listener, options) {
+  if (type === "selectionchange") selectionWatched = true;
+  return call(pageAddListener, this, type, listener, options);
+};
+for (const proto of [Document.prototype, HTMLElement.prototype]) {
+  const handler = Object.getOwnPropertyDescriptor(proto, "onselectionchange");
+  if (!handler || !handler.set) continue;
+  N.defineProperty(proto, "onselectionchange", N.assign({}, handler, {
+    set(value) { selectionWatched = true; call(handler.set, this, value); },
+  }));
+}
 const NativeEvent = window.Event;
 const nativeGetSelection = Document.prototype.getSelection;
 let lastSelection = [null, 0, null, 0];
@@ -48,8 +64,11 @@ function dispatchSelectionChange(target) {
   });
 }
 
-/** Gives each selection the settled event changed a `selectionchange` event (see above). */
+/** Gives each selection the settled event changed a `selectionchange` event (see above), once
+ *  the page listens for one: before, nothing could tell the event ran, and it would only add
+ *  orders to explore. */
 function noteSelection() {
+  if (!selectionWatched) return;
   const selection = documentSelection();
   const field = fieldSelection();
   // While a text field has the focus, Chromium tells of its selection alone.
@@ -63,5 +82,5 @@ function noteSelection() {
 }
 
 call(N.addEventListener, window, "selectionchange", (e) => {
-  if (e.isTrusted) e.stopImmediatePropagation();
+  if (e.isTrusted && selectionWatched) e.stopImmediatePropagation();
 }, true);

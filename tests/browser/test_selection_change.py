@@ -3,12 +3,14 @@
 Chromium queues the task when a step changes the selection and runs it on its own time; an
 editor's handler answers it with a timer, which then landed before or after the next step. The
 page logs a click on an editable text, the `selectionchange`s of the document and of a field
-which a button focuses and selects text in next, and the timers each handler sets: plain Chromium is the oracle for the order and
-the final page, and every `selectionchange` must be a step of webr4's trace.
+which a button focuses and selects text in next, and the timers each handler sets. Plain
+Chromium is the oracle for the order (up to the one it leaves to chance) and the final page, and
+every `selectionchange` must be a step of webr4's trace.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -40,6 +42,8 @@ editor.addEventListener('click', function () {
 </script>"""
 SESSION = [{"click": "#editor"}, {"click": "#pick"}]
 SETTLE_MS = 300
+ORDER = ["click", "selectionchange of document bubbles false", "click timer", "selection timer",
+         "selectionchange of field bubbles true", "selection timer"]
 
 
 @pytest.fixture(scope="module")
@@ -62,12 +66,18 @@ def plain_end(driver, url: str) -> tuple[list[str], str]:
     return driver.in_plain_chromium(work)
 
 
+def logged(dom: str) -> list[str]:
+    return re.search(r'<p id="out">\s*([^<]*?)\s*</p>', dom).group(1).split(", ")
+
+
 def test_selection_changes_run_as_events_in_chromiums_order(driver, page_url):
     order, dom = plain_end(driver, page_url)
-    assert order[:4] == ["click", "selectionchange of document bubbles false", "click timer", "selection timer"]
-    assert "selectionchange of field bubbles true" in order
     execution = driver.execute(page_url, store=ResponseStore(), live_network=True, capture=Capture(),
                                actions=parse_actions(SESSION))
-    assert execution.dom == dom, (order, [execution.trace.events[s.event].label for s in execution.trace.steps])
+    # Chromium runs the click's selectionchange before or after the click's handler, as the
+    # mouse events happen to fall: webr4 always runs it after, and everything else as Chromium.
+    assert logged(execution.dom) == ORDER
+    assert sorted(order) == sorted(ORDER)
+    assert re.sub(r'<p id="out">[^<]*</p>', "", execution.dom) == re.sub(r'<p id="out">[^<]*</p>', "", dom)
     steps = [execution.trace.events[step.event].type for step in execution.trace.steps]
     assert steps.count("selectionchange") == order.count("selection timer")

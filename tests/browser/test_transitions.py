@@ -35,11 +35,11 @@ PAGE = """<!DOCTYPE html><style>
 var fired = [];
 function log(x) { fired.push(x); out.textContent = fired.join(', '); }
 document.addEventListener('transitionend', function (e) {
-  log('transitionend ' + e.target.id + ' ' + e.propertyName + ' ' + e.elapsedTime + ' ' + e.bubbles + ' ' + e.cancelable);
+  log(['transitionend', e.target.id, e.propertyName, e.elapsedTime, e.bubbles, e.cancelable].join(' '));
   e.target.setAttribute('data-ended', e.propertyName);
 });
 spin.addEventListener('animationend', function (e) {
-  log('animationend ' + e.animationName + ' ' + e.elapsedTime + ' ' + e.bubbles + ' ' + e.cancelable);
+  log(['animationend', e.animationName, e.elapsedTime, e.bubbles, e.cancelable].join(' '));
 });
 box.getBoundingClientRect(); cut.getBoundingClientRect();
 box.className = 'wide'; spin.className = 'on'; cut.className = 'wide';
@@ -47,7 +47,8 @@ setTimeout(function () { cut.style.transition = 'none'; log('timer 30'); }, 30);
 setTimeout(function () { log('timer 350'); }, 350);
 setTimeout(function () { log('timer 900'); }, 900);
 </script>"""
-ORDER = ["timer 30", "animationend grow 0.15 true true", "timer 350", "transitionend box width 0.6 true true", "timer 900"]
+ORDER = ["timer 30", "animationend grow 0.15 true true", "timer 350", "transitionend box width 0.6 true true",
+         "timer 900"]
 
 
 @pytest.fixture(scope="module")

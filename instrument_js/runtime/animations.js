@@ -5,7 +5,8 @@
 // and `animationend` in the rendering update after they end, while timers here fire on the
 // virtual clock, long before the real one gets there: a 400 ms timer would run before a 250 ms
 // transition ends. So each end is an event of its own, due when the transition or animation ends
-// on the virtual clock. Once an event has settled, `noteAnimations` computes the style it changed
+// on the virtual clock. Once an event's task has run, and again once it has settled (what its
+// native completions started), `noteAnimations` computes the style it changed
 // (`document.getAnimations()` does, as the browser's next rendering update would) and gives each
 // new running CSS transition or animation with a finite end an event, created by the event that
 // started it. Running that event finishes the transition or animation when it still runs and

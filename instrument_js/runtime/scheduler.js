@@ -93,6 +93,7 @@ function begin(id) {
   return new NativePromise((resolve) => {
     nativeTick(() => {
       // Runs after the callback's task and its microtasks.
+      noteAnimations();
       then(settle(), () => finishWith(resolve));
     });
     nativeTick(() => ev.run()); // an exception here reaches window.onerror like a native one
@@ -118,7 +119,10 @@ function finish(id, actuation) {
   // action); wait for its effect, settle, and report. A parse chunk that wrote a script first
   // asks for its release: Python releases it and calls again.
   return new NativePromise((resolve) => {
-    const afterEffect = () => then(settle(), () => finishWith(resolve));
+    const afterEffect = () => {
+      noteAnimations();
+      then(settle(), () => finishWith(resolve));
+    };
     if (actuation && actuation.kind === "chunk") {
       const index = actuation.index;
       // No deadline here: Python gives the chunk the event's budget, less the time the harness

@@ -53,7 +53,7 @@ function start(chunks) {
       if (writtenScripts.length) return resolve(releaseRequest()); // released, then start again
       if (!headDone()) return whenParserMoves(wait, 1);
       if (parse.chunks === 0) { parse.done = true; releaseDeferredScripts(); }
-      then(settle(), () => { collectLogged(); current = null; resolve({ head: headEvent.id, record: record() }); });
+      then(settle(), () => resolve({ head: headEvent.id, record: closeEvent() }));
     };
     wait();
   });

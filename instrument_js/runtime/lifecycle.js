@@ -22,6 +22,9 @@ const hookedImages = newWeakSet();
 const sourceOrder = newWeakMap(); // detached image -> when its source was last set
 let sourcesSet = 0;
 function hookDetachedImage(img) {
+  // A new source is a new load to wait for, in the document too (settle, imagesInFlight): an
+  // image whose first load or error was seen would otherwise load its next source on its own time.
+  loadSeen.delete(img);
   if (img.isConnected) return;
   sourceOrder.set(img, ++sourcesSet);
   if (!hookedImages.has(img)) {
@@ -30,7 +33,6 @@ function hookDetachedImage(img) {
     call(N.addEventListener, img, "error", onElementEvent, true);
   }
   if (!elementCreator.has(img)) elementCreator.set(img, current);
-  loadSeen.delete(img);
   detachedImages.add(img);
 }
 const srcProperty = Object.getOwnPropertyDescriptor(HTMLImageElement.prototype, "src");

@@ -17,6 +17,8 @@ if (window.__webr4) return;
 const N = {
   setTimeout: window.setTimeout.bind(window),
   clearTimeout: window.clearTimeout.bind(window),
+  requestAnimationFrame: window.requestAnimationFrame.bind(window),
+  ResizeObserver: window.ResizeObserver,
   XMLHttpRequest: window.XMLHttpRequest,
   fetch: window.fetch.bind(window),
   MessageChannel: window.MessageChannel,

@@ -93,16 +93,25 @@ function begin(id) {
   return new NativePromise((resolve) => {
     nativeTick(() => {
       // Runs after the callback's task and its microtasks.
+      noteAnimations();
       then(settle(), () => finishWith(resolve));
     });
     nativeTick(() => ev.run()); // an exception here reaches window.onerror like a native one
   });
 }
 
-function finishWith(resolve) {
+/** Ends the running event once it has settled: what it started (transitions and animations,
+ *  selection changes) and logged is added to its record, which is returned. */
+function closeEvent() {
+  noteAnimations();
+  noteSelection();
   collectLogged();
   current = null;
-  resolve(record());
+  return record();
+}
+
+function finishWith(resolve) {
+  resolve(closeEvent());
 }
 
 function finish(id, actuation) {
@@ -110,7 +119,10 @@ function finish(id, actuation) {
   // action); wait for its effect, settle, and report. A parse chunk that wrote a script first
   // asks for its release: Python releases it and calls again.
   return new NativePromise((resolve) => {
-    const afterEffect = () => then(settle(), () => finishWith(resolve));
+    const afterEffect = () => {
+      noteAnimations();
+      then(settle(), () => finishWith(resolve));
+    };
     if (actuation && actuation.kind === "chunk") {
       const index = actuation.index;
       // No deadline here: Python gives the chunk the event's budget, less the time the harness

@@ -10,6 +10,8 @@ const timerByHandle = newMap(); // handle -> pending event (current firing)
 const MAX_UNCLAMPED_NESTING = 5;
 const NESTED_MIN_DELAY = 4;
 const FRAME = 1000 / 60;
+/** The virtual time of the next rendering update, strictly after now. */
+const nextFrameDue = () => Math.ceil((virtualNow + 0.001) / FRAME) * FRAME;
 let timerNesting = 0; // the HTML timer nesting level of the running timer callback, 0 outside one
 
 function toDelay(raw) {
@@ -90,7 +92,7 @@ function installTimers(win) {
   let lastFrameEvent = null; // animation frames of one window run in the order they were asked for
   win.requestAnimationFrame = function requestAnimationFrame(cb) {
     const handle = nextHandle++;
-    const due = Math.ceil((virtualNow + 0.001) / FRAME) * FRAME;
+    const due = nextFrameDue();
     const site = creationSite();
     const preds = lastFrameEvent && pending.has(lastFrameEvent) ? [lastFrameEvent] : [];
     const ev = createEvent({

@@ -70,7 +70,7 @@ class EventDescriptor:
     """An event that joined the pending set: its stable identity and its place in the default order."""
 
     id: EventId
-    category: Literal["parse", "timer", "network", "lifecycle", "message"]  # user events are Python's own
+    category: Literal["parse", "timer", "network", "lifecycle", "message", "other"]  # user events are Python's own
     type: str
     label: str
     creator: EventId | None  # the event that was running when this one was created

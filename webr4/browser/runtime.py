@@ -25,6 +25,9 @@ RUNTIME_PARTS: tuple[str, ...] = (
     "lifecycle",  # element loads, DOMContentLoaded, window load
     "frames",  # a same-origin child frame's timers, fetch and XHR, under the top frame's control
     "parsing",  # parse chunks, held scripts, the head event
+    "animations",  # the ends of CSS transitions and animations
+    "selection",  # selectionchange
+    "resize",  # ResizeObserver callbacks, after the rendering update's animation frames
     "scheduler",  # running one event and settling it
     "replay",  # following a plan approximately (the page's copy of webr4/browser/replay.py)
     "stretch",  # events the page runs by itself

@@ -1,0 +1,115 @@
+// webr4 runtime: the ends of CSS transitions and animations as events on the virtual clock.
+
+// ------------------------------------------------------------------ transitions and animations
+// Chromium runs CSS transitions and animations on its real clock and dispatches `transitionend`
+// and `animationend` in the rendering update after they end, while timers here fire on the
+// virtual clock, long before the real one gets there: a 400 ms timer would run before a 250 ms
+// transition ends. So each end is an event of its own, due when the transition or animation ends
+// on the virtual clock. Once an event's task has run, and again once it has settled (what its
+// native completions started), `noteAnimations` computes the style it changed
+// (`document.getAnimations()` does, as the browser's next rendering update would) and gives each
+// new running CSS transition or animation with a finite end an event, created by the event that
+// started it. Running that event finishes the transition or animation when it still runs and
+// dispatches the end event Chromium would (bubbling and cancelable, with its property or
+// animation name, elapsed time and pseudo-element); a cancelled one (its property no longer
+// transitions, its element left the document) ends without an event, as in Chromium. The native
+// end event of a transition or animation that has an event here is stopped before any page
+// listener sees it. `animationiteration`, `transitionrun`, `transitionstart` and the cancel
+// events stay native; so do the ends of animations made with `element.animate()`.
+const nativeGetAnimations = Document.prototype.getAnimations;
+const NativeCSSTransition = window.CSSTransition;
+const NativeCSSAnimation = window.CSSAnimation;
+const NativeTransitionEvent = window.TransitionEvent;
+const NativeAnimationEvent = window.AnimationEvent;
+const animationsNoted = newWeakSet(); // transitions and animations that have their end event
+const nativeEndsDue = newWeakMap(); // element -> Map of end key -> native end events to stop
+
+/** What names an end among its element's: the event type, the property or animation name, the
+ *  pseudo-element. */
+function endKey(type, name, pseudo) {
+  return `${type}|${name}|${pseudo || ""}`;
+}
+
+function countNativeEnd(target, key, change) {
+  let counts = nativeEndsDue.get(target);
+  if (!counts) nativeEndsDue.set(target, (counts = newMap()));
+  const left = (counts.get(key) || 0) + change;
+  if (left > 0) counts.set(key, left); else counts.delete(key);
+  return left - change;
+}
+
+function stopNativeEnd(e) {
+  if (!e.isTrusted || !(e.target instanceof N.Element)) return;
+  const name = e.type === "transitionend" ? e.propertyName : e.animationName;
+  if (countNativeEnd(e.target, endKey(e.type, name, e.pseudoElement), -1) > 0) e.stopImmediatePropagation();
+}
+call(N.addEventListener, window, "transitionend", stopNativeEnd, true);
+call(N.addEventListener, window, "animationend", stopNativeEnd, true);
+
+/** The end event of a CSS transition or animation, or null for any other animation. */
+function endOf(animation) {
+  const effect = animation.effect;
+  if (!effect || !(effect.target instanceof N.Element)) return null;
+  const pseudo = effect.pseudoElement || "";
+  if (NativeCSSTransition && animation instanceof NativeCSSTransition) {
+    return { type: "transitionend", name: animation.transitionProperty, pseudo, Event: NativeTransitionEvent, field: "propertyName" };
+  }
+  if (NativeCSSAnimation && animation instanceof NativeCSSAnimation) {
+    return { type: "animationend", name: animation.animationName, pseudo, Event: NativeAnimationEvent, field: "animationName" };
+  }
+  return null;
+}
+
+/** Milliseconds from the animation's start to its end at its rate, or null when it never ends.
+ *  Its start is taken to be now on the virtual clock: its own current time counts the real
+ *  time since the rendering update that started it, which the virtual clock does not follow. */
+function timeToEnd(animation) {
+  const end = animation.effect.getComputedTiming().endTime;
+  const rate = animation.playbackRate;
+  return Number.isFinite(end) && rate > 0 ? end / rate : null;
+}
+
+function elementWords(element) {
+  return element.id ? `${element.localName}#${element.id}` : element.localName;
+}
+
+function scheduleEnd(animation, end) {
+  const left = timeToEnd(animation);
+  if (left === null) return;
+  const target = animation.effect.target;
+  const key = endKey(end.type, end.name, end.pseudo);
+  countNativeEnd(target, key, 1);
+  createEvent({
+    category: "timer", type: end.type,
+    label: `${end.type} ${end.name} of ${elementWords(target)}${end.pseudo} after ${Math.round(left)}ms`,
+    params: { name: end.name, target: elementWords(target), pseudo: end.pseudo },
+    due: virtualNow + left, prio: 1,
+    run: () => endAnimation(animation, end, target, key),
+  });
+}
+
+function endAnimation(animation, end, target, key) {
+  if (animation.playState === "idle") {
+    countNativeEnd(target, key, -1); // cancelled: Chromium sends no end event, native or here
+    return;
+  }
+  if (animation.playState !== "finished") animation.finish();
+  const init = { bubbles: true, cancelable: true, elapsedTime: animation.effect.getComputedTiming().activeDuration / 1000,
+    pseudoElement: end.pseudo };
+  init[end.field] = end.name;
+  call(N.dispatchEvent, target, new end.Event(end.type, init));
+}
+
+/** Gives each new running CSS transition and animation an event due at its end (see above). */
+function noteAnimations() {
+  if (!nativeGetAnimations) return;
+  const animations = call(nativeGetAnimations, document);
+  for (let i = 0; i < animations.length; i++) {
+    const animation = animations[i];
+    if (animationsNoted.has(animation) || animation.playState !== "running") continue;
+    const end = endOf(animation);
+    if (end === null) continue;
+    animationsNoted.add(animation);
+    scheduleEnd(animation, end);
+  }
+}

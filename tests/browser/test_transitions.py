@@ -1,0 +1,77 @@
+"""CSS transitions and animations end against timers in the order plain Chromium ends them.
+
+Chromium runs them on its real clock and timers here run on the virtual one, so webr4 makes each
+end an event due at the end on the virtual clock (``instrument_js/runtime/animations.js``). The
+page starts a 600 ms transition, a 150 ms animation and a 300 ms transition that a 30 ms timer
+cancels, among timers of 30, 350 and 900 ms: plain Chromium is the oracle for the order of the
+handlers, the events' fields and the final page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.async_api import Page
+
+from webr4.browser.responses import ResponseStore
+from webr4.execution import Capture
+from webr4.resources import javascript
+
+from ..route_server import route_server
+
+pytestmark = pytest.mark.browser
+
+PAGE = """<!DOCTYPE html><style>
+#box { width: 10px; height: 10px; transition: width 600ms linear; }
+#box.wide { width: 100px; }
+@keyframes grow { from { opacity: 0; } to { opacity: 1; } }
+#spin.on { animation: grow 150ms; }
+#cut { width: 10px; transition: width 300ms; }
+#cut.wide { width: 90px; }
+</style>
+<div id="box"></div><div id="spin"></div><div id="cut"></div><p id="out"></p>
+<script>
+var fired = [];
+function log(x) { fired.push(x); out.textContent = fired.join(', '); }
+document.addEventListener('transitionend', function (e) {
+  log(['transitionend', e.target.id, e.propertyName, e.elapsedTime, e.bubbles, e.cancelable].join(' '));
+  e.target.setAttribute('data-ended', e.propertyName);
+});
+spin.addEventListener('animationend', function (e) {
+  log(['animationend', e.animationName, e.elapsedTime, e.bubbles, e.cancelable].join(' '));
+});
+box.getBoundingClientRect(); cut.getBoundingClientRect();
+box.className = 'wide'; spin.className = 'on'; cut.className = 'wide';
+setTimeout(function () { cut.style.transition = 'none'; log('timer 30'); }, 30);
+setTimeout(function () { log('timer 350'); }, 350);
+setTimeout(function () { log('timer 900'); }, 900);
+</script>"""
+ORDER = ["timer 30", "animationend grow 0.15 true true", "timer 350", "transitionend box width 0.6 true true",
+         "timer 900"]
+
+
+@pytest.fixture(scope="module")
+def page_url() -> Iterator[str]:
+    with route_server(lambda path: ("text/html", PAGE.encode()) if path == "/" else None) as base:
+        yield base + "/"
+
+
+def plain_end(driver, url: str) -> tuple[list[str], str]:
+    """The handlers' order and the final DOM in plain Chromium, once the last timer has fired."""
+
+    async def work(page: Page) -> tuple[list[str], str]:
+        await page.goto(url)
+        await page.wait_for_function("fired.length >= 5", timeout=10_000)
+        return await page.evaluate("fired"), await page.evaluate(javascript("capture_dom.js"))
+
+    return driver.in_plain_chromium(work)
+
+
+def test_transition_and_animation_ends_keep_chromiums_order_against_timers(driver, page_url):
+    order, dom = plain_end(driver, page_url)
+    assert order == ORDER
+    execution = driver.execute(page_url, store=ResponseStore(), live_network=True, capture=Capture())
+    assert execution.dom == dom
+    ends = [execution.trace.events[step.event].type for step in execution.trace.steps]
+    assert ends.count("transitionend") == 2 and ends.count("animationend") == 1  # the cancelled one ends as a no-op

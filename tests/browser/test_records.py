@@ -27,6 +27,7 @@ PAGE = b"""<!doctype html><html><head><title>every kind of event</title>
   Promise.reject(new Error("nobody catches this"));
   console.error("said in the head");
   window.addEventListener("message", () => {});
+  document.addEventListener("selectionchange", () => {});
   window.postMessage("hello", "*");
   const channel = new MessageChannel();
   channel.port1.onmessage = () => {};
@@ -44,7 +45,8 @@ PAGE = b"""<!doctype html><html><head><title>every kind of event</title>
 </script>
 <script async src="/async.js"></script>
 </head><body>
-<button id="b" onclick="document.title = 'clicked'">b</button>
+<input id="t" value="some text">
+<button id="b" onclick="document.title = 'clicked'; const t = document.getElementById('t'); t.focus(); t.select();">b</button>
 <script src="/blocking.js"></script>
 <img src="/missing.png">
 <p>after the blocking script</p>

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-from playwright.async_api import Browser, Page, Request, Route, ViewportSize
+from playwright.async_api import Browser, Locator, Page, Request, Route, ViewportSize
 from playwright.async_api import Error as PlaywrightError
 
 RESPONSE, STEP, CLOCK, DOM_READY, LOAD = "response", "step", "clock", "domcontentloaded", "load"
@@ -235,7 +235,7 @@ class _ScheduleRun:
         self.released = released  # each held request -> set once its response may go
         self.problems: list[str] = []
         self.timings = {timing["step"]: timing["after"] for timing in schedule["timings"]}
-        self.held_keys = {held["step"]: held["up_after"] for held in schedule.get("held_keys", [])}
+        self.held_keys = {held["step"]: held["up_after"] for held in schedule["held_keys"]}
         self.ticking = asyncio.Lock()  # one clock run at a time
         self.steps_done = 0  # how many of the session's steps have been performed
 
@@ -302,7 +302,7 @@ class _ScheduleRun:
             elif due_now and to_ms >= self.observed.clock_ms:  # timers set since, due by now: a paused clock fires none
                 await self.page.clock.run_for(0)
             for run in self.schedule["clock_runs"]:  # a run that only holds: its timer fired once the clock passed it
-                if not run.get("forward", True) and (run.get("created") is None or self.seen(run["created"])) \
+                if not run["forward"] and (run.get("created") is None or self.seen(run["created"])) \
                         and _due(run, self.observed) <= self.observed.clock_ms:
                     self.observed.see(CLOCK, f"{run['to_ms']:g}")
 
@@ -329,7 +329,7 @@ class _ScheduleRun:
         for run in sorted(self.schedule["clock_runs"], key=lambda r: r["to_ms"]):
             if not await self.wait(run["after"]):
                 return
-            if not run.get("forward", True):
+            if not run["forward"]:
                 continue
             if not await self.wait(run.get("created")):
                 return
@@ -377,7 +377,7 @@ class _ScheduleRun:
         self.observed.see(STEP, str(number))
         return True
 
-    async def hold_key(self, number: int, locator: Any, key: str) -> None:
+    async def hold_key(self, number: int, locator: Locator, key: str) -> None:
         """Press ``key`` on ``locator`` as ``press`` does (focus it, then the key down and up), the
         key held down until step ``number``'s ``up_after`` sign has come (or was given up)."""
         await locator.focus(timeout=ORDER_TIMEOUT_S * 1000)
@@ -393,7 +393,7 @@ class _ScheduleRun:
         """Whether every hold was released and every clock run made (a run that only holds: its
         sign seen): the order is decided."""
         return all(gate.is_set() for gate in self.released.values()) and all(
-            self.seen(run["after"] if not run.get("forward", True) else {"kind": CLOCK, "target": f"{run['to_ms']:g}"})
+            self.seen(run["after"] if not run["forward"] else {"kind": CLOCK, "target": f"{run['to_ms']:g}"})
             for run in self.schedule["clock_runs"])
 
 

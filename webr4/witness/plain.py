@@ -301,10 +301,17 @@ class _ScheduleRun:
                 self.observed.clock_ms = to_ms
             elif due_now and to_ms >= self.observed.clock_ms:  # timers set since, due by now: a paused clock fires none
                 await self.page.clock.run_for(0)
-            for run in self.schedule["clock_runs"]:  # a run that only holds: its timer fired once the clock passed it
-                if not run["forward"] and (run.get("created") is None or self.seen(run["created"])) \
-                        and _due(run, self.observed) <= self.observed.clock_ms:
-                    self.observed.see(CLOCK, f"{run['to_ms']:g}")
+            else:
+                return
+            self.fired_held()
+
+    def fired_held(self) -> None:
+        """See the sign of each run that only holds whose timer the clock has just run to: it has
+        fired (a timer due where the clock stands, set since its last run, has not)."""
+        for run in self.schedule["clock_runs"]:
+            if not run["forward"] and (run.get("created") is None or self.seen(run["created"])) \
+                    and _due(run, self.observed) <= self.observed.clock_ms:
+                self.observed.see(CLOCK, f"{run['to_ms']:g}")
 
     def seen(self, sign: dict[str, Any] | None) -> bool:
         return sign is not None and self.observed.sign(sign["kind"], sign.get("target", "")).is_set()

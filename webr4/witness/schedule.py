@@ -44,7 +44,9 @@ class PlainSchedule:
     ``clock``, Playwright's clock is installed paused before the page loads, run as ``clock_runs``
     say, before each step to the virtual time the step ran at in webr4's trace of this order
     (``step_times``: so the page's other timers fire by then, as they did there, but never past a
-    racing timer whose sign has not come), and to ``horizon_ms`` at the end. ``pair`` is the signs
+    racing timer whose sign has not come), and to ``horizon_ms`` at the end (at least as far past
+    the last step as ``horizon_ms`` is past its time in ``step_times``). A press in ``held_keys``
+    keeps its key down until a sign. ``pair`` is the signs
     of the racing pair's two events in the order this schedule forces: the run checks that the
     first came first, so that a lever that failed to hold never passes for a forced order."""
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from webr4.trace import Category, Event, Step, Trace
-from webr4.witness.plain import CLOCK, DOM_READY, LOAD, RESPONSE, STEP, request_key
+from webr4.witness.plain import CLOCK, DOM_READY, KEY_DOWN, LOAD, RESPONSE, STEP, request_key
 from webr4.witness.pagefacts import PageFacts
-from webr4.witness.schedule import ClockRun, NotForceable, Sign, StepTiming, plain_schedules
+from webr4.witness.schedule import ClockRun, HeldKey, NotForceable, Sign, StepTiming, plain_schedules
 
 URL = "http://site.test/shop/"
 HEAD = Event("head", Category.PARSE, "parse", "parse head", params={"index": -1})
@@ -197,7 +197,7 @@ def test_a_timer_due_later_runs_first_when_the_step_that_starts_the_other_ones_c
     # throttle, 500 ms after the Enter that sets it, only then.
     route_run, throttle_run = schedules[0].clock_runs
     assert route_run == ClockRun(16, Sign(STEP, "1"), Sign(STEP, "1"), 5.0)
-    assert throttle_run == ClockRun(510, Sign(CLOCK, "16"), Sign(STEP, "0"), 500.0)
+    assert throttle_run == ClockRun(510, Sign(CLOCK, "16"), Sign(STEP, "0"), 500.0, forward=False)
 
 
 def test_a_timer_due_later_cannot_run_first_when_both_descend_from_one_step():
@@ -211,9 +211,9 @@ def test_a_timer_due_later_cannot_run_first_when_both_descend_from_one_step():
     assert isinstance(verdict, NotForceable) and "both descend from click on #go" in verdict.lever
 
 
-def test_a_timer_between_the_keydown_and_keyup_of_one_press_is_not_forceable():
+def test_a_timer_between_the_keydown_and_keyup_of_one_press_is_run_while_the_key_is_held_down():
     # A throttle set by the first Enter, which the second Enter's keyup clears; the reversal fires
-    # it between the second Enter's keydown and keyup, which Playwright's press cannot split.
+    # it between the second Enter's keydown and keyup: a user holding Enter down until it fires.
     first = Event("u1:keyup:#new", Category.USER, "keyup", "keyup on #new", params={"index": 1})
     down = Event("u2:keydown:#new", Category.USER, "keydown", "keydown on #new", params={"index": 2})
     up = Event("u3:keyup:#new", Category.USER, "keyup", "keyup on #new", params={"index": 3})
@@ -221,5 +221,11 @@ def test_a_timer_between_the_keydown_and_keyup_of_one_press_is_not_forceable():
     page = PageFacts(URL, [{"press": "#new", "key": "Enter"}, {"press": "#new", "key": "Enter"}])
     parent = _trace((HEAD, 0), (first, 10), (down, 11), (up, 12))
     child = _trace((HEAD, 0), (first, 10), (down, 11), (throttle, 510), (up, 510))
-    verdict = plain_schedules(page, parent, child, up.id, "throttle")
-    assert isinstance(verdict, NotForceable) and "two events of one step" in verdict.lever
+    schedules = plain_schedules(page, parent, child, up.id, "throttle")
+    assert not isinstance(schedules, NotForceable)
+    kept, reversed_ = schedules
+    assert kept.held_keys == () and kept.clock_runs == (ClockRun(510, Sign(STEP, "1"), Sign(STEP, "0"), 500.0,
+                                                                  forward=False),)
+    assert reversed_.held_keys == (HeldKey(1, Sign(CLOCK, "510")),)
+    assert reversed_.clock_runs == (ClockRun(510, Sign(KEY_DOWN, "1"), Sign(STEP, "0"), 500.0),)
+    assert reversed_.timing(1) == StepTiming(1, Sign(LOAD)) and reversed_.pair == (Sign(CLOCK, "510"), Sign(STEP, "1"))

@@ -4,14 +4,15 @@ This module imports nothing of webr4, so that an exported regression test
 (:mod:`webr4.witness.export`) carries it verbatim and needs only ``pytest`` and ``playwright``.
 A schedule is the JSON form of :class:`webr4.witness.schedule.PlainSchedule`: ``url``, ``calls``
 (each user step as the Playwright ``Locator`` method and its arguments, or ``{"wait": ms}``),
-``holds``, ``timings``, ``clock``, ``clock_runs`` and ``horizon_ms``; a sign is ``{"kind",
-"target"}``.
+``holds``, ``timings``, ``held_keys``, ``clock``, ``clock_runs`` and ``horizon_ms``; a sign is
+``{"kind", "target"}``.
 
 The context is fresh and has no init script: Playwright serves every response from the HAR as
 recorded (``route_from_har``); a page route holds the responses the schedule holds back and lets
 each go (``route.fallback``) once its sign has been seen, and refuses a navigation away from the
 page (keeping its target), so that the page is read where it was. Signs are what the page shows
-anyway: ``requestfinished``, ``domcontentloaded``, ``load``, a step done, the clock run.
+anyway: ``requestfinished``, ``domcontentloaded``, ``load``, a step done, a held key down, the
+clock run.
 """
 
 from __future__ import annotations
@@ -22,10 +23,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-from playwright.async_api import Browser, Page, Request, Route, ViewportSize
+from playwright.async_api import Browser, Locator, Page, Request, Route, ViewportSize
 from playwright.async_api import Error as PlaywrightError
 
 RESPONSE, STEP, CLOCK, DOM_READY, LOAD = "response", "step", "clock", "domcontentloaded", "load"
+KEY_DOWN = "key-down"
+"""The sign that a held press's key is down (``target``: the session step's number)."""
 SETTLED = "settled"
 """A request has ended, with a response or without one (the page aborted it): a sign of the run's
 own, which no schedule waits for."""
@@ -67,6 +70,8 @@ def sign_words(sign: dict[str, Any]) -> str:
         return f"the response to {urlsplit(target).path} is received"
     if kind == STEP:
         return f"step {int(target) + 1} is done"
+    if kind == KEY_DOWN:
+        return f"step {int(target) + 1}'s key is down"
     if kind == CLOCK:
         return f"the clock reaches {target} ms"
     return f"the document's {kind} event has fired"
@@ -230,6 +235,7 @@ class _ScheduleRun:
         self.released = released  # each held request -> set once its response may go
         self.problems: list[str] = []
         self.timings = {timing["step"]: timing["after"] for timing in schedule["timings"]}
+        self.held_keys = {held["step"]: held["up_after"] for held in schedule["held_keys"]}
         self.ticking = asyncio.Lock()  # one clock run at a time
         self.steps_done = 0  # how many of the session's steps have been performed
 
@@ -295,6 +301,17 @@ class _ScheduleRun:
                 self.observed.clock_ms = to_ms
             elif due_now and to_ms >= self.observed.clock_ms:  # timers set since, due by now: a paused clock fires none
                 await self.page.clock.run_for(0)
+            else:
+                return
+            self.fired_held()
+
+    def fired_held(self) -> None:
+        """See the sign of each run that only holds whose timer the clock has just run to: it has
+        fired (a timer due where the clock stands, set since its last run, has not)."""
+        for run in self.schedule["clock_runs"]:
+            if not run["forward"] and (run.get("created") is None or self.seen(run["created"])) \
+                    and _due(run, self.observed) <= self.observed.clock_ms:
+                self.observed.see(CLOCK, f"{run['to_ms']:g}")
 
     def seen(self, sign: dict[str, Any] | None) -> bool:
         return sign is not None and self.observed.sign(sign["kind"], sign.get("target", "")).is_set()
@@ -313,13 +330,17 @@ class _ScheduleRun:
         return min(held, default=float("inf"))
 
     async def clock(self) -> None:
-        """Make the schedule's clock runs in order of their times, each once its sign has come."""
+        """Make the schedule's clock runs in order of their times, each once its sign, and the
+        start of its timer's chain, have come; a run that only holds ends with its sign (the
+        schedule is not carried out before it, and the end's clock run waits for it)."""
         for run in sorted(self.schedule["clock_runs"], key=lambda r: r["to_ms"]):
             if not await self.wait(run["after"]):
                 return
-            created = run.get("created")
-            due = self.observed.clock_at.get(sign_key(created), 0.0) + run.get("delay_ms", 0.0) if created else 0.0
-            await self.run_clock(max(run["to_ms"], due), due_now=True)
+            if not run["forward"]:
+                continue
+            if not await self.wait(run.get("created")):
+                return
+            await self.run_clock(_due(run, self.observed), due_now=True)
             self.observed.see(CLOCK, f"{run['to_ms']:g}")
             await asyncio.sleep(SETTLE_S)
 
@@ -348,7 +369,10 @@ class _ScheduleRun:
             await self.quiet(call["selector"])
         try:
             locator = self.page.locator(call["selector"]).first  # as webr4 acts: on the first match
-            await getattr(locator, call["method"])(*call["args"], timeout=ORDER_TIMEOUT_S * 1000)
+            if number in self.held_keys:
+                await self.hold_key(number, locator, call["args"][0])
+            else:
+                await getattr(locator, call["method"])(*call["args"], timeout=ORDER_TIMEOUT_S * 1000)
         except PlaywrightError as error:
             if not self.forced():
                 self.problems.append(f"step {number + 1} ({call['method']} on {call['selector']}) failed in plain "
@@ -360,10 +384,41 @@ class _ScheduleRun:
         self.observed.see(STEP, str(number))
         return True
 
+    async def hold_key(self, number: int, locator: Locator, key: str) -> None:
+        """Press ``key`` on ``locator`` as ``press`` does (focus it, then the key down and up), the
+        key held down until step ``number``'s ``up_after`` sign has come (or was given up)."""
+        await locator.focus(timeout=ORDER_TIMEOUT_S * 1000)
+        keys = _chord(key)
+        for name in keys:
+            await self.page.keyboard.down(name)
+        self.observed.see(KEY_DOWN, str(number))
+        await self.wait(self.held_keys[number])
+        for name in reversed(keys):
+            await self.page.keyboard.up(name)
+
     def forced(self) -> bool:
-        """Whether every hold was released and every clock run made: the order is decided."""
+        """Whether every hold was released and every clock run made (a run that only holds: its
+        sign seen): the order is decided."""
         return all(gate.is_set() for gate in self.released.values()) and all(
-            self.observed.sign(CLOCK, f"{run['to_ms']:g}").is_set() for run in self.schedule["clock_runs"])
+            self.seen(run["after"] if not run["forward"] else {"kind": CLOCK, "target": f"{run['to_ms']:g}"})
+            for run in self.schedule["clock_runs"])
+
+
+def _due(run: dict[str, Any], observed: _Observed) -> float:
+    """When a clock run's timer is due on the plain clock: its time in webr4's order or, once the
+    event that sets it going has come, ``delay_ms`` after the clock then, whichever is later."""
+    created = run.get("created")
+    start = observed.clock_at.get(sign_key(created)) if created is not None else None
+    return float(run["to_ms"]) if start is None else max(float(run["to_ms"]), start + run.get("delay_ms", 0.0))
+
+
+def _chord(key: str) -> list[str]:
+    """The keys of a ``press`` key string, modifiers first (``"Shift+A"`` → ``["Shift", "A"]``;
+    a ``+`` after a ``+`` is the plus key itself), as Playwright's ``press`` splits it."""
+    names = key.split("+")
+    if len(names) > 1 and names[-1] == "":  # "Shift++": the last key is "+"
+        names = [*names[:-2], "+"]
+    return names
 
 
 async def _visible(page: Page, selector: str) -> bool:
@@ -375,12 +430,26 @@ async def _visible(page: Page, selector: str) -> bool:
 
 
 async def _finish(page: Page, schedule: dict[str, Any], observed: _Observed) -> None:
-    """Let the page come to rest: its ``load`` (bounded), the clock run to the horizon, a settle."""
+    """Let the page come to rest: its ``load`` (bounded), the clock run to the horizon
+    (:func:`_horizon`), a settle."""
     try:
         await page.wait_for_load_state("load", timeout=ORDER_TIMEOUT_S * 1000)
     except PlaywrightError:
         pass
-    if schedule["clock"] and schedule["horizon_ms"] > observed.clock_ms:
-        await page.clock.run_for(int(schedule["horizon_ms"] - observed.clock_ms) + 1)
-        observed.clock_ms = schedule["horizon_ms"]
+    horizon = _horizon(schedule, observed)
+    if schedule["clock"] and horizon > observed.clock_ms:
+        await page.clock.run_for(int(horizon - observed.clock_ms) + 1)
+        observed.clock_ms = horizon
     await asyncio.sleep(SETTLE_S * 2)
+
+
+def _horizon(schedule: dict[str, Any], observed: _Observed) -> float:
+    """How far the plain clock runs at the end: to the schedule's horizon, and as far past the last
+    step performed as webr4's horizon was past that step (the plain clock goes on while steps wait
+    for a quiet page, so a timer a late step sets is due later than in webr4), and past every
+    racing timer's due time on the plain clock."""
+    last = max((n for n, at in enumerate(schedule["step_times"]) if at >= 0
+                and observed.sign(STEP, str(n)).is_set()), default=None)
+    after_last = [] if last is None else [observed.clock_at[f"{STEP}:{last}"] + schedule["horizon_ms"]
+                                          - schedule["step_times"][last]]
+    return max([schedule["horizon_ms"], *after_last] + [_due(run, observed) for run in schedule["clock_runs"]])

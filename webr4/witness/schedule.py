@@ -5,15 +5,18 @@ network offer, through Playwright's public API, and with no code of webr4's in t
 
 * **holding a response** (a script, an image, an XHR or fetch, a parser-blocking script that
   starts a parse chunk, the page's images the window's ``load`` waits for) until a sign that the
-  other event has happened, then releasing it (:class:`Hold`);
+  other event has happened, then releasing it (:class:`~webr4.witness.levers.Hold`; every lever
+  is a dataclass of :mod:`webr4.witness.levers`);
 * **Playwright's clock**, installed and paused, run to a timer's due time once the other event
   has happened (:class:`ClockRun`);
 * **when a user step runs**: as soon as its target is actionable (acting early, while a
   response is held, once the page has loaded as far as webr4's order had) or only after a sign
-  (:class:`StepTiming`).
+  (:class:`StepTiming`);
+* **how long a key is held**: a press's key goes down, and comes up only after a sign
+  (:class:`HeldKey`), as a user holding the key does.
 
 A sign (:class:`Sign`) is something a page shows anyway: a response received, the document's
-``DOMContentLoaded`` or ``load``, a user step done, the clock at a time. Everything else in the
+``DOMContentLoaded`` or ``load``, a user step done, a press's key down, the clock at a time. Everything else in the
 page runs as the browser runs it. A timer due after another runs first when what sets the other
 going (a user step, a response) can wait for it. When an order needs a lever no browser offers (two
 timers of one chain against their due time, a parse boundary inside one network read, an event
@@ -22,62 +25,14 @@ nothing holds back), :func:`plain_schedules` says so with :class:`NotForceable`.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Mapping
 from webr4.timer_order import NoLaterStart, chain_offset, chain_start, start_to_delay, timer_delay
 from webr4.trace import Category, Event, EventId, Trace
 from webr4.useractions import ACTIONS
+from webr4.witness.levers import ClockRun, HeldKey, Hold, Sign, StepTiming
 from webr4.witness.pagefacts import PageFacts
-from webr4.witness.plain import CLOCK, DOM_READY, LOAD, RESPONSE, STEP, request_key, sign_words
-
-
-@dataclass(frozen=True)
-class Sign:
-    """Something a plain page shows when it happens: ``kind`` is :data:`RESPONSE` (``target``: the
-    request key), :data:`STEP` (the session step's number), :data:`CLOCK` (virtual ms),
-    :data:`DOM_READY` or :data:`LOAD`."""
-
-    kind: str
-    target: str = ""
-
-    @property
-    def key(self) -> str:
-        return f"{self.kind}:{self.target}"
-
-    def words(self) -> str:
-        return sign_words(asdict(self))
-
-
-@dataclass(frozen=True)
-class Hold:
-    """The response to ``request`` (a :func:`request_key`) is held until ``until`` is seen."""
-
-    request: str
-    until: Sign
-
-
-@dataclass(frozen=True)
-class StepTiming:
-    """Session step ``step`` runs once ``after`` is seen, or, when ``after`` is ``None``, as soon
-    as its target is actionable (Playwright's own wait), without waiting for the page's ``load``."""
-
-    step: int
-    after: Sign | None
-
-
-@dataclass(frozen=True)
-class ClockRun:
-    """Once ``after`` is seen, the paused clock runs to ``to_ms`` (virtual ms since the page
-    started), firing every timer due by then. Until then the clock stays short of ``to_ms``; with
-    ``created`` (the sign of the event that starts the timer's chain of timers, the timer due
-    ``delay_ms`` after the clock at that moment) it runs freely before that sign, as no such timer
-    exists yet, stays short of its due time after it, and runs on to it once ``after`` is seen,
-    wherever the plain clock is by then."""
-
-    to_ms: float
-    after: Sign
-    created: Sign | None = None
-    delay_ms: float = 0.0
+from webr4.witness.plain import CLOCK, DOM_READY, KEY_DOWN, LOAD, RESPONSE, STEP, request_key
 
 
 @dataclass(frozen=True)
@@ -89,7 +44,9 @@ class PlainSchedule:
     ``clock``, Playwright's clock is installed paused before the page loads, run as ``clock_runs``
     say, before each step to the virtual time the step ran at in webr4's trace of this order
     (``step_times``: so the page's other timers fire by then, as they did there, but never past a
-    racing timer whose sign has not come), and to ``horizon_ms`` at the end. ``pair`` is the signs
+    racing timer whose sign has not come), and to ``horizon_ms`` at the end (at least as far past
+    the last step as ``horizon_ms`` is past its time in ``step_times``). A press in ``held_keys``
+    keeps its key down until a sign. ``pair`` is the signs
     of the racing pair's two events in the order this schedule forces: the run checks that the
     first came first, so that a lever that failed to hold never passes for a forced order."""
 
@@ -98,6 +55,7 @@ class PlainSchedule:
     order: str
     holds: tuple[Hold, ...] = ()
     timings: tuple[StepTiming, ...] = ()
+    held_keys: tuple[HeldKey, ...] = ()
     clock: bool = False
     clock_runs: tuple[ClockRun, ...] = ()
     horizon_ms: float = 0.0
@@ -142,6 +100,7 @@ class _Levers:
 
     holds: list[Hold] = field(default_factory=list)
     timings: list[StepTiming] = field(default_factory=list)
+    held_keys: list[HeldKey] = field(default_factory=list)
     clock_runs: list[ClockRun] = field(default_factory=list)
     horizon_ms: float = 0.0  # how far the clock must run at the end for the forced order to complete
     second_shows: bool = True  # whether the second event's own sign still tells when it happened
@@ -167,8 +126,8 @@ def plain_schedules(page: PageFacts, parent: Trace, child: Trace, first: EventId
     clock = any(levers.clock_runs for _order, levers, _pair in orders)
     horizon = max([step.time for trace in (parent, child) for step in trace.steps] + [0.0])
     schedules = [PlainSchedule(page.url, tuple(page.steps), order, tuple(levers.holds), tuple(levers.timings),
-                               clock, tuple(levers.clock_runs), max(horizon, levers.horizon_ms),
-                               _step_times(page, trace), pair, page.service_workers)
+                               tuple(levers.held_keys), clock, tuple(levers.clock_runs),
+                               max(horizon, levers.horizon_ms), _step_times(page, trace), pair, page.service_workers)
                  for (order, levers, pair), trace in zip(orders, (parent, child))]
     return schedules[0], schedules[1]
 
@@ -205,10 +164,12 @@ def _force(page: PageFacts, a: Event, b: Event, events: Mapping[EventId, Event],
             return NotForceable(f"{a.label} comes no earlier than {b.label} in the session: a user acts in order, "
                                 "and Playwright performs one step in one call")
         begun = _begun_step(page, step, a, trace)
-        if begun is not None:
-            return NotForceable(f"webr4's order ran {a.label} after {begun.label} and before {b.label}, two events of "
-                                "one step, and Playwright performs one step in one call")
-        levers.timings.append(StepTiming(step, sign))
+        if begun is None:
+            levers.timings.append(StepTiming(step, sign))
+        else:
+            unsplit = _hold_key(step, begun, a, b, sign, levers)
+            if unsplit is not None:
+                return unsplit
     elif b.category is Category.TIMER and a.category is Category.TIMER and times.get(a.id, 0.0) >= times.get(b.id, 0.0):
         delayed = _delay_chain(page, a, b, sign, events, times)
         if isinstance(delayed, NotForceable):
@@ -220,8 +181,11 @@ def _force(page: PageFacts, a: Event, b: Event, events: Mapping[EventId, Event],
         levers.horizon_ms = _chain_due(a, b, events, times)
         levers.second_shows = False
     elif b.category is Category.TIMER:
-        levers.clock_runs.append(ClockRun(times.get(b.id, 0.0), sign, *(_chain_sign(page, b, events, times)
-                                                                        or (None, 0.0))))
+        # Held short of ``b`` until ``a``, and no further: what webr4's order ran between ``a`` and
+        # ``b`` (steps on time, other timers) runs before ``b`` as it did there.
+        chain = _chain_sign(page, b, events, times)
+        levers.clock_runs.append(ClockRun(times.get(b.id, 0.0), sign, chain[0] if chain else None,
+                                          chain[1] if chain else 0.0, forward=False))
     else:
         held = _held_requests(page, b, _after(trace, a.id, events), events)
         if isinstance(held, NotForceable):
@@ -242,6 +206,25 @@ def _begun_step(page: PageFacts, step: int, a: Event, trace: Trace) -> Event | N
         if event is not None and event.category is Category.USER \
                 and page.user_steps.get(event.params.get("index", -1)) == step:
             return event
+    return None
+
+
+def _hold_key(step: int, down: Event, a: Event, b: Event, up_after: Sign,
+              levers: _Levers) -> None | NotForceable:
+    """Force ``a`` between the two events of step ``step`` as webr4's order ran it (after
+    ``down``, before ``b``): the step's key goes down on time and stays down until ``up_after``
+    (``a`` has happened), and ``a`` waits for the key to be down: its clock run (the last one
+    ``levers`` has) or its response. A press is the one step of two user events, its keydown and
+    keyup (:data:`~webr4.useractions.ACTIONS`). ``None`` once forced so, else why it cannot be."""
+    key_down = Sign(KEY_DOWN, str(step))
+    if a.category is Category.TIMER:
+        levers.clock_runs[-1] = replace(levers.clock_runs[-1], after=key_down)
+    elif (url := _url(a)) is not None:
+        levers.holds.append(Hold(request_key(url), key_down))
+    else:
+        return NotForceable(f"webr4's order ran {a.label} after {down.label} and before {b.label}, and nothing "
+                            f"holds {a.label} back until the key is down")
+    levers.held_keys.append(HeldKey(step, up_after))
     return None
 
 

@@ -18,7 +18,7 @@ from webr4.browser.responses import ResponseStore
 from webr4.execution import Capture
 from webr4.resources import javascript
 
-from ..route_server import route_server
+from ..route_server import page_server
 
 pytestmark = pytest.mark.browser
 
@@ -42,8 +42,8 @@ ORDER = ["resize 10x10", "input", "frame", "resize 40x20"]
 
 @pytest.fixture(scope="module")
 def page_url() -> Iterator[str]:
-    with route_server(lambda path: ("text/html", PAGE.encode()) if path == "/" else None) as base:
-        yield base + "/"
+    with page_server(PAGE) as url:
+        yield url
 
 
 def plain_end(driver, url: str) -> tuple[list[str], str]:

@@ -19,13 +19,10 @@ from collections.abc import Iterator
 import pytest
 from playwright.async_api import Route, async_playwright
 
-from webr4.browser.driver import Driver
 from webr4.browser.launch import CHROMIUM_ARGS, chromium_path
-from webr4.checking import SweepOptions, explore_session
-from webr4.sweep.settings import SweepSettings
-from webr4.record.session import record
 
 from ..route_server import route_server
+from .sweeping import record_and_sweep
 
 pytestmark = pytest.mark.browser
 
@@ -102,13 +99,7 @@ def test_plain_chromium_fires_load_with_the_end_of_parsing_unless_an_image_holds
 
 
 def test_the_key_before_a_load_only_a_css_image_holds_back_is_confirmed(app_url, tmp_path) -> None:
-    async def go():
-        async with Driver() as driver:
-            session = await record(driver, app_url, tmp_path / "session", SESSION)
-            return await explore_session(session, tmp_path, SweepOptions(SweepSettings(max_sequences=10)),
-                                         driver=driver)
-
-    summary = asyncio.run(go())
+    summary = record_and_sweep(app_url, tmp_path, SESSION)
     early = [r for r in summary.harmful() if r.first == "window load" and r.second.startswith("keydown")]
     assert len(early) == 1, summary.reversals
     assert early[0].differences.get("exceptions") == [f"new Uncaught TypeError: {UNSET} at app.js:15:27"]

@@ -9,17 +9,13 @@ step as ``keyboard.down``, runs the clock to the throttle, then ``keyboard.up``.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 
 import pytest
 
-from webr4.browser.driver import Driver
-from webr4.checking import SweepOptions, explore_session
-from webr4.sweep.settings import SweepSettings
-from webr4.record.session import record
 
 from ..route_server import route_server
+from .sweeping import record_and_sweep
 
 pytestmark = pytest.mark.browser
 
@@ -54,13 +50,7 @@ def app_url() -> Iterator[str]:
 
 
 def test_a_throttle_between_a_presss_keydown_and_keyup_is_confirmed_with_the_key_held(app_url, tmp_path) -> None:
-    async def go():
-        async with Driver() as driver:
-            session = await record(driver, app_url, tmp_path / "session", SESSION)
-            return await explore_session(session, tmp_path, SweepOptions(SweepSettings(max_sequences=10)),
-                                         driver=driver)
-
-    summary = asyncio.run(go())
+    summary = record_and_sweep(app_url, tmp_path, SESSION)
     held = [r for r in summary.harmful() if r.second.startswith("setTimeout 500ms") and r.first.startswith("keyup")]
     assert len(held) == 1, summary.reversals
     assert held[0].confirmation_status == "confirmed", held[0].confirmation

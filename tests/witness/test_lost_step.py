@@ -9,17 +9,13 @@ harmful verdict is confirmed, not called unforceable.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 
 import pytest
 
-from webr4.browser.driver import Driver
-from webr4.checking import SweepOptions, explore_session
-from webr4.sweep.settings import SweepSettings
-from webr4.record.session import record
 
 from ..route_server import route_server
+from .sweeping import record_and_sweep
 
 pytestmark = pytest.mark.browser
 
@@ -46,13 +42,7 @@ def app_url() -> Iterator[str]:
 
 
 def test_a_todo_lost_before_the_app_runs_is_confirmed_although_it_cannot_be_ticked(app_url, tmp_path) -> None:
-    async def go():
-        async with Driver() as driver:
-            session = await record(driver, app_url, tmp_path / "session", SESSION)
-            return await explore_session(session, tmp_path, SweepOptions(SweepSettings(max_sequences=10)),
-                                         driver=driver)
-
-    summary = asyncio.run(go())
+    summary = record_and_sweep(app_url, tmp_path, SESSION)
     early = [r for r in summary.harmful() if r.second.startswith("keydown") and r.first == "async script /app.js"]
     assert len(early) == 1, summary.reversals
     assert early[0].confirmation_status == "confirmed", early[0].confirmation

@@ -16,6 +16,12 @@
 // end event of a transition or animation that has an event here is stopped before any page
 // listener sees it. `animationiteration`, `transitionrun`, `transitionstart` and the cancel
 // events stay native; so do the ends of animations made with `element.animate()`.
+//
+// Playwright acts on an element only once its box stays put over two animation frames (its
+// `stable` check): in Chromium a click on a button that slides in comes after the slide's end
+// event. `movesElement` tells the harness whether an element or one of its ancestors is still
+// moved by a transition or animation whose end event here has not run, so that the step waits
+// for that event as it would wait on the real clock.
 const nativeGetAnimations = Document.prototype.getAnimations;
 const NativeCSSTransition = window.CSSTransition;
 const NativeCSSAnimation = window.CSSAnimation;
@@ -23,6 +29,13 @@ const NativeTransitionEvent = window.TransitionEvent;
 const NativeAnimationEvent = window.AnimationEvent;
 const animationsNoted = newWeakSet(); // transitions and animations that have their end event
 const nativeEndsDue = newWeakMap(); // element -> Map of end key -> native end events to stop
+const movingUntilEnd = newMap(); // animation -> the element it moves, until its end event runs
+/** Properties that change how an element is painted but never where its box is. */
+const PAINT_ONLY = newSet(["opacity", "visibility", "color", "background-color", "background-position",
+  "background-size", "background-image", "border-color", "border-top-color", "border-right-color",
+  "border-bottom-color", "border-left-color", "outline-color", "outline-offset", "outline-width",
+  "box-shadow", "text-shadow", "filter", "backdrop-filter", "fill", "stroke", "caret-color",
+  "text-decoration-color", "clip-path", "z-index"]);
 
 /** What names an end among its element's: the event type, the property or animation name, the
  *  pseudo-element. */
@@ -69,6 +82,39 @@ function timeToEnd(animation) {
   return Number.isFinite(end) && rate > 0 ? end / rate : null;
 }
 
+/** The properties the transition or animation changes, as CSS names them. */
+function animatedProperties(animation, end) {
+  if (end.type === "transitionend") return [end.name];
+  const names = [];
+  const keyframes = animation.effect.getKeyframes();
+  for (let i = 0; i < keyframes.length; i++) {
+    for (const key in keyframes[i]) {
+      if (key !== "offset" && key !== "computedOffset" && key !== "easing" && key !== "composite") {
+        A.push(names, key.replace(/[A-Z]/g, (letter) => "-" + letter.toLowerCase()));
+      }
+    }
+  }
+  return names;
+}
+
+/** Whether the transition or animation can move its element's box (not its pseudo-element's). */
+function movesBox(animation, end) {
+  if (end.pseudo) return false;
+  const names = animatedProperties(animation, end);
+  for (let i = 0; i < names.length; i++) if (!PAINT_ONLY.has(names[i])) return true;
+  return false;
+}
+
+/** Whether a transition or animation whose end event has not run moves `element` or an
+ *  ancestor of it (across shadow roots): Playwright's `stable` check would wait for it. */
+function movesElement(element) {
+  let moving = false;
+  movingUntilEnd.forEach((mover) => {
+    for (let node = element; node && !moving; node = node.parentNode || node.host) moving = node === mover;
+  });
+  return moving;
+}
+
 function elementWords(element) {
   return element.id ? `${element.localName}#${element.id}` : element.localName;
 }
@@ -79,6 +125,7 @@ function scheduleEnd(animation, end) {
   const target = animation.effect.target;
   const key = endKey(end.type, end.name, end.pseudo);
   countNativeEnd(target, key, 1);
+  if (movesBox(animation, end)) movingUntilEnd.set(animation, target);
   createEvent({
     category: "timer", type: end.type,
     label: `${end.type} ${end.name} of ${elementWords(target)}${end.pseudo} after ${Math.round(left)}ms`,
@@ -89,6 +136,7 @@ function scheduleEnd(animation, end) {
 }
 
 function endAnimation(animation, end, target, key) {
+  movingUntilEnd.delete(animation);
   if (animation.playState === "idle") {
     countNativeEnd(target, key, -1); // cancelled: Chromium sends no end event, native or here
     return;

@@ -17,6 +17,12 @@
 // listener sees it. `animationiteration`, `transitionrun`, `transitionstart` and the cancel
 // events stay native; so do the ends of animations made with `element.animate()`.
 //
+// A CSS transition also runs on the virtual clock while its end is pending: it is paused when
+// noted and its current time set to the virtual time since, each time the clock moves
+// (`syncTransitions`). A transition that a style change interrupts is replaced by one whose
+// duration depends on how far the first had come (reversing transitions are shortened), and
+// on the real clock that depended on how long the harness took.
+//
 // Playwright acts on an element only once its box stays put over two animation frames (its
 // `stable` check): in Chromium a click on a button that slides in comes after the slide's end
 // event. `movesElement` tells the harness whether an element or one of its ancestors is still
@@ -29,6 +35,7 @@ const NativeTransitionEvent = window.TransitionEvent;
 const NativeAnimationEvent = window.AnimationEvent;
 const animationsNoted = newWeakSet(); // transitions and animations that have their end event
 const nativeEndsDue = newWeakMap(); // element -> Map of end key -> native end events to stop
+const transitionsHeld = newMap(); // CSS transition -> virtual time it was noted at, until its end event
 const movingUntilEnd = newMap(); // animation -> the element it moves, until its end event runs
 /** Properties that change how an element is painted but never where its box is. */
 const PAINT_ONLY = newSet(["opacity", "visibility", "color", "background-color", "background-position",
@@ -126,6 +133,7 @@ function scheduleEnd(animation, end) {
   const key = endKey(end.type, end.name, end.pseudo);
   countNativeEnd(target, key, 1);
   if (movesBox(animation, end)) movingUntilEnd.set(animation, target);
+  if (end.type === "transitionend") holdOnVirtualClock(animation);
   createEvent({
     category: "timer", type: end.type,
     label: `${end.type} ${end.name} of ${elementWords(target)}${end.pseudo} after ${Math.round(left)}ms`,
@@ -135,8 +143,26 @@ function scheduleEnd(animation, end) {
   });
 }
 
+/** Pauses a transition at its start, to be moved on by `syncTransitions`. */
+function holdOnVirtualClock(animation) {
+  animation.pause();
+  animation.currentTime = 0;
+  transitionsHeld.set(animation, virtualNow);
+}
+
+/** Sets each held transition's current time to the virtual time since it was noted, at most its
+ *  end; called whenever the virtual clock moves. */
+function syncTransitions() {
+  transitionsHeld.forEach((noted, animation) => {
+    if (animation.playState === "idle") { transitionsHeld.delete(animation); return; } // cancelled
+    const end = animation.effect.getComputedTiming().endTime;
+    animation.currentTime = Math.min((virtualNow - noted) * animation.playbackRate, end);
+  });
+}
+
 function endAnimation(animation, end, target, key) {
   movingUntilEnd.delete(animation);
+  transitionsHeld.delete(animation);
   if (animation.playState === "idle") {
     countNativeEnd(target, key, -1); // cancelled: Chromium sends no end event, native or here
     return;

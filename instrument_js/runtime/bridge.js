@@ -78,6 +78,7 @@ const api = {
   userBegin(id, due) {
     current = id;
     virtualNow = Math.max(virtualNow, due || 0);
+    syncTransitions();
     accesses.push(["r", `event:${id}`, null, null]);
   },
 };

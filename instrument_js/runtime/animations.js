@@ -16,6 +16,18 @@
 // end event of a transition or animation that has an event here is stopped before any page
 // listener sees it. `animationiteration`, `transitionrun`, `transitionstart` and the cancel
 // events stay native; so do the ends of animations made with `element.animate()`.
+//
+// A CSS transition also runs on the virtual clock while its end is pending: it is paused when
+// noted and its current time set to the virtual time since, each time the clock moves
+// (`syncTransitions`). A transition that a style change interrupts is replaced by one whose
+// duration depends on how far the first had come (reversing transitions are shortened), and
+// on the real clock that depended on how long the harness took.
+//
+// Playwright acts on an element only once its box stays put over two animation frames (its
+// `stable` check): in Chromium a click on a button that slides in comes after the slide's end
+// event. `movesElement` tells the harness whether an element or one of its ancestors is still
+// moved by a transition or animation whose end event here has not run, so that the step waits
+// for that event as it would wait on the real clock.
 const nativeGetAnimations = Document.prototype.getAnimations;
 const NativeCSSTransition = window.CSSTransition;
 const NativeCSSAnimation = window.CSSAnimation;
@@ -23,6 +35,14 @@ const NativeTransitionEvent = window.TransitionEvent;
 const NativeAnimationEvent = window.AnimationEvent;
 const animationsNoted = newWeakSet(); // transitions and animations that have their end event
 const nativeEndsDue = newWeakMap(); // element -> Map of end key -> native end events to stop
+const transitionsHeld = newMap(); // CSS transition -> virtual time it was noted at, until its end event
+const movingUntilEnd = newMap(); // animation -> the element it moves, until its end event runs
+/** Properties that change how an element is painted but never where its box is. */
+const PAINT_ONLY = newSet(["opacity", "visibility", "color", "background-color", "background-position",
+  "background-size", "background-image", "border-color", "border-top-color", "border-right-color",
+  "border-bottom-color", "border-left-color", "outline-color", "outline-offset", "outline-width",
+  "box-shadow", "text-shadow", "filter", "backdrop-filter", "fill", "stroke", "caret-color",
+  "text-decoration-color", "clip-path", "z-index"]);
 
 /** What names an end among its element's: the event type, the property or animation name, the
  *  pseudo-element. */
@@ -69,6 +89,39 @@ function timeToEnd(animation) {
   return Number.isFinite(end) && rate > 0 ? end / rate : null;
 }
 
+/** The properties the transition or animation changes, as CSS names them. */
+function animatedProperties(animation, end) {
+  if (end.type === "transitionend") return [end.name];
+  const names = [];
+  const keyframes = animation.effect.getKeyframes();
+  for (let i = 0; i < keyframes.length; i++) {
+    for (const key in keyframes[i]) {
+      if (key !== "offset" && key !== "computedOffset" && key !== "easing" && key !== "composite") {
+        A.push(names, key.replace(/[A-Z]/g, (letter) => "-" + letter.toLowerCase()));
+      }
+    }
+  }
+  return names;
+}
+
+/** Whether the transition or animation can move its element's box (not its pseudo-element's). */
+function movesBox(animation, end) {
+  if (end.pseudo) return false;
+  const names = animatedProperties(animation, end);
+  for (let i = 0; i < names.length; i++) if (!PAINT_ONLY.has(names[i])) return true;
+  return false;
+}
+
+/** Whether a transition or animation whose end event has not run moves `element` or an
+ *  ancestor of it (across shadow roots): Playwright's `stable` check would wait for it. */
+function movesElement(element) {
+  let moving = false;
+  movingUntilEnd.forEach((mover) => {
+    for (let node = element; node && !moving; node = node.parentNode || node.host) moving = node === mover;
+  });
+  return moving;
+}
+
 function elementWords(element) {
   return element.id ? `${element.localName}#${element.id}` : element.localName;
 }
@@ -79,6 +132,8 @@ function scheduleEnd(animation, end) {
   const target = animation.effect.target;
   const key = endKey(end.type, end.name, end.pseudo);
   countNativeEnd(target, key, 1);
+  if (movesBox(animation, end)) movingUntilEnd.set(animation, target);
+  if (end.type === "transitionend") holdOnVirtualClock(animation);
   createEvent({
     category: "timer", type: end.type,
     label: `${end.type} ${end.name} of ${elementWords(target)}${end.pseudo} after ${Math.round(left)}ms`,
@@ -88,7 +143,26 @@ function scheduleEnd(animation, end) {
   });
 }
 
+/** Pauses a transition at its start, to be moved on by `syncTransitions`. */
+function holdOnVirtualClock(animation) {
+  animation.pause();
+  animation.currentTime = 0;
+  transitionsHeld.set(animation, virtualNow);
+}
+
+/** Sets each held transition's current time to the virtual time since it was noted, at most its
+ *  end; called whenever the virtual clock moves. */
+function syncTransitions() {
+  transitionsHeld.forEach((noted, animation) => {
+    if (animation.playState === "idle") { transitionsHeld.delete(animation); return; } // cancelled
+    const end = animation.effect.getComputedTiming().endTime;
+    animation.currentTime = Math.min((virtualNow - noted) * animation.playbackRate, end);
+  });
+}
+
 function endAnimation(animation, end, target, key) {
+  movingUntilEnd.delete(animation);
+  transitionsHeld.delete(animation);
   if (animation.playState === "idle") {
     countNativeEnd(target, key, -1); // cancelled: Chromium sends no end event, native or here
     return;

@@ -72,10 +72,13 @@ const api = {
   adoptFrame,
   /** A fresh log for one event's accesses (the access log records into it). */
   newAccessLog,
+  /** Whether `element` still moves until an end event here runs (animations.js). */
+  movesElement,
   /** Marks the start of a user action performed by the harness at virtual time `due`. */
   userBegin(id, due) {
     current = id;
     virtualNow = Math.max(virtualNow, due || 0);
+    syncTransitions();
     accesses.push(["r", `event:${id}`, null, null]);
   },
 };

@@ -85,6 +85,7 @@ function begin(id) {
   pending.delete(id);
   A.push(gone, id);
   virtualNow = Math.max(virtualNow, ev.due);
+  syncTransitions();
   current = id;
   accesses.push(["r", `event:${id}`, null, null]);
   if (ev.actuate) {

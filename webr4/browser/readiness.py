@@ -6,7 +6,10 @@ passes the checks Playwright makes before the step's kind of action (the ``actio
 at all), visible, enabled, editable — are read here through Playwright's own ``is_*`` queries,
 which run in Playwright's isolated world: the page's scripts cannot see or change them. The
 others, ``stable`` and ``receives events``, need animation frames and hit testing: Playwright's
-own action waits for those when the step is performed.
+own action waits for those when the step is performed. Its wait for ``stable`` runs on the real
+clock, though, while the ends of CSS transitions and animations are events on the virtual one: a
+target that such a transition or animation still moves, its end event not yet run, is ``MOVING``
+(asked of the page runtime), so the step waits for that event as Playwright waits for the end.
 """
 
 from __future__ import annotations
@@ -29,9 +32,11 @@ class TargetState(Enum):
     HIDDEN = "its element was hidden"
     DISABLED = "its element was disabled"
     READ_ONLY = "its element was read-only"
+    MOVING = "its element kept moving"
 
 
 _QUERY_TIMEOUT_MS = 1_000  # the element was just found; this only bounds a page that went away
+_MOVES = "element => { const api = window.__webr4; return !!(api && api.movesElement(element)); }"
 
 
 async def target_state(page: Page, action: UserAction, expected: TargetState = TargetState.READY) -> TargetState:
@@ -47,10 +52,18 @@ async def target_state(page: Page, action: UserAction, expected: TargetState = T
     event = USER_EVENTS[action.kind]
     if not event.needs_target:
         return TargetState.READY
-    checks = event.actionability
+    state = await _state_at_rest(page, action, event.actionability, expected)
+    if state is TargetState.READY and "stable" in event.actionability and await _moving(page, action.selector):
+        return TargetState.MOVING
+    return state
+
+
+async def _state_at_rest(page: Page, action: UserAction, checks: tuple[str, ...],
+                         expected: TargetState) -> TargetState:
+    """The state of ``action``'s target by every check but ``stable`` (see :func:`target_state`)."""
     target = page.locator(action.selector)
     try:
-        if expected is TargetState.READY and await _ready_at_once(page, action.selector, checks):
+        if expected in (TargetState.READY, TargetState.MOVING) and await _ready_at_once(page, action.selector, checks):
             return TargetState.READY
         count = await target.count() if expected is TargetState.MISSING or "visible" not in checks else None
         if count == 0:
@@ -72,6 +85,14 @@ async def target_state(page: Page, action: UserAction, expected: TargetState = T
                                   f"selector ({message.split(': ', 1)[-1]})") from None
         return TargetState.MISSING
     return TargetState.READY
+
+
+async def _moving(page: Page, selector: str) -> bool:
+    """Whether the target is moved by a transition or animation whose end event has not run."""
+    try:
+        return bool(await page.locator(selector).first.evaluate(_MOVES, timeout=_QUERY_TIMEOUT_MS))
+    except PlaywrightError:
+        return False  # gone since it was found: the step's own wait tells
 
 
 async def _ready_at_once(page: Page, selector: str, checks: tuple[str, ...]) -> bool:

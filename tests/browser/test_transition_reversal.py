@@ -1,0 +1,64 @@
+"""A transition that a style change interrupts is reversed as far as it had come on the virtual clock.
+
+Chromium shortens a transition that reverses one still running by how far the first had come, so
+the second's end depends on the clock the first ran on. webr4 runs a transition whose end is
+pending on the virtual clock (``instrument_js/runtime/animations.js``): otherwise its progress,
+and so the reversed transition's length, would follow how long the harness took. The page
+starts a 300 ms linear transition and reverses it from a 100 ms timer: plain Chromium ends the
+reversed one about 100 ms later, between timers of 150 and 260 ms.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.async_api import Page
+
+from webr4.browser.responses import ResponseStore
+from webr4.execution import Capture
+from webr4.resources import javascript
+
+from ..route_server import route_server
+
+pytestmark = pytest.mark.browser
+
+PAGE = """<!DOCTYPE html><style>
+#bar { width: 0; height: 10px; transition: width 300ms linear; }
+#bar.full { width: 300px; }
+</style>
+<div id="bar"></div><p id="out"></p>
+<script>
+var fired = [], bar = document.getElementById('bar');
+function log(x) { fired.push(x); document.getElementById('out').textContent = fired.join(', '); }
+bar.addEventListener('transitionend', function () { log('transitionend'); });
+bar.getBoundingClientRect(); bar.className = 'full';
+setTimeout(function () { bar.className = ''; log('reversed'); }, 100);
+setTimeout(function () { log('timer 150'); }, 150);
+setTimeout(function () { log('timer 260'); }, 260);
+</script>"""
+ORDER = ["reversed", "timer 150", "transitionend", "timer 260"]
+
+
+@pytest.fixture(scope="module")
+def page_url() -> Iterator[str]:
+    with route_server(lambda path: ("text/html", PAGE.encode()) if path == "/" else None) as base:
+        yield base + "/"
+
+
+def plain_end(driver, url: str) -> tuple[list[str], str]:
+    """The handlers' order and the final DOM in plain Chromium, once the last timer has fired."""
+
+    async def work(page: Page) -> tuple[list[str], str]:
+        await page.goto(url)
+        await page.wait_for_function("fired.length >= 4", timeout=10_000)
+        return await page.evaluate("fired"), await page.evaluate(javascript("capture_dom.js"))
+
+    return driver.in_plain_chromium(work)
+
+
+def test_a_reversed_transition_ends_as_far_from_the_reversal_as_the_first_had_come(driver, page_url):
+    order, dom = plain_end(driver, page_url)
+    assert order == ORDER
+    execution = driver.execute(page_url, store=ResponseStore(), live_network=True, capture=Capture())
+    assert execution.dom == dom

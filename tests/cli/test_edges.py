@@ -37,7 +37,7 @@ fetch("/slow").then(r => r.text()).then(t => { document.getElementById("out").te
 
 @pytest.fixture(scope="module")
 def racing_url() -> Iterator[str]:
-    """Four XHRs whose handlers write one list: a sweep of many sequences, several harmful."""
+    """Five XHRs whose handlers write one list: a sweep of many sequences, several harmful."""
     with serve(PAGES) as base:
         yield base + "racing-xhr/"
 

@@ -28,7 +28,7 @@ PAGES = ROOT / "tests" / "sweep" / "pages"
 
 @pytest.fixture(scope="module")
 def racing_url() -> Iterator[str]:
-    """Four XHRs whose handlers write one list: a sweep of many sequences, several harmful."""
+    """Five XHRs whose handlers write one list: a sweep of many sequences, several harmful."""
     with serve(PAGES) as base:
         yield base + "racing-xhr/"
 

@@ -198,10 +198,10 @@ def test_a_selector_with_a_syntax_error_is_named_as_such(racing_url, tmp_path):
 
 @pytest.fixture
 def small_disk(tmp_path: Path) -> Iterator[Path]:
-    """A 300 KB file system (tmpfs, which needs root and mount rights): room for a few sequences."""
+    """A 600 KB file system (tmpfs, which needs root and mount rights): room for a few sequences."""
     mount = tmp_path / "disk"
     mount.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=300k", "tmpfs", str(mount)],
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=600k", "tmpfs", str(mount)],
                       capture_output=True, check=False).returncode != 0:
         pytest.skip("cannot mount a small tmpfs here (needs root)")
     try:

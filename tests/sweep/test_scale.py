@@ -37,7 +37,7 @@ def _comparable(run: Path) -> dict:
 
 @pytest.fixture(scope="module")
 def racing(driver, tmp_path_factory) -> tuple[Session, Path]:
-    """A recorded session of four racing requests and its one-worker, in-process sweep (in the
+    """A recorded session of five racing requests and its one-worker, in-process sweep (in the
     test session's shared browser)."""
     directory = tmp_path_factory.mktemp("racing")
     with serve(PAGES) as base:

@@ -16,8 +16,8 @@ def test_check_writes_session_summary_and_report(tmp_path, sites_url):
     actions.write_text(json.dumps([{"click": "#add"}]))
     run = tmp_path / "run"
     result = CliRunner().invoke(main, ["check", sites_url + "click-during-parse/", "--actions", str(actions),
-                                       "--out", str(run), "--junit", str(tmp_path / "junit.xml"),
-                                       "--confirm", "none"])  # confirmation has tests of its own
+                                       "--out", str(run), "--junit", str(tmp_path / "junit.xml"), "--workers", "1",
+                                       "--confirm", "none"])  # confirmation and workers have tests of their own
     assert result.exit_code == 1, result.output  # a harmful race was found
     summary = json.loads((run / "summary.json").read_text())
     assert summary["counts"].get("harmful") == 1
@@ -26,7 +26,7 @@ def test_check_writes_session_summary_and_report(tmp_path, sites_url):
     assert "addToCart" in (run / "report" / "index.html").read_text()
     # the recorded session can be explored again, offline, into another run
     again = CliRunner().invoke(main, ["explore", str(run / "session"), "--out", str(tmp_path / "again"),
-                                        "--confirm", "none"])
+                                        "--workers", "1", "--confirm", "none"])
     assert again.exit_code == 1, again.output
     assert json.loads((tmp_path / "again" / "summary.json").read_text())["counts"] == summary["counts"]
 
@@ -60,7 +60,8 @@ def test_rival_strategies_run_through_the_same_pipeline(tmp_path, sites_url):
     session = tmp_path / "s"
     assert CliRunner().invoke(main, ["record", sites_url + "two-xhr/", "--out", str(session)]).exit_code == 0
     result = CliRunner().invoke(main, ["explore", str(session), "--out", str(tmp_path / "run"),
-                                       "--strategy", "wave", "--max-sequences", "3"])
+                                       "--strategy", "wave", "--max-sequences", "3", "--workers", "1",
+                                       "--confirm", "none"])
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
     assert result.exit_code == (1 if summary["counts"].get("harmful") else 0), result.output
     assert summary["strategy"] == "wave" and summary["sequences"] == 3

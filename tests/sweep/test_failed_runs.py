@@ -72,18 +72,16 @@ def test_an_end_state_unread_twice_is_a_failed_execution() -> None:
     assert len(driver.calls) == 2
 
 
-async def _record_and_explore(url: str, directory: Path):
-    async with Driver() as driver:
-        session = await record(driver, url, directory / "session", [])
-        return await explore(driver, session, directory / "run", SweepSettings(max_sequences=10))
-
-
 @pytest.mark.browser
-def test_a_reversal_whose_end_state_cannot_be_read_is_an_error_naming_why(tmp_path) -> None:
+def test_a_reversal_whose_end_state_cannot_be_read_is_an_error_naming_why(driver, tmp_path) -> None:
     from webr4.serve import serve
 
+    async def record_and_explore(shared: Driver):
+        session = await record(shared, base + "unreadable-end/", tmp_path / "session", [])
+        return await explore(shared, session, tmp_path / "run", SweepSettings(max_sequences=10))
+
     with serve(PAGES) as base:
-        summary = asyncio.run(_record_and_explore(base + "unreadable-end/", tmp_path))
+        summary = driver.run(record_and_explore)
     failed = [r for r in summary.reversals if r.verdict == "error"]
     assert len(failed) == 1, summary.reversals
     reversal = failed[0]
@@ -113,29 +111,27 @@ class SecondReplayUnread:
 
 
 @pytest.mark.browser
-def test_a_seed_replay_whose_end_state_cannot_be_read_refuses_the_session_with_the_cause(tmp_path) -> None:
+def test_a_seed_replay_whose_end_state_cannot_be_read_refuses_the_session_with_the_cause(driver, tmp_path) -> None:
     from webr4.serve import serve
 
-    async def go() -> None:
-        async with Driver() as driver:
-            session = await record(driver, base + "unreadable-end/", tmp_path / "session", [])
+    async def go(shared: Driver) -> None:
+        session = await record(shared, base + "unreadable-end/", tmp_path / "session", [])
         await explore(SecondReplayUnread(session.seed_trace()), session, tmp_path / "run")
 
     with serve(PAGES) as base, pytest.raises(SeedNotReproducible) as refused:
-        asyncio.run(go())
+        driver.run(go)
     assert str(refused.value).startswith(f"replaying the recording failed: {UNREAD}; ")
 
 
 @pytest.mark.browser
-def test_a_recording_whose_end_state_cannot_be_read_is_refused_with_the_cause(tmp_path) -> None:
+def test_a_recording_whose_end_state_cannot_be_read_is_refused_with_the_cause(driver, tmp_path) -> None:
     from webr4.serve import serve
 
-    async def go() -> None:
-        async with Driver() as driver:
-            await record(driver, base + "hidden.html", tmp_path / "session", [])
+    async def go(shared: Driver) -> None:
+        await record(shared, base + "hidden.html", tmp_path / "session", [])
 
     with serve(PAGES.parent.parent / "browser" / "pages" / "unreadable") as base, \
             pytest.raises(SessionError) as refused:
-        asyncio.run(go())
+        driver.run(go)
     assert str(refused.value).startswith("the end state could not be read: reading the DOM failed: ")
     assert str(refused.value).endswith("; record the session again")

@@ -35,19 +35,19 @@ def _comparable(run: Path) -> dict:
     return summary
 
 
-async def _record_and_explore(url: str, directory: Path) -> Session:
-    async with Driver() as driver:
-        session = await record(driver, url, directory / "session", [])
-        await explore(driver, session, directory / "reference")
-    return session
-
-
 @pytest.fixture(scope="module")
-def racing(tmp_path_factory) -> tuple[Session, Path]:
-    """A recorded session of five racing requests and its one-worker, in-process sweep."""
+def racing(driver, tmp_path_factory) -> tuple[Session, Path]:
+    """A recorded session of five racing requests and its one-worker, in-process sweep (in the
+    test session's shared browser)."""
     directory = tmp_path_factory.mktemp("racing")
     with serve(PAGES) as base:
-        session = asyncio.run(_record_and_explore(base + "racing-xhr/", directory))
+
+        async def record_and_explore(shared: Driver) -> Session:
+            session = await record(shared, base + "racing-xhr/", directory / "session", [])
+            await explore(shared, session, directory / "reference")
+            return session
+
+        session = driver.run(record_and_explore)
     assert len(json.loads((directory / "reference" / "summary.json").read_text())["reversals"]) >= 4
     return session, directory / "reference"
 
@@ -158,14 +158,13 @@ def test_a_renderer_crash_is_an_error_verdict_and_the_sweep_goes_on(racing, tmp_
     assert len(summary.reversals) == len(json.loads((reference / "summary.json").read_text())["reversals"])
 
 
-def test_a_page_that_keeps_navigating_away_does_not_stop_the_sweep(tmp_path):
-    async def sweep():
-        async with Driver() as driver:
-            with serve(PAGES) as base:
-                session = await record(driver, base + "location-loop/", tmp_path / "session", [])
-            return await explore(driver, session, tmp_path / "run")
+def test_a_page_that_keeps_navigating_away_does_not_stop_the_sweep(driver, tmp_path):
+    async def sweep(shared: Driver):
+        with serve(PAGES) as base:
+            session = await record(shared, base + "location-loop/", tmp_path / "session", [])
+        return await explore(shared, session, tmp_path / "run")
 
-    summary = asyncio.run(sweep())
+    summary = driver.run(sweep)
     assert summary.stop_reason == "exhausted" and summary.reversals
     with RunFiles(tmp_path / "run") as files:
         traces = [files.trace(index) for index in range(summary.sequences)]

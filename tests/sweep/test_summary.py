@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import pytest
@@ -26,20 +25,20 @@ PER_REVERSAL = {"id", "parent", "sequence", "depth", "events", "location", "verd
                 "witness"}
 
 
-async def _record_and_explore_twice(url: str, actions: list, directory):
-    async with Driver() as driver:
-        session = await record(driver, url, directory / "session", actions)
-        first = await explore(driver, session, directory / "run1")
-        second = await explore(driver, session, directory / "run2")
-        reproduction = await replay_reversal(driver, directory / "run1", first.reversals[0].id)
-    return first, second, reproduction
-
-
 @pytest.fixture(scope="module")
-def click_race(sites_url, tmp_path_factory):
+def click_race(driver, sites_url, tmp_path_factory):
+    """The click race recorded once and explored twice in the shared browser, and its first reversal replayed."""
     directory = tmp_path_factory.mktemp("click-race")
     site = "click-during-parse"
-    return directory, *asyncio.run(_record_and_explore_twice(sites_url + site + "/", expected(site)["session"], directory))
+
+    async def record_and_explore_twice(shared: Driver):
+        session = await record(shared, sites_url + site + "/", directory / "session", expected(site)["session"])
+        first = await explore(shared, session, directory / "run1")
+        second = await explore(shared, session, directory / "run2")
+        reproduction = await replay_reversal(shared, directory / "run1", first.reversals[0].id)
+        return first, second, reproduction
+
+    return directory, *driver.run(record_and_explore_twice)
 
 
 def test_summary_has_the_documented_keys_and_a_complete_witness(click_race):
@@ -100,12 +99,12 @@ def test_a_reported_difference_reproduces_on_replay(click_race):
     assert reproduction.reproduced and "exceptions" in reproduction.now
 
 
-def test_the_papers_running_example_is_ad_hoc_synchronisation(sites_url, tmp_path):
-    async def go():
-        async with Driver() as driver:
-            session = await record(driver, sites_url + "slideshow/", tmp_path / "s", expected("slideshow")["session"])
-            return await explore(driver, session, tmp_path / "run")
-    summary = asyncio.run(go())
+def test_the_papers_running_example_is_ad_hoc_synchronisation(driver, sites_url, tmp_path):
+    async def go(shared: Driver):
+        session = await record(shared, sites_url + "slideshow/", tmp_path / "s", expected("slideshow")["session"])
+        return await explore(shared, session, tmp_path / "run")
+
+    summary = driver.run(go)
     assert summary.reversals and all(r.verdict == "harmless" for r in summary.reversals)
     assert any(r.reasons == ["polling-timer"] for r in summary.reversals)
 

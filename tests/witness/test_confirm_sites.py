@@ -11,7 +11,6 @@ back by its image (``late-handler-load``, harmless although the DOM differs).
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
@@ -33,20 +32,20 @@ SITES = ("click-during-parse", "fetch-async-script", "ticking-clock", "late-hand
 
 
 @pytest.fixture(scope="module")
-def confirmed(sites_url: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, Summary]]:
-    """Site → its run directory and summary, every reversal confirmed in plain Chromium."""
+def confirmed(driver, sites_url: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, Summary]]:
+    """Site → its run directory and summary, every reversal confirmed in plain Chromium (each
+    recorded and swept in the test session's shared browser)."""
 
-    async def sweep_all() -> dict[str, tuple[Path, Summary]]:
+    async def sweep_all(shared: Driver) -> dict[str, tuple[Path, Summary]]:
         runs = {}
-        async with Driver() as driver:
-            for site in SITES:
-                out = tmp_path_factory.mktemp(site)
-                session = await record(driver, f"{sites_url}{site}/", out / "session", expected(site)["session"])
-                options = SweepOptions(SweepSettings(max_sequences=6), confirm="all")
-                runs[site] = out, await explore_session(session, out, options, driver=driver)
+        for site in SITES:
+            out = tmp_path_factory.mktemp(site)
+            session = await record(shared, f"{sites_url}{site}/", out / "session", expected(site)["session"])
+            options = SweepOptions(SweepSettings(max_sequences=6), confirm="all")
+            runs[site] = out, await explore_session(session, out, options, driver=shared)
         return runs
 
-    return asyncio.run(sweep_all())
+    return driver.run(sweep_all)
 
 
 @pytest.mark.parametrize("site", [s for s in SITES if expected(s)["harmful"]])

@@ -37,13 +37,13 @@ def _comparable(run: Path) -> dict:
 
 @pytest.fixture(scope="module")
 def racing(driver, tmp_path_factory) -> tuple[Session, Path]:
-    """A recorded session of five racing requests and its one-worker, in-process sweep (in the
+    """A recorded session of four racing requests and its one-worker, in-process sweep (in the
     test session's shared browser)."""
     directory = tmp_path_factory.mktemp("racing")
     with serve(PAGES) as base:
 
         async def record_and_explore(shared: Driver) -> Session:
-            session = await record(shared, base + "racing-xhr/", directory / "session", [])
+            session = await record(shared, base + "racing-xhr/?requests=4", directory / "session", [])
             await explore(shared, session, directory / "reference")
             return session
 

@@ -114,6 +114,11 @@ function movesBox(animation, end) {
 
 /** Whether a transition or animation whose end event has not run moves `element` or an
  *  ancestor of it (across shadow roots): Playwright's `stable` check would wait for it. */
+/** Whether any transition or animation whose end event has not run moves an element. */
+function movesAnything() {
+  return movingUntilEnd.size > 0;
+}
+
 function movesElement(element) {
   let moving = false;
   movingUntilEnd.forEach((mover) => {

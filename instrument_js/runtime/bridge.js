@@ -74,6 +74,8 @@ const api = {
   newAccessLog,
   /** Whether `element` still moves until an end event here runs (animations.js). */
   movesElement,
+  /** Whether anything is moved so (asked first: finding the target injects Playwright's script). */
+  movesAnything,
   /** Marks the start of a user action performed by the harness at virtual time `due`. */
   userBegin(id, due) {
     current = id;

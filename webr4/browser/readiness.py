@@ -36,6 +36,7 @@ class TargetState(Enum):
 
 
 _QUERY_TIMEOUT_MS = 1_000  # the element was just found; this only bounds a page that went away
+_MOVES_ANYTHING = "() => { const api = window.__webr4; return !!(api && api.movesAnything()); }"
 _MOVES = "element => { const api = window.__webr4; return !!(api && api.movesElement(element)); }"
 
 
@@ -90,6 +91,10 @@ async def _state_at_rest(page: Page, action: UserAction, checks: tuple[str, ...]
 async def _moving(page: Page, selector: str) -> bool:
     """Whether the target is moved by a transition or animation whose end event has not run."""
     try:
+        # Only then find the element in the page's world: Playwright's script that finds it there
+        # adds listeners of its own, which the page's log would take for the running event's.
+        if not await page.evaluate(_MOVES_ANYTHING):
+            return False
         return bool(await page.locator(selector).first.evaluate(_MOVES, timeout=_QUERY_TIMEOUT_MS))
     except PlaywrightError:
         return False  # gone since it was found: the step's own wait tells

@@ -179,16 +179,72 @@ function endAnimation(animation, end, target, key) {
   call(N.dispatchEvent, target, new end.Event(end.type, init));
 }
 
-/** Gives each new running CSS transition and animation an event due at its end (see above). */
-function noteAnimations() {
+// Chromium also starts transitions by itself: it updates which elements are under the mouse
+// (`:hover`) in its rendering updates, on its real clock, so once a layout change moved what lies
+// under a mouse at rest, the hover styles' transitions start in whichever rendering update comes
+// next, between two of webr4's tasks or within one. No event's task started them, and no replay
+// would start them at the same point. So what runs before an event's task (`passOverAnimations`)
+// and, outside a user step, a transition of an element whose hover state (its own or an
+// ancestor's) changed during the event, is left to Chromium: it keeps the real clock and its
+// native end event, as an animation made with `element.animate()` does. A user step moves the
+// mouse itself, so what its hover starts is its own.
+let hoveredBeforeTask = []; // elements under the mouse when the running event began
+let userStepRunning = false;
+
+/** The elements under the mouse, outermost first, through open shadow roots. */
+function hoveredElements() {
+  const hovered = [];
+  const root = document.documentElement;
+  if (!root) return hovered;
+  const lists = [call(N.querySelectorAll, root, ":hover")];
+  while (lists.length) {
+    const list = A.shift(lists);
+    for (let i = 0; i < list.length; i++) {
+      A.push(hovered, list[i]);
+      if (list[i].shadowRoot) A.push(lists, call(N.fragmentQuerySelectorAll, list[i].shadowRoot, ":hover"));
+    }
+  }
+  return hovered;
+}
+
+/** Whether `element` or one of its ancestors (across shadow roots) came under the mouse or left
+ *  it between the two lists of hovered elements. */
+function hoverChanged(element, before, after) {
+  for (let node = element; node; node = node.parentNode || node.host) {
+    if (A.includes(before, node) !== A.includes(after, node)) return true;
+  }
+  return false;
+}
+
+/** Leaves to Chromium each running CSS transition and animation that no event has noted, before
+ *  an event's task runs (a user step's when `byUser`): what is found was started by Chromium
+ *  between events (see above). */
+function passOverAnimations(byUser) {
+  userStepRunning = byUser;
   if (!nativeGetAnimations) return;
   const animations = call(nativeGetAnimations, document);
   for (let i = 0; i < animations.length; i++) {
     const animation = animations[i];
+    if (!animationsNoted.has(animation) && animation.playState === "running") animationsNoted.add(animation);
+  }
+  if (!byUser) hoveredBeforeTask = hoveredElements();
+}
+
+/** Gives each new running CSS transition and animation an event due at its end (see above). */
+function noteAnimations() {
+  if (!nativeGetAnimations) return;
+  const animations = call(nativeGetAnimations, document);
+  let hovered = null; // read when first needed
+  for (let i = 0; i < animations.length; i++) {
+    const animation = animations[i];
     if (animationsNoted.has(animation) || animation.playState !== "running") continue;
+    animationsNoted.add(animation);
     const end = endOf(animation);
     if (end === null) continue;
-    animationsNoted.add(animation);
+    if (!userStepRunning) {
+      if (hovered === null) hovered = hoveredElements();
+      if (hoverChanged(animation.effect.target, hoveredBeforeTask, hovered)) continue; // Chromium's own
+    }
     scheduleEnd(animation, end);
   }
 }

@@ -81,6 +81,7 @@ const api = {
     current = id;
     virtualNow = Math.max(virtualNow, due || 0);
     syncTransitions();
+    passOverAnimations(true);
     accesses.push(["r", `event:${id}`, null, null]);
   },
 };

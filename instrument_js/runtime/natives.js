@@ -46,6 +46,7 @@ const N = {
   defineProperty: Object.defineProperty,
   getAttribute: Element.prototype.getAttribute,
   querySelectorAll: Element.prototype.querySelectorAll,
+  fragmentQuerySelectorAll: DocumentFragment.prototype.querySelectorAll,
   DOMParser: window.DOMParser,
   parseFromString: DOMParser.prototype.parseFromString,
   regexpTest: RegExp.prototype.test,

@@ -86,6 +86,7 @@ function begin(id) {
   A.push(gone, id);
   virtualNow = Math.max(virtualNow, ev.due);
   syncTransitions();
+  passOverAnimations(false);
   current = id;
   accesses.push(["r", `event:${id}`, null, null]);
   if (ev.actuate) {

@@ -59,8 +59,11 @@ call(N.addEventListener, window, "securitypolicyviolation", (e) => {
   if (e.disposition === "enforce" && e.blockedURI) blockedUrls.add(schemeless(normalizeUrl(e.blockedURI)));
 }, true);
 
+// In the capture phase, before any listener of the page's on the way: an element's error passes
+// the window, where a page's error reporter listens, and would reach it natively too; its load
+// stops at the document, as the DOM's event path has it.
 call(N.addEventListener, document, "load", onElementEvent, true);
-call(N.addEventListener, document, "error", onElementEvent, true);
+call(N.addEventListener, window, "error", onElementEvent, true);
 function onElementEvent(e) {
   const el = e.target;
   if (passThrough.has(e) || !(el instanceof N.Element) || el instanceof N.HTMLStyleElement) return;

@@ -190,3 +190,11 @@ def _without_script_text(dom: str) -> list[str]:
         if tag.startswith("<script"):
             inside = True
     return kept
+
+
+def test_a_window_capture_listener_sees_each_resource_event_once(driver, pages_url):
+    url = pages_url + "window-capture.html"
+    dom, harness = webr4_dom(driver, url)
+    assert not harness
+    assert dom == plain_dom(url, "#out:not(:empty)")
+    assert "<p id=\"out\">error img missing.png</p>" in dom.replace("\n", "").replace("  ", "")

@@ -1,0 +1,1 @@
+var captured = true;

@@ -28,9 +28,10 @@ def test_a_sweep_overlaps_its_confirmation_only_with_a_core_beyond_its_workers()
     assert not early.overlaps(1, cores=1)
 
 
-async def _sweep(driver: Driver, session: Session, out: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The progress events of a sweep of ``session`` confirming every reversal, with ``witness``
-    where each witness started."""
+async def _sweep(driver: Driver, session: Session, out: Path, monkeypatch: pytest.MonkeyPatch,
+                 resume: bool = False) -> list[str]:
+    """The progress events of a sweep of ``session`` (or of resuming it) confirming every reversal,
+    with ``witness`` where each witness started."""
     stream = io.StringIO()
     confirm_reversal = early.confirm_reversal
 
@@ -39,7 +40,7 @@ async def _sweep(driver: Driver, session: Session, out: Path, monkeypatch: pytes
         return await confirm_reversal(*arguments)
 
     monkeypatch.setattr(early, "confirm_reversal", noted)
-    summary = await explore_session(session, out, SweepOptions(SweepSettings(max_sequences=3), confirm="all"),
+    summary = await explore_session(session, out, SweepOptions(SweepSettings(max_sequences=3), confirm="all", resume=resume),
                                     progress=JsonLines(stream), driver=driver)
     assert summary.sequences == 3 and all(r.confirmation is not None for r in summary.reversals)
     return [json.loads(line)["event"] for line in stream.getvalue().splitlines()]
@@ -49,11 +50,13 @@ async def _sweep(driver: Driver, session: Session, out: Path, monkeypatch: pytes
 def test_a_witness_starts_during_the_sweep_when_a_core_is_spare(sites_url, tmp_path, monkeypatch) -> None:
     monkeypatch.setattr(early, "usable_cores", lambda: 2)
 
-    async def go() -> list[str]:
+    async def go() -> tuple[list[str], list[str]]:
         async with Driver() as driver:
             session = await record(driver, sites_url + "slideshow/", tmp_path / "session",
                                    expected("slideshow")["session"])
-            return await _sweep(driver, session, tmp_path / "run", monkeypatch)
+            first = await _sweep(driver, session, tmp_path / "run", monkeypatch)
+            return first, await _sweep(driver, session, tmp_path / "run", monkeypatch, resume=True)
 
-    events = asyncio.run(go())
+    events, resumed = asyncio.run(go())
     assert events.index("witness") < events.index("finish")  # the first reversal's, during the second's run
+    assert "witness" not in resumed  # the confirmations were kept with the reversals' reports

@@ -6,9 +6,10 @@
 For each reversal asked for (``harmful``: those judged harmful; ``all``: every one), both orders of
 its racing pair run in a stock context (:mod:`webr4.witness`) and the judgement goes into
 ``summary.json`` (the reversal's ``confirmation``), with the plain runs' screenshots in its
-witness directory (``reversals/<id>/plain/``). A reversal already confirmed (a resumed sweep)
-is not run again. :func:`export_witness` writes what ``webr4 witness`` keeps of one reversal: a
-standalone pytest test and Playwright traces (:mod:`webr4.witness.export`).
+witness directory (``reversals/<id>/plain/``), and into the run's store with the reversal's
+report, so that a reversal already confirmed is not run again, in a resumed sweep too.
+:func:`export_witness` writes what ``webr4 witness`` keeps of one reversal: a standalone pytest
+test and Playwright traces (:mod:`webr4.witness.export`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from webr4.state.noise import NoiseMask
 from webr4.sweep.replay import find_reversal, stored_trace
 from webr4.sweep.progress import CONFIRMING, Progress, Quiet
 from webr4.sweep.runfiles import RunFiles
+from webr4.sweep.store import RunStore
 from webr4.witness.confirm import NOT_FORCEABLE, Confirmation, PlainWitness, confirm
 from webr4.witness.export import write_pytest, write_traces
 from webr4.witness.pagefacts import PageFacts
@@ -48,6 +50,19 @@ class UnknownConfirm(Webr4Error, ValueError):
 def wanted(reversal: ReversalReport, which: str) -> bool:
     """Whether ``which`` (one of :data:`CONFIRM_CHOICES`) asks for ``reversal`` to be confirmed."""
     return which == "all" or (which == "harmful" and reversal.verdict == "harmful")
+
+
+def keep_confirmation(run: RunDir, summary: Summary, number: int, confirmation: Confirmation) -> None:
+    """Put ``confirmation`` into reversal ``number`` of ``summary`` (the caller writes it) and into
+    the run's store, where a resumed sweep finds it with the reversal's report."""
+    reversal = summary.reversals[number]
+    summary.reversals[number] = replace(reversal, confirmation=confirmation.to_json())
+    if run.store.is_file():
+        store = RunStore.open(run.directory)
+        try:
+            store.confirmed(reversal.index, confirmation.to_json())
+        finally:
+            store.close()
 
 
 async def confirm_run(browser: Browser, session: Session, out: Path, which: str = "harmful",
@@ -71,7 +86,7 @@ async def confirm_run(browser: Browser, session: Session, out: Path, which: str 
                 continue
             parent, child = files.trace(reversal.parent), files.trace(reversal.id)
             confirmation = await confirm_reversal(browser, page, session, run, reversal, parent, child, mask)
-            summary.reversals[number] = replace(reversal, confirmation=confirmation.to_json())
+            keep_confirmation(run, summary, number, confirmation)
             summary.confirm_seconds = round(summary.confirm_seconds + time.monotonic() - started, 2)
             started = time.monotonic()
             run.write_summary(summary)

@@ -23,7 +23,7 @@ import contextlib
 import os
 import time
 from collections import deque
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Protocol
 
 from playwright.async_api import Browser, Playwright, async_playwright
@@ -36,7 +36,7 @@ from webr4.record.session import Session
 from webr4.rundir.run import RunDir
 from webr4.rundir.summary import ReversalReport, Summary
 from webr4.state.noise import NoiseMask
-from webr4.sweep.confirm import confirm_reversal, wanted
+from webr4.sweep.confirm import confirm_reversal, keep_confirmation, wanted
 from webr4.sweep.progress import CONFIRMING, Progress
 from webr4.trace import Trace
 from webr4.witness.confirm import Confirmation
@@ -104,8 +104,7 @@ class EarlyWitness:
         """Put the confirmations done since the last call into ``summary`` (the caller writes it)."""
         by_id = {reversal.id: number for number, reversal in enumerate(summary.reversals)}
         for done in self._done:
-            number = by_id[done.reversal]
-            summary.reversals[number] = replace(summary.reversals[number], confirmation=done.confirmation.to_json())
+            keep_confirmation(self._run, summary, by_id[done.reversal], done.confirmation)
             summary.confirm_seconds = round(summary.confirm_seconds + done.seconds, 2)
             self._progress.confirmed(done.reversal, done.confirmation.to_json())
         self._done.clear()

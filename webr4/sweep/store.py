@@ -8,7 +8,7 @@ The store is what makes ``webr4 explore --resume`` lose nothing and repeat nothi
   was started and, once finished, its trace and end state (compact JSON, zlib-compressed) and
   its screenshot (PNG), which moves out to a file of the run once an explored sequence owns it;
 * ``sequences``: the explored sequences in order (the seed is 0), each naming the execution it
-  ran as and holding its report once judged.
+  ran as and holding its report once judged, with its confirmation in plain Chromium once done.
 
 The store is the only home of every trace and end state in the run directory, and each
 screenshot is kept once, in the store or as a PNG file it names; read them with
@@ -193,6 +193,14 @@ class RunStore:
         """Sequence ``index`` (executed as ``key``) was compared with its parent: ``report``."""
         self._db.execute("INSERT OR REPLACE INTO sequences (idx, key, report) VALUES (?, ?, ?)",
                          (index, key, json.dumps(report)))
+
+    def confirmed(self, index: int, confirmation: dict[str, Any]) -> None:
+        """The judged sequence ``index`` was checked in plain Chromium: ``confirmation`` joins its
+        report, so that a resumed sweep does not check it again."""
+        report = self.report(index)
+        if report is not None:
+            self._db.execute("UPDATE sequences SET report = ? WHERE idx = ?",
+                             (json.dumps({**report, "confirmation": confirmation}), index))
 
     def report(self, index: int) -> dict[str, Any] | None:
         row = self._db.execute("SELECT report FROM sequences WHERE idx = ? AND report IS NOT NULL", (index,)).fetchone()

@@ -82,6 +82,16 @@ def test_a_click_acts_after_the_page_events_due_within_its_two_stable_frames() -
     assert ran == ["f1", "f2", user.id]
 
 
+def test_a_click_after_a_wait_takes_its_two_frames_from_when_it_is_due() -> None:
+    waited = UserAction(0, "click", "#b", delay=500.0)
+    scheduler = _scheduler(waited)
+    user = _user(scheduler)
+    frame = Candidate("f1", 500 + FRAME_MS, 0, 1)
+    enabled = {user.id: user, frame.id: frame}
+    events = {frame.id: Event(frame.id, Category.TIMER, "requestAnimationFrame", "frame", creator=FRAME)} | EVENTS
+    assert scheduler.default_choice(enabled, 0.0, events) == frame.id
+
+
 def test_a_key_press_acts_without_frames_of_its_own() -> None:
     scheduler = _scheduler(PRESS)
     user = _user(scheduler)

@@ -159,14 +159,15 @@ class Scheduler:
     def _acting(self, step: UserAction, user: Candidate, first: Candidate | None, now: float) -> Candidate:
         """The event that runs now that ``step`` goes ahead: the step itself, unless its action
         checks ``stable`` and the page's earliest event, ``first``, is due before that check ends
-        (the action begins now if it has not yet). The step does not move the clock on: it runs
-        at the time of the last event before it, as every replay of the order runs it."""
+        (the action begins now, or when the step is due if later, unless it has begun). The step
+        does not move the clock on past its due time: it runs at the time of the last event
+        before it, as every replay of the order runs it."""
         if "stable" not in USER_EVENTS[step.kind].actionability:
             return user
         began = self._began_at(step)
         if began is None:
-            began = now
-            self._began = (step.index, now)
+            began = max(now, user.due)
+            self._began = (step.index, began)
         return first if first is not None and first.due <= _acts_at(began) else user
 
 

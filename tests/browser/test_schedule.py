@@ -92,6 +92,14 @@ def test_a_click_after_a_wait_takes_its_two_frames_from_when_it_is_due() -> None
     assert scheduler.default_choice(enabled, 0.0, events) == frame.id
 
 
+def test_a_click_after_another_step_is_due_two_frames_after_it_at_least() -> None:
+    scheduler = _scheduler(CLICK, UserAction(1, "click", "#c", delay=1.0), UserAction(2, "keydown", "#c", "a", 1.0))
+    scheduler.next_user, scheduler.last_user_time = 1, 100.0
+    assert scheduler.user_due(scheduler.actions[1]) >= 100.0 + STABLE_FRAMES * FRAME_MS
+    scheduler.next_user, scheduler.last_user_time = 2, 200.0
+    assert scheduler.user_due(scheduler.actions[2]) == 201.0
+
+
 def test_a_key_press_acts_without_frames_of_its_own() -> None:
     scheduler = _scheduler(PRESS)
     user = _user(scheduler)

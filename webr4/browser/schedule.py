@@ -10,7 +10,8 @@ waiting) only once the page is quiet — none of its events due within :data:`QU
 step, but the next frames of animation loops — and lets the page's due events run until then.
 A step whose action checks that its target is stable (a click, a hover) then acts only after the
 next two rendering updates, as Playwright's check reads the target's box in two animation frames:
-what the page has due until then, the frames of its animation loops included, runs first.
+what the page has due until then, the frames of its animation loops included, runs first; such a
+step is due no sooner than two frames after the step before it.
 Both waits are bounded, in virtual time after the step was due: a step whose target is
 actionable goes ahead after :data:`QUIET_PATIENCE_MS` on a page that never goes quiet; one whose
 target is not is given up (:data:`GIVE_UP`) after the step wait, or at once when nothing is left
@@ -114,7 +115,19 @@ class Scheduler:
         return self.actions[self.next_user] if self.next_user < len(self.actions) else None
 
     def user_due(self, action: UserAction) -> float:
-        """When ``action`` is due: its delay after the previous user step ran."""
+        """When ``action`` is due: its delay after the previous user step ran, and for an action
+        that checks ``stable`` and follows a step, the two frames of that check after it (a click
+        never follows the step before it by less, in Chromium either)."""
+        start = self._earliest_start(action)
+        return _acts_at(start) if self._checked_from_start(action) else start
+
+    def _checked_from_start(self, action: UserAction) -> bool:
+        """Whether ``action``'s ``stable`` check begins at its earliest start: when the action
+        checks it and a step came before (the first step's begins once the page is quiet)."""
+        return _checks_stable(action) and self.next_user > 0
+
+    def _earliest_start(self, action: UserAction) -> float:
+        """When ``action`` may begin at the earliest: its delay after the previous user step ran."""
         return self.last_user_time + action.delay
 
     def _began_at(self, action: UserAction) -> float | None:
@@ -158,17 +171,25 @@ class Scheduler:
 
     def _acting(self, step: UserAction, user: Candidate, first: Candidate | None, now: float) -> Candidate:
         """The event that runs now that ``step`` goes ahead: the step itself, unless its action
-        checks ``stable`` and the page's earliest event, ``first``, is due before that check ends
-        (the action begins now, or when the step is due if later, unless it has begun). The step
-        does not move the clock on past its due time: it runs at the time of the last event
-        before it, as every replay of the order runs it."""
-        if "stable" not in USER_EVENTS[step.kind].actionability:
+        checks ``stable`` and the page's earliest event, ``first``, is due before that check ends.
+        Unless it has begun, the check begins at the step's earliest start when the step follows
+        another and is due now (so that it ends then), else now that the page went quiet, or at
+        that start if later. A step that waited for a quiet page does not move the clock on past
+        its due time: it runs at the time of the last event before it, as every replay of the
+        order runs it."""
+        if not _checks_stable(step):
             return user
         began = self._began_at(step)
         if began is None:
-            began = max(now, user.due)
+            start = self._earliest_start(step)
+            began = start if self._checked_from_start(step) and now <= user.due else max(now, start)
             self._began = (step.index, began)
         return first if first is not None and first.due <= _acts_at(began) else user
+
+
+def _checks_stable(action: UserAction) -> bool:
+    """Whether Playwright waits for ``action``'s target to be stable before acting."""
+    return "stable" in USER_EVENTS[action.kind].actionability
 
 
 def _acts_at(began: float) -> float:

@@ -20,6 +20,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from playwright.async_api import Browser, Page, async_playwright
+from playwright.async_api import Error as PlaywrightError
 
 from webr4.browser.actions import UserAction
 from webr4.browser.driver import VIEWPORT
@@ -27,7 +28,11 @@ from webr4.browser.launch import chromium_path, sandbox_off_reason
 from webr4.sweep.explore import SEED_REPLAYS
 from webr4.useractions import ACTIONS
 
-STEP_TIMEOUT_MS = 10_000
+STEP_TIMEOUT_MS = 30_000
+"""How long a plain step waits for its target: Playwright's default action timeout, as webr4's own
+step wait. A shorter one failed Leaflet's first click on a loaded machine, where Playwright's first
+action on a page (its injected script set up, two animation frames of the ``stable`` check) took
+seconds."""
 PLAIN_ARGS = ("--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync",
               "--no-first-run")
 """The switches every Chromium on these machines is launched with (and ``--no-sandbox`` where the
@@ -47,11 +52,31 @@ async def plain_browser() -> AsyncIterator[Browser]:
             await browser.close()
 
 
+class PlainStepError(Exception):
+    """A step of a plain session failed: the step, Playwright's error and what its call log last
+    found, on one line."""
+
+
 async def perform_session(page: Page, url: str, steps: Sequence[UserAction]) -> None:
-    """Load ``url`` in ``page`` and perform ``steps`` with Playwright, as a user's script does."""
+    """Load ``url`` in ``page`` and perform ``steps`` with Playwright, as a user's script does;
+    :class:`PlainStepError` names a step that fails."""
     await page.goto(url, wait_until="load")
     for step in steps:
-        await step.perform(page, STEP_TIMEOUT_MS)
+        try:
+            await step.perform(page, STEP_TIMEOUT_MS)
+        except PlaywrightError as error:
+            raise PlainStepError(f"{step.step_text}: {_in_one_line(error)}") from error
+
+
+def _in_one_line(error: PlaywrightError) -> str:
+    """Playwright's message and, after it, the last thing its call log says it found (``element
+    is not stable``, ``<div …> intercepts pointer events``), its own retries and pauses left out."""
+    lines = [line.strip().lstrip("- ") for line in error.message.splitlines() if line.strip()]
+    if not lines:
+        return type(error).__name__
+    found = [line for line in lines[1:] if not line.startswith(("Call log", "retrying", "waiting"))
+             and " × " not in line]
+    return f"{lines[0]} (last: {found[-1]})" if found else lines[0]
 
 
 async def plain_session(browser: Browser, url: str, steps: Sequence[UserAction]) -> float:

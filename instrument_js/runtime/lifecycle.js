@@ -17,7 +17,7 @@ function elementText(el) {
 
 // Images outside the document (new Image(), preloading) get their load and error events at the
 // element only: the runtime listens on the element itself from the moment a source is set.
-const detachedImages = newSet(); // detached images whose load has not arrived yet
+const detachedImages = newSet(); // images detached, or listened on and maybe soon detached, whose load has not arrived yet
 const hookedImages = newWeakSet();
 const sourceOrder = newWeakMap(); // detached image -> when its source was last set
 let sourcesSet = 0;
@@ -25,7 +25,13 @@ function hookDetachedImage(img) {
   // A new source is a new load to wait for, in the document too (settle, imagesInFlight): an
   // image whose first load or error was seen would otherwise load its next source on its own time.
   loadSeen.delete(img);
-  if (img.isConnected) return;
+  if (img.isConnected) {
+    // The page may take it out of the document before the new source has loaded (Leaflet blanks
+    // a tile, then removes it): its load is waited for as a detached image's, once the runtime
+    // listens on the element itself and so sees that load wherever the image is.
+    if (hookedImages.has(img) && img.loading !== "lazy") detachedImages.add(img);
+    return;
+  }
   sourceOrder.set(img, ++sourcesSet);
   if (!hookedImages.has(img)) {
     hookedImages.add(img);

@@ -3,13 +3,16 @@
 The page's image fails to load, and its `error` handler gives it another source and asks for an
 animation frame. Plain Chromium runs the new source's `load` before or after the frame, as its
 decoding and rendering happen to fall; webr4 must pick one of those orders and keep it in every
-run, or a recording of such a page (Leaflet's tiles that fail) does not repeat.
+run, or a recording of such a page (Leaflet's tiles that fail) does not repeat. The same holds
+for an image the page blanks and then takes out of the document before the blank has loaded
+(Leaflet's pruned tiles): its load still comes within the event that did it.
 """
 
 from __future__ import annotations
 
 import base64
 import re
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -48,5 +51,47 @@ def test_a_new_source_loads_in_the_event_that_set_it(driver, page_url):
     logs = set()
     for _ in range(3):
         execution = driver.execute(page_url, store=ResponseStore(), live_network=True, capture=Capture())
+        logs.add(re.search(r'<p id="out">\s*([^<]*?)\s*</p>', execution.dom).group(1))
+    assert logs == {"error, load, frame"}
+
+
+REMOVED = """<!DOCTYPE html><div id="level"></div><p id="out"></p>
+<script>
+var fired = [];
+function log(x) { fired.push(x); out.textContent = fired.join(', '); }
+var tile = document.createElement('img');
+tile.addEventListener('load', function () { log('load'); });
+tile.addEventListener('error', function () {
+  log('error');
+  tile.setAttribute('src', 'blank.gif');
+  tile.remove();
+  requestAnimationFrame(function () { log('frame'); });
+});
+tile.src = 'missing.png';
+document.getElementById('level').appendChild(tile);
+</script>"""
+
+
+def _slowly(path: str) -> tuple[str, bytes] | None:
+    """The page, and its blank tile a little late, as a busy machine decodes it."""
+    if path == "/blank.gif":
+        time.sleep(0.2)
+        return "image/gif", PIXEL
+    return ("text/html", REMOVED.encode()) if path == "/" else None
+
+
+@pytest.fixture(scope="module")
+def removed_url() -> Iterator[str]:
+    with route_server(_slowly) as base:
+        yield base + "/"
+
+
+def test_an_image_blanked_then_removed_loads_in_the_event_that_did_it(driver, removed_url):
+    # Leaflet's pruned tile: given a blank source, then taken out of the document; its load comes
+    # at the image alone, which the runtime listens on since the page set its first source.
+    assert driver.plain(removed_url, "fired.join(', ')", settle_ms=1000) in CHROMIUM_ORDERS
+    logs = set()
+    for _ in range(3):
+        execution = driver.execute(removed_url, store=ResponseStore(), live_network=True, capture=Capture())
         logs.add(re.search(r'<p id="out">\s*([^<]*?)\s*</p>', execution.dom).group(1))
     assert logs == {"error, load, frame"}

@@ -4,11 +4,12 @@ long the next user step waits for a quiet page or for its target."""
 from __future__ import annotations
 
 from webr4.browser.actions import UserAction
-from webr4.browser.schedule import (GIVE_UP, PAST_HORIZON, QUIET_MS, QUIET_PATIENCE_MS, USER_PRIORITY, Candidate,
-                                    Scheduler)
+from webr4.browser.schedule import (FRAME_MS, GIVE_UP, PAST_HORIZON, QUIET_MS, QUIET_PATIENCE_MS, STABLE_FRAMES,
+                                    USER_PRIORITY, Candidate, Scheduler)
 from webr4.trace import Category, Event
 
 CLICK = UserAction(0, "click", "#b")
+PRESS = UserAction(0, "keydown", "#b", "Enter")
 TIMER = "t1"
 FRAME = "f1"  # the next frame of an animation loop
 FIRST_FRAME = "f0"  # a frame a timer requested
@@ -46,7 +47,9 @@ def test_a_user_step_waits_for_page_work_due_just_after_it_but_not_for_an_animat
     user = _user(scheduler)
     soon = {user.id: user, TIMER: Candidate(TIMER, user.due + QUIET_MS / 2, 0, 0)}
     assert scheduler.default_choice(soon, 0.0, EVENTS) == TIMER
-    frame = {user.id: user, FRAME: Candidate(FRAME, user.due + QUIET_MS / 2, 0, 0)}
+    after_stable_check = user.due + (STABLE_FRAMES + 0.5) * FRAME_MS
+    assert after_stable_check < user.due + QUIET_MS
+    frame = {user.id: user, FRAME: Candidate(FRAME, after_stable_check, 0, 0)}
     assert scheduler.default_choice(frame, 0.0, EVENTS) == user.id
     later = {user.id: user, TIMER: Candidate(TIMER, user.due + 2 * QUIET_MS, 0, 0)}
     assert scheduler.default_choice(later, 0.0, EVENTS) == user.id
@@ -61,11 +64,54 @@ def test_a_user_step_waits_for_the_frame_that_code_other_than_a_frame_requested(
     assert scheduler.default_choice(first, 0.0, EVENTS) == FIRST_FRAME
 
 
+def test_a_click_acts_after_the_page_events_due_within_its_two_stable_frames() -> None:
+    # Playwright's ``stable`` check reads the target's box in two animation frames before it acts;
+    # whatever the page has due until then runs first, an animation loop's frames included.
+    scheduler = _scheduler(CLICK)
+    user = _user(scheduler)
+    frames = [Candidate(f"f{n}", n * FRAME_MS, 0, n) for n in (1, 2, 3)]
+    enabled = {user.id: user, **{frame.id: frame for frame in frames}}
+    events = {frame.id: Event(frame.id, Category.TIMER, "requestAnimationFrame", "frame", creator=FRAME)
+              for frame in frames}
+    ran = []
+    for now in (0.0, FRAME_MS, 2 * FRAME_MS):
+        chosen = scheduler.default_choice(enabled, now, events | EVENTS)
+        assert chosen is not None
+        ran.append(chosen)
+        del enabled[chosen]
+    assert ran == ["f1", "f2", user.id]
+
+
+def test_a_click_after_a_wait_takes_its_two_frames_from_when_it_is_due() -> None:
+    waited = UserAction(0, "click", "#b", delay=500.0)
+    scheduler = _scheduler(waited)
+    user = _user(scheduler)
+    frame = Candidate("f1", 500 + FRAME_MS, 0, 1)
+    enabled = {user.id: user, frame.id: frame}
+    events = {frame.id: Event(frame.id, Category.TIMER, "requestAnimationFrame", "frame", creator=FRAME)} | EVENTS
+    assert scheduler.default_choice(enabled, 0.0, events) == frame.id
+
+
+def test_a_click_after_another_step_is_due_two_frames_after_it_at_least() -> None:
+    scheduler = _scheduler(CLICK, UserAction(1, "click", "#c", delay=1.0), UserAction(2, "keydown", "#c", "a", 1.0))
+    scheduler.next_user, scheduler.last_user_time = 1, 100.0
+    assert scheduler.user_due(scheduler.actions[1]) >= 100.0 + STABLE_FRAMES * FRAME_MS
+    scheduler.next_user, scheduler.last_user_time = 2, 200.0
+    assert scheduler.user_due(scheduler.actions[2]) == 201.0
+
+
+def test_a_key_press_acts_without_frames_of_its_own() -> None:
+    scheduler = _scheduler(PRESS)
+    user = _user(scheduler)
+    frame = {user.id: user, FRAME: Candidate(FRAME, FRAME_MS, 0, 0)}
+    assert scheduler.default_choice(frame, 0.0, EVENTS) == user.id
+
+
 def test_a_user_step_stops_waiting_for_a_page_that_never_goes_quiet() -> None:
     scheduler = _scheduler(CLICK)
     user = _user(scheduler)
     now = user.due + QUIET_PATIENCE_MS + 10
-    busy = {user.id: user, TIMER: Candidate(TIMER, now + 1, 0, 0)}
+    busy = {user.id: user, TIMER: Candidate(TIMER, now + QUIET_MS * 0.9, 0, 0)}  # past the click's stable frames
     assert scheduler.default_choice(busy, now, EVENTS) == user.id
 
 

@@ -8,6 +8,10 @@ one ran. A user step is enabled while its target is actionable; the policy also 
 person for the page to settle: it begins a step (a key comes up after it goes down without
 waiting) only once the page is quiet — none of its events due within :data:`QUIET_MS` of the
 step, but the next frames of animation loops — and lets the page's due events run until then.
+A step whose action checks that its target is stable (a click, a hover) then acts only after the
+next two rendering updates, as Playwright's check reads the target's box in two animation frames:
+what the page has due until then, the frames of its animation loops included, runs first; such a
+step is due no sooner than two frames after the step before it.
 Both waits are bounded, in virtual time after the step was due: a step whose target is
 actionable goes ahead after :data:`QUIET_PATIENCE_MS` on a page that never goes quiet; one whose
 target is not is given up (:data:`GIVE_UP`) after the step wait, or at once when nothing is left
@@ -17,12 +21,14 @@ to run.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from webr4.browser.replay import PlanFollower, exact_part
 from webr4.timer_order import timer_delay
 from webr4.trace import Event, EventId
+from webr4.useractions import USER_EVENTS
 
 if TYPE_CHECKING:
     from webr4.browser.actions import UserAction
@@ -36,6 +42,11 @@ component set up), but the next frame of an animation loop."""
 QUIET_PATIENCE_MS = 1_000.0
 """How long, in virtual time, a step whose target is actionable waits for a page that keeps
 being busy (a fast polling timer) before it goes ahead anyway."""
+FRAME_MS = 1000 / 60
+"""The interval of rendering updates on the virtual clock (``FRAME`` in ``instrument_js/runtime/timers.js``)."""
+STABLE_FRAMES = 2
+"""The rendering updates a step that checks ``stable`` waits for once it begins: Playwright reads its
+target's box in one animation frame and again in the next, and acts only then."""
 _FRAME = "requestAnimationFrame"
 GIVE_UP = "give up"
 """The default choice when the next user step has waited as long as it may."""
@@ -68,6 +79,7 @@ class Scheduler:
         self.follower = PlanFollower(())  # the plan's, once the run has its first event (:meth:`follow`)
         self.next_user = 0  # the index of the next user step
         self.last_user_time = 0.0  # the virtual time the last user step ran at
+        self._began: tuple[int, float] | None = None  # (index, virtual time) of the step whose action has begun
 
     def follow(self, plan: Sequence[EventId], head: EventId) -> None:
         """Follow ``plan`` from the run's first event, ``head``, which has run."""
@@ -103,8 +115,26 @@ class Scheduler:
         return self.actions[self.next_user] if self.next_user < len(self.actions) else None
 
     def user_due(self, action: UserAction) -> float:
-        """When ``action`` is due: its delay after the previous user step ran."""
+        """When ``action`` is due: its delay after the previous user step ran, and for an action
+        that checks ``stable`` and follows a step, the two frames of that check after it (a click
+        never follows the step before it by less, in Chromium either)."""
+        start = self._earliest_start(action)
+        return _acts_at(start) if self._checked_from_start(action) else start
+
+    def _checked_from_start(self, action: UserAction) -> bool:
+        """Whether ``action``'s ``stable`` check begins at its earliest start: when the action
+        checks it and a step came before (the first step's begins once the page is quiet)."""
+        return _checks_stable(action) and self.next_user > 0
+
+    def _earliest_start(self, action: UserAction) -> float:
+        """When ``action`` may begin at the earliest: its delay after the previous user step ran."""
         return self.last_user_time + action.delay
+
+    def _began_at(self, action: UserAction) -> float | None:
+        """The virtual time ``action``'s own wait began (Playwright's ``stable`` check), if it has."""
+        if self._began is None or self._began[0] != action.index:
+            return None
+        return self._began[1]
 
     def default_choice(self, enabled: Mapping[EventId, Candidate], now: float,
                        events: Mapping[EventId, Event]) -> EventId | None:
@@ -119,17 +149,53 @@ class Scheduler:
             due = self.user_due(step)
             user = enabled.get(step.event_id)
             if user is None:
+                self._began = None  # Playwright's checks start again once the target is actionable
                 if first is None or first.due > due + self.step_wait_ms:
                     return GIVE_UP
-            elif first is None or (first.order > user.order and not (
-                    step.starts_step and first.due <= due + min(QUIET_PATIENCE_MS, self.step_wait_ms)
-                    and _busy(page, user, now, events))):
-                first = user
+            elif first is None or (first.order > user.order and not self._waits(step, user, first, page, now, events)):
+                first = self._acting(step, user, first, now)
         if first is None:
             return None
         if first.due > self.horizon_ms:
             return PAST_HORIZON
         return first.id
+
+    def _waits(self, step: UserAction, user: Candidate, first: Candidate, page: list[Candidate], now: float,
+               events: Mapping[EventId, Event]) -> bool:
+        """Whether ``step``, whose target is actionable, still waits for a page that is not quiet
+        (``first`` is its earliest event): never once its action has begun, nor past the patience."""
+        if self._began_at(step) is not None or not step.starts_step:
+            return False
+        patience = self.user_due(step) + min(QUIET_PATIENCE_MS, self.step_wait_ms)
+        return first.due <= patience and _busy(page, user, now, events)
+
+    def _acting(self, step: UserAction, user: Candidate, first: Candidate | None, now: float) -> Candidate:
+        """The event that runs now that ``step`` goes ahead: the step itself, unless its action
+        checks ``stable`` and the page's earliest event, ``first``, is due before that check ends.
+        Unless it has begun, the check begins at the step's earliest start when the step follows
+        another and is due now (so that it ends then), else now that the page went quiet, or at
+        that start if later. A step that waited for a quiet page does not move the clock on past
+        its due time: it runs at the time of the last event before it, as every replay of the
+        order runs it."""
+        if not _checks_stable(step):
+            return user
+        began = self._began_at(step)
+        if began is None:
+            start = self._earliest_start(step)
+            began = start if self._checked_from_start(step) and now <= user.due else max(now, start)
+            self._began = (step.index, began)
+        return first if first is not None and first.due <= _acts_at(began) else user
+
+
+def _checks_stable(action: UserAction) -> bool:
+    """Whether Playwright waits for ``action``'s target to be stable before acting."""
+    return "stable" in USER_EVENTS[action.kind].actionability
+
+
+def _acts_at(began: float) -> float:
+    """When a step whose ``stable`` check began at ``began`` acts: at the :data:`STABLE_FRAMES`-th
+    rendering update strictly after it, as ``nextFrameDue`` in the page runtime counts them."""
+    return (math.ceil((began + 0.001) / FRAME_MS) + STABLE_FRAMES - 1) * FRAME_MS
 
 
 def timers_not_due(enabled: Mapping[EventId, Candidate], events: Mapping[EventId, Event]) -> set[EventId]:

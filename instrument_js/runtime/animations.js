@@ -216,6 +216,15 @@ function hoverChanged(element, before, after) {
   return false;
 }
 
+// A user step's transitions start in the rendering updates while Playwright performs it, and a
+// short one (a fade that a click reverses a few milliseconds into it) could end on the real clock
+// before the step returns and its transitions are noted: they are noted as they start.
+function noteDuringUserStep(e) {
+  if (userStepRunning && current !== null && e.isTrusted) noteAnimations();
+}
+call(N.addEventListener, window, "transitionrun", noteDuringUserStep, true);
+call(N.addEventListener, window, "animationstart", noteDuringUserStep, true);
+
 /** Leaves to Chromium each running CSS transition and animation that no event has noted, before
  *  an event's task runs (a user step's when `byUser`): what is found was started by Chromium
  *  between events (see above). */

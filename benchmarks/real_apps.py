@@ -68,8 +68,8 @@ SWEEP_TIME_LIMIT_S = 1_200.0
 APP_FIELDS = ("name", "framework", "version", "generation", "source")
 
 TARGETS = {
-    "per_execution_ratio_median": 2.0,
-    "per_execution_ratio_worst": 4.0,
+    "per_execution_ratio_median": 1.5,
+    "per_execution_ratio_worst": 2.0,
     "seed_trace_mb": 5.0,
     "record_ratio": 3.0,
     "run_mb_per_sequence": 2.0,

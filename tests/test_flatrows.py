@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from webr4.browser import records
 from webr4.browser.flatrows import FlatRows
-from webr4.browser.records import AccessEntry, EventDescriptor, EventId
+from webr4.browser.records import AccessEntry, EventDescriptor, EventId, PromotedLocation
 
 # Values of every JSON type, and near misses of the entry's own: other letters, a bool, an integral number.
 _ANY = st.one_of(st.sampled_from(["r", "w", "x", "R", "", True, False, 0, 1, 2.5, None]), st.text(max_size=3),
@@ -45,8 +45,10 @@ def _generic(kind: Any, raw: Any) -> tuple[Any, ...] | str:
 def test_the_access_entries_and_lists_of_ids_have_a_fast_check_and_objects_do_not():
     assert FlatRows.of(AccessEntry) is not None
     assert FlatRows.of(EventId) is not None
+    assert FlatRows.of(PromotedLocation) is not None
     assert FlatRows.of(EventDescriptor) is None
-    assert FlatRows.of(int) is None and FlatRows.of(tuple[str, int]) is None and FlatRows.of(tuple[str, ...]) is None
+    assert FlatRows.of(float) is None and FlatRows.of(tuple[str, float]) is None
+    assert FlatRows.of(tuple[str, ...]) is None and FlatRows.of(tuple[str, tuple[str, ...]]) is None
 
 
 @given(_entries())
@@ -58,6 +60,30 @@ def test_the_fast_check_of_access_entries_vouches_exactly_for_what_the_generic_c
         assert fast is None
     else:
         assert fast == generic and all(type(row) is tuple for row in fast)
+
+
+_GOOD_PROMOTED = st.tuples(st.text(max_size=3), st.integers(0, 5), st.integers(0, 5),
+                           st.lists(_GOOD, max_size=3)).map(list)
+_WRONG_PROMOTED = st.one_of(
+    st.tuples(_GOOD_PROMOTED, st.integers(0, 3), st.sampled_from(["x", True, 2.5, 2.0, None, [], {}, [["r"]]]))
+    .map(lambda e: e[0][:e[1]] + [e[2]] + e[0][e[1] + 1:]),
+    st.tuples(_GOOD_PROMOTED, _WRONG).map(lambda e: [*e[0][:3], [*e[0][3], e[1]]]),
+    _GOOD_PROMOTED.map(lambda e: e[:3]), _ANY)
+
+
+@given(st.lists(_GOOD_PROMOTED, max_size=6), st.none() | _WRONG_PROMOTED, st.integers(0, 6))
+def test_the_fast_check_of_handed_over_locations_agrees_with_the_generic_check(locations, wrong, at):
+    if wrong is not None:
+        locations.insert(min(at, len(locations)), wrong)
+    raw = json.loads(json.dumps(locations))
+    fast = FlatRows.of(PromotedLocation).convert(raw)
+    generic = _generic(PromotedLocation, raw)
+    if isinstance(generic, str):
+        assert fast is None
+    else:
+        assert fast is None or fast == generic
+        if wrong is None:
+            assert fast == generic and all(type(row) is tuple and type(row[3]) is tuple for row in fast)
 
 
 @given(st.lists(_ANY, max_size=8))

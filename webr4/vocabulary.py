@@ -9,6 +9,10 @@ that its literals match.
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from webr4.trace import Trace
 
 
 class StopReason(StrEnum):
@@ -40,6 +44,27 @@ FAILED_RUNS = frozenset({Truncation.EVENT_TIMEOUT, Truncation.PAGE_LOST, Truncat
 
 RETRIED_RUNS = frozenset({Truncation.PAGE_LOST, Truncation.RUN_TIMEOUT, Truncation.CAPTURE_FAILED})
 """Failed runs that may be the browser's fault rather than the page's: worth one more try."""
+
+
+def failure(trace: Trace) -> str | None:
+    """Why the execution of ``trace`` failed (its truncation is one of
+    :data:`~webr4.vocabulary.FAILED_RUNS`), in words; ``None`` when it did not fail. The words
+    are the harness's own error about it: the last one attributed to a step, else the last one
+    (a run the browser never carried out has only that)."""
+    if trace.truncated not in FAILED_RUNS:
+        return None
+    if trace.truncated == Truncation.RUN_TIMEOUT:
+        return "the run took longer than the session's run timeout"
+    harness = [error for error in trace.errors if error.kind == "harness"]
+    placed = [error for error in harness if error.step is not None]
+    said = placed or harness
+    return said[-1].message if said else _FAILURES[trace.truncated]
+
+
+_FAILURES: dict[str, str] = {Truncation.EVENT_TIMEOUT: "an event waited for something that never came",
+                             Truncation.PAGE_LOST: "the page stopped answering",
+                             Truncation.CAPTURE_FAILED: "the end state could not be read"}
+"""A failed run's cause in words when the trace holds no error saying it."""
 
 UNLOAD_TYPES = frozenset({"unload", "beforeunload", "pagehide"})
 """Event types that fire while the page is going away: their effects are never seen by the user."""

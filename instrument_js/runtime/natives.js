@@ -32,7 +32,6 @@ const N = {
   removeEventListener: EventTarget.prototype.removeEventListener,
   dispatchEvent: EventTarget.prototype.dispatchEvent,
   structuredClone: window.structuredClone.bind(window),
-  stringify: JSON.stringify.bind(JSON),
   parse: JSON.parse.bind(JSON),
   assign: Object.assign,
   Response: window.Response,
@@ -82,6 +81,22 @@ const nativeCall = Function.prototype.call;
 const nativeBind = Function.prototype.bind;
 const call = apply(nativeBind, nativeCall, [nativeCall]);
 const uncurry = (fn) => apply(nativeBind, nativeCall, [fn]);
+
+// JSON of the runtime's own plain values as JSON writes them with the builtins untouched. A page
+// may give a builtin prototype a `toJSON` (Prototype.js gives arrays one), which JSON calls on
+// every value before the replacer; the replacer then hands back the value it was called on.
+const nativeStringify = JSON.stringify;
+const nativeHasOwn = Object.hasOwn;
+const JSON_PROTOTYPES = [Object.prototype, Array.prototype, String.prototype, Number.prototype, Boolean.prototype];
+function valueBeforeToJson(key) {
+  return this[key];
+}
+N.stringify = (value) => {
+  for (let i = 0; i < JSON_PROTOTYPES.length; i++) {
+    if (nativeHasOwn(JSON_PROTOTYPES[i], "toJSON")) return apply(nativeStringify, JSON, [value, valueBeforeToJson]);
+  }
+  return apply(nativeStringify, JSON, [value]);
+};
 const A = {};
 for (const name of ["concat", "every", "filter", "includes", "indexOf", "join", "map", "push", "shift", "slice",
   "sort", "splice"]) A[name] = uncurry(Array.prototype[name]);

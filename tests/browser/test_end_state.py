@@ -1,7 +1,8 @@
 """The end state an execution captures is what Playwright sees of the same page in plain Chromium:
 the full-page screenshot has the same pixels, what the page holds after it (its own inline
 styles, which hiding the carets touches) is the same, and so is the heap, whether the browser's
-own globals were asked for in this execution or known from an earlier one. An end state that
+own globals were asked for in this execution or known from an earlier one, and whether or not the
+page gave its arrays a ``toJSON`` (the heap is handed over as JSON when it did not). An end state that
 cannot be read (a page that breaks the reading, or a reading that takes too long) fails the run
 rather than passing for an empty page."""
 
@@ -58,8 +59,10 @@ def test_a_page_with_text_fields_ends_with_the_screenshot_and_styles_of_plain_ch
     assert execution.captured["styles"] == plain_styles
 
 
-def test_the_heap_is_the_page_globals_of_plain_chromium_in_every_execution(driver, pages_url):
-    url = pages_url + "tall-form.html"
+@pytest.mark.parametrize(("name", "globals_"), [("tall-form.html", {"form", "submitForm"}),
+                                               ("array-tojson.html", {"todos"})])
+def test_the_heap_is_the_page_globals_of_plain_chromium_in_every_execution(driver, pages_url, name, globals_):
+    url = pages_url + name
     heap = f"() => ({javascript('capture_heap.js')})(({javascript('window_builtins.js')})())"
 
     async def plain(page: Page) -> dict:
@@ -70,7 +73,7 @@ def test_the_heap_is_the_page_globals_of_plain_chromium_in_every_execution(drive
     store = ResponseStore()
     first = driver.execute(url, store=store, live_network=True, capture=Capture(heap=True))
     again = driver.execute(url, store=store, live_network=False, capture=Capture(heap=True))
-    assert set(expected) == {"form", "submitForm"}
+    assert set(expected) == globals_
     assert first.heap == again.heap == expected
 
 

@@ -26,7 +26,7 @@ from webr4.browser.launch import launch
 from webr4.browser.naming import collect_names
 from webr4.browser.network import NetworkGate
 from webr4.browser.responses import ResponseStore
-from webr4.browser.runtime import runtime_source
+from webr4.browser.runtime import AS_JSON, parsed_answer, runtime_source
 from webr4.browser.screenshot import RESTORE, PageSize, prepare_script
 from webr4.browser.screenshot import capture as capture_screenshot
 from webr4.errors import Webr4Error
@@ -286,7 +286,7 @@ async def _picture(page: Page, cdp: CDPSession, size: dict[str, Any] | None, scr
 async def _last_reads(page: Page, before: str, heap: bool, scripts: Mapping[str, str],
                       builtins: dict[str, str]) -> tuple[Any, dict[str, Any]]:
     """In one evaluation, after the statements ``before``: the page's abstract heap
-    (``capture_heap.js``) when ``heap``, then what each of ``scripts`` returns, in order. The
+    (``capture_heap.js``, handed over as JSON text) when ``heap``, then what each of ``scripts`` returns, in order. The
     browser's own globals are asked for first when ``builtins`` does not know the page's origin yet."""
     reads = "[" + ", ".join(f"await ({script})()" for script in scripts.values()) + "]"
     parts = urlsplit(page.url)
@@ -295,14 +295,14 @@ async def _last_reads(page: Page, before: str, heap: bool, scripts: Mapping[str,
     if not heap:
         body = f"return [null, null, {reads}];"
     elif known is not None:  # written into the expression: as an argument, a thousand names cost more to pass
-        body = f"return [null, ({javascript('capture_heap.js')})({known}), {reads}];"
+        body = f"return [null, {AS_JSON}(({javascript('capture_heap.js')})({known})), {reads}];"
     else:
         body = (f"const names = ({javascript('window_builtins.js')})(); "
-                f"return [names, ({javascript('capture_heap.js')})(names), {reads}];")
+                f"return [names, {AS_JSON}(({javascript('capture_heap.js')})(names)), {reads}];")
     names, globals_, values = await page.evaluate(f"async () => {{ {before}{body} }}")
     if names is not None:
         builtins[origin] = json.dumps(names)
-    return globals_, dict(zip(scripts, values))
+    return parsed_answer(globals_), dict(zip(scripts, values))
 
 
 def _closing_script(prepare: bool) -> str:

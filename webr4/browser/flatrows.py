@@ -2,9 +2,10 @@
 
 Some messages of the page runtime carry long homogeneous lists: an event's access summary holds
 up to 10^5 entries. The generic check of :mod:`webr4.browser.records` walks the type once per
-value, a few microseconds each. A *flat* type — ``str``, ``None``, a ``Literal`` of strings, a
-union of these, or a fixed-length ``tuple`` of them (a row) — needs no walk: :class:`FlatRows`
-looks at the whole list a column at a time with set operations that run in C.
+value, a few microseconds each. A *flat* type — ``str``, ``int``, ``None``, a ``Literal`` of
+strings, a union of these, or a fixed-length ``tuple`` of them (a row), whose columns may also be
+lists of flat rows (the locations a step hands over, each with its entries) — needs no walk:
+:class:`FlatRows` looks at the whole list a column at a time with set operations that run in C.
 
 Contract: :meth:`FlatRows.convert` returns exactly what the generic check returns for the same
 list, or ``None`` when it cannot vouch for the list (a value that does not fit, or a fitting
@@ -44,6 +45,8 @@ def _column(kind: Any) -> _Column | None:
     """The column check of a flat scalar type, or None when ``kind`` is not one."""
     if kind is str:
         return _Column(frozenset({str}))
+    if kind is int:  # a bool is no int here, as for the generic check
+        return _Column(frozenset({int}))
     if kind is _NONE:
         return _Column(frozenset({_NONE}))
     origin = get_origin(kind)
@@ -65,9 +68,10 @@ def _column(kind: Any) -> _Column | None:
 @dataclass(frozen=True)
 class FlatRows:
     """The check of a list of values of one flat type: rows of ``columns`` when ``width`` is
-    set (a fixed-length tuple type), else single values of ``columns[0]``."""
+    set (a fixed-length tuple type), else single values of ``columns[0]``. A column that is
+    itself a :class:`FlatRows` holds lists of its rows."""
 
-    columns: tuple[_Column, ...]
+    columns: tuple[_Column | FlatRows, ...]
     width: int | None
 
     @staticmethod
@@ -78,7 +82,7 @@ class FlatRows:
             args = get_args(kind)
             if not args or Ellipsis in args:
                 return None
-            columns = [_column(arg) for arg in args]
+            columns = [_column(arg) or _rows_column(arg) for arg in args]
             if any(column is None for column in columns):
                 return None
             return FlatRows(tuple(column for column in columns if column is not None), len(args))
@@ -91,10 +95,30 @@ class FlatRows:
         if type(raw) is not list:
             return None
         if self.width is None:
-            return tuple(raw) if self.columns[0].fits(lambda: raw) else None
+            column = self.columns[0]
+            return tuple(raw) if isinstance(column, _Column) and column.fits(lambda: raw) else None
         if not set(map(type, raw)) <= {list} or not set(map(len, raw)) <= {self.width}:
             return None
+        nested: dict[int, list[Any]] = {}
         for index, column in enumerate(self.columns):
-            if not column.fits(partial(map, itemgetter(index), raw)):
+            values = partial(map, itemgetter(index), raw)
+            if isinstance(column, FlatRows):
+                converted = [column.convert(value) for value in values()]
+                if any(rows is None for rows in converted):
+                    return None
+                nested[index] = converted
+            elif not column.fits(values):
                 return None
-        return tuple(map(tuple, raw))
+        if not nested:
+            return tuple(map(tuple, raw))
+        return tuple(zip(*(nested[index] if index in nested else list(map(itemgetter(index), raw))
+                           for index in range(self.width))))
+
+
+def _rows_column(kind: Any) -> FlatRows | None:
+    """The check of a column of ``tuple[Row, ...]`` values, ``Row`` a flat row type; else None."""
+    args = get_args(kind)
+    if get_origin(kind) is not tuple or len(args) != 2 or args[1] is not Ellipsis:
+        return None
+    rows = FlatRows.of(args[0])
+    return rows if rows is not None and rows.width is not None else None

@@ -26,12 +26,13 @@ from typing import Any, Callable
 
 from playwright.async_api import Page
 
+from webr4.browser.runtime import AS_JSON, parsed_answer
 from webr4.places import member_path, short_site, short_url
 from webr4.trace import AccessKind, Trace
 
 SiteResolver = Callable[[str | None], str | None]
 _ASK = ("([o, s]) => { const log = window.__webr4 && window.__webr4.log; "
-        "return log && log.names ? log.names(o, s) : null; }")
+        f"return log && log.names ? {AS_JSON}(log.names(o, s)) : null; }}")
 
 
 def racing_ids(trace: Trace) -> tuple[list[int], list[str]]:
@@ -103,7 +104,7 @@ async def collect_names(page: Page, trace: Trace, resolve: SiteResolver, sites: 
     objects, scopes = racing_ids(trace)
     if not objects and not scopes:
         return {}
-    answer = await page.evaluate(_ASK, [objects, scopes])
+    answer = parsed_answer(await page.evaluate(_ASK, [objects, scopes]))
     if not answer:
         return {}
     scripts: dict[str, str] = {}

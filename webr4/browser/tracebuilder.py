@@ -65,7 +65,8 @@ class TraceBuilder:
             elif index > 0:
                 preds.add(0)
             self.last_user_step = index
-        accesses = self._accesses(record.accesses) if record is not None else ()
+        with gc_paused():
+            accesses = self._accesses(record.accesses) if record is not None else ()
         candidate = enabled[event_id]
         self.steps.append(Step(
             event=event_id, enabled=frozenset(enabled), predecessors=tuple(sorted(preds)), accesses=accesses,
@@ -93,17 +94,19 @@ class TraceBuilder:
         return steps
 
     def _accesses(self, entries: Sequence[AccessEntry]) -> tuple[Access, ...]:
+        """The accesses of ``entries``; built with the collector paused (:func:`gc_paused`) by the
+        caller: up to 10^5 accesses, and no cycle among them."""
         fix, kinds = self.gate.original_site, ACCESS_KINDS
-        with gc_paused():  # up to 10^5 accesses, and no cycle among them
-            return tuple(Access(kinds[kind], location, fix(site), value) for kind, location, site, value in entries)
+        return tuple(Access(kinds[kind], location, fix(site), value) for kind, location, site, value in entries)
 
     def take_promoted(self, record: StepReport) -> None:
         """Keep the held-back locations ``record`` hands over for the steps that made them."""
-        for event_id, position, rank, entries in record.promoted:
-            index = self.step_of.get(event_id)
-            if index is None:
-                raise RecordError(f"the page runtime handed over accesses of {event_id}, which has no step")
-            self.promoted.setdefault(index, []).append((position, rank, self._accesses(entries)))
+        with gc_paused():  # once for them all: a framework's page hands over 10^4 locations, one entry each
+            for event_id, position, rank, entries in record.promoted:
+                index = self.step_of.get(event_id)
+                if index is None:
+                    raise RecordError(f"the page runtime handed over accesses of {event_id}, which has no step")
+                self.promoted.setdefault(index, []).append((position, rank, self._accesses(entries)))
 
     def _with_promoted(self, index: int, step: Step) -> Step:
         """``step`` with the held-back locations handed over for it, each in its place."""

@@ -23,7 +23,7 @@ from webr4.state.diff import StateDiff
 from webr4.state.noise import NoiseMask
 from webr4.state.snapshot import StateSnapshot
 from webr4.trace import Event, Trace
-from webr4.vocabulary import FAILED_RUNS, Truncation
+from webr4.vocabulary import failure
 
 
 @dataclass(frozen=True)
@@ -75,27 +75,6 @@ def judge(planned: PlannedSequence, seed: Trace, parent_trace: Trace, parent_sta
                                                          {**seed.events, **parent_trace.events}),
         timing=shift_in_words(shift, seed.events), timing_ms=shift.ms if shift else 0.0,
     )
-
-
-def failure(trace: Trace) -> str | None:
-    """Why the execution of ``trace`` failed (its truncation is one of
-    :data:`~webr4.vocabulary.FAILED_RUNS`), in words; ``None`` when it did not fail. The words
-    are the harness's own error about it: the last one attributed to a step, else the last one
-    (a run the browser never carried out has only that)."""
-    if trace.truncated not in FAILED_RUNS:
-        return None
-    if trace.truncated == Truncation.RUN_TIMEOUT:
-        return "the run took longer than the session's run timeout"
-    harness = [error for error in trace.errors if error.kind == "harness"]
-    placed = [error for error in harness if error.step is not None]
-    said = placed or harness
-    return said[-1].message if said else _FAILURES[trace.truncated]
-
-
-_FAILURES: dict[str, str] = {Truncation.EVENT_TIMEOUT: "an event waited for something that never came",
-                             Truncation.PAGE_LOST: "the page stopped answering",
-                             Truncation.CAPTURE_FAILED: "the end state could not be read"}
-"""A failed run's cause in words when the trace holds no error saying it."""
 
 
 def racing_pair(planned: PlannedSequence, parent: Trace, child: Trace) -> tuple[Event, Event, str]:

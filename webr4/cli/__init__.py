@@ -51,7 +51,7 @@ COMMANDS: dict[str, CommandHome] = {
                                                                     "and classify each one."),
     "export": CommandHome("webr4.cli.runs", "export_command", "Write the verdicts of RUN for CI; exit status 1 when "
                                                               "RUN has a harmful race."),
-    "record": CommandHome("webr4.cli.sweeping", "record_command", "Record a session of URL: the seed every "
+    "record": CommandHome("webr4.cli.recording", "record_command", "Record a session of URL: the seed every "
                                                                   "exploration replays."),
     "replay": CommandHome("webr4.cli.runs", "replay_command", "Re-execute both sequences of reversal ID and check "
                                                               "that the difference reproduces."),

@@ -1,8 +1,8 @@
-"""The options several commands share, and the types that check their values."""
+"""The options several commands share, and the types that check their values (the sweep's own options,
+which name the strategies and the progress modes, are :mod:`webr4.cli.explore_options`)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -11,10 +11,7 @@ import click
 
 from webr4.browser.controller import Limits
 from webr4.config import DurationError, parse_duration
-from webr4.engine.strategies import STRATEGIES
 from webr4.instrument.chunks import CHUNK_MODELS
-from webr4.sweep.confirm import CONFIRM_CHOICES, FAIL_ON_CHOICES
-from webr4.sweep.progress import MODES
 
 
 class _WebUrl(click.ParamType):
@@ -89,7 +86,6 @@ def limit_options(command: Any) -> Any:
     return command
 
 
-
 def record_options(command: Any) -> Any:
     command = click.option("--seed", default=0, show_default=True,
                            help="Seed for Math.random and crypto.getRandomValues.")(command)
@@ -107,48 +103,3 @@ def record_options(command: Any) -> Any:
                            help="Explore automatically: up to N actions on elements with event handlers "
                                 "(chosen with --seed).")(command)
     return limit_options(command)
-
-
-def explore_options(command: Any) -> Any:
-    command = click.option("--bound", type=AT_LEAST_ONE, default=1, show_default=True,
-                           help="Conflict-reversal bound k: reversals stacked on the recording.")(command)
-    command = click.option("--strategy", type=click.Choice(STRATEGIES), default="r4", show_default=True,
-                           help="r4: one conflict reversal per sequence; delay: delay-bounded random "
-                                "sampling (--bound delays); wave: random happens-before-respecting swaps.")(command)
-    command = click.option("--max-sequences", type=AT_LEAST_ONE,
-                           help="Stop after this many explored sequences.")(command)
-    command = click.option("--time-limit", type=POSITIVE, help="Stop after this many seconds.")(command)
-    command = click.option("--budget", type=DURATION, metavar="DURATION",
-                           help="Explore for this long (90s, 5m, 1h) and stop with the best found: bound 1 "
-                                "in order of likely harm, then bound 2, 3, ... while time remains, up to "
-                                "--bound when it is given (no cap otherwise).")(command)
-    command = click.option("--mask", multiple=True, metavar="SELECTOR",
-                           help="Ignore this part of the DOM when comparing (#id, .class, tag); repeatable; adds "
-                                "to [mask] selectors of webr4.toml.")(command)
-    command = click.option("--mask-heap", multiple=True, metavar="PATH",
-                           help="Ignore this heap path (window.cache); repeatable.")(command)
-    command = click.option("--rules", metavar="NAMES",
-                           help="Comma-separated classifier rules to use (default: all).")(command)
-    command = click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default=True,
-                           help="Executions run at once, each worker process with a browser of its own.")(command)
-    command = click.option("--cluster", metavar="ADDRESS",
-                           help="Run executions on a Dask cluster: tcp://HOST:PORT of its scheduler, or local:N "
-                                "to start N local workers (needs webr4[cluster]).")(command)
-    command = click.option("--resume", is_flag=True,
-                           help="Continue the interrupted sweep in --out with its own settings; finished "
-                                "executions are not run again.")(command)
-    command = click.option("--progress", type=click.Choice(MODES), default=None,
-                           help="bar: a live progress bar (default on a terminal); json: one JSON object per "
-                                "line on stdout; quiet: nothing (default otherwise).")(command)
-    command = click.option("--junit", type=click.Path(path_type=Path, dir_okay=False),
-                           help="Also write the verdicts as JUnit XML here (as 'webr4 export' does).")(command)
-    command = click.option("--sarif", type=click.Path(path_type=Path, dir_okay=False),
-                           help="Also write the verdicts as SARIF 2.1.0 here.")(command)
-    command = click.option("--confirm", type=click.Choice(CONFIRM_CHOICES), default="harmful", show_default=True,
-                           help="Run these reversals' two orders in plain Chromium (no webr4 code in the page), "
-                                "beside the sweep when a core is spare, else after it, and say whether the "
-                                "difference is confirmed there.")(command)
-    command = click.option("--fail-on", type=click.Choice(FAIL_ON_CHOICES), default="harmful", show_default=True,
-                           help="Exit with status 1 on any harmful reversal, or only on one plain Chromium "
-                                "confirmed.")(command)
-    return command

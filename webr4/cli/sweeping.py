@@ -1,5 +1,5 @@
-"""``webr4 record``, ``explore`` and ``check``: a session recorded, its reversals explored and
-judged, the report written, and the closing lines and exit status of a sweep."""
+"""``webr4 explore`` and ``check``: a session's reversals explored and judged (``check`` records the
+session first), the report written, and the closing lines and exit status of a sweep."""
 
 from __future__ import annotations
 
@@ -14,38 +14,19 @@ import click
 
 from webr4.checking import Checked, SweepOptions, check, explore_session
 from webr4.cli.failures import Failure
-from webr4.cli.options import WEB_URL, execution_limits, explore_options, record_options
-from webr4.cli.running import interruptible, load_session, session_steps, with_driver
+from webr4.cli.explore_options import explore_options
+from webr4.cli.options import WEB_URL, execution_limits, record_options
+from webr4.cli.running import interruptible, load_session, session_steps
 from webr4.config import load_settings
 from webr4.errors import Webr4Error
-from webr4.record.session import record
 from webr4.report import ci
 from webr4.report.write import write_report
 from webr4.rundir.run import RunDir
-from webr4.rundir.summary import blocked_service_workers_line
 from webr4.runlock import RunInUse, claim
 from webr4.state.noise import NoiseMask
 from webr4.sweep.progress import Progress, progress_for
 from webr4.sweep.settings import SweepSettings
 from webr4.sweep.store import RunStore, StoreError, damaged
-
-
-@click.command("record")
-@click.argument("url", type=WEB_URL)
-@click.option("--out", "out_dir", type=click.Path(path_type=Path), required=True, help="New session directory.")
-@record_options
-def record_command(url: str, out_dir: Path, actions: Path | None, script: Path | None, pace: float | None,
-                   auto: int | None, seed: int, horizon: float, max_events: int, event_timeout: float,
-                   parse_chunks: str, chunk_kb: int, step_wait: float, block_service_workers: bool) -> None:
-    """Record a session of URL: the seed every exploration replays."""
-    steps = session_steps(url, actions, script, pace, auto, seed)
-    limits = execution_limits(horizon, max_events, event_timeout, parse_chunks, chunk_kb, step_wait,
-                              block_service_workers)
-    session = with_driver(lambda driver: record(driver, url, out_dir, steps, seed=seed, limits=limits))
-    trace = session.seed_trace()
-    click.echo(f"recorded {len(trace.steps)} events of {url} into {out_dir}")
-    if limits.service_workers == "block" and trace.service_workers:
-        click.echo(blocked_service_workers_line(trace.service_workers))
 
 
 @click.command("explore")

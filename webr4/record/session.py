@@ -22,7 +22,7 @@ from webr4.browser.actions import UserAction, parse_actions
 from webr4.browser.controller import Limits
 from webr4.browser.driver import Driver
 from webr4.browser.responses import ResponseStore
-from webr4.classify.judge import failure
+from webr4.vocabulary import failure
 from webr4.execution import AccessLog, Execution
 from webr4.rundir.execution import read_trace
 from webr4.record.steps import StepSource, user_steps

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from webr4.browser.driver import Driver
 from webr4.browser.launch import sandbox_state
-from webr4.classify.judge import failure
+from webr4.vocabulary import failure
 from webr4.engine import find_races
 from webr4.engine.filters import filters_by_name
 from webr4.rundir.run import RunDir

@@ -12,9 +12,6 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Collection, Iterator, Mapping
 
-from deepdiff import DeepDiff
-from deepdiff.helper import NotPresent
-
 from webr4.state.categories.base import StateCategory, MaskField
 from webr4.state.categories.words import MAX_TEXT, clip
 from webr4.state.heappaths import HeapPath, format_path, parse_path, without_paths
@@ -47,6 +44,7 @@ class HeapDiff:
 
 
 def _present(value: Any) -> Any:
+    from deepdiff.helper import NotPresent  # imported where heaps are compared: recording never compares
     return None if isinstance(value, NotPresent) else value
 
 
@@ -78,6 +76,7 @@ def _changes(before: Any, after: Any, at: HeapPath) -> Iterator[tuple[HeapPath, 
     if before is after or _same(before, after):
         return
     if type(before) is not dict or type(after) is not dict:
+        from deepdiff import DeepDiff  # a tenth of a second to import, which only comparing pays
         for report, levels in DeepDiff(before, after, view="tree").items():
             for level in levels:
                 keys = at + tuple(level.path(output_format="list"))

@@ -41,9 +41,11 @@ class StepsError(Webr4Error, ValueError):
 class StepLog:
     """The steps a script performed (``steps``), with the time that passed between its actions.
 
-    Before every action but the first comes ``{"wait": ms}``: the real milliseconds since the
-    previous action finished (at least the script's own ``wait_for_timeout`` calls in between),
-    or, with ``pace``, exactly ``pace`` plus those calls. Replays advance the virtual clock by it.
+    Before every action but the first comes ``{"wait": ms}``: the real milliseconds from the end
+    of the previous action to the call of this one (at least the script's own
+    ``wait_for_timeout`` calls in between), or, with ``pace``, exactly ``pace`` plus those calls.
+    Replays advance the virtual clock by it; what the action itself waited for (Playwright's
+    checks that its target is actionable and stable) each replay waits for again.
     """
 
     def __init__(self, pace: float | None = None) -> None:
@@ -52,19 +54,18 @@ class StepLog:
         self._last: float | None = None  # monotonic time the previous action finished
         self._waited = 0.0  # milliseconds the script waited explicitly since then
 
-    def action(self, step: dict[str, Any]) -> None:
-        """Write down an action that has just finished."""
-        now = time.monotonic()
+    def action(self, step: dict[str, Any], called: float) -> None:
+        """Write down an action that has just finished, called at ``called`` (a monotonic time)."""
         if self._last is None:
             gap = self._waited
         elif self.pace is not None:
             gap = self.pace + self._waited
         else:
-            gap = max(round((now - self._last) * 1000), self._waited)
+            gap = max(round((called - self._last) * 1000), self._waited)
         if gap:
             self.steps.append({"wait": gap})
         self.steps.append(step)
-        self._last, self._waited = now, 0.0
+        self._last, self._waited = time.monotonic(), 0.0
 
     def wait(self, ms: float) -> None:
         """Write down an explicit wait of the script."""
@@ -178,10 +179,11 @@ class RecordingLocator(_Finder):
     def _acting(self, kind: ActionKind) -> Callable[..., Any]:
         """The locator's Playwright method for ``kind``, writing down the step it performed."""
         def act(*args: Any, **options: Any) -> Any:
+            called = time.monotonic()
             result = getattr(self._target, kind.method)(*args, **options)
             step = None if self._selector is None else kind.step_of_call(self._selector, args, options)
             if step is not None:
-                self._log.action(step)
+                self._log.action(step, called)
             return result
         return act
 

@@ -10,8 +10,25 @@
 // observations are kept, the latest per element; the event waits for a real rendering update of
 // its own (its native observations come in it, sized by everything that ran before) and then
 // hands the page's callback what is kept, in the order the elements were first observed.
+//
+// A native observation comes only with a real rendering update, so a page whose events have all
+// run may still have one to come, sized by the last of them: `observingSizes` tells the stretch
+// to wait for one more rendering update before it ends (stretch.js).
 const RESIZE_PRIORITY = 1;
-const observerState = newWeakMap(); // the page's observer -> { native, kept }
+const observerState = newWeakMap(); // the page's observer -> { native, kept, targets }
+let observersWatching = 0; // observers with at least one target
+
+/** Whether some ResizeObserver of the page observes an element. */
+function observingSizes() {
+  return observersWatching > 0;
+}
+
+/** Keeps `observersWatching` as `targets` (an observer's) changes by `change`. */
+function watchTargets(targets, change) {
+  const before = targets.size;
+  change();
+  observersWatching += (targets.size > 0) - (before > 0);
+}
 
 function observationEvent(observer, callback, kept, site) {
   return createEvent({
@@ -39,16 +56,24 @@ if (N.ResizeObserver) {
         for (const entry of entries) kept.set(entry.target, entry);
         if (waiting === null || !pending.has(waiting.id)) waiting = observationEvent(this, callback, kept, site);
       });
-      observerState.set(this, { native, kept });
+      observerState.set(this, { native, kept, targets: newSet() });
     }
-    observe(target, options) { observerState.get(this).native.observe(target, options); }
+    observe(target, options) {
+      const state = observerState.get(this);
+      state.native.observe(target, options);
+      watchTargets(state.targets, () => state.targets.add(target));
+    }
     unobserve(target) {
-      observerState.get(this).kept.delete(target);
-      observerState.get(this).native.unobserve(target);
+      const state = observerState.get(this);
+      state.kept.delete(target);
+      state.native.unobserve(target);
+      watchTargets(state.targets, () => state.targets.delete(target));
     }
     disconnect() {
-      observerState.get(this).kept.clear();
-      observerState.get(this).native.disconnect();
+      const state = observerState.get(this);
+      state.kept.clear();
+      state.native.disconnect();
+      watchTargets(state.targets, () => state.targets.clear());
     }
   };
 }

@@ -94,7 +94,7 @@ function reportArrivals(s) {
 
 function runStretch(followerState, horizon, max, sliceMs) {
   const started = N.perfNow();
-  stretch = { steps: [], follower: newPlanFollower(followerState), running: null, halted: false };
+  stretch = { steps: [], follower: newPlanFollower(followerState), running: null, halted: false, idleUpdate: false };
   const mine = stretch;
   const stop = (why, extra) => stretchReport(mine, N.assign({ stop: why }, extra));
   return new NativePromise((resolve) => {
@@ -113,6 +113,10 @@ function runStretch(followerState, horizon, max, sliceMs) {
         chosen = pending.get(choice.event);
       } else {
         chosen = defaultChoice();
+        if (chosen === null && !mine.idleUpdate && observingSizes()) {
+          mine.idleUpdate = true; // a rendering update may still bring a resize observation
+          return N.requestAnimationFrame(() => nativeTick(next));
+        }
         if (chosen === null) return resolve(stop("done"));
         if (chosen.due > horizon) return resolve(stop("horizon"));
       }
@@ -120,6 +124,7 @@ function runStretch(followerState, horizon, max, sliceMs) {
       mine.running = [chosen.id, planned];
       then(begin(chosen.id), (out) => {
         mine.running = null;
+        mine.idleUpdate = false;
         A.push(mine.steps, [chosen.id, planned, out]);
         if (out.leaving !== null) return resolve(stop("navigated"));
         next();

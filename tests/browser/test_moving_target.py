@@ -19,8 +19,8 @@ from playwright.async_api import Page
 from webr4.browser.actions import parse_actions
 from webr4.browser.responses import ResponseStore
 from webr4.execution import Capture
-from webr4.resources import javascript
 
+from .plain_end import plain_end
 from ..route_server import route_server
 
 pytestmark = pytest.mark.browser
@@ -57,21 +57,15 @@ def page_url() -> Iterator[str]:
         yield base + "/"
 
 
-def plain_end(driver, url: str) -> tuple[list[str], str]:
-    """The handlers' order and the final DOM of the session in plain Chromium."""
-
-    async def work(page: Page) -> tuple[list[str], str]:
-        await page.goto(url)
-        await page.click("#open-dialog")
-        await page.fill("#customer", "Cleo")
-        await page.click("#save")
-        return await page.evaluate("fired"), await page.evaluate(javascript("capture_dom.js"))
-
-    return driver.in_plain_chromium(work)
+async def session(page: Page) -> None:
+    """What the user does in plain Chromium, and what the test waits for there."""
+    await page.click("#open-dialog")
+    await page.fill("#customer", "Cleo")
+    await page.click("#save")
 
 
 def test_a_step_on_a_sliding_target_waits_for_its_transition_to_end(driver, page_url):
-    order, dom = plain_end(driver, page_url)
+    order, dom = plain_end(driver, page_url, session)
     assert order == ORDER
     execution = driver.execute(page_url, store=ResponseStore(), live_network=True, capture=Capture(),
                                actions=parse_actions(SESSION))

@@ -19,8 +19,8 @@ from playwright.async_api import Page
 from webr4.browser.actions import parse_actions
 from webr4.browser.responses import ResponseStore
 from webr4.execution import Capture
-from webr4.resources import javascript
 
+from .plain_end import plain_end
 from ..route_server import page_server
 
 pytestmark = pytest.mark.browser
@@ -52,18 +52,12 @@ def page_url() -> Iterator[str]:
         yield url
 
 
-def plain_end(driver, url: str) -> tuple[list[str], str]:
-    """The handlers' order and the final DOM in plain Chromium after the session."""
-
-    async def work(page: Page) -> tuple[list[str], str]:
-        await page.goto(url)
-        await page.click("#editor")
-        await page.wait_for_timeout(SETTLE_MS)
-        await page.click("#pick")
-        await page.wait_for_timeout(SETTLE_MS)
-        return await page.evaluate("fired"), await page.evaluate(javascript("capture_dom.js"))
-
-    return driver.in_plain_chromium(work)
+async def session(page: Page) -> None:
+    """What the user does in plain Chromium, and what the test waits for there."""
+    await page.click("#editor")
+    await page.wait_for_timeout(SETTLE_MS)
+    await page.click("#pick")
+    await page.wait_for_timeout(SETTLE_MS)
 
 
 def logged(dom: str) -> list[str]:
@@ -71,7 +65,7 @@ def logged(dom: str) -> list[str]:
 
 
 def test_selection_changes_run_as_events_in_chromiums_order(driver, page_url):
-    order, dom = plain_end(driver, page_url)
+    order, dom = plain_end(driver, page_url, session)
     execution = driver.execute(page_url, store=ResponseStore(), live_network=True, capture=Capture(),
                                actions=parse_actions(SESSION))
     # Chromium runs the click's selectionchange before or after the click's handler, as the

@@ -20,8 +20,8 @@ from playwright.async_api import Page
 from webr4.browser.actions import parse_actions
 from webr4.browser.responses import ResponseStore
 from webr4.execution import Capture
-from webr4.resources import javascript
 
+from .plain_end import plain_end
 from ..route_server import page_server
 
 pytestmark = pytest.mark.browser
@@ -55,19 +55,13 @@ def page_url() -> Iterator[str]:
         yield url
 
 
-def plain_end(driver, url: str) -> tuple[list[str], str]:
-    """The handlers' order and the final DOM of the session in plain Chromium."""
-
-    async def work(page: Page) -> tuple[list[str], str]:
-        await page.goto(url)
-        await page.click("#zoom-in")
-        return await page.evaluate("fired"), await page.evaluate(javascript("capture_dom.js"))
-
-    return driver.in_plain_chromium(work)
+async def session(page: Page) -> None:
+    """What the user does in plain Chromium, and what the test waits for there."""
+    await page.click("#zoom-in")
 
 
 def test_a_click_lets_an_animation_loop_run_its_next_two_frames_first(driver, page_url):
-    order, dom = plain_end(driver, page_url)
+    order, dom = plain_end(driver, page_url, session)
     assert order == ORDER
     execution = driver.execute(page_url, store=ResponseStore(), live_network=True, capture=Capture(),
                                actions=parse_actions(SESSION))

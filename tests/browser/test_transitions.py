@@ -16,8 +16,8 @@ from playwright.async_api import Page
 
 from webr4.browser.responses import ResponseStore
 from webr4.execution import Capture
-from webr4.resources import javascript
 
+from .plain_end import plain_end
 from ..route_server import page_server
 
 pytestmark = pytest.mark.browser
@@ -57,19 +57,13 @@ def page_url() -> Iterator[str]:
         yield url
 
 
-def plain_end(driver, url: str) -> tuple[list[str], str]:
-    """The handlers' order and the final DOM in plain Chromium, once the last timer has fired."""
-
-    async def work(page: Page) -> tuple[list[str], str]:
-        await page.goto(url)
-        await page.wait_for_function("fired.length >= 5", timeout=10_000)
-        return await page.evaluate("fired"), await page.evaluate(javascript("capture_dom.js"))
-
-    return driver.in_plain_chromium(work)
+async def session(page: Page) -> None:
+    """What the user does in plain Chromium, and what the test waits for there."""
+    await page.wait_for_function("fired.length >= 5", timeout=10_000)
 
 
 def test_transition_and_animation_ends_keep_chromiums_order_against_timers(driver, page_url):
-    order, dom = plain_end(driver, page_url)
+    order, dom = plain_end(driver, page_url, session)
     assert order == ORDER
     execution = driver.execute(page_url, store=ResponseStore(), live_network=True, capture=Capture())
     assert execution.dom == dom

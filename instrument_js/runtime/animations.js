@@ -218,12 +218,23 @@ function hoverChanged(element, before, after) {
 
 // A user step's transitions start in the rendering updates while Playwright performs it, and a
 // short one (a fade that a click reverses a few milliseconds into it) could end on the real clock
-// before the step returns and its transitions are noted: they are noted as they start.
-function noteDuringUserStep(e) {
-  if (userStepRunning && current !== null && e.isTrusted) noteAnimations();
-}
-call(N.addEventListener, window, "transitionrun", noteDuringUserStep, true);
-call(N.addEventListener, window, "animationstart", noteDuringUserStep, true);
+// before the step returns and its transitions are noted. So each is paused as it starts
+// (`transitionrun`), and noted with the others once the step is done, in the one order
+// `getAnimations` gives them all: noted as they start, in the rendering updates each happened
+// to come in, two transitions due at once ended in another order in each replay.
+const pausedInStep = newWeakSet(); // transitions a user step started, paused until it is done
+call(N.addEventListener, window, "transitionrun", (e) => {
+  if (!userStepRunning || current === null || !e.isTrusted || !nativeGetAnimations) return;
+  const animations = call(nativeGetAnimations, document);
+  for (let i = 0; i < animations.length; i++) {
+    const animation = animations[i];
+    if (animationsNoted.has(animation) || animation.playState !== "running") continue;
+    if (NativeCSSTransition && animation instanceof NativeCSSTransition) {
+      animation.pause();
+      pausedInStep.add(animation);
+    }
+  }
+}, true);
 
 /** Leaves to Chromium each running CSS transition and animation that no event has noted, before
  *  an event's task runs (a user step's when `byUser`): what is found was started by Chromium
@@ -246,7 +257,8 @@ function noteAnimations() {
   let hovered = null; // read when first needed
   for (let i = 0; i < animations.length; i++) {
     const animation = animations[i];
-    if (animationsNoted.has(animation) || animation.playState !== "running") continue;
+    if (animationsNoted.has(animation)) continue;
+    if (animation.playState !== "running" && !(pausedInStep.has(animation) && animation.playState === "paused")) continue;
     animationsNoted.add(animation);
     const end = endOf(animation);
     if (end === null) continue;

@@ -187,9 +187,29 @@ function endAnimation(animation, end, target, key) {
 // and, outside a user step, a transition of an element whose hover state (its own or an
 // ancestor's) changed during the event, is left to Chromium: it keeps the real clock and its
 // native end event, as an animation made with `element.animate()` does. A user step moves the
-// mouse itself, so what its hover starts is its own.
+// mouse itself, so what its hover starts is its own; so are the transitions of an element when
+// the event changed the attributes or children of an element whose hover moved, that element or
+// an ancestor of it, as when it shows a dialog that thereby comes under the mouse: the event's
+// own change starts them too (a change further up, as to a class of the whole app, does not).
 let hoveredBeforeTask = []; // elements under the mouse when the running event began
 let userStepRunning = false;
+const changedByEvent = newSet(); // elements whose attributes or children the running event changed
+const changeWatch = new N.MutationObserver(noteChanges);
+changeWatch.observe(document, { attributes: true, childList: true, subtree: true });
+
+function noteChanges(records) {
+  for (let i = 0; i < records.length; i++) changedByEvent.add(records[i].target);
+}
+
+/** Whether the running event changed the attributes or children of `element` or of an
+ *  ancestor of it whose hover moved between the two lists of hovered elements. */
+function changedWithHover(element, before, after) {
+  noteChanges(call(N.takeRecords, changeWatch));
+  for (let node = element; node; node = node.parentNode || node.host) {
+    if (changedByEvent.has(node) && A.includes(before, node) !== A.includes(after, node)) return true;
+  }
+  return false;
+}
 
 /** The elements under the mouse, outermost first, through open shadow roots. */
 function hoveredElements() {
@@ -247,7 +267,10 @@ function passOverAnimations(byUser) {
     const animation = animations[i];
     if (!animationsNoted.has(animation) && animation.playState === "running") animationsNoted.add(animation);
   }
-  if (!byUser) hoveredBeforeTask = hoveredElements();
+  if (byUser) return;
+  hoveredBeforeTask = hoveredElements();
+  call(N.takeRecords, changeWatch); // what changed before the event is not the event's
+  changedByEvent.clear();
 }
 
 /** Gives each new running CSS transition and animation an event due at its end (see above). */
@@ -264,7 +287,10 @@ function noteAnimations() {
     if (end === null) continue;
     if (!userStepRunning) {
       if (hovered === null) hovered = hoveredElements();
-      if (hoverChanged(animation.effect.target, hoveredBeforeTask, hovered)) continue; // Chromium's own
+      const target = animation.effect.target;
+      if (hoverChanged(target, hoveredBeforeTask, hovered) && !changedWithHover(target, hoveredBeforeTask, hovered)) {
+        continue; // Chromium's own
+      }
     }
     scheduleEnd(animation, end);
   }

@@ -46,14 +46,15 @@ from pathlib import Path
 from typing import Any
 
 from playwright.async_api import Browser
+from playwright.async_api import Page as BrowserPage
 
 from benchmarks.npm import npm_install
-from benchmarks.plain import PerExecution, perform_session, plain_browser, plain_session
+from benchmarks.plain import PerExecution, in_fresh_context, perform_session, plain_browser, plain_session
 from benchmarks.readme_section import README, replace_between
 from benchmarks.real_apps import directory_bytes
 from benchmarks.section import Section
 from webr4.browser.actions import UserAction, parse_actions
-from webr4.browser.driver import VIEWPORT, Driver
+from webr4.browser.driver import Driver
 from webr4.record.session import record
 from webr4.resources import javascript
 from webr4.rundir.execution import read_state
@@ -199,9 +200,7 @@ async def plain_doms(browser: Browser, url: str, steps: list[UserAction]) -> lis
     context of ``browser``: :data:`CAPTURES` captures :data:`CAPTURE_GAP_S` apart, the first
     :data:`SETTLE_S` after the last step (webr4's end state comes once the page has nothing left
     to run, its timers included)."""
-    context = await browser.new_context(viewport=VIEWPORT)
-    try:
-        page = await context.new_page()
+    async def captures(page: BrowserPage) -> list[str]:
         await perform_session(page, url, steps)
         await page.wait_for_timeout(SETTLE_S * 1000)
         doms = []
@@ -210,8 +209,9 @@ async def plain_doms(browser: Browser, url: str, steps: list[UserAction]) -> lis
                 await page.wait_for_timeout(CAPTURE_GAP_S * 1000)
             doms.append(await page.evaluate(javascript("capture_dom.js")))
         return doms
-    finally:
-        await context.close()
+
+    doms, _ = await in_fresh_context(browser, captures)
+    return doms
 
 
 def plain_noise(doms: list[str]) -> dict[str, Collection[Any]]:

@@ -201,16 +201,6 @@ function noteChanges(records) {
   for (let i = 0; i < records.length; i++) changedByEvent.add(records[i].target);
 }
 
-/** Whether the running event changed the attributes or children of `element` or of an
- *  ancestor of it whose hover moved between the two lists of hovered elements. */
-function changedWithHover(element, before, after) {
-  noteChanges(call(N.takeRecords, changeWatch));
-  for (let node = element; node; node = node.parentNode || node.host) {
-    if (changedByEvent.has(node) && A.includes(before, node) !== A.includes(after, node)) return true;
-  }
-  return false;
-}
-
 /** The elements under the mouse, outermost first, through open shadow roots. */
 function hoveredElements() {
   const hovered = [];
@@ -227,13 +217,17 @@ function hoveredElements() {
   return hovered;
 }
 
-/** Whether `element` or one of its ancestors (across shadow roots) came under the mouse or left
- *  it between the two lists of hovered elements. */
-function hoverChanged(element, before, after) {
+/** Whether Chromium's moving of the hover started a transition of `element`: it or one of its
+ *  ancestors (across shadow roots) came under the mouse or left it between the two lists of
+ *  hovered elements, and the running event changed none of those that did (see above). */
+function startedByHover(element, before, after) {
+  let moved = false;
   for (let node = element; node; node = node.parentNode || node.host) {
-    if (A.includes(before, node) !== A.includes(after, node)) return true;
+    if (A.includes(before, node) === A.includes(after, node)) continue;
+    if (changedByEvent.has(node)) return false;
+    moved = true;
   }
-  return false;
+  return moved;
 }
 
 // A user step's transitions start in the rendering updates while Playwright performs it, and a
@@ -286,11 +280,11 @@ function noteAnimations() {
     const end = endOf(animation);
     if (end === null) continue;
     if (!userStepRunning) {
-      if (hovered === null) hovered = hoveredElements();
-      const target = animation.effect.target;
-      if (hoverChanged(target, hoveredBeforeTask, hovered) && !changedWithHover(target, hoveredBeforeTask, hovered)) {
-        continue; // Chromium's own
+      if (hovered === null) {
+        hovered = hoveredElements();
+        noteChanges(call(N.takeRecords, changeWatch));
       }
+      if (startedByHover(animation.effect.target, hoveredBeforeTask, hovered)) continue; // Chromium's own
     }
     scheduleEnd(animation, end);
   }

@@ -16,9 +16,11 @@ time, every figure a new process timed from its start to its exit, as a user mee
   confirmation's own cost is ``summary.json``'s ``confirm_seconds`` against the sweep's
   ``seconds``.
 
-Then the rewrite of the API console's 1.7 MB production bundle (``swagger-ui-bundle.js`` of the
-real-web corpus, :mod:`benchmarks.real_web`): cold, a hit of the disk cache in a new rewriter (what
-another process pays) and a hit in memory.
+Then how long ``webr4 --version`` and ``webr4 --help`` take, each the median of
+:data:`STARTUP_REPEATS` new processes of the installed command (target ≤ 0.3 s: the command
+line imports only what the command needs), and the rewrite of the API console's 1.7 MB
+production bundle (``swagger-ui-bundle.js`` of the real-web corpus, :mod:`benchmarks.real_web`):
+cold, a hit of the disk cache in a new rewriter (what another process pays) and a hit in memory.
 
 ``python -m benchmarks --only check_cost`` writes ``benchmarks/results/check_cost.{md,json}`` and,
 when every app was measured, the README's table between its markers; ``CHECK_COST_APPS=vue,jquery``
@@ -58,6 +60,9 @@ BUNDLE = REAL_WEB_CACHE / "node_modules" / "swagger-ui-dist" / "swagger-ui-bundl
 README_MARKERS = ("<!-- check_cost:start -->", "<!-- check_cost:end -->")
 RECORD_TARGET = 2.0
 """``webr4 record`` with an empty rewrite cache, at most this many times the cold plain script."""
+STARTUP_TARGET_S = 0.3
+"""``webr4 --version`` and ``webr4 --help``, at most this many seconds each."""
+STARTUP_REPEATS = 5
 PHASES = ("start-up", "recording", "seed replays", "exploring", "confirming", "report")
 """The parts of a check's wall time, in order."""
 
@@ -202,6 +207,26 @@ def measure(corpus: Corpus, apps: list[App], apps_dir: Path) -> list[CheckCost]:
     return results
 
 
+def webr4_command() -> list[str]:
+    """The ``webr4`` command as the user runs it: the console script installed beside this Python,
+    else the package run as a module."""
+    script = Path(sys.executable).with_name("webr4")
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "webr4"]
+
+
+def startup_seconds(argument: str, repeats: int = STARTUP_REPEATS) -> float:
+    """The median wall seconds of ``webr4 ARGUMENT`` over ``repeats`` new processes
+    (``RuntimeError`` when it fails)."""
+    times = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        done = subprocess.run([*webr4_command(), argument], capture_output=True, text=True, timeout=60, check=False)
+        times.append(time.perf_counter() - started)
+        if done.returncode:
+            raise RuntimeError(f"webr4 {argument}: exit status {done.returncode}")
+    return statistics.median(times)
+
+
 @dataclass(frozen=True)
 class BundleRewrite:
     """Seconds to rewrite the production bundle: cold, a disk-cache hit, a memory hit."""
@@ -242,7 +267,14 @@ def _row(r: CheckCost) -> str:
             + (f"{r.error} |" if r.error else "|"))
 
 
-def table(results: list[CheckCost], bundle: BundleRewrite | None) -> str:
+def _startup_line(startup: dict[str, float]) -> str:
+    figures = ", ".join(f"`webr4 {argument}` {seconds:.2f} s" for argument, seconds in startup.items())
+    met = all(seconds <= STARTUP_TARGET_S for seconds in startup.values())
+    return (f"Start-up, median of {STARTUP_REPEATS} new processes each: {figures} "
+            f"(≤ {STARTUP_TARGET_S:g} s: {'yes' if met else '**no**'}).")
+
+
+def table(results: list[CheckCost], bundle: BundleRewrite | None, startup: dict[str, float]) -> str:
     header = ("| app | cold plain script (s) | record / cold | ≤ 2× | check / cold | "
               + " | ".join(f"{name} %" for name in PHASES) + " | sequences | harmful | confirming / sweep | error |")
     lines = [header, "|---|" + "---:|" * (4 + len(PHASES) + 3) + "---|", *map(_row, results)]
@@ -253,7 +285,7 @@ def table(results: list[CheckCost], bundle: BundleRewrite | None) -> str:
                      f"{_figure(statistics.median(checks) if checks else None, '.0f')} |" + " |" * (len(PHASES) + 4))
         lines.append(f"| **worst** | | {max(records):.1f} | {'yes' if max(records) <= RECORD_TARGET else '**no**'} | "
                      f"{_figure(max(checks) if checks else None, '.0f')} |" + " |" * (len(PHASES) + 4))
-    lines += ["", _bundle_line(bundle)]
+    lines += ["", _startup_line(startup), "", _bundle_line(bundle)]
     return "\n".join(lines)
 
 
@@ -276,8 +308,10 @@ def run(sites: list[Path]) -> Section:  # noqa: ARG001 - the corpus is its own s
         return Section(title, "Not measured: the npm packages of the corpus could not be installed.", [])
     results = measure(corpus, apps, apps_dir)
     bundle = measure_bundle()
-    section = Section(title, table(results, bundle), {
-        "record_target": RECORD_TARGET, "apps": [r.to_json() for r in results],
+    startup = {argument: startup_seconds(argument) for argument in ("--version", "--help")}
+    section = Section(title, table(results, bundle, startup), {
+        "record_target": RECORD_TARGET, "startup_target_s": STARTUP_TARGET_S, "startup_s": startup,
+        "apps": [r.to_json() for r in results],
         "bundle": None if bundle is None else asdict(bundle)})
     if names is None:
         README.write_text(replace_between(README.read_text(), section.markdown, *README_MARKERS))

@@ -5,6 +5,10 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 STAMP   = $(VENV)/.installed-stamp
 RUN_DIR ?= runs/demo
+# Test files run in parallel, each whole in one worker process (its module fixtures made once);
+# two workers take about three quarters of one worker's time even on two cores, where Chromium
+# waits on the harness as often as the harness waits on it.
+TEST_WORKERS ?= 2
 
 .PHONY: all setup browser test demo bench clean
 
@@ -25,7 +29,7 @@ browser: $(STAMP)
 test: browser
 	$(PY) -m ruff check webr4
 	$(PY) -m mypy webr4
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q --numprocesses $(TEST_WORKERS) --dist loadfile
 
 demo: browser
 	$(PY) -m webr4.demo --out $(RUN_DIR)

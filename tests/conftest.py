@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import json
 import os
 import shutil
 import subprocess
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterator
 
@@ -111,6 +113,16 @@ def driver() -> Iterator[SyncDriver]:
     d.close()
 
 
+@contextmanager
+def installing(directory: Path) -> Iterator[None]:
+    """Hold ``directory`` for oneself while checking and filling it: the suite's worker processes
+    (``pytest -n``) share the pytest cache, and the first to need a download makes it while the
+    others wait for it."""
+    with open(directory / ".webr4-lock", "w") as lock:  # closing it lets the next one in
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
 NPM_PACKAGES = ["jquery@3", "react@18", "react-dom@18", "vue@3", "jsdom@24"]
 
 
@@ -119,9 +131,15 @@ def npm_dir(request: pytest.FixtureRequest) -> Path:
     """A directory whose ``node_modules`` holds real libraries from the npm registry (installed
     once into the pytest cache); the test is skipped with the reason when npm cannot get them."""
     directory = Path(request.config.cache.mkdir("webr4-instrument-npm"))
+    with installing(directory):
+        _npm_install(directory)
+    return directory
+
+
+def _npm_install(directory: Path) -> None:
     marker = directory / ".webr4-installed"
     if marker.exists() and marker.read_text() == " ".join(NPM_PACKAGES):
-        return directory
+        return
     npm = shutil.which("npm")
     if npm is None:
         pytest.skip("npm is not installed: cannot fetch jQuery, React and Vue from the npm registry")
@@ -135,4 +153,3 @@ def npm_dir(request: pytest.FixtureRequest) -> Path:
     if completed.returncode != 0:
         pytest.skip(f"npm install failed (registry unreachable?): {completed.stderr.strip()[-500:]}")
     marker.write_text(" ".join(NPM_PACKAGES))
-    return directory

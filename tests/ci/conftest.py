@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from tests.ci.runs import reversal, write_run
+from tests.conftest import installing
 
 SCHEMA_PACKAGE = "@microsoft/jest-sarif@1.0.0-beta.0"  # ships the SARIF 2.1.0 JSON schema
 SCHEMA_MEMBER = "package/lib/schemas/sarif-2.1.0-rtm.5.json"
@@ -35,19 +36,21 @@ def sarif_schema(request: pytest.FixtureRequest) -> dict[str, Any]:
     is skipped with the reason when npm cannot get it."""
     directory = Path(request.config.cache.mkdir("webr4-sarif-schema"))
     schema = directory / "sarif-2.1.0.json"
-    if not schema.is_file():
-        npm = shutil.which("npm")
-        if npm is None:
-            pytest.skip("npm is not installed: cannot fetch the SARIF schema")
-        try:
-            packed = subprocess.run([npm, "pack", "--silent", "--pack-destination", str(directory), SCHEMA_PACKAGE],
-                                    capture_output=True, text=True, timeout=300, check=False)
-        except subprocess.TimeoutExpired:
-            pytest.skip("npm pack timed out: is the npm registry reachable?")
-        if packed.returncode != 0:
-            pytest.skip(f"npm pack failed (registry unreachable?): {packed.stderr.strip()[-300:]}")
-        with tarfile.open(directory / packed.stdout.strip().splitlines()[-1]) as archive:
-            member = archive.extractfile(SCHEMA_MEMBER)
-            assert member is not None, f"{SCHEMA_PACKAGE} no longer holds {SCHEMA_MEMBER}"
-            schema.write_bytes(member.read())
+    with installing(directory):
+        if not schema.is_file():
+            npm = shutil.which("npm")
+            if npm is None:
+                pytest.skip("npm is not installed: cannot fetch the SARIF schema")
+            try:
+                packed = subprocess.run(
+                    [npm, "pack", "--silent", "--pack-destination", str(directory), SCHEMA_PACKAGE],
+                    capture_output=True, text=True, timeout=300, check=False)
+            except subprocess.TimeoutExpired:
+                pytest.skip("npm pack timed out: is the npm registry reachable?")
+            if packed.returncode != 0:
+                pytest.skip(f"npm pack failed (registry unreachable?): {packed.stderr.strip()[-300:]}")
+            with tarfile.open(directory / packed.stdout.strip().splitlines()[-1]) as archive:
+                member = archive.extractfile(SCHEMA_MEMBER)
+                assert member is not None, f"{SCHEMA_PACKAGE} no longer holds {SCHEMA_MEMBER}"
+                schema.write_bytes(member.read())
     return json.loads(schema.read_text(encoding="utf-8"))

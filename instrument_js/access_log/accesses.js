@@ -35,7 +35,7 @@ function combine(operator, left, right) {
 /* Writes and deletes whose failure mode depends on the caller's strictness. */
 function makePropertyWriters(assign, remove) {
   function readKey(site, object, key) {
-    if (!isObject(object)) return key;
+    if (!isObject(object) || log.enabled === false) return key;
     key = propertyKey(key);
     currentSite = site;
     record("r", propertyGroup(object), keyName(key), site, null);
@@ -43,7 +43,7 @@ function makePropertyWriters(assign, remove) {
   }
   return {
     pw: function (site, object, key, value) {
-      if (isObject(object)) {
+      if (isObject(object) && log.enabled !== false) {
         key = propertyKey(key);
         currentSite = site;
         var group = propertyGroup(object);
@@ -71,7 +71,9 @@ function makePropertyWriters(assign, remove) {
       } else {
         value = combine(operator, old, right());
       }
-      if (isObject(object)) record("w", propertyGroup(object), keyName(key), site, digest(value));
+      if (isObject(object) && log.enabled !== false) {
+        record("w", propertyGroup(object), keyName(key), site, digest(value));
+      }
       assign(object, rawKey, value);
       return value;
     },
@@ -79,12 +81,12 @@ function makePropertyWriters(assign, remove) {
       var key = readKey(site, object, rawKey);
       var value = object[key];
       var old = delta > 0 ? value++ : value--;
-      if (isObject(object)) record("w", propertyGroup(object), keyName(key), site, digest(value));
+      if (isObject(object) && log.enabled !== false) record("w", propertyGroup(object), keyName(key), site, digest(value));
       assign(object, rawKey, value);
       return prefix ? value : old;
     },
     pd: function (site, object, key) {
-      if (isObject(object)) {
+      if (isObject(object) && log.enabled !== false) {
         key = propertyKey(key);
         record("w", propertyGroup(object), keyName(key), site, "u");
       }
@@ -107,13 +109,20 @@ var readName = "";
 function readValue(value) {
   return reached(value, readGroup, readName);
 }
+function unchanged(value) {
+  return value;
+}
+/* While the log is off, each call below does what the rewritten code needs of it and nothing
+   more: no object ids, locations or digests are made (a recording's run, the end state's). */
 log.r = function (site, name, scopeId) {
+  if (log.enabled === false) return unchanged;
   readGroup = scopedVariable(site, name, scopeId);
   readName = name;
   record("r", readGroup, name, site, null);
   return readValue;
 };
 log.w = function (site, name, scopeId, value) {
+  if (log.enabled === false) return value;
   var group = scopedVariable(site, name, scopeId);
   record("w", group, name, site, stored(value, group, name));
   return value;
@@ -122,6 +131,7 @@ log.wn = function (site, name, scopeId, value) {
   return log.w(site, name, scopeId, nameAnonymous(value, name));
 };
 log.rw = function (site, name, scopeId, delta) {
+  if (log.enabled === false) return unchanged;
   var group = scopedVariable(site, name, scopeId);
   record("r", group, name, site, null);
   return function (result) {
@@ -131,10 +141,12 @@ log.rw = function (site, name, scopeId, delta) {
   };
 };
 log.dl = function (site, name, scopeId, result) {
+  if (log.enabled === false) return result;
   record("w", scopedVariable(site, name, scopeId), name, site, "u");
   return result;
 };
 log.wm = function (site, value) {
+  if (log.enabled === false) return value;
   for (var i = 2; i < arguments.length; i += 2) {
     record("w", scopedVariable(site, arguments[i], arguments[i + 1]), arguments[i], site, null);
   }
@@ -160,7 +172,7 @@ function arrayCall(site, object, key) {
 
 /* Properties. */
 log.p = function (site, object, key) {
-  if (!isObject(object)) return object[key];
+  if (!isObject(object) || log.enabled === false) return object[key];
   key = propertyKey(key);
   currentSite = site;
   var group = propertyGroup(object);
@@ -169,7 +181,7 @@ log.p = function (site, object, key) {
   return reached(object[key], group, name);
 };
 log.m = function (site, object, key) {
-  if (isObject(object)) {
+  if (isObject(object) && log.enabled !== false) {
     currentSite = site;
     record("r", propertyGroup(object), keyName(key), site, null);
     arrayCall(site, object, key);
@@ -179,9 +191,11 @@ log.m = function (site, object, key) {
 log.mk = function (site, object, key) {
   if (isObject(object)) {
     key = propertyKey(key);
-    currentSite = site;
-    record("r", propertyGroup(object), keyName(key), site, null);
-    arrayCall(site, object, key);
+    if (log.enabled !== false) {
+      currentSite = site;
+      record("r", propertyGroup(object), keyName(key), site, null);
+      arrayCall(site, object, key);
+    }
   }
   log.k = key;
   return object;

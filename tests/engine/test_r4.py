@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -232,3 +233,18 @@ def test_a_later_timer_is_planned_first_in_place_when_both_descend_from_one_step
     assert planned is not None and planned.reversal == Reversal("route", "throttle", "todos")
     # No later click helps: the executor fires the 4 ms timer first, and the order is unrealised.
     assert planned.plan == ("keyup", "click", "hop", "throttle", "route")
+
+
+@PROPERTY
+@given(models(max_events=5), st.integers(1, 3))
+def test_a_trace_whose_accesses_r4_does_not_read_can_come_without_them(model: Model, bound: int) -> None:
+    executor, seed = seeded(model)
+    full = explore(executor, seed, bound=bound)
+    explorer = R4Explorer(seed, bound)
+    while (planned := explorer.next_plan()) is not None:
+        trace = executor.execute(planned.plan)
+        if not explorer.reads_accesses(planned):
+            trace = replace(trace, steps=[replace(step, accesses=()) for step in trace.steps])
+        explorer.observe(planned, trace)
+    assert [r.planned for r in explorer.explored] == [r.planned for r in full.explored]
+    assert all(explorer.reads_accesses(r.planned) == (r.planned.depth < bound) for r in explorer.explored)

@@ -111,6 +111,10 @@ class AnytimeExplorer:
             return planned
         return None
 
+    def reads_accesses(self, planned: PlannedSequence) -> bool:  # noqa: ARG002 - every trace feeds the next bound
+        """Always: a sequence's trace is read again when the next bound starts."""
+        return True
+
     def observe(self, planned: PlannedSequence, trace: Trace) -> None:
         """Take the trace executed for ``planned`` (the plan :meth:`next_plan` last returned)."""
         if self._outstanding is None or planned != self._outstanding[0]:

@@ -91,6 +91,12 @@ class Strategy(Protocol):
         """Take the executor's trace for ``planned``."""
         ...
 
+    def reads_accesses(self, planned: PlannedSequence) -> bool:
+        """Whether :meth:`observe` reads the accesses of ``planned``'s trace: when it does not,
+        the executor may leave out every access but those of the events that happen-before
+        reads, and the strategy hands out the same plans."""
+        ...
+
     def stats(self) -> StrategyStats:
         """What the strategy tells of its exploration so far (``StrategyStats()`` when nothing)."""
         ...

@@ -159,6 +159,11 @@ class R4Explorer:
         self._outstanding = None
         self._absorb(planned, trace)
 
+    def reads_accesses(self, planned: PlannedSequence) -> bool:
+        """A sequence at the bound adds no sequence (a race it shows would be one reversal too
+        many): its accesses are read only for sleep sets."""
+        return self.sleep_sets or self.bound is None or planned.depth < self.bound
+
     @property
     def outstanding(self) -> PlannedSequence | None:
         return self._outstanding

@@ -109,6 +109,10 @@ class DelayBoundedSampler:
             )
             return self._outstanding
 
+    def reads_accesses(self, planned: PlannedSequence) -> bool:  # noqa: ARG002 - a trace is the next base
+        """Always: each trace is the base the next sample's delays are placed in."""
+        return True
+
     def observe(self, planned: PlannedSequence, trace: Trace) -> None:
         if planned != self._outstanding or self._sample is None:
             raise ValueError(f"sequence {planned.index} is not the outstanding plan")

@@ -52,6 +52,10 @@ class WaveSampler:
         plan = tuple(self._seed.sequence[x] for x in order)
         return PlannedSequence(self._handed_out, plan, 0, None, done)
 
+    def reads_accesses(self, planned: PlannedSequence) -> bool:  # noqa: ARG002 - kept as explored
+        """Always: the strategy keeps each trace among its explored sequences, as it came."""
+        return True
+
     def observe(self, planned: PlannedSequence, trace: Trace) -> None:
         self.explored.append(ExploredSequence.of(planned, trace))
         self.explored.sort(key=lambda record: record.planned.index)

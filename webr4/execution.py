@@ -32,7 +32,9 @@ class AccessLog(Enum):
 class Capture:
     """What one execution is asked to capture of the page.
 
-    ``accesses`` is how much of the page's accesses the trace keeps; ``rewrite_scripts=False``
+    ``accesses`` is how much of the page's accesses the trace keeps; with ``logged_events``, only
+    the steps of those events carry accesses but the runtime's own (a strategy that reads no
+    other, :meth:`~webr4.engine.plans.Strategy.reads_accesses`). ``rewrite_scripts=False``
     serves the page's scripts as they are (then only the accesses made through browser APIs are
     logged: for comparing webr4's page with the page as served). ``screenshot`` and ``heap`` add
     those parts to the end state; ``page_scripts`` names function expressions evaluated in the
@@ -41,6 +43,7 @@ class Capture:
     """
 
     accesses: AccessLog = AccessLog.SUMMARY
+    logged_events: frozenset[str] | None = None
     rewrite_scripts: bool = True
     screenshot: bool = False
     heap: bool = False

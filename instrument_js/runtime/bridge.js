@@ -42,11 +42,13 @@ function record() {
 }
 
 /** Called by the harness after navigation; `chunks` is the number of parse chunks after the
- *  head (0 when the document was not split). Resolves, once the head is parsed and has settled,
+ *  head (0 when the document was not split), `logged` the ids of the only events whose accesses
+ *  the run logs from here on (null: every event's). Resolves, once the head is parsed and has settled,
  *  to the head event's id and its record; before that, to a request to release a script the
  *  head wrote (the harness releases it and calls again). */
-function start(chunks) {
+function start(chunks, logged) {
   parse.chunks = chunks || 0;
+  loggedEvents = logged ? newSet(logged) : null;
   const headDone = () => (parse.chunks === 0 ? document.readyState !== "loading" : parse.next >= 0);
   return new NativePromise((resolve) => {
     const wait = () => {
@@ -85,6 +87,7 @@ const api = {
     virtualNow = Math.max(virtualNow, due || 0);
     syncTransitions();
     passOverAnimations(true);
+    logAccessesOf(id);
     accesses.push(["r", `event:${id}`, null, null]);
   },
 };

@@ -13,6 +13,15 @@ const errors = [];
 // `index`: where the summaries of one log find their locations (see AccessSummary).
 const newAccessLog = (index) => (CONFIG.fullAccessLog ? new FullAccessLog() : new AccessSummary(index));
 let accesses = newAccessLog(); // the current event's accesses: [kind, location, site, digest]
+// The only events whose accesses through the page's code and browser APIs the run logs from the
+// first event after the head on, as `start` is told (null: every event's). The runtime's own
+// accesses are logged for every event.
+let loggedEvents = null;
+/* Event `id` is starting: the access log is on for it when the run logs its accesses. */
+function logAccessesOf(id) {
+  const log = loggedEvents === null ? undefined : window.__webr4.log;
+  if (log) log.enabled = loggedEvents.has(id);
+}
 // The entries of the access log's summary of the current event, listed after `accesses`'s own.
 let logged = [];
 // Locations the access log held back in earlier events that this one touched, and the names of

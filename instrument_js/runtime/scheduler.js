@@ -88,6 +88,7 @@ function begin(id) {
   syncTransitions();
   passOverAnimations(false);
   current = id;
+  logAccessesOf(id);
   accesses.push(["r", `event:${id}`, null, null]);
   if (ev.actuate) {
     return resolved({ actuate: ev.actuate, now: virtualNow });

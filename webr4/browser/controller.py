@@ -115,8 +115,11 @@ class Controller:
     """Runs one plan in one fresh page; use :meth:`run` once."""
 
     def __init__(self, page: Page, cdp: CDPSession, gate: NetworkGate, actions: Sequence[UserAction],
-                 limits: Limits) -> None:
+                 limits: Limits, logged_events: frozenset[EventId] | None = None) -> None:
+        """``logged_events``: the only events after the head whose accesses the page logs (None:
+        every event's)."""
         self.page = page
+        self.logged_events = logged_events
         self.channel = PageChannel(page, cdp)  # cdp opened before the run: a busy renderer cannot attach a new session
         self.gate = gate
         self.actions = list(actions)
@@ -207,10 +210,10 @@ class Controller:
             raise NetworkError(self.gate.document_error)
         chunks = self.gate.document.chunked.chunks if self.gate.document else 0
         for _ in range(200):
-            opening = await self.channel.start(chunks)
+            opening = await self.channel.start(chunks, self.logged_events)
             while isinstance(opening, ActuationRequest):  # the head wrote a script: it loads now
                 await self._release_written(opening)
-                opening = await self.channel.start(chunks)
+                opening = await self.channel.start(chunks, self.logged_events)
             if opening is not None:
                 head = opening.head
                 self.builder.absorb(opening.record, step=0)

@@ -161,7 +161,7 @@ class Driver:
             crashed = asyncio.Event()
             page.on("crash", lambda _: crashed.set())
             try:
-                trace = await Controller(page, cdp, gate, actions, limits).run(url, plan)
+                trace = await Controller(page, cdp, gate, actions, limits, capture.logged_events).run(url, plan)
                 _name_waits(trace, gate.document)
                 # The next execution's page is made while this one's end state is read. Made while
                 # the page ran, it slowed the run by about what it saved, and perturbed its timing.

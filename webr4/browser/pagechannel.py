@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any, Mapping
+from typing import Any, Collection, Mapping
 
 from playwright.async_api import CDPSession, Page
 from playwright.async_api import Error as PlaywrightError
@@ -61,11 +61,13 @@ class PageChannel:
         return reply["result"].get("value")
 
     # ------------------------------------------------------------------ the runtime's API
-    async def start(self, chunks: int) -> Opening | ActuationRequest | None:
-        """Start the run in a document of ``chunks`` parse chunks: the opening once the head is
+    async def start(self, chunks: int,
+                    logged_events: Collection[EventId] | None = None) -> Opening | ActuationRequest | None:
+        """Start the run in a document of ``chunks`` parse chunks, the page logging the accesses of
+        ``logged_events`` alone from then on (None: every event's): the opening once the head is
         parsed, a request to release a script the head wrote first, ``None`` before the runtime
         is there."""
-        raw = await self.call("start", chunks)
+        raw = await self.call("start", chunks, None if logged_events is None else sorted(logged_events))
         if raw is None:
             return None
         return parse(ActuationRequest, raw, "actuation") if "actuate" in raw else parse(Opening, raw, "opening")

@@ -6,6 +6,8 @@ import pytest
 
 from webr4.browser.driver import Driver
 from webr4.sweep.explore import explore
+from webr4.sweep.runfiles import RunFiles
+from webr4.trace import Trace
 from webr4.sweep.settings import SweepSettings
 from webr4.record.session import record
 
@@ -35,3 +37,16 @@ def test_verdict_matches_the_sites_expectation(driver, sites_url, tmp_path, site
         assert reversal.first and reversal.second and reversal.location
         assert (tmp_path / "sequences" / str(reversal.index) / "state.png").is_file()
     assert (tmp_path / "summary.json").is_file()
+    # At bound 1 no reversal's own races are explored: its page accesses are logged in the steps
+    # of its reversed pair alone, which the rules read (and the head's, which runs before the
+    # page is told which events to log).
+    with RunFiles(tmp_path) as files:
+        logged = [_steps_with_page_accesses(files.trace(r.index)) for r in summary.reversals]
+    for reversal, events in zip(summary.reversals, logged):
+        assert events <= {reversal.first_id, reversal.second_id}, reversal
+    assert any(logged) or not summary.reversals
+
+def _steps_with_page_accesses(trace: Trace | None) -> set[str]:
+    assert trace is not None
+    return {step.event for step in trace.steps[1:]
+            if any(not a.location.startswith("event:") for a in step.accesses)}

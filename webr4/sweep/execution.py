@@ -8,7 +8,7 @@ the run store.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from playwright.async_api import Error as PlaywrightError
@@ -28,15 +28,22 @@ from webr4.vocabulary import FAILED_RUNS, RETRIED_RUNS, Truncation
 class Variant:
     """How a replay departs from the session on purpose: its random seed moved by ``seed_shift``
     and its virtual clock started ``clock_shift_ms`` later. Two replays of one plan that differ
-    only so show which parts of the end state follow the clock and the random numbers."""
+    only so show which parts of the end state follow the clock and the random numbers. With
+    ``logged_events``, only those events' steps carry the page's accesses (the runtime's own are
+    always there): what a sequence whose strategy reads no other needs, at a fraction of the
+    logging's cost."""
 
     seed_shift: int = 0
     clock_shift_ms: float = 0.0
+    logged_events: frozenset[str] | None = None
 
 
 AS_RECORDED = Variant()
-SHIFTED = Variant(seed_shift=1, clock_shift_ms=((400 * 24 + 1) * 3600 + 61) * 1000 + 1)
-"""400 days, an hour, a minute, a second and a millisecond later: every field of a date moves."""
+UNLOGGED = Variant(logged_events=frozenset())
+"""As recorded, with none of the page's accesses logged: a replay whose events and end state alone count."""
+SHIFTED = Variant(seed_shift=1, clock_shift_ms=((400 * 24 + 1) * 3600 + 61) * 1000 + 1, logged_events=frozenset())
+"""400 days, an hour, a minute, a second and a millisecond later, so that every field of a date
+moves; unlogged."""
 
 
 @dataclass(frozen=True)
@@ -84,7 +91,8 @@ async def run_plan(driver: Driver, session: Session, plan: Iterable[str], varian
             execution = await driver.execute(session.url, tuple(plan), actions=session.user_actions,
                                              store=session.network(), live_network=False, limits=session.run_limits,
                                              seed=session.seed + variant.seed_shift,
-                                             clock_shift_ms=variant.clock_shift_ms, capture=compared_state())
+                                             clock_shift_ms=variant.clock_shift_ms,
+                                             capture=replace(compared_state(), logged_events=variant.logged_events))
         except Exception as error:  # whatever failed once the browser was gone failed for that reason
             message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
             if await driver.gone():

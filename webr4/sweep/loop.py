@@ -21,7 +21,7 @@ from webr4.rundir.summary import FINISHED, ReversalReport, Summary
 from webr4.state.noise import NoiseMask
 from webr4.state.snapshot import StateSnapshot
 from webr4.sweep.early import EarlyWitness
-from webr4.sweep.execution import Outcome
+from webr4.sweep.execution import AS_RECORDED, Outcome, Variant
 from webr4.sweep.pipeline import Pipeline
 from webr4.sweep.progress import Progress
 from webr4.sweep.settings import SweepSettings
@@ -70,8 +70,10 @@ class Sweep:
         parent = self._traces[planned.derived_from]
         ahead = upcoming(self.strategy, planned, lambda p: self._pipeline.trace(p.plan), lambda: (parent, self._seed),
                          self._workers - 1) if self._workers > 1 else []
-        self._pipeline.want([planned.plan, *(p.plan for p in ahead)])
-        child = await self._pipeline.outcome(planned.plan)
+        variant = self._variant(planned)
+        # A guessed plan's depth is a guess too: it is logged in full, which serves whatever asks for it.
+        self._pipeline.want([(planned.plan, variant), *((p.plan, AS_RECORDED) for p in ahead)])
+        child = await self._pipeline.outcome(planned.plan, variant=variant)
         self.strategy.observe(planned, _as_planned(child, planned, parent, self._seed))
         key = execution_key(planned.plan)
         self._traces[planned.index] = child.trace
@@ -120,6 +122,14 @@ class Sweep:
             summary.completed_bound = reached.completed
             summary.next_bound = None if reached.working is None else {
                 "bound": reached.working, "explored": reached.explored, "pending": reached.pending}
+
+    def _variant(self, planned: PlannedSequence) -> Variant:
+        """How ``planned`` runs: as recorded, its accesses logged in every step unless the strategy
+        reads none of them; then in the steps of its reversed pair alone, which the verdict's
+        rules read (a user event's writes, a script's)."""
+        if planned.reversal is None or self.strategy.reads_accesses(planned):
+            return AS_RECORDED
+        return Variant(logged_events=frozenset((planned.reversal.first, planned.reversal.second)))
 
     def _judge(self, planned: PlannedSequence, child: Trace) -> ReversalReport:
         """Judge a child against its parent (:func:`~webr4.classify.judge.judge`), write the

@@ -23,17 +23,18 @@ class Pipeline:
     def __init__(self, backend: Backend, store: RunStore) -> None:
         self._backend, self._store = backend, store
         self._running: dict[str, asyncio.Task[Outcome]] = {}
-        self._wanted: list[tuple[str, Plan]] = []
+        self._wanted: list[tuple[str, Plan, Variant]] = []
         self._unclaimed: dict[str, Outcome] = {}  # finished here, not yet asked for by outcome()
         self._traces: dict[str, Trace] = {}  # every finished execution's trace, for speculation
 
-    def want(self, plans: Sequence[Sequence[str]]) -> None:
-        """Run these plans as workers come free, in this order; replaces the previous wish list."""
+    def want(self, plans: Sequence[tuple[Sequence[str], Variant]]) -> None:
+        """Run these plans, each as its variant says, as workers come free, in this order; replaces
+        the previous wish list."""
         wanted = []
-        for plan in plans:
+        for plan, variant in plans:
             key = execution_key(plan)
             if key not in self._running and self._trace(key) is None:
-                wanted.append((key, tuple(plan)))
+                wanted.append((key, tuple(plan), variant))
         self._wanted = wanted
         self._fill()
 
@@ -73,9 +74,9 @@ class Pipeline:
 
     def _fill(self) -> None:
         while self._wanted and len(self._running) < self._backend.workers:
-            key, plan = self._wanted.pop(0)
+            key, plan, variant = self._wanted.pop(0)
             if key not in self._running and key not in self._traces:
-                self._start(key, plan)
+                self._start(key, plan, variant)
 
     def _start(self, key: str, plan: Plan, variant: Variant = AS_RECORDED) -> asyncio.Task[Outcome]:
         task = asyncio.ensure_future(self._run(key, plan, variant))

@@ -43,7 +43,7 @@ from webr4.sweep.pipeline import Pipeline
 from webr4.sweep.progress import SEED, Progress, Quiet
 from webr4.sweep.settings import SweepSettings
 from webr4.record.session import Session
-from webr4.sweep.store import RunStore, StoreError, execution_key
+from webr4.sweep.store import RunStore, StoreError
 from webr4.trace import Trace
 from webr4.errors import Webr4Error
 
@@ -126,7 +126,7 @@ async def _sweep(pipeline: Pipeline, store: RunStore, session: Session, run: Run
     progress.phase(SEED)
     # The first replay is the seed, whose races are explored; the other two show what varies in
     # the end state, and their accesses are read by nothing.
-    first, second, shifted = await asyncio.gather(
+    (seed_key, first), (_, second), (_, shifted) = await asyncio.gather(
         pipeline.outcome(seed_plan, copy=1), pipeline.outcome(seed_plan, copy=2, variant=UNLOGGED),
         pipeline.outcome(seed_plan, copy=3, variant=SHIFTED))
     for replay in (first, second):  # a failed replay has no end state to learn the noise from
@@ -150,7 +150,7 @@ async def _sweep(pipeline: Pipeline, store: RunStore, session: Session, run: Run
     mask = noise | clock | settings.mask
     run.write_summary(summary)
     try:
-        seed = Seed(first.trace, first.state, execution_key(seed_plan, copy=1))
+        seed = Seed(first.trace, first.state, seed_key)
         await Sweep(pipeline, run, store, settings, seed, mask, workers, witness).run(summary, progress, started)
     except BaseException:
         summary.status = INTERRUPTED

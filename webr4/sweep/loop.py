@@ -26,7 +26,7 @@ from webr4.sweep.pipeline import Pipeline
 from webr4.sweep.progress import Progress
 from webr4.sweep.settings import SweepSettings
 from webr4.sweep.speculate import predict, upcoming
-from webr4.sweep.store import RunStore, execution_key
+from webr4.sweep.store import RunStore
 from webr4.trace import Trace
 from webr4.vocabulary import StopReason, Truncation
 
@@ -70,12 +70,9 @@ class Sweep:
         parent = self._traces[planned.derived_from]
         ahead = upcoming(self.strategy, planned, lambda p: self._pipeline.trace(p.plan), lambda: (parent, self._seed),
                          self._workers - 1) if self._workers > 1 else []
-        variant = self._variant(planned)
-        # A guessed plan's depth is a guess too: it is logged in full, which serves whatever asks for it.
-        self._pipeline.want([(planned.plan, variant), *((p.plan, AS_RECORDED) for p in ahead)])
-        child = await self._pipeline.outcome(planned.plan, variant=variant)
+        self._pipeline.want([(p.plan, self._variant(p)) for p in (planned, *ahead)])
+        key, child = await self._pipeline.outcome(planned.plan, variant=self._variant(planned))
         self.strategy.observe(planned, _as_planned(child, planned, parent, self._seed))
-        key = execution_key(planned.plan)
         self._traces[planned.index] = child.trace
         self._states[planned.index] = self._save(planned.index, key, child.state)
         stored = self._store.report(planned.index)

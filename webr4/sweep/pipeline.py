@@ -32,29 +32,31 @@ class Pipeline:
         the previous wish list."""
         wanted = []
         for plan, variant in plans:
-            key = execution_key(plan)
-            if key not in self._running and self._trace(key) is None:
-                wanted.append((key, tuple(plan), variant))
+            keys = _serving(plan, 0, variant)
+            if not any(key in self._running or self._trace(key) is not None for key in keys):
+                wanted.append((keys[-1], tuple(plan), variant))
         self._wanted = wanted
         self._fill()
 
-    async def outcome(self, plan: Sequence[str], copy: int = 0, variant: Variant = AS_RECORDED) -> Outcome:
-        """The outcome of ``plan`` (run as ``variant``; ``copy`` tells apart executions of one plan
-        that are kept side by side): finished (here or before an interruption), awaited from its
-        running execution, or run now. Outcomes are handed out, not kept: the caller stores what
-        it needs, so a long sweep does not hold every screenshot in memory."""
-        key = execution_key(plan, copy)
-        task = self._running.get(key)
-        if task is not None:
-            await task
-        known = self._unclaimed.pop(key, None) or self._store.outcome(key)
-        if known is not None:
-            return known
-        await self._start(key, tuple(plan), variant)
-        return self._unclaimed.pop(key)
+    async def outcome(self, plan: Sequence[str], copy: int = 0, variant: Variant = AS_RECORDED) -> tuple[str, Outcome]:
+        """The key and the outcome of ``plan`` (run as ``variant``; ``copy`` tells apart executions
+        of one plan that are kept side by side): finished (here or before an interruption), awaited
+        from its running execution, or run now; an execution that logged more than ``variant``
+        asks for serves it too. Outcomes are handed out, not kept: the caller stores what it
+        needs, so a long sweep does not hold every screenshot in memory."""
+        keys = _serving(plan, copy, variant)
+        for key in keys:
+            task = self._running.get(key)
+            if task is not None:
+                await task
+            known = self._unclaimed.pop(key, None) or self._store.outcome(key)
+            if known is not None:
+                return key, known
+        await self._start(keys[-1], tuple(plan), variant)
+        return keys[-1], self._unclaimed.pop(keys[-1])
 
     def trace(self, plan: Sequence[str]) -> Trace | None:
-        """The trace of ``plan`` if it has finished, without waiting."""
+        """The trace of ``plan`` logged in full, if it has finished, without waiting."""
         return self._trace(execution_key(plan))
 
     async def close(self) -> None:
@@ -96,3 +98,11 @@ class Pipeline:
         self._traces[key] = outcome.trace
         self._unclaimed[key] = outcome
         return outcome
+
+
+def _serving(plan: Sequence[str], copy: int, variant: Variant) -> list[str]:
+    """The keys of the executions that serve ``plan`` run as ``variant``, the one it runs as
+    last: one that logged every access serves any run; one that logged some events' alone, a run
+    that asks for those."""
+    full = execution_key(plan, copy)
+    return [full] if variant.logged_events is None else [full, execution_key(plan, copy, variant.logged_events)]

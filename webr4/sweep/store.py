@@ -27,7 +27,7 @@ import hashlib
 import json
 import sqlite3
 import zlib
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -67,10 +67,15 @@ def damaged(path: Path, error: BaseException) -> StoreError:
                       f"summary.json (webr4 export {path.parent} reads them); explore again into a new --out")
 
 
-def execution_key(plan: Sequence[str], copy: int = 0) -> str:
-    """A plan's key; ``copy`` tells apart deliberate repeats of one plan (the seed replays)."""
+def execution_key(plan: Sequence[str], copy: int = 0, logged: Collection[str] | None = None) -> str:
+    """A plan's key; ``copy`` tells apart deliberate repeats of one plan (the seed replays), and
+    ``logged`` an execution that logged the page's accesses in those events alone (None: in
+    every event, as the plain key says)."""
     digest = hashlib.sha256(json.dumps(list(plan)).encode()).hexdigest()[:32]
-    return f"{digest}.{copy}" if copy else digest
+    key = f"{digest}.{copy}" if copy else digest
+    if logged is None:
+        return key
+    return f"{key}~{hashlib.sha256(json.dumps(sorted(logged)).encode()).hexdigest()[:12]}"
 
 
 class RunStore:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.real_apps import Corpus, ensure_apps, load_corpus
+from benchmarks.readme_section import README, replace_between
 from benchmarks.section import Section, served
 from webr4.browser.driver import Driver
 from webr4.record.session import Session, record
@@ -35,6 +36,7 @@ from webr4.sweep.progress import Quiet
 
 ORDERS = ("plan", "harm")
 SHARES = (0.25, 0.5, 1.0)
+README_MARKERS = ("<!-- budget:start -->", "<!-- budget:end -->")
 BUDGET_S = 3600.0  # far more than a bundled site's bound 1 takes: each sweep runs to its end
 
 
@@ -165,6 +167,8 @@ def run(sites: list[Path]) -> Section:
     apps = asyncio.run(measure_corpus(corpus, apps_dir)) if apps_dir is not None else []
     markdown = (f"Bundled sites with a harmful race:\n\n{table(bundled)}\n\n"
                 f"Real-app corpus (TodoMVC session):\n\n{table(apps)}\n\n{NOTE}")
+    if apps:
+        README.write_text(replace_between(README.read_text(), markdown, *README_MARKERS))
     return Section("Anytime exploration: harmful verdicts over time, plan order against likely-harm order",
                    markdown, {name: [asdict(r) | {"exhaustive_s": r.exhaustive_s} for r in results]
                               for name, results in (("bundled", bundled), ("real_apps", apps))})

@@ -22,7 +22,8 @@ Per app, in one run, with one worker, apps one at a time:
   accesses: its size as ``trace.json``, events and accesses), the run directory's size per
   explored sequence, and the verdicts.
 
-``python -m benchmarks --only real_apps`` writes ``benchmarks/results/real_apps.{md,json}``.
+``python -m benchmarks --only real_apps`` writes ``benchmarks/results/real_apps.{md,json}`` and,
+when every app was recorded and explored, the README's table between its markers.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ from playwright.async_api import Browser
 
 from benchmarks.npm import npm_install
 from benchmarks.plain import PerExecution, plain_browser, plain_session
+from benchmarks.readme_section import README, replace_between
 from benchmarks.section import Section
 from webr4.browser.actions import UserAction, parse_actions
 from webr4.browser.driver import Driver
@@ -67,6 +69,7 @@ SWEEP_TIME_LIMIT_S = 1_200.0
 """A sweep stops after this long even before its six sequences (the table says so)."""
 APP_FIELDS = ("name", "framework", "version", "generation", "source")
 
+README_MARKERS = ("<!-- real_apps:start -->", "<!-- real_apps:end -->")
 TARGETS = {
     "per_execution_ratio_median": 1.5,
     "per_execution_ratio_worst": 2.0,
@@ -411,4 +414,7 @@ def run(sites: list[Path]) -> Section:
     if apps_dir is None:
         return Section(title, "Not measured: the npm packages of the corpus could not be installed.", [])
     results = asyncio.run(measure(corpus, apps_dir))
-    return Section(title, table(results), {"targets": TARGETS, "apps": [r.to_json() for r in results]})
+    section = Section(title, table(results), {"targets": TARGETS, "apps": [r.to_json() for r in results]})
+    if all(r.error is None for r in results):
+        README.write_text(replace_between(README.read_text(), section.markdown, *README_MARKERS))
+    return section

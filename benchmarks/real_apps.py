@@ -17,8 +17,8 @@ Per app, in one run, with one worker, apps one at a time:
 * ``record`` with live network: its seconds and ratio to plain, or the one-line error when the
   recording failed, first with every script new to the rewrite cache (the ratio the target is
   checked on), then the same recording again with every rewrite cached;
-* ``explore --max-sequences 6``: seconds per execution (two seed replays plus one per explored
-  child) and its ratio to plain, the seed trace (the first seed replay's, which logs the page's
+* ``explore --max-sequences 6``: seconds per execution (the seed's three replays plus one per
+  explored child) and its ratio to plain, the seed trace (the first seed replay's, which logs the page's
   accesses: its size as ``trace.json``, events and accesses), the run directory's size per
   explored sequence, and the verdicts.
 

@@ -70,8 +70,9 @@ class Sweep:
         parent = self._traces[planned.derived_from]
         ahead = upcoming(self.strategy, planned, lambda p: self._pipeline.trace(p.plan), lambda: (parent, self._seed),
                          self._workers - 1) if self._workers > 1 else []
-        self._pipeline.want([(p.plan, self._variant(p)) for p in (planned, *ahead)])
-        key, child = await self._pipeline.outcome(planned.plan, variant=self._variant(planned))
+        variant = self._variant(planned)
+        self._pipeline.want([(planned.plan, variant), *((p.plan, self._variant(p)) for p in ahead)])
+        key, child = await self._pipeline.outcome(planned.plan, variant=variant)
         self.strategy.observe(planned, _as_planned(child, planned, parent, self._seed))
         self._traces[planned.index] = child.trace
         self._states[planned.index] = self._save(planned.index, key, child.state)

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.real_apps import Corpus, ensure_apps, load_corpus
-from benchmarks.readme_section import README, replace_between
+from benchmarks.readme_section import update_readme
 from benchmarks.section import Section, served
 from webr4.browser.driver import Driver
 from webr4.record.session import Session, record
@@ -168,7 +168,7 @@ def run(sites: list[Path]) -> Section:
     markdown = (f"Bundled sites with a harmful race:\n\n{table(bundled)}\n\n"
                 f"Real-app corpus (TodoMVC session):\n\n{table(apps)}\n\n{NOTE}")
     if apps:
-        README.write_text(replace_between(README.read_text(), markdown, *README_MARKERS))
+        update_readme(markdown, README_MARKERS)
     return Section("Anytime exploration: harmful verdicts over time, plan order against likely-harm order",
                    markdown, {name: [asdict(r) | {"exhaustive_s": r.exhaustive_s} for r in results]
                               for name, results in (("bundled", bundled), ("real_apps", apps))})

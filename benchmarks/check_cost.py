@@ -44,7 +44,7 @@ from typing import Any
 from playwright.async_api import async_playwright
 
 from benchmarks.plain import cold_script, cold_script_seconds
-from benchmarks.readme_section import README, replace_between
+from benchmarks.readme_section import update_readme
 from benchmarks.real_apps import App, Corpus, ensure_apps, load_corpus
 from benchmarks.real_web import CACHE as REAL_WEB_CACHE
 from benchmarks.section import Section
@@ -314,5 +314,5 @@ def run(sites: list[Path]) -> Section:  # noqa: ARG001 - the corpus is its own s
         "apps": [r.to_json() for r in results],
         "bundle": None if bundle is None else asdict(bundle)})
     if names is None:
-        README.write_text(replace_between(README.read_text(), section.markdown, *README_MARKERS))
+        update_readme(section.markdown, README_MARKERS)
     return section

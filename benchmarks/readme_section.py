@@ -20,6 +20,6 @@ def replace_between(text: str, body: str, start: str = START, end: str = END) ->
     return f"{head}{start}\n{body.strip()}\n{end}{rest.partition(end)[2]}"
 
 
-def update_readme(body: str, readme: Path = README) -> None:
-    """Write ``body`` between the markers of ``readme``."""
-    readme.write_text(replace_between(readme.read_text(), body))
+def update_readme(body: str, markers: tuple[str, str] = (START, END), readme: Path = README) -> None:
+    """Write ``body`` between ``markers`` (start and end) of ``readme``."""
+    readme.write_text(replace_between(readme.read_text(), body, *markers))

@@ -48,7 +48,7 @@ from playwright.async_api import Browser
 
 from benchmarks.npm import npm_install
 from benchmarks.plain import PerExecution, plain_browser, plain_session
-from benchmarks.readme_section import README, replace_between
+from benchmarks.readme_section import update_readme
 from benchmarks.section import Section
 from webr4.browser.actions import UserAction, parse_actions
 from webr4.browser.driver import Driver
@@ -416,5 +416,5 @@ def run(sites: list[Path]) -> Section:
     results = asyncio.run(measure(corpus, apps_dir))
     section = Section(title, table(results), {"targets": TARGETS, "apps": [r.to_json() for r in results]})
     if all(r.error is None for r in results):
-        README.write_text(replace_between(README.read_text(), section.markdown, *README_MARKERS))
+        update_readme(section.markdown, README_MARKERS)
     return section

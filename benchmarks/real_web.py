@@ -50,7 +50,7 @@ from playwright.async_api import Page as BrowserPage
 
 from benchmarks.npm import npm_install
 from benchmarks.plain import PerExecution, in_fresh_context, perform_session, plain_browser, plain_session
-from benchmarks.readme_section import README, replace_between
+from benchmarks.readme_section import update_readme
 from benchmarks.real_apps import directory_bytes
 from benchmarks.section import Section
 from webr4.browser.actions import UserAction, parse_actions
@@ -371,5 +371,5 @@ def run(sites: list[Path]) -> Section:  # noqa: ARG001 - the corpus is its own s
     results = asyncio.run(measure(pages, root))
     section = Section(title, table(results), [r.to_json() for r in results])
     if names is None:
-        README.write_text(replace_between(README.read_text(), section.markdown, *README_MARKERS))
+        update_readme(section.markdown, README_MARKERS)
     return section

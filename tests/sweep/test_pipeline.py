@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from pathlib import Path
 
 from webr4.state.snapshot import StateSnapshot
 from webr4.sweep.execution import AS_RECORDED, Outcome, Variant
@@ -13,6 +14,8 @@ from webr4.sweep.store import RunStore
 from webr4.trace import Category, Event, Step, Trace
 
 PAIR = Variant(logged_events=frozenset({"a", "b"}))
+Run = tuple[tuple[str, ...], frozenset[str] | None]
+"""A plan the backend ran, and the events it logged (None: every event)."""
 
 
 class CountingBackend:
@@ -21,7 +24,7 @@ class CountingBackend:
     workers = 2
 
     def __init__(self) -> None:
-        self.runs: list[tuple[tuple[str, ...], frozenset[str] | None]] = []
+        self.runs: list[Run] = []
 
     async def execute(self, plan: Sequence[str], variant: Variant = AS_RECORDED) -> Outcome:
         self.runs.append((tuple(plan), variant.logged_events))
@@ -33,7 +36,10 @@ class CountingBackend:
         pass
 
 
-def _runs(tmp_path, asked: list[tuple[tuple[str, ...], Variant]], wanted: Sequence[tuple[tuple[str, ...], Variant]]):
+def _runs(tmp_path: Path, asked: list[tuple[tuple[str, ...], Variant]],
+          wanted: Sequence[tuple[tuple[str, ...], Variant]]) -> tuple[list[str], list[Run]]:
+    """The keys the pipeline hands ``asked`` plans out under, having wished for ``wanted``, and
+    what the backend ran."""
     backend = CountingBackend()
 
     async def go() -> list[str]:

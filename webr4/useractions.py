@@ -121,6 +121,22 @@ _KEYDOWN = _event("keydown", _FOCUS | {"keydown", "keypress", "beforeinput", "in
 _KEYUP = _event("keyup", frozenset({"keyup", "click"}), ())
 _SELECT = _event("select", _FOCUS | {"input", "change"}, ("attached", "visible", "enabled"), form_state=True)
 
+_READ = _event("read", frozenset(), ("attached",))
+_EXPECT = _event("expect", frozenset(), ("attached",))
+
+READS: Mapping[str, bool] = {
+    "inner_text": True, "text_content": True, "input_value": True, "get_attribute": True, "inner_html": True,
+    "is_checked": True, "is_enabled": True, "is_disabled": True, "is_editable": True,
+    "is_visible": False, "is_hidden": False, "count": False, "all_inner_texts": False, "all_text_contents": False,
+}
+"""The Playwright ``Locator`` methods that read the page, which a test's ``read`` step calls, and
+whether each waits for its selector to match an element (True) or answers at once (False)."""
+
+OBSERVATIONS = frozenset({"read", "expect"})
+"""The step kinds a test observes the page by rather than acts on it: ``read`` calls a method of
+:data:`READS` and keeps its answer; ``expect`` is a web-first assertion (``expect(locator).to_…``),
+which waits until its condition holds. Neither dispatches anything to the page."""
+
 ACTIONS: Mapping[str, ActionKind] = {kind.name: kind for kind in (
     ActionKind("hover", (), "hover", (_HOVER,), Exploration(_POINTER_MOVES)),
     ActionKind("fill", ("value",), "fill", (_FILL,), Exploration(_KEYS_AND_INPUT, "typable")),
@@ -128,6 +144,8 @@ ACTIONS: Mapping[str, ActionKind] = {kind.name: kind for kind in (
     ActionKind("select", ("value",), "select_option", (_SELECT,),
                Exploration(frozenset({"change", "input"}), "select")),
     ActionKind("click", (), "click", (_CLICK,), Exploration(_PRESSES)),
+    ActionKind("read", ("method", "args"), "", (_READ,)),
+    ActionKind("expect", ("assertion", "args"), "", (_EXPECT,)),
 )}
 """Every step kind, in the order automatic exploration tries them (mouse moves, typing, choices,
 clicks, as in the R4 paper)."""
@@ -138,5 +156,5 @@ USER_EVENTS: Mapping[str, UserEventKind] = {event.name: event for kind in ACTION
 ACTION_OF_EVENT: Mapping[str, ActionKind] = {event.name: kind for kind in ACTIONS.values() for event in kind.events}
 """The step kind each user event type belongs to."""
 
-BY_METHOD: Mapping[str, ActionKind] = {kind.method: kind for kind in ACTIONS.values()}
+BY_METHOD: Mapping[str, ActionKind] = {kind.method: kind for kind in ACTIONS.values() if kind.method}
 """The step kinds by the Playwright method that performs them."""

@@ -37,6 +37,7 @@ DOM_LOG_PARTS: tuple[str, ...] = (
     "tree",  # tree changes
     "handlers",  # event handlers, dispatch, the user's input and focus
     "storage",  # localStorage, sessionStorage, cookies
+    "observed",  # what a test's read of the page depends on
 )
 """The parts of the DOM log, in the order they are installed."""
 

@@ -19,14 +19,16 @@ script) acts twice within the same millisecond. Two steps therefore never see th
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
-from playwright.async_api import Locator, Page
+from playwright.async_api import Locator, Page, expect
 
 from webr4.trace import Category, Event
 from webr4.errors import Webr4Error
-from webr4.useractions import ACTION_OF_EVENT, ACTIONS
+from webr4.useractions import ACTION_OF_EVENT, ACTIONS, OBSERVATIONS, READS
 
 
 class ActionError(Webr4Error, ValueError):
@@ -39,6 +41,12 @@ class InvalidSelector(Webr4Error, ValueError):
 
 _USER_CHOOSES = ("el => { const log = window.__webr4 && window.__webr4.log; "
                  "if (log && log.userChooses) log.userChooses(el); }")
+_USER_READS = ("(elements, idLocation) => { const log = window.__webr4 && window.__webr4.log; "
+               "if (log && log.userReads) log.userReads(elements, idLocation); }")
+_ID_SELECTOR = re.compile(r"#[\w-]+")
+LOAD_STATE = "load_state"
+"""The ``expect`` a test's ``page.wait_for_load_state(state)`` (and the wait of its ``goto``) is:
+``{"expect": "html", "assertion": "load_state", "args": [state]}``."""
 _USER_CHOOSES_NONE = ("() => { const log = window.__webr4 && window.__webr4.log; "
                       "if (log && log.userChooses) log.userChooses(null); }")
 MIN_STEP_GAP_MS = 1.0
@@ -74,14 +82,38 @@ class UserAction:
     def event_id(self) -> str:
         return f"u{self.index}:{self.kind}:{self.selector}"
 
-    def event(self) -> Event:
-        text = f"{self.kind} on {self.selector}" + (f" ({self.argument!r})" if self.argument is not None else "")
+    @property
+    def observation(self) -> Observation | None:
+        """What a test's ``read`` or ``expect`` step calls; None for a user's action."""
+        return Observation.of_text(self.argument or "{}") if self.kind in OBSERVATIONS else None
+
+    @property
+    def loading_state(self) -> str | None:
+        """The load state a test's ``wait_for_load_state`` (or ``goto``) step waits for; None for any other step."""
+        observation = self.observation
+        if observation is None or observation.call != LOAD_STATE:
+            return None
+        return str(observation.args[0]) if observation.args else "load"
+
+    def event(self, observed: Any = None) -> Event:
+        """The trace's event of this user event; a ``read`` step's event keeps what it read in
+        ``observed`` (JSON: what Playwright's method answered)."""
+        observation = self.observation
+        shown = observation.call_text if observation is not None else self.argument
+        text = f"{self.kind} on {self.selector}" + (f" ({shown})" if observation is not None else
+                                                    f" ({shown!r})" if shown is not None else "")
         params: dict[str, Any] = {"selector": self.selector, "index": self.index}
         if self.argument is not None:
             params["argument"] = self.argument
+        if self.kind == "read":
+            params["observed"] = observed
         return Event(self.event_id, Category.USER, self.kind, text, None, params)
 
-    async def perform(self, page: Page, timeout_ms: float) -> None:
+    async def perform(self, page: Page, timeout_ms: float) -> Any:
+        """Perform the user event; a ``read`` returns what it read, anything else None."""
+        observation = self.observation
+        if observation is not None:
+            return await observation.perform(page, self.selector, timeout_ms)
         target = page.locator(self.selector).first
         if self.kind == "keydown":
             await target.focus(timeout=timeout_ms)
@@ -105,6 +137,86 @@ class UserAction:
         """Perform a step of one user event the way the table says Playwright performs it."""
         kind = ACTION_OF_EVENT[self.kind]
         await kind.perform(target, dict(zip(kind.arguments, [self.argument or ""])), timeout_ms)
+
+
+@dataclass(frozen=True)
+class Observation:
+    """A test's look at the page: ``call`` is a method of :data:`~webr4.useractions.READS` (a
+    ``read``) or an assertion of Playwright's ``LocatorAssertions`` (an ``expect``:
+    ``to_have_text``, ``not_to_be_visible``, …), called with ``args`` and ``options`` as JSON
+    values; a regular expression is ``{"regex": source, "flags": n}``."""
+
+    kind: str
+    call: str
+    args: tuple[Any, ...] = ()
+    options: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def of_step(cls, kind: str, step: dict[str, Any]) -> Observation:
+        call = step.get("method" if kind == "read" else "assertion")
+        args, options = step.get("args", []), step.get("options", {})
+        if not isinstance(args, list) or not isinstance(options, dict):
+            raise ActionError(f"{kind}: args must be a list and options an object, got {step!r}")
+        return cls(kind, str(call), tuple(args), tuple(sorted(options.items())))
+
+    @classmethod
+    def of_text(cls, text: str) -> Observation:
+        raw = json.loads(text)
+        return cls(raw["kind"], raw["call"], tuple(raw["args"]), tuple((k, v) for k, v in raw["options"]))
+
+    def to_text(self) -> str:
+        return json.dumps({"kind": self.kind, "call": self.call, "args": list(self.args),
+                           "options": [list(pair) for pair in self.options]}, sort_keys=True)
+
+    @property
+    def waits_for_element(self) -> bool:
+        """Whether Playwright waits for the selector to match before answering."""
+        return self.kind == "read" and READS.get(self.call, True)
+
+    @property
+    def call_text(self) -> str:
+        """The call as Python writes it: ``inner_text()``, ``to_have_text('1')``."""
+        parts = [repr(_python_value(a)) for a in self.args] + [f"{k}={_python_value(v)!r}" for k, v in self.options]
+        return f"{self.call}({', '.join(parts)})"
+
+    async def perform(self, page: Page, selector: str, timeout_ms: float) -> Any:
+        """Read (or assert) on the page, then tell the page's log what the test looked at; an
+        assertion that does not hold raises :class:`AssertionError`."""
+        if self.call == LOAD_STATE:  # the controller enables the step once the page has loaded
+            return None
+        locator = page.locator(selector)
+        if self.kind == "read":
+            answer = await getattr(locator, self.call)(*self.python_args, **self.python_options,
+                                                       **({"timeout": timeout_ms} if self.waits_for_element else {}))
+        else:
+            answer = None
+            await self.holds(page, selector, timeout_ms=1)
+        id_location = f"dom:{selector}" if _ID_SELECTOR.fullmatch(selector) else None
+        await locator.evaluate_all(_USER_READS, id_location)
+        return answer
+
+    async def holds(self, page: Page, selector: str, timeout_ms: float) -> None:
+        """An ``expect`` step's assertion, checked once with Playwright's own ``expect``:
+        :class:`AssertionError` when it does not hold."""
+        assertion = getattr(expect(page.locator(selector)), self.call)
+        await assertion(*self.python_args, **self.python_options, timeout=timeout_ms)
+
+    @property
+    def python_args(self) -> list[Any]:
+        return [_python_value(a) for a in self.args]
+
+    @property
+    def python_options(self) -> dict[str, Any]:
+        return {k: _python_value(v) for k, v in self.options if k != "timeout"}
+
+
+def _python_value(value: Any) -> Any:
+    """A JSON argument as Playwright takes it: ``{"regex": …, "flags": n}`` is a compiled pattern."""
+    if isinstance(value, dict) and set(value) == {"regex", "flags"}:
+        return re.compile(value["regex"], value["flags"])
+    if isinstance(value, list):
+        return [_python_value(v) for v in value]
+    return value
 
 
 def key_parts(key: str) -> list[str]:
@@ -138,12 +250,8 @@ def parse_actions(raw: Any) -> list[UserAction]:
                 f"action {position} must have exactly one of {', '.join(ACTIONS)} (or wait) with a selector: {step!r}"
             )
         kind = kinds[0]
-        extra = ACTIONS[kind].arguments
-        allowed = {kind, *extra}
-        if set(step) - allowed or any(not isinstance(step.get(name), str) for name in extra):
-            need = f" and {extra[0]!r}" if extra else ""
-            raise ActionError(f"action {position}: {kind} takes a selector{need}, got {step!r}")
-        argument = step[extra[0]] if extra else None
+        argument = _observation_argument(position, kind, step) if kind in OBSERVATIONS else \
+            _action_argument(position, kind, step)
         gap = max(delay, MIN_STEP_GAP_MS) if actions else delay
         ordinal = actions[-1].step + 1 if actions else 0
         for number, event in enumerate(ACTIONS[kind].events):
@@ -152,3 +260,28 @@ def parse_actions(raw: Any) -> list[UserAction]:
             actions.append(UserAction(len(actions), event.name, step[kind], argument, wait, ordinal))
         delay = 0.0
     return actions
+
+
+def _action_argument(position: int, kind: str, step: dict[str, Any]) -> str | None:
+    extra = ACTIONS[kind].arguments
+    if set(step) - {kind, *extra} or any(not isinstance(step.get(name), str) for name in extra):
+        need = f" and {extra[0]!r}" if extra else ""
+        raise ActionError(f"action {position}: {kind} takes a selector{need}, got {step!r}")
+    return step[extra[0]] if extra else None
+
+
+def _observation_argument(position: int, kind: str, step: dict[str, Any]) -> str:
+    """A ``read`` or ``expect`` step's call as the :class:`Observation` text a user event carries."""
+    name = "method" if kind == "read" else "assertion"
+    if set(step) - {kind, name, "args", "options"} or not isinstance(step.get(name), str):
+        raise ActionError(f"action {position}: {kind} takes a selector, {name!r}, and optionally 'args' and "
+                          f"'options', got {step!r}")
+    call = step[name]
+    if kind == "read" and call not in READS:
+        raise ActionError(f"action {position}: read cannot call {call!r}; it calls one of {', '.join(READS)}")
+    if kind == "expect" and call != LOAD_STATE and not re.fullmatch(r"(not_)?to_[a-z_]+", call):
+        raise ActionError(f"action {position}: {call!r} is not a Playwright locator assertion (to_have_text, …)")
+    try:
+        return Observation.of_step(kind, step).to_text()
+    except ActionError as error:
+        raise ActionError(f"action {position}: {error}") from None

@@ -52,7 +52,7 @@ from webr4.browser.records import (ActuationRequest, ChunkRelease, PageError, Re
 from webr4.browser.schedule import GIVE_UP, PAST_HORIZON, USER_PRIORITY, Candidate, Scheduler
 from webr4.browser.tracebuilder import TraceBuilder
 from webr4.instrument.chunks import ChunkModel
-from webr4.trace import ErrorRecord, EventId, Navigation, Trace
+from webr4.trace import Category, ErrorRecord, EventId, Navigation, Trace
 from webr4.vocabulary import Truncation
 
 T = TypeVar("T")
@@ -226,11 +226,35 @@ class Controller:
     async def _enabled(self) -> dict[EventId, Candidate]:
         enabled = dict(self.builder.pending)
         action = self.scheduler.next_step
-        if action is not None:
+        if action is not None and action.loading_state is not None:
+            self.state.target = TargetState.READY if self._loaded(action.loading_state) else TargetState.LOADING
+            if self.state.target is TargetState.READY:
+                enabled[action.event_id] = Candidate(action.event_id, self.scheduler.user_due(action), USER_PRIORITY, 0)
+        elif action is not None:
             self.state.target = await target_state(self.page, action, self.state.target)
             if self.state.target is TargetState.READY:
                 enabled[action.event_id] = Candidate(action.event_id, self.scheduler.user_due(action), USER_PRIORITY, 0)
         return enabled
+
+    def _loading_events(self, state: str) -> set[EventId]:
+        """The pending events a page must run before it reaches the load ``state`` a test waits for
+        (``domcontentloaded``: its parse chunks and DOMContentLoaded; ``load``: every element load
+        and the window's load too; ``commit``: none)."""
+        return {event_id for event_id in self.builder.pending if self._loads(event_id, state)}
+
+    def _loads(self, event_id: EventId, state: str) -> bool:
+        """Whether the page must run ``event_id`` before it reaches the load ``state``."""
+        event = self.builder.events.get(event_id)
+        if event is None or state == "commit":
+            return False
+        script = event.category is Category.NETWORK and event.type == "script"
+        if state == "domcontentloaded":  # async scripts need not run before it
+            return event.category is Category.PARSE or event.type == "DOMContentLoaded" or (
+                script and event.params.get("kind") != "async")
+        return event.category in (Category.PARSE, Category.LIFECYCLE) or script
+
+    def _loaded(self, state: str) -> bool:
+        return not self._loading_events(state)
 
     async def _enabled_safely(self) -> dict[EventId, Candidate]:
         try:
@@ -389,12 +413,19 @@ class Controller:
 
     async def _user_action(self, action: UserAction, candidate: Candidate) -> StepReport:
         self.builder.events[action.event_id] = action.event()
+        if action.loading_state is not None:  # it happens after the page's loading, as Playwright's wait does
+            self.builder.preds[action.event_id] = [
+                step.event for step in self.builder.steps if self._loads(step.event, action.loading_state)]
         await self.channel.user_begin(action.event_id, candidate.due)
         failure = None
         try:
-            await action.perform(self.page, timeout_ms=self.limits.event_timeout_s * 500)
-        except PlaywrightError as error:
-            failure = f"{action.kind} on {action.selector} failed: {str(error).splitlines()[0]}"
+            observed = await action.perform(self.page, timeout_ms=self.limits.event_timeout_s * 500)
+        except (PlaywrightError, AssertionError) as error:
+            said = (str(error).strip() or "no answer").splitlines()[0]
+            failure = f"{action.kind} on {action.selector} failed: {said}"
+        else:
+            if action.kind == "read":
+                self.builder.events[action.event_id] = action.event(observed)
         record = await self.channel.user_finish(action.event_id)
         if failure:
             record = replace(record, errors=(*record.errors, PageError("harness", failure, None, action.event_id)))

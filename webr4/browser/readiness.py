@@ -33,6 +33,8 @@ class TargetState(Enum):
     DISABLED = "its element was disabled"
     READ_ONLY = "its element was read-only"
     MOVING = "its element kept moving"
+    UNMET = "its assertion never held"
+    LOADING = "the page never finished loading"
 
 
 _QUERY_TIMEOUT_MS = 1_000  # the element was just found; this only bounds a page that went away
@@ -51,7 +53,10 @@ async def target_state(page: Page, action: UserAction, expected: TargetState = T
     questions at once (:func:`_ready_at_once`), since a step's target is looked at before every
     event that runs while the step waits; any other answer is found as before."""
     event = USER_EVENTS[action.kind]
-    if not event.needs_target:
+    observation = action.observation
+    if observation is not None and observation.kind == "expect":
+        return await _assertion_state(page, action)
+    if not event.needs_target or observation is not None and not observation.waits_for_element:
         return TargetState.READY
     state = await _state_at_rest(page, action, event.actionability, expected)
     if state is TargetState.READY and "stable" in event.actionability and await _moving(page, action.selector):
@@ -85,6 +90,23 @@ async def _state_at_rest(page: Page, action: UserAction, checks: tuple[str, ...]
             raise InvalidSelector(f"step {action.index + 1} ({action.kind}): {action.selector!r} is not a valid "
                                   f"selector ({message.split(': ', 1)[-1]})") from None
         return TargetState.MISSING
+    return TargetState.READY
+
+
+async def _assertion_state(page: Page, action: UserAction) -> TargetState:
+    """An ``expect`` step waits, as Playwright's web-first assertion retries, until its condition
+    holds: checked once now, in Playwright's isolated world."""
+    assert action.observation is not None
+    try:
+        await action.observation.holds(page, action.selector, timeout_ms=1)
+    except AssertionError:
+        return TargetState.UNMET
+    except PlaywrightError as error:
+        message = str(error).strip().splitlines()[0] if str(error).strip() else ""
+        if "SyntaxError" in message or "while parsing" in message:
+            raise InvalidSelector(f"step {action.index + 1} (expect): {action.selector!r} is not a valid "
+                                  f"selector ({message.split(': ', 1)[-1]})") from None
+        return TargetState.UNMET
     return TargetState.READY
 
 

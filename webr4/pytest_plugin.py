@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import inspect
 import re
+import time
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +39,7 @@ import pytest
 from webr4.errors import Webr4Error
 
 if TYPE_CHECKING:
+    from webr4.record.scripted import StepLog
     from webr4.rundir.summary import Summary
 
 MARKER = "webr4"
@@ -51,6 +53,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--webr4-out", type=Path, metavar="DIR",
                     help="directory for the run directories, one per test (default test-output/webr4)")
     group.addoption("--webr4-off", action="store_true", help="run tests marked webr4 as plain Playwright tests")
+    group.addoption("--webr4-deflake", type=Path, metavar="RUN",
+                    help="find the event orders that fail each Playwright test (no marker needed), propose a "
+                         "verified fix, and write them into the run directory RUN (see webr4 deflake)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -111,10 +116,10 @@ class SeedPage(_Disguise):
     """The page a marked test drives: every call reaches the real page, user actions are written
     down as session steps, and ``seed_url``, the URL the session starts from, is kept."""
 
-    def __init__(self, page: Any, url: str | None) -> None:
+    def __init__(self, page: Any, url: str | None, log: StepLog | None = None) -> None:
         from webr4.record.scripted import RecordingPage, StepLog
 
-        self.log = StepLog()
+        self.log = log if log is not None else StepLog()
         super().__init__(RecordingPage(page, self.log), type(page))
         self._page = page
         self.seed_url = url
@@ -125,19 +130,22 @@ class SeedPage(_Disguise):
         return self.log.steps
 
     @classmethod
-    def open(cls, page: Any, url: str | None) -> SeedPage:
-        """A recording page over ``page``, first taken to ``url`` when given."""
+    def open(cls, page: Any, url: str | None, log: StepLog | None = None) -> SeedPage:
+        """A recording page over ``page``, first taken to ``url`` when given, writing into ``log``
+        (a new :class:`~webr4.record.scripted.StepLog` when None)."""
         if url is not None:
             page.goto(url)
-        return cls(page, page.url if url is not None else None)
+        return cls(page, page.url if url is not None else None, log)
 
     def goto(self, url: str, **options: Any) -> Any:
         """Navigate; the session starts from the last page loaded before the first user action."""
         if self.steps:
             raise NavigatedAfterAction(f"webr4 explores one page load, but the test navigates to {url} after its "
                                "first action; split the test or leave it unmarked")
+        called = time.monotonic()
         response = self._page.goto(url, **options)
         self.seed_url = self._page.url
+        self.log.loaded(options.get("wait_until") or "load", called)
         return response
 
 
@@ -209,6 +217,28 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     marker = item.get_closest_marker(MARKER)
     if marker is not None and isinstance(item, pytest.Function):
         item.stash[_CHECK] = _check(item, marker)
+
+
+@pytest.hookimpl(tryfirst=True, specname="pytest_pyfunc_call")
+def pytest_pyfunc_call_deflake(pyfuncitem: pytest.Function) -> bool | None:
+    """Under ``--webr4-deflake``, deflake the test instead of calling it once."""
+    run = pyfuncitem.config.getoption("webr4_deflake")
+    if run is None:
+        return None
+    from webr4.deflake.testrun import deflake_item
+
+    deflake_item(pyfuncitem, Path(run).resolve(), pyfuncitem.config.getoption("webr4_bound"))
+    return True
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Under ``--webr4-deflake``, write the run's summary and fix from the tests' entries."""
+    run = session.config.getoption("webr4_deflake")
+    if run is None or not session.items:
+        return
+    from webr4.deflake.results import gather
+
+    gather(Path(run).resolve(), [item.nodeid for item in session.items])
 
 
 @pytest.hookimpl(wrapper=True)

@@ -47,6 +47,8 @@ class CommandHome(NamedTuple):
 COMMANDS: dict[str, CommandHome] = {
     "check": CommandHome("webr4.cli.sweeping", "check_command", "Record URL, explore it and write the report, "
                                                                 "in one command."),
+    "deflake": CommandHome("webr4.cli.deflaking", "deflake_command", "Find the event orders that fail Playwright "
+                                                                     "tests, and fixes proven to remove them."),
     "explore": CommandHome("webr4.cli.sweeping", "explore_command", "Explore the reversals of a recorded SESSION "
                                                                     "and classify each one."),
     "export": CommandHome("webr4.cli.runs", "export_command", "Write the verdicts of RUN for CI; exit status 1 when "

@@ -27,7 +27,7 @@ from playwright.sync_api import Locator, Page, sync_playwright
 
 from webr4.browser.launch import CHROMIUM_ARGS, chromium_path, not_startable, sandbox_off_reason
 from webr4.errors import Webr4Error
-from webr4.useractions import BY_METHOD, ActionKind
+from webr4.useractions import BY_METHOD, READS, ActionKind
 
 Steps = list[dict[str, Any]]
 
@@ -48,11 +48,23 @@ class StepLog:
     checks that its target is actionable and stable) each replay waits for again.
     """
 
+    observes = False
+    """Whether the script's reads of the page (:data:`~webr4.useractions.READS`) are steps too
+    (``read``); a plain script's are not: only a test's observations race (:mod:`webr4.deflake`)."""
+
     def __init__(self, pace: float | None = None) -> None:
         self.steps: Steps = []
         self.pace = pace
         self._last: float | None = None  # monotonic time the previous action finished
         self._waited = 0.0  # milliseconds the script waited explicitly since then
+
+    def loaded(self, state: str, called: float) -> None:
+        """Write down that the script waited for the page to reach the load ``state`` (only when
+        :attr:`observes`: a plain script's session starts once the page has loaded)."""
+
+    def read(self, step: dict[str, Any], called: float, answer: Any) -> None:
+        """Write down a read of the page that has just answered ``answer`` (only when :attr:`observes`)."""
+        self.action(step, called)
 
     def action(self, step: dict[str, Any], called: float) -> None:
         """Write down an action that has just finished, called at ``called`` (a monotonic time)."""
@@ -174,7 +186,32 @@ class RecordingLocator(_Finder):
     def __getattr__(self, name: str) -> Any:
         if name in BY_METHOD:
             return self._acting(BY_METHOD[name])
+        if name in READS and self._log.observes:
+            return self._reading(name)
         return super().__getattr__(name)
+
+    def press_sequentially(self, text: str, *, delay: float | None = None, **options: Any) -> None:
+        """Type ``text`` a key at a time: written down as a ``press`` step per key, ``delay`` apart."""
+        called = time.monotonic()
+        self._target.press_sequentially(text, delay=delay, **options)
+        if self._selector is None or set(options) - {"timeout", "no_wait_after"}:
+            return
+        for number, key in enumerate(text):
+            if number and delay:
+                self._log.wait(delay)
+            self._log.action({"press": self._selector, "key": key}, called)
+
+    def _reading(self, method: str) -> Callable[..., Any]:
+        """The locator's read ``method``, writing down the ``read`` step it was when its
+        arguments are JSON strings (an attribute's name) and its options change no answer."""
+        def read(*args: Any, **options: Any) -> Any:
+            called = time.monotonic()
+            answer = getattr(self._target, method)(*args, **options)
+            plain = all(isinstance(a, str) for a in args) and not set(options) - {"timeout"}
+            if self._selector is not None and plain:
+                self._log.read({"read": self._selector, "method": method, "args": list(args)}, called, answer)
+            return answer
+        return read
 
     def _acting(self, kind: ActionKind) -> Callable[..., Any]:
         """The locator's Playwright method for ``kind``, writing down the step it performed."""
@@ -201,11 +238,20 @@ class RecordingPage(_Finder):
         if name in BY_METHOD:
             # page.click(selector, …) is page.locator(selector).click(…)
             return lambda selector, *args, **options: getattr(self.locator(selector), name)(*args, **options)
+        if name in READS and self._log.observes and hasattr(self._target, name):
+            # page.inner_text(selector) reads the first element that matches, as a locator's nth=0 does
+            return lambda selector, *args, **options: getattr(self.locator(f"{selector} >> nth=0"), name)(
+                *args, **options)
         return super().__getattr__(name)
 
     def wait_for_timeout(self, timeout: float) -> None:
         self._target.wait_for_timeout(timeout)
         self._log.wait(timeout)
+
+    def wait_for_load_state(self, state: str | None = None, **options: Any) -> None:
+        called = time.monotonic()
+        self._target.wait_for_load_state(state, **options)
+        self._log.loaded(state or "load", called)
 
 
 def load_run(path: Path) -> Callable[[Any], Any]:

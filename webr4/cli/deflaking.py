@@ -1,0 +1,85 @@
+"""``webr4 deflake``: the failing event orders of existing Playwright tests, and verified fixes.
+
+The tests run under pytest in this process, unchanged, with the webr4 plugin's
+``--webr4-deflake`` (:mod:`webr4.deflake`); this command adds the exit status, the summary in
+words and ``--apply``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from webr4.cli.failures import Failure
+
+_NO_TESTS = (4, 5)  # pytest's usage error, no tests collected
+
+
+@click.command("deflake")
+@click.argument("nodeids", nargs=-1, required=True, metavar="NODEID...")
+@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("runs/deflake"),
+              show_default=True, help="Run directory: each test's run, summary.json and fix.diff.")
+@click.option("--bound", type=click.IntRange(min=0), default=1, show_default=True,
+              help="Conflict-reversal bound of each test's exploration.")
+@click.option("--apply", "apply_fixes", is_flag=True,
+              help="Write every verified fix into its test file (only a file unchanged since the run).")
+def deflake_command(nodeids: tuple[str, ...], out_dir: Path, bound: int, apply_fixes: bool) -> None:
+    """Find the event orders that fail Playwright tests, and fixes proven to remove them."""
+    import pytest
+
+    out = out_dir.resolve()
+    summary_path = out / "summary.json"
+    if out.exists() and any(out.iterdir()) and not summary_path.is_file():
+        raise Failure(f"{out_dir} is not empty and holds no deflake run; choose another --out")
+    summary_path.unlink(missing_ok=True)
+    code = pytest.main([*nodeids, f"--webr4-deflake={out}", f"--webr4-bound={bound}", "-p", "no:cacheprovider",
+                        "-p", "no:xdist", "-q"])
+    if code in _NO_TESTS:
+        raise Failure(f"pytest found no test for {' '.join(nodeids)} (status {int(code)}); name tests as pytest "
+                      "does: path/to/test_file.py::test_name")
+    if not summary_path.is_file():
+        raise Failure(f"pytest stopped with status {int(code)} before any test was deflaked")
+    summary = json.loads(summary_path.read_text(encoding="utf-8"))
+    _report(summary, out)
+    if apply_fixes:
+        _apply(summary, out)
+    broken = [t for t in summary["tests"] if t["status"] in ("fails-alone", "error")]
+    if broken:
+        raise Failure(broken[0]["message"])
+    raise SystemExit(1 if summary["flaky"] else 0)
+
+
+def _report(summary: dict[str, Any], out: Path) -> None:
+    from webr4.deflake.testrun import in_words
+
+    for entry in summary["tests"]:
+        if entry["status"] == "stable":
+            click.echo(f"{entry['test']}: no failing order in {entry['sequences']} explored")
+        elif entry["status"] == "flaky":
+            click.echo("\n".join(in_words(entry)))
+    verified = [t for t in summary["tests"] if (t.get("fix") or {}).get("verified")]
+    if verified:
+        click.echo(f"{len(verified)} verified fix(es): {out / 'fix.diff'}")
+
+
+def _apply(summary: dict[str, Any], out: Path) -> None:
+    """Write each verified fix into its test file, when the file is still as the run read it."""
+    for entry in summary["tests"]:
+        fix = entry.get("fix") or {}
+        if not fix.get("verified"):
+            continue
+        target, fixed = Path(fix["file"]), out / fix["fixed"]
+        after = fixed.read_text(encoding="utf-8")
+        current = target.read_text(encoding="utf-8")
+        if current == after:
+            continue
+        if hashlib.sha256(current.encode("utf-8")).hexdigest() != fix["before_sha256"]:
+            click.echo(f"not applied: {target} changed since the run; apply {fix['fixed']} by hand", err=True)
+            continue
+        target.write_text(after, encoding="utf-8")
+        click.echo(f"applied: {target}")
+

@@ -1,0 +1,142 @@
+"""Which explored orders fail the test, and why: the racing pair, the slow response behind it, whose fault.
+
+An explored sequence differs from its parent by one reversed pair of events. When the test
+passes against the parent and fails against the sequence, that pair made it fail: one of the two
+is usually the test's own step (a read that came before the response it wanted, a click before
+its handler existed) and the other the page's event it raced with.
+
+Fault, in the user's terms: the **test**'s when only the test's observation moved (the app gets
+to the asserted state a little later, and the end state is the same), the **app**'s too when the
+end state differs: what the user did was lost or undone (a click before its handler was attached
+is a lost click, whatever the late-handler filter calls it), as a harmful verdict says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from webr4.browser.actions import parse_actions
+from webr4.deflake.oracle import Outcome
+from webr4.deflake.testlog import TestCall
+from webr4.rundir.summary import ReversalReport
+from webr4.sweep.runfiles import RunFiles
+from webr4.trace import Category, Event, Trace
+
+_LOADING = frozenset({Category.PARSE, Category.LIFECYCLE})
+
+
+@dataclass(frozen=True)
+class FailingOrder:
+    """An explored order the test fails in: its ``reversal`` (as ``summary.json`` has it), how
+    the test failed, the test's step in the racing pair (None when both events are the page's),
+    the page's event, the URL whose response a slow network would delay to force the order
+    (None when no response starts that event), and whose ``fault`` it is (``test`` or ``app``)."""
+
+    reversal: ReversalReport
+    outcome: Outcome
+    test_call: TestCall | None
+    page_event: Event | None
+    slow_url: str | None
+    fault: str
+
+    @property
+    def loads_page(self) -> bool:
+        """Whether the page's event is part of loading the page (a parse chunk, a script it
+        waits for, DOMContentLoaded, load)."""
+        event = self.page_event
+        return event is not None and (event.category in _LOADING or event.type == "script")
+
+    @property
+    def no_fix_reason(self) -> str:
+        """Why the test's side alone cannot wait this order away."""
+        if self.test_call is None:
+            return (f"the page's own events race ({self.reversal.first} against {self.reversal.second}): the app "
+                    "must order them")
+        event = self.page_event.label if self.page_event is not None else "the page's event"
+        return f"nothing the test can wait for before its {self.test_call.call} marks {event}"
+
+    def racing(self) -> dict[str, Any]:
+        """The racing pair as ``summary.json``'s ``racing`` says it."""
+        return {"step": _step_words(self.test_call), "event": self.page_event.label if self.page_event else None,
+                "url": self.slow_url,
+                "pair": [self.reversal.first, self.reversal.second]}
+
+
+def _step_words(call: TestCall | None) -> str | None:
+    if call is None:
+        return None
+    return f"{call.call} on {call.selector.removesuffix(' >> nth=0')} (line {call.line})"
+
+
+def _slow_url(event: Event | None, trace: Trace) -> str | None:
+    """The URL whose response, held back, delays ``event``: its own request's, or for a parse chunk
+    the script it waits for."""
+    if event is None:
+        return None
+    for key in ("url", "src"):
+        url = event.params.get(key)
+        if isinstance(url, str) and url.startswith(("http://", "https://")):
+            return url
+    waits = event.params.get("waits_for")
+    if isinstance(waits, str) and waits.startswith(("http://", "https://")):
+        return waits
+    creator = trace.events.get(event.creator) if event.creator else None
+    if creator is not None and creator.category in (Category.NETWORK, Category.PARSE):
+        return _slow_url(creator, trace)
+    return None
+
+
+def _fault(reversal: ReversalReport, test_call: TestCall | None) -> str:
+    if reversal.verdict == "harmful" or "late-handler-attach" in reversal.reasons:
+        return "app"
+    moved_action = test_call is None or test_call.kind == "action"
+    return "app" if moved_action and reversal.differences else "test"
+
+
+def diagnose(run_dir: Path, calls: list[TestCall], steps: list[dict[str, Any]],
+             judge: Callable[[Trace], Outcome]) -> list[FailingOrder]:
+    """The explored orders of the run in ``run_dir`` that ``judge`` fails while their parent
+    passes, most visible first (the test's own fault before the app's, by reversal)."""
+    from webr4.rundir.run import RunDir
+
+    summary = RunDir(run_dir).read_summary()
+    step_of_event = {action.event_id: action.step for action in parse_actions(steps)}
+    call_of_step = {call.step: call for call in calls if call.step is not None}
+    failing: list[FailingOrder] = []
+    with RunFiles(run_dir) as files:
+        judged: dict[int, Outcome] = {}
+
+        def judged_at(index: int) -> Outcome | None:
+            if index not in judged:
+                trace = files.trace(index)
+                if trace is None:
+                    return None
+                judged[index] = judge(trace)
+            return judged[index]
+
+        for reversal in summary.reversals:
+            trace, verdict, parent = files.trace(reversal.index), judged_at(reversal.index), judged_at(reversal.parent)
+            if trace is None or verdict is None or verdict.passed or verdict.diverged or parent is None \
+                    or not parent.passed:
+                continue
+            failing.append(_order(reversal, verdict, trace, step_of_event, call_of_step))
+    return failing
+
+
+def _order(reversal: ReversalReport, verdict: Outcome, trace: Trace, step_of_event: dict[str, int],
+           call_of_step: dict[int, TestCall]) -> FailingOrder:
+    test_call = page_event = None
+    for event_id in (reversal.second_id, reversal.first_id):
+        event = trace.events.get(event_id)
+        if event_id in step_of_event and test_call is None:
+            test_call = call_of_step.get(step_of_event[event_id])
+        elif event is not None and page_event is None and event.category is not Category.USER:
+            page_event = event
+    if test_call is None and page_event is None:
+        page_event = trace.events.get(reversal.first_id)
+    return FailingOrder(reversal, verdict, test_call, page_event, _slow_url(page_event, trace),
+                        _fault(reversal, test_call))
+

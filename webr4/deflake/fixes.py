@@ -1,0 +1,202 @@
+"""The smallest change to a test that makes it wait for the event it raced with, in Playwright's idiom.
+
+Two kinds of change, each from what the recording saw:
+
+* a read that came too early (``text = page.inner_text("#count")``) gets a web-first assertion
+  before it that waits for what it read when the test passed
+  (``expect(page.locator("#count")).to_have_text("1", use_inner_text=True)``), and a fixed
+  ``wait_for_timeout`` between the action before it and the read goes: the assertion waits for
+  the event, never longer;
+* an action that came before the page's scripts had run (a click before its handler was attached)
+  waits for the page to load first (``page.wait_for_load_state()``).
+
+A change is a proposal only: :mod:`webr4.deflake.verify` offers it once it is proven. Sources are
+read with :mod:`ast`, and edited by whole lines.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from webr4.deflake.testlog import TestCall
+
+_BOOLEAN_ASSERTIONS: dict[str, tuple[str, str]] = {
+    "is_visible": ("to_be_visible()", "to_be_hidden()"),
+    "is_hidden": ("to_be_hidden()", "to_be_visible()"),
+    "is_checked": ("to_be_checked()", "not_to_be_checked()"),
+    "is_enabled": ("to_be_enabled()", "to_be_disabled()"),
+    "is_disabled": ("to_be_disabled()", "to_be_enabled()"),
+    "is_editable": ("to_be_editable()", "not_to_be_editable()"),
+}
+_PAGE_LEVEL = " >> nth=0"  # how a page-level read's selector was written down (webr4.record.scripted)
+
+
+@dataclass(frozen=True)
+class Fix:
+    """A change to the test file ``path``: its text before and after, and what it does in words."""
+
+    path: str
+    before: str
+    after: str
+    summary: str
+
+    @property
+    def diff(self) -> str:
+        """The change as a unified diff of the file, relative to the working directory."""
+        lines = difflib.unified_diff(self.before.splitlines(keepends=True), self.after.splitlines(keepends=True),
+                                     f"a/{self.path}", f"b/{self.path}")
+        return "".join(lines)
+
+
+class NoFix(Exception):
+    """No change to the test can be proposed for this order; the message says why."""
+
+
+def _literal(value: Any) -> str:
+    """A value as Python source in the formatter's style (double-quoted strings)."""
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return f"[{', '.join(_literal(v) for v in value)}]"
+    return repr(value)
+
+
+def assertion_for(call: TestCall) -> str:
+    """The web-first assertion that waits for a read's ``answer``, as Python source."""
+    answer, method = call.answer, call.call
+    if method in _BOOLEAN_ASSERTIONS:
+        return _BOOLEAN_ASSERTIONS[method][0 if answer else 1]
+    if method == "count":
+        return f"to_have_count({_literal(answer)})"
+    if method == "input_value":
+        return f"to_have_value({_literal(answer)})"
+    if method == "get_attribute" and answer is not None and call.args:
+        return f"to_have_attribute({_literal(call.args[0])}, {_literal(answer)})"
+    if method in ("inner_text", "all_inner_texts"):
+        return f"to_have_text({_literal(answer)}, use_inner_text=True)"
+    if method in ("text_content", "all_text_contents") and answer is not None:
+        return f"to_have_text({_literal(answer)})"
+    raise NoFix(f"no web-first assertion waits for {method} to answer {answer!r}")
+
+
+def _statement_at(tree: ast.Module, line: int) -> ast.stmt:
+    """The innermost statement spanning ``line``."""
+    found: ast.stmt | None = None
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.stmt) or hasattr(node, "body"):
+            continue
+        if node.lineno <= line <= (node.end_lineno or node.lineno):
+            if found is None or node.lineno > found.lineno:
+                found = node
+    if found is None:
+        raise NoFix(f"line {line} holds no statement")
+    return found
+
+
+def _call_at(tree: ast.Module, line: int, method: str) -> ast.Call:
+    """The call of ``.method(...)`` on ``line``."""
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == method
+                and node.lineno <= line <= (node.end_lineno or node.lineno)):
+            return node
+    raise NoFix(f"no call of {method} on line {line}")
+
+
+def _indent(lines: list[str], statement: ast.stmt) -> str:
+    text = lines[statement.lineno - 1]
+    return text[:len(text) - len(text.lstrip())]
+
+
+def _root_name(node: ast.expr) -> str:
+    while isinstance(node, (ast.Attribute, ast.Call, ast.Subscript)):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    if not isinstance(node, ast.Name):
+        raise NoFix("the call is not made on a named page")
+    return node.id
+
+
+def locator_source(source: str, tree: ast.Module, call: TestCall) -> str:
+    """The locator a read at ``call`` read, as the test's own source writes it."""
+    node = _call_at(tree, call.line, call.call)
+    assert isinstance(node.func, ast.Attribute)
+    receiver = ast.get_source_segment(source, node.func.value)
+    if receiver is None:
+        raise NoFix(f"the read on line {call.line} cannot be located in the source")
+    if call.selector.endswith(_PAGE_LEVEL):  # page.inner_text(selector): the selector is its first argument
+        if not node.args:
+            raise NoFix(f"the read on line {call.line} names no selector")
+        return f"{receiver}.locator({ast.get_source_segment(source, node.args[0])})"
+    return receiver
+
+
+def _with_expect_imported(tree: ast.Module, lines: list[str]) -> list[str]:
+    """``lines`` with ``from playwright.sync_api import expect`` added when the module lacks ``expect``."""
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and any((a.asname or a.name) == "expect" for a in node.names):
+            return lines
+    imports = [node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))]
+    if imports:
+        at = imports[-1].end_lineno or 0
+        return [*lines[:at], "from playwright.sync_api import expect\n", *lines[at:]]
+    first = tree.body[0] if tree.body else None
+    docstring = isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(
+        first.value.value, str)
+    at = (first.end_lineno or 0) if docstring and first is not None else 0
+    head = "\nfrom playwright.sync_api import expect\n" if at else "from playwright.sync_api import expect\n\n\n"
+    return [*lines[:at], head, *lines[at:]]
+
+
+def wait_before_read(path: str, source: str, calls: list[TestCall], read: TestCall) -> Fix:
+    """Assert, before ``read``, what it read when the test passed; drop the fixed sleeps since
+    the call before it."""
+    tree = ast.parse(source)
+    lines = source.splitlines(keepends=True)
+    statement = _statement_at(tree, read.line)
+    expectation = f"{_indent(lines, statement)}expect({locator_source(source, tree, read)}).{assertion_for(read)}\n"
+    position = calls.index(read)
+    before = [c for c in calls[:position] if c.kind != "sleep"]
+    since = before[-1].line if before else 0
+    sleeps = {c.line for c in calls[:position] if c.kind == "sleep" and since <= c.line < read.line}
+    dropped = {line for line in sleeps if _is_sleep_statement(tree, line)}
+    edited = [text for number, text in enumerate(lines, 1) if number not in dropped]
+    at = statement.lineno - 1 - sum(1 for line in dropped if line < statement.lineno)
+    edited.insert(at, expectation)
+    edited = _with_expect_imported(tree, edited)
+    summary = f"wait for {read.call} on {_shown(read.selector)} to answer {read.answer!r} with a retrying assertion"
+    if dropped:
+        summary += f", instead of the fixed wait on line {min(dropped)}"
+    return Fix(path, source, "".join(edited), summary)
+
+
+def _is_sleep_statement(tree: ast.Module, line: int) -> bool:
+    statement = _statement_at(tree, line)
+    value = statement.value if isinstance(statement, ast.Expr) else None
+    return (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+            and value.func.attr == "wait_for_timeout" and statement.lineno == statement.end_lineno)
+
+
+def load_before_action(path: str, source: str, action: TestCall) -> Fix:
+    """Wait, before ``action``, for the page's load: its scripts have run and attached their handlers."""
+    tree = ast.parse(source)
+    lines = source.splitlines(keepends=True)
+    statement = _statement_at(tree, action.line)
+    page = _root_name(_call_at(tree, action.line, action.call).func)
+    edited = [*lines[:statement.lineno - 1], f"{_indent(lines, statement)}{page}.wait_for_load_state()\n",
+              *lines[statement.lineno - 1:]]
+    summary = f"wait for the page to load before the {action.call} on {_shown(action.selector)}"
+    return Fix(path, source, "".join(edited), summary)
+
+
+def _shown(selector: str) -> str:
+    return selector.removesuffix(_PAGE_LEVEL)
+
+
+def as_json(fix: Fix | None, verified: bool, why: str) -> dict[str, Any]:
+    """A fix as ``summary.json``'s ``flaky`` entries carry it."""
+    if fix is None:
+        return {"diff": None, "verified": False, "summary": None, "why": why}
+    return {"diff": fix.diff, "verified": verified, "summary": fix.summary, "why": why}

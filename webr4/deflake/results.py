@@ -1,0 +1,66 @@
+"""What ``deflake`` keeps of a test: one entry per test in ``RUN/summary.json``, the ``flaky`` list
+the issue tracker and CI read, and ``RUN/fix.diff`` with every verified fix.
+
+Layout of a deflake run directory ``RUN``:
+
+* ``RUN/tests/<test>/`` — the test's own run: its session, explored sequences and report, as
+  ``webr4 check`` writes one; ``fix/<n>/`` under it, the fixed test's explorations;
+* ``RUN/tests/<test>/deflake.json`` — the test's entry, written as soon as it is judged;
+* ``RUN/summary.json`` — ``{"status", "tests": [entry, …], "flaky": [failing order, …]}``;
+* ``RUN/fix.diff`` — one unified diff of the test files, every verified fix.
+
+A test's entry: ``test`` (its node id), ``status`` (``flaky``, ``stable``, ``fails-alone``,
+``error``), ``message`` (why, for the last two), ``run`` (its directory, relative to ``RUN``),
+``sequences``, ``flaky`` (its failing orders), ``fix`` (``diff``, ``verified``, ``summary``,
+``why``: why it is not verified or not made). A failing order: ``test``, ``line``, ``message``
+(what pytest would print), ``racing`` (``step``, ``event``, ``url``, ``pair``), ``fault``
+(``test`` or ``app``), ``reversal`` (its id in the test's run), ``confirmation`` (plain
+Chromium under the slow response: ``status``, ``url``, ``delay_ms``, ``original``, ``fixed``)
+and ``fix`` (the test's).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+_UNSAFE = re.compile(r"[^\w.-]+")
+
+
+def test_dir(run: Path, nodeid: str) -> Path:
+    """The directory of one test's run under ``run``."""
+    return run / "tests" / _UNSAFE.sub("-", nodeid).strip("-")
+
+
+def write_json(path: Path, value: Any) -> None:
+    """Write ``value`` as JSON through a temporary name, so that a full disk leaves no half file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(json.dumps(value, indent=1, ensure_ascii=False), encoding="utf-8")
+    os.replace(partial, path)
+
+
+def write_entry(run: Path, entry: dict[str, Any]) -> None:
+    write_json(test_dir(run, entry["test"]) / "deflake.json", entry)
+
+
+def gather(run: Path, nodeids: list[str]) -> dict[str, Any]:
+    """The run's summary from the entries of ``nodeids`` written so far (in that order), and
+    ``RUN/summary.json`` and ``RUN/fix.diff`` written from them."""
+    entries = []
+    for nodeid in nodeids:
+        path = test_dir(run, nodeid) / "deflake.json"
+        if path.is_file():
+            entries.append(json.loads(path.read_text(encoding="utf-8")))
+    summary = {"status": "finished", "tests": entries,
+               "flaky": [order for entry in entries for order in entry.get("flaky", [])]}
+    write_json(run / "summary.json", summary)
+    diffs = [entry["fix"]["diff"] for entry in entries
+             if entry.get("fix") and entry["fix"].get("verified") and entry["fix"].get("diff")]
+    partial = run / "fix.diff.partial"
+    partial.write_text("".join(diffs), encoding="utf-8")
+    os.replace(partial, run / "fix.diff")
+    return summary

@@ -1,0 +1,36 @@
+"""A small Playwright project of flaky tests: its pages, served on loopback, and a slow response.
+
+``SLOW=<path>`` makes the response to that path come 2.5 s late, as a slow network would.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from webr4.browser.launch import CHROMIUM_ARGS, chromium_path
+from webr4.serve import serve
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args, playwright):
+    return {**browser_type_launch_args, "executable_path": chromium_path(playwright), "args": list(CHROMIUM_ARGS)}
+
+
+@pytest.fixture(scope="session")
+def base_url():
+    with serve(Path(__file__).parent / "site") as url:
+        yield url
+
+
+@pytest.fixture(autouse=True)
+def slow_response(page):
+    path = os.environ.get("SLOW")
+    if path:
+        def slow(route):
+            try:
+                page.wait_for_timeout(2500)
+                route.continue_()
+            except Exception:
+                pass
+        page.route(f"**/{path}", slow)

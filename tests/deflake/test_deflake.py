@@ -1,0 +1,88 @@
+"""``webr4 deflake`` on a small Playwright project of flaky tests, in a real Chromium.
+
+Each test of ``project/`` passes on a fast server and fails when one response is slow: a read
+after a fixed wait (``test_cart``), a count after a fixed wait for a debounced search
+(``test_search``), a click before a deferred script attached its handler (``test_shop``). One
+deflake run over the three must find each one's failing order, name the racing response, confirm
+it in plain Chromium and offer a fix proven to remove it; ``--apply`` then writes the fixes, and
+the fixed tests pass in plain Chromium under the slow response that fails the originals.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+PROJECT = Path(__file__).parent / "project"
+SLOW = {"test_cart.py": "cart.json", "test_search.py": "results.json", "test_shop.py": "buy.js"}
+
+
+@pytest.fixture(scope="module")
+def deflaked(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subprocess.CompletedProcess[str], dict]:
+    root = tmp_path_factory.mktemp("deflake")
+    project = root / "project"
+    shutil.copytree(PROJECT, project)
+    done = subprocess.run([sys.executable, "-m", "webr4", "deflake", *SLOW, "--out", str(root / "run"), "--apply"],
+                          cwd=project, capture_output=True, text=True, timeout=900)
+    summary = json.loads((root / "run" / "summary.json").read_text())
+    return project, done, summary
+
+
+def _entry(summary: dict, name: str) -> dict:
+    return next(entry for entry in summary["tests"] if f"{name}::" in entry["test"])
+
+
+def _plain(project: Path, name: str, slow: str | None) -> bool:
+    env = {**os.environ, "SLOW": slow or ""}
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", name], cwd=project,
+                          env=env, capture_output=True, text=True, timeout=300)
+    return done.returncode == 0
+
+
+def test_a_test_that_can_fail_exits_1(deflaked) -> None:
+    _project, done, summary = deflaked
+    assert done.returncode == 1, done.stderr[-2000:]
+    assert {Path(e["test"].split("::")[0]).name for e in summary["tests"] if e["status"] == "flaky"} == set(SLOW)
+
+
+@pytest.mark.parametrize("name", sorted(SLOW))
+def test_each_failing_order_names_its_response_and_is_confirmed(deflaked, name: str) -> None:
+    _project, _done, summary = deflaked
+    orders = _entry(summary, name)["flaky"]
+    assert orders, f"no failing order found for {name}"
+    assert any((order["racing"]["url"] or "").endswith(SLOW[name]) and order["confirmation"]["status"] == "confirmed"
+               for order in orders)
+
+
+def test_a_read_after_a_fixed_wait_is_the_tests_fault_and_waits_for_the_text(deflaked) -> None:
+    _project, _done, summary = deflaked
+    entry = _entry(summary, "test_cart.py")
+    assert entry["flaky"][0]["fault"] == "test"
+    assert entry["flaky"][0]["racing"]["step"].startswith("inner_text on #count")
+    diff = entry["fix"]["diff"]
+    assert entry["fix"]["verified"]
+    assert '+    expect(page.locator("#count")).to_have_text("1", use_inner_text=True)' in diff
+    assert "-    page.wait_for_timeout(200)" in diff
+
+
+def test_a_click_before_its_handler_is_the_apps_fault_too(deflaked) -> None:
+    _project, _done, summary = deflaked
+    entry = _entry(summary, "test_shop.py")
+    assert entry["flaky"][0]["fault"] == "app"
+    assert entry["fix"]["verified"]
+    assert "+    page.wait_for_load_state()" in entry["fix"]["diff"]
+
+
+@pytest.mark.parametrize("name", sorted(SLOW))
+def test_applied_fixes_pass_in_plain_chromium_under_the_slow_response(deflaked, name: str) -> None:
+    project, _done, _summary = deflaked
+    assert (project / name).read_text() != (PROJECT / name).read_text(), "--apply did not write the fix"
+    assert _plain(project, name, SLOW[name])

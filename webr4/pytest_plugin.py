@@ -63,6 +63,10 @@ def pytest_configure(config: pytest.Config) -> None:
                                        "harmful event races and fail when there is one")
     if not config.pluginmanager.hasplugin("playwright"):
         config.pluginmanager.register(_PageFixture(), "webr4-page")
+    else:
+        from webr4 import pytest_chromium
+
+        config.pluginmanager.register(pytest_chromium, "webr4-chromium")
 
 
 class _PageFixture:

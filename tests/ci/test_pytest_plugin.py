@@ -29,7 +29,8 @@ def test_the_example_fails_on_the_harmful_race_and_passes_the_commutative_one(sh
     result = shop.runpytest("--junitxml=junit.xml")
     result.assert_outcomes(passed=1, failed=1)
     out = shop.path / "test-output" / "webr4"
-    harmful_run, commuting_run = out / "test_shop.test_add_to_cart", out / "test_shop.test_unread_count"
+    # pytest-playwright runs each test once per browser: its name carries the browser
+    harmful_run, commuting_run = out / "test_shop.test_add_to_cart-chromium", out / "test_shop.test_unread_count-chromium"
     result.stdout.fnmatch_lines([
         "*webr4: 1 harmful event race(s) in *click-during-parse/ with the actions of test_add_to_cart*",
         "reversal 1: * click on #add on global addToCart [[]harmful: initialization-race*",
@@ -48,8 +49,8 @@ def test_the_example_fails_on_the_harmful_race_and_passes_the_commutative_one(sh
     assert json.loads((commuting_run / "session" / "session.json").read_text())["actions"] == []
     reports = {case.get("name"): prop.get("value") for case in ET.parse(shop.path / "junit.xml").iter("testcase")
                for prop in case.iter("property") if prop.get("name") == "webr4_report"}
-    assert reports == {"test_add_to_cart": str(harmful_run / "report" / "index.html"),
-                       "test_unread_count": str(commuting_run / "report" / "index.html")}
+    assert reports == {"test_add_to_cart[chromium]": str(harmful_run / "report" / "index.html"),
+                       "test_unread_count[chromium]": str(commuting_run / "report" / "index.html")}
 
 
 def test_off_runs_marked_tests_as_plain_playwright_tests(shop: pytest.Pytester):
@@ -65,7 +66,7 @@ def test_unmarked_tests_are_untouched(pytester: pytest.Pytester):
         def test_wants_a_page(page):
             pass
     """)
-    result = pytester.runpytest()
+    result = pytester.runpytest("-p", "no:playwright")  # webr4's own page fixture, for marked tests only
     result.assert_outcomes(passed=1, errors=1)
     result.stdout.fnmatch_lines(["*'page' fixture comes from pytest-playwright*only to tests marked webr4*"])
     assert not (pytester.path / "test-output").exists()
@@ -113,4 +114,5 @@ def test_a_flow_that_opens_no_page_fails(pytester: pytest.Pytester):
     """)
     result = pytester.runpytest()
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*test_flow never opened a page: give @pytest.mark.webr4(url=...) or call page.goto*"])
+    result.stdout.fnmatch_lines(["*test_flow[[]chromium[]] never opened a page: give @pytest.mark.webr4(url=...) or "
+                                 "call page.goto*"])

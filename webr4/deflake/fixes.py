@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from webr4.deflake.testlog import TestCall
+from webr4.errors import Webr4Error
 
 _BOOLEAN_ASSERTIONS: dict[str, tuple[str, str]] = {
     "is_visible": ("to_be_visible()", "to_be_hidden()"),
@@ -52,7 +53,7 @@ class Fix:
         return "".join(lines)
 
 
-class NoFix(Exception):
+class NoFix(Webr4Error):
     """No change to the test can be proposed for this order; the message says why."""
 
 

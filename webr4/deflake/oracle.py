@@ -20,11 +20,12 @@ from typing import Any
 
 from webr4.browser.actions import LOAD_STATE, UserAction, parse_actions
 from webr4.deflake.testlog import TestCall
+from webr4.errors import Webr4Error
 from webr4.trace import Trace
 from webr4.useractions import BY_METHOD, READS
 
 
-class Diverged(Exception):
+class Diverged(Webr4Error):
     """The test made another call than it made when recorded: its path depends on what it read."""
 
 

@@ -1,0 +1,54 @@
+"""A test's reads and web-first assertions as session steps, under control in a real Chromium.
+
+A ``read`` answers what Playwright's own method answers in that order and dispatches nothing to
+the page; it races with the page event that writes what it read, so R4 explores the read before
+the response; an ``expect`` waits for its condition as Playwright's retrying assertion does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from webr4.checking import SweepOptions, check
+from webr4.serve import serve
+from webr4.sweep.runfiles import RunFiles
+from webr4.sweep.settings import SweepSettings
+
+pytestmark = pytest.mark.browser
+
+SITE = Path(__file__).parent / "project" / "site"
+
+
+def _sweep(steps: list[dict], out: Path) -> list[tuple[list[str], dict[str, object]]]:
+    """Each explored sequence's event types and what its reads answered."""
+    with serve(SITE) as url:
+        checked = asyncio.run(check(url + "cart/", out, steps,
+                                    options=SweepOptions(SweepSettings(bound=1), confirm="none")))
+    seen = []
+    with RunFiles(out) as files:
+        for index in range(checked.summary.sequences):
+            trace = files.trace(index)
+            assert trace is not None
+            events = [trace.events[e] for e in trace.sequence]
+            seen.append(([e.type for e in events], {e.type: e.params.get("observed") for e in events
+                                                    if e.type == "read"}))
+    return seen
+
+
+def test_a_read_before_the_response_it_wants_is_explored_and_reads_the_old_text(tmp_path: Path) -> None:
+    steps = [{"click": "#add"}, {"wait": 50}, {"read": "#count", "method": "inner_text", "args": []}]
+    seed, *reversals = _sweep(steps, tmp_path / "run")
+    assert seed[0].index("fetch") < seed[0].index("read") and seed[1] == {"read": "1"}
+    assert any(types.index("read") < types.index("fetch") and answers == {"read": "0"}
+               for types, answers in reversals)
+
+
+def test_an_expectation_waits_for_its_condition_so_nothing_reverses_it(tmp_path: Path) -> None:
+    steps = [{"click": "#add"}, {"expect": "#count", "assertion": "to_have_text", "args": ["1"]},
+             {"read": "#count", "method": "inner_text", "args": []}]
+    sequences = _sweep(steps, tmp_path / "run")
+    assert all(types.index("fetch") < types.index("expect") and answers == {"read": "1"}
+               for types, answers in sequences)

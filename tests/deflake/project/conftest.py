@@ -1,5 +1,8 @@
 """A small Playwright project of flaky tests: its pages, served on loopback, and a slow response.
 
+It names no browser: where Playwright's own Chromium is not installed, webr4's plugin hands
+pytest-playwright the one webr4 drives.
+
 ``SLOW=<path>`` makes the response to that path come 2.5 s late, as a slow network would.
 """
 
@@ -8,13 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from webr4.browser.launch import CHROMIUM_ARGS, chromium_path
 from webr4.serve import serve
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args, playwright):
-    return {**browser_type_launch_args, "executable_path": chromium_path(playwright), "args": list(CHROMIUM_ARGS)}
 
 
 @pytest.fixture(scope="session")

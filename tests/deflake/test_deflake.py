@@ -3,9 +3,11 @@
 Each test of ``project/`` passes on a fast server and fails when one response is slow: a read
 after a fixed wait (``test_cart``), a count after a fixed wait for a debounced search
 (``test_search``), a click before a deferred script attached its handler (``test_shop``). One
-deflake run over the three must find each one's failing order, name the racing response, confirm
-it in plain Chromium and offer a fix proven to remove it; ``--apply`` then writes the fixes, and
-the fixed tests pass in plain Chromium under the slow response that fails the originals.
+deflake run must find each one's failing order, name the racing response, confirm it in plain
+Chromium and offer a fix proven to remove it; ``--apply`` then writes the fixes, and the fixed
+tests pass in plain Chromium under the slow response that fails the originals. ``test_badge``'s
+app overwrites the added item with a late saved count: waiting in the test cannot fix that, so
+its proposed fix is refused.
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ def deflaked(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subprocess
     root = tmp_path_factory.mktemp("deflake")
     project = root / "project"
     shutil.copytree(PROJECT, project)
-    done = subprocess.run([sys.executable, "-m", "webr4", "deflake", *SLOW, "--out", str(root / "run"), "--apply"],
+    done = subprocess.run([sys.executable, "-m", "webr4", "deflake", *SLOW, "test_badge.py", "--out", str(root / "run"),
+                           "--apply"],
                           cwd=project, capture_output=True, text=True, timeout=900)
     summary = json.loads((root / "run" / "summary.json").read_text())
     return project, done, summary
@@ -50,7 +53,8 @@ def _plain(project: Path, name: str, slow: str | None) -> bool:
 def test_a_test_that_can_fail_exits_1(deflaked) -> None:
     _project, done, summary = deflaked
     assert done.returncode == 1, done.stderr[-2000:]
-    assert {Path(e["test"].split("::")[0]).name for e in summary["tests"] if e["status"] == "flaky"} == set(SLOW)
+    assert {Path(e["test"].split("::")[0]).name for e in summary["tests"] if e["status"] == "flaky"} == {
+        *SLOW, "test_badge.py"}
 
 
 @pytest.mark.parametrize("name", sorted(SLOW))
@@ -86,3 +90,16 @@ def test_applied_fixes_pass_in_plain_chromium_under_the_slow_response(deflaked, 
     project, _done, _summary = deflaked
     assert (project / name).read_text() != (PROJECT / name).read_text(), "--apply did not write the fix"
     assert _plain(project, name, SLOW[name])
+
+
+def test_a_fix_that_leaves_a_failing_order_is_refused_and_the_apps_race_named(deflaked) -> None:
+    project, _done, summary = deflaked
+    entry = _entry(summary, "test_badge.py")
+    assert not entry["fix"]["verified"] and "the app must order them" in entry["fix"]["why"]
+    assert "test_badge.py" not in (project.parent / "run" / "fix.diff").read_text()
+    assert (project / "test_badge.py").read_text() == (PROJECT / "test_badge.py").read_text()
+    # the saved count arriving after the added one: plain Chromium's check of it rests on a few
+    # hundred milliseconds of real time, so only its diagnosis is asserted here
+    app_orders = [order for order in entry["flaky"] if order["fault"] == "app"]
+    assert app_orders and app_orders[0]["racing"]["url"].endswith("saved.json")
+    assert 0 < app_orders[0]["confirmation"]["delay_ms"] < 2500

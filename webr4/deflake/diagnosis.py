@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from webr4.browser.actions import parse_actions
+from webr4.deflake.adversary import DELAY_MS
 from webr4.deflake.oracle import Outcome
 from webr4.deflake.testlog import TestCall
 from webr4.rundir.summary import ReversalReport
@@ -41,6 +42,8 @@ class FailingOrder:
     page_event: Event | None
     slow_url: str | None
     fault: str
+    delay_ms: float = DELAY_MS
+    """How late the slow response must come to force the order in plain Chromium."""
 
     @property
     def loads_page(self) -> bool:
@@ -58,9 +61,17 @@ class FailingOrder:
         event = self.page_event.label if self.page_event is not None else "the page's event"
         return f"nothing the test can wait for before its {self.test_call.call} marks {event}"
 
+    @property
+    def racing_words(self) -> str:
+        """The racing pair in words: the test's step against the page's event, or two page events."""
+        if self.test_call is not None:
+            return f"{_step_words(self.test_call)} raced {self.page_event.label if self.page_event else 'the page'}"
+        return f"{self.reversal.second} came before {self.reversal.first}"
+
     def racing(self) -> dict[str, Any]:
         """The racing pair as ``summary.json``'s ``racing`` says it."""
         return {"step": _step_words(self.test_call), "event": self.page_event.label if self.page_event else None,
+                "words": self.racing_words,
                 "url": self.slow_url,
                 "pair": [self.reversal.first, self.reversal.second]}
 
@@ -122,21 +133,41 @@ def diagnose(run_dir: Path, calls: list[TestCall], steps: list[dict[str, Any]],
             if trace is None or verdict is None or verdict.passed or verdict.diverged or parent is None \
                     or not parent.passed:
                 continue
-            failing.append(_order(reversal, verdict, trace, step_of_event, call_of_step))
+            failing.append(_order(reversal, verdict, trace, files.trace(reversal.parent), step_of_event,
+                                  call_of_step))
     return failing
 
 
-def _order(reversal: ReversalReport, verdict: Outcome, trace: Trace, step_of_event: dict[str, int],
-           call_of_step: dict[int, TestCall]) -> FailingOrder:
+def _delay(parent: Trace | None, held: str, partner: str) -> float:
+    """How late the response of ``held`` must come for ``partner`` to run first: for two page
+    events, halfway between the partner and the test's next step as the parent timed them, so
+    that it still comes before the test looks again; else :data:`DELAY_MS`."""
+    if parent is None:
+        return DELAY_MS
+    times = {step.event: step.time for step in parent.steps}
+    if held not in times or partner not in times:
+        return DELAY_MS
+    after = times[partner]
+    users = {event_id for event_id, event in parent.events.items() if event.category is Category.USER}
+    looks = [step.time for step in parent.steps if step.time > after and step.event in users]
+    if not looks:
+        return DELAY_MS
+    return min(DELAY_MS, max(1.0, (after + looks[0]) / 2 - times[held]))
+
+
+def _order(reversal: ReversalReport, verdict: Outcome, trace: Trace, parent: Trace | None,
+           step_of_event: dict[str, int], call_of_step: dict[int, TestCall]) -> FailingOrder:
+    # the page's event to hold back is the one that ran first in the parent (the child runs the
+    # other one first): the test's step's partner, or of two page events the first
     test_call = page_event = None
-    for event_id in (reversal.second_id, reversal.first_id):
+    for event_id in (reversal.first_id, reversal.second_id):
         event = trace.events.get(event_id)
         if event_id in step_of_event and test_call is None:
             test_call = call_of_step.get(step_of_event[event_id])
         elif event is not None and page_event is None and event.category is not Category.USER:
             page_event = event
-    if test_call is None and page_event is None:
-        page_event = trace.events.get(reversal.first_id)
+    delay = DELAY_MS if test_call is not None or page_event is None else _delay(
+        parent, page_event.id, reversal.second_id)
     return FailingOrder(reversal, verdict, test_call, page_event, _slow_url(page_event, trace),
-                        _fault(reversal, test_call))
+                        _fault(reversal, test_call), delay)
 

@@ -158,6 +158,9 @@ def wait_before_read(path: str, source: str, calls: list[TestCall], read: TestCa
     lines = source.splitlines(keepends=True)
     statement = _statement_at(tree, read.line)
     expectation = f"{_indent(lines, statement)}expect({locator_source(source, tree, read)}).{assertion_for(read)}\n"
+    if statement.lineno > 1 and lines[statement.lineno - 2] == expectation:
+        raise NoFix(f"the test already waits for {read.call} on {_shown(read.selector)} to answer {read.answer!r}, "
+                    "and a page event still changes it before the read: the app must order its events")
     position = calls.index(read)
     before = [c for c in calls[:position] if c.kind != "sleep"]
     since = before[-1].line if before else 0

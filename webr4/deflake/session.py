@@ -201,6 +201,7 @@ class Proof:
     url: str | None
     original: Any
     fixed: Any = None
+    delay_ms: float = DELAY_MS
 
     @property
     def status(self) -> str:
@@ -215,10 +216,10 @@ def prove(test: TestUnderDeflake, order: FailingOrder, fixed: Callable[..., Any]
     """Run the original test, and the fixed one, in plain Chromium with ``order``'s racing response slow."""
     if order.slow_url is None:
         return Proof(None, None)
-    original = run_slowed(test.function, test.arguments, test.source, test.new_page, order.slow_url, DELAY_MS)
-    proof = Proof(order.slow_url, original)
+    original = run_slowed(test.function, test.arguments, test.source, test.new_page, order.slow_url, order.delay_ms)
+    proof = Proof(order.slow_url, original, delay_ms=order.delay_ms)
     if fixed is not None:
-        proof.fixed = run_slowed(fixed, test.arguments, test.source, test.new_page, order.slow_url, DELAY_MS)
+        proof.fixed = run_slowed(fixed, test.arguments, test.source, test.new_page, order.slow_url, order.delay_ms)
     return proof
 
 
@@ -232,7 +233,8 @@ def _order_json(test: TestUnderDeflake, order: FailingOrder, proof: Proof, fix: 
     return {
         "test": test.nodeid, "line": order.outcome.line, "message": order.outcome.message,
         "racing": order.racing(), "fault": order.fault, "reversal": order.reversal.index,
-        "confirmation": {"status": proof.status, "url": proof.url, "delay_ms": DELAY_MS if proof.url else None,
+        "confirmation": {"status": proof.status, "url": proof.url,
+                         "delay_ms": round(proof.delay_ms) if proof.url else None,
                          "original": _outcome_json(proof.original), "fixed": _outcome_json(proof.fixed)},
         "fix": fix,
     }

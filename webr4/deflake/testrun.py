@@ -63,10 +63,9 @@ def in_words(entry: dict[str, Any]) -> list[str]:
     lines = [f"{entry['test']} fails in {len(entry['flaky'])} of {entry['sequences']} explored orders"]
     for order in entry["flaky"]:
         racing, proof = order["racing"], order["confirmation"]
-        what = racing["step"] or "the test"
         lines.append(f"  line {order['line']}: {order['message']}")
-        lines.append(f"    {what} raced {racing['event']} ({order['fault']}'s fault); plain Chromium with "
-                     f"{racing['url'] or 'no slow response'}: {proof['status']}")
+        lines.append(f"    {racing['words']} ({order['fault']}'s fault); plain Chromium with "
+                     f"{racing['url'] or 'no slow response'} slow: {proof['status']}")
     fix = entry.get("fix")
     if fix and fix.get("summary"):
         state = "verified" if fix["verified"] else f"not verified: {fix['why']}"

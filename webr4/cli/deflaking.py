@@ -7,7 +7,9 @@ words and ``--apply``.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,24 @@ import click
 from webr4.cli.failures import Failure
 
 _NO_TESTS = (4, 5)  # pytest's usage error, no tests collected
+_QUIET = ("-p", "no:cacheprovider", "-p", "no:xdist", "-q")
+
+
+def _check_collected(nodeids: tuple[str, ...]) -> None:
+    """Collect the tests first, pytest's words kept to ourselves: a node id that names no test is
+    one line, before any browser starts."""
+    import pytest
+
+    said = io.StringIO()
+    with contextlib.redirect_stdout(said), contextlib.redirect_stderr(said):
+        code = pytest.main([*nodeids, "--collect-only", *_QUIET])
+    if code in _NO_TESTS:
+        why = next((line.strip() for line in said.getvalue().splitlines() if line.startswith("ERROR")), "")
+        raise Failure(f"pytest found no test for {' '.join(nodeids)}{f' ({why})' if why else ''}; name tests as "
+                      "pytest does: path/to/test_file.py::test_name")
+    if code != 0:
+        raise Failure(f"pytest could not collect {' '.join(nodeids)} (status {int(code)}); run pytest --collect-only "
+                      "on them to see why")
 
 
 @click.command("deflake")
@@ -35,12 +55,9 @@ def deflake_command(nodeids: tuple[str, ...], out_dir: Path, bound: int, apply_f
     summary_path = out / "summary.json"
     if out.exists() and any(out.iterdir()) and not summary_path.is_file():
         raise Failure(f"{out_dir} is not empty and holds no deflake run; choose another --out")
+    _check_collected(nodeids)
     summary_path.unlink(missing_ok=True)
-    code = pytest.main([*nodeids, f"--webr4-deflake={out}", f"--webr4-bound={bound}", "-p", "no:cacheprovider",
-                        "-p", "no:xdist", "-q"])
-    if code in _NO_TESTS:
-        raise Failure(f"pytest found no test for {' '.join(nodeids)} (status {int(code)}); name tests as pytest "
-                      "does: path/to/test_file.py::test_name")
+    code = pytest.main([*nodeids, f"--webr4-deflake={out}", f"--webr4-bound={bound}", *_QUIET])
     if not summary_path.is_file():
         raise Failure(f"pytest stopped with status {int(code)} before any test was deflaked")
     summary = json.loads(summary_path.read_text(encoding="utf-8"))

@@ -7,14 +7,16 @@ Layout of a deflake run directory ``RUN``:
   ``webr4 check`` writes one; ``fix/<n>/`` under it, the fixed test's explorations;
 * ``RUN/tests/<test>/deflake.json`` — the test's entry, written as soon as it is judged;
 * ``RUN/summary.json`` — ``{"status", "tests": [entry, …], "flaky": [failing order, …]}``;
-* ``RUN/fix.diff`` — one unified diff of the test files, every verified fix.
+* ``RUN/fix.diff`` — one unified diff of the test files, every verified fix;
+* ``RUN/report/index.html`` — a section per test (:mod:`webr4.deflake.report`).
 
 A test's entry: ``test`` (its node id), ``status`` (``flaky``, ``stable``, ``fails-alone``,
 ``error``), ``message`` (why, for the last two), ``run`` (its directory, relative to ``RUN``),
 ``sequences``, ``flaky`` (its failing orders), ``fix`` (``diff``, ``verified``, ``summary``,
 ``why``: why it is not verified or not made). A failing order: ``test``, ``line``, ``message``
 (what pytest would print), ``racing`` (``step``, ``event``, ``url``, ``pair``), ``fault``
-(``test`` or ``app``), ``reversal`` (its id in the test's run), ``confirmation`` (plain
+(``test`` or ``app``), ``reversal`` and ``parent`` (the failing order's id in the test's run, and
+the id of the order it was reversed from, which the test passes), ``confirmation`` (plain
 Chromium under the slow response: ``status``, ``url``, ``delay_ms``, ``original``, ``fixed``)
 and ``fix`` (the test's).
 """
@@ -26,6 +28,8 @@ import os
 import re
 from pathlib import Path
 from typing import Any
+
+from webr4.deflake.report import write_deflake_report
 
 _UNSAFE = re.compile(r"[^\w.-]+")
 
@@ -63,4 +67,5 @@ def gather(run: Path, nodeids: list[str]) -> dict[str, Any]:
     partial = run / "fix.diff.partial"
     partial.write_text("".join(diffs), encoding="utf-8")
     os.replace(partial, run / "fix.diff")
+    write_deflake_report(run, summary)
     return summary

@@ -233,6 +233,7 @@ def _order_json(test: TestUnderDeflake, order: FailingOrder, proof: Proof, fix: 
     return {
         "test": test.nodeid, "line": order.outcome.line, "message": order.outcome.message,
         "racing": order.racing(), "fault": order.fault, "reversal": order.reversal.index,
+        "parent": order.reversal.parent,
         "confirmation": {"status": proof.status, "url": proof.url,
                          "delay_ms": round(proof.delay_ms) if proof.url else None,
                          "original": _outcome_json(proof.original), "fixed": _outcome_json(proof.fixed)},

@@ -18,7 +18,7 @@ from pathlib import Path
 from types import ModuleType
 
 from benchmarks import (
-    budget, check_cost, confirmation, controlled_execution, cpu_heavy, evaluation, floor, loader_apps, parallel,
+    budget, check_cost, confirmation, controlled_execution, cpu_heavy, deflake, evaluation, floor, loader_apps, parallel,
     planning_cost, race_detection, real_apps, real_web, rewrite_speed, scaling, sweep_cost, wc_apps,
 )
 from benchmarks.section import Section, find_sites
@@ -46,6 +46,7 @@ SEPARATE = {
     "wc_apps": wc_apps,
     "budget": budget,
     "check_cost": check_cost,
+    "deflake": deflake,
 }
 
 

@@ -41,7 +41,8 @@ TESTS = CORPUS_DIR / "tests"
 RUNS = 20
 """Runs of each fixed test under its slow response, and without it (the plain runs time it too)."""
 RUN_LIMIT_S = 900.0
-_ENV = {**os.environ, "PYTHONPATH": str(CORPUS_DIR.parent.parent)}  # a copy of the corpus imports its serverREADME_MARKERS = ("<!-- deflake:start -->", "<!-- deflake:end -->")
+_ENV = {**os.environ, "PYTHONPATH": str(CORPUS_DIR.parent.parent)}  # a copy of the corpus imports its server
+README_MARKERS = ("<!-- deflake:start -->", "<!-- deflake:end -->")
 
 
 @dataclass

@@ -49,7 +49,7 @@ def sites_serve(port: int) -> None:
 @sites.command("example")
 @click.argument("directory", type=click.Path(path_type=Path, file_okay=False))
 def sites_example(directory: Path) -> None:
-    """Copy the pytest plugin's example tests into DIRECTORY (new or empty), to run or adapt."""
+    """Copy the example tests (the pytest plugin's, and a flaky one for deflake) into DIRECTORY (new or empty)."""
     if directory.is_dir() and any(directory.iterdir()):
         raise Failure(f"{directory} is not empty; choose a new or empty directory")
     try:
@@ -60,3 +60,4 @@ def sites_example(directory: Path) -> None:
     except OSError as error:
         raise Failure(f"cannot write into {directory}: {error.strerror}; choose another directory") from None
     click.echo(f"run them with: webr4 sites serve & pytest {directory}  (pytest: pip install 'webr4[pytest]')")
+    click.echo(f"test_mail.py is flaky: webr4 deflake {directory / 'test_mail.py'} finds why and fixes it")

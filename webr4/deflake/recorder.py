@@ -1,6 +1,6 @@
 """Running a test once, as it is, on a page that writes down what it does and what it looks at.
 
-The test's ``page`` is replaced by a :class:`~webr4.pytest_plugin.SeedPage` over a
+The test's ``page`` is replaced by a :class:`~webr4.record.testpage.SeedPage` over a
 :class:`~webr4.deflake.testlog.TestLog`: every call reaches the real page, actions and reads are
 written down as session steps, and so are web-first assertions: while the test runs, Playwright's
 ``expect`` hands out assertions on the recording locators that write down each one that passed

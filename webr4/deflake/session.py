@@ -87,7 +87,7 @@ def record_test(test: TestUnderDeflake, function: Callable[..., Any], page: Any)
     from playwright.sync_api import Error as PlaywrightError
 
     from webr4.deflake.oracle import failing_line, message_of
-    from webr4.pytest_plugin import SeedPage
+    from webr4.record.testpage import SeedPage
 
     log = TestLog(test.path)
     seed = SeedPage.open(page, None, log)

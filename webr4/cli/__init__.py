@@ -6,8 +6,9 @@ on stderr naming the problem and what to do — never a traceback.
 Exit status: 0 when no harmful race was found, 1 when one was (``explore``, ``check``; ``replay``
 when the difference does not reproduce; ``deflake`` when an order fails a test), 2 for bad input
 or a failure that stopped the command, 130 when interrupted (Ctrl-C, SIGTERM; see
-:mod:`webr4.interrupts`, whose ``main`` is the program that runs this command line). Nothing else: the group's guard turns any unexpected
-exception into status 2 and one line (the traceback too with ``--debug`` or ``WEBR4_DEBUG=1``).
+:mod:`webr4.interrupts`, whose ``main`` is the program that runs this command line). Nothing
+else: the group's guard turns any unexpected exception into status 2 and one line (the traceback
+too with ``--debug`` or ``WEBR4_DEBUG=1``).
 
 Defaults for every option can come from ``webr4.toml`` (or ``[tool.webr4]`` in
 ``pyproject.toml``) in the working directory; see :mod:`webr4.config`.

@@ -107,6 +107,16 @@ def _fault(reversal: ReversalReport, test_call: TestCall | None) -> str:
     return "app" if moved_action and reversal.differences else "test"
 
 
+def seed_outcome(run_dir: Path, judge: Callable[[Trace], Outcome]) -> Outcome:
+    """How the test ends against the recorded order itself, which it passed when recorded: a
+    failure there means the replay does not follow the test."""
+    with RunFiles(run_dir) as files:
+        trace = files.trace(0)
+    if trace is None:
+        return Outcome(False, 0, "the run kept no recorded order")
+    return judge(trace)
+
+
 def diagnose(run_dir: Path, calls: list[TestCall], steps: list[dict[str, Any]],
              judge: Callable[[Trace], Outcome]) -> list[FailingOrder]:
     """The explored orders of the run in ``run_dir`` that ``judge`` fails while their parent

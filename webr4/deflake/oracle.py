@@ -21,6 +21,7 @@ from typing import Any
 from webr4.browser.actions import LOAD_STATE, UserAction, parse_actions
 from webr4.deflake.testlog import TestCall
 from webr4.errors import Webr4Error
+from webr4.record.scripted import PAGE_ANSWERS
 from webr4.trace import Trace
 from webr4.useractions import BY_METHOD, READS
 
@@ -124,6 +125,9 @@ class Replayed:
             return self._acting(name)
         if name in READS:
             return self._reading(name)
+        if name in PAGE_ANSWERS and self._class.__name__ == "Page":
+            recorded = self._answers.take("answer", name)
+            return recorded.answer if name == "url" else lambda *_args, **_options: recorded.answer
         return lambda *_args, **_options: self._locator()
 
     def _acting(self, method: str) -> Callable[..., None]:

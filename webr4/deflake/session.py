@@ -16,12 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from webr4.deflake.adversary import DELAY_MS, run_slowed
-from webr4.deflake.diagnosis import FailingOrder, diagnose
+from webr4.deflake.diagnosis import FailingOrder, diagnose, seed_outcome
 from webr4.deflake.fixes import Fix, NoFix, load_before_action, wait_before_read
-from webr4.deflake.oracle import outcome
+from webr4.deflake.oracle import Outcome, outcome
 from webr4.deflake.recorder import assertions_written_down
 from webr4.deflake.testlog import TestCall, TestLog
 from webr4.errors import Webr4Error
+from webr4.trace import Trace
 
 MAX_FIX_ROUNDS = 4
 """How many changes a fix may combine: one per read or action that raced."""
@@ -127,9 +128,16 @@ def explore_test(test: TestUnderDeflake, function: Callable[..., Any], page: Any
     shutil.rmtree(run_dir, ignore_errors=True)
     sequences = _sweep(url, log.steps, run_dir, test.bound)
     explored = Explored(url, log.steps, log.calls, run_dir, sequences)
-    explored.failing = diagnose(run_dir, log.calls, log.steps,
-                                lambda trace: outcome(function, test.arguments, test.source, log.calls, log.steps,
-                                                      trace))
+
+    def judge(trace: Trace) -> Outcome:
+        return outcome(function, test.arguments, test.source, log.calls, log.steps, trace)
+
+    seed = seed_outcome(run_dir, judge)
+    if not seed.passed:
+        raise Webr4Error(f"deflake cannot follow {test.nodeid}: run again against its own recording it "
+                         f"{'takes another path' if seed.diverged else 'fails'} (line {seed.line}: {seed.message}); "
+                         "it may use a page, locator or call that deflake does not follow yet")
+    explored.failing = diagnose(run_dir, log.calls, log.steps, judge)
     return explored
 
 

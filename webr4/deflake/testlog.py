@@ -16,10 +16,11 @@ from webr4.record.scripted import StepLog
 
 @dataclass
 class TestCall:
-    """One call the test made on the page: an ``action``, a ``read``, an ``expect`` or a ``sleep``
-    (``wait_for_timeout``); ``step`` is its position among the session's steps (waits not
-    counted; None for a sleep), ``line`` the line of the test's source it was called from (0:
-    not from the test's file), ``answer`` what a read returned."""
+    """One call the test made on the page: an ``action``, a ``read``, an ``expect``, a ``sleep``
+    (``wait_for_timeout``) or an ``answer`` (the page's ``url``, ``title()``, …: no step); ``step``
+    is its position among the session's steps (waits not counted; None for a sleep or an answer),
+    ``line`` the line of the test's source it was called from (0: not from the test's file),
+    ``answer`` what a read or the page returned."""
 
     kind: str
     step: int | None
@@ -66,6 +67,9 @@ class TestLog(StepLog):
     def loaded(self, state: str, called: float) -> None:
         self.calls.append(TestCall("expect", self.ordinal, self.caller_line(), "html", LOAD_STATE, None, [state]))
         super().action({"expect": "html", "assertion": LOAD_STATE, "args": [state]}, called)
+
+    def answered(self, name: str, answer: Any) -> None:
+        self.calls.append(TestCall("answer", None, self.caller_line(), call=name, answer=answer))
 
     def wait(self, ms: float) -> None:
         self.calls.append(TestCall("sleep", None, self.caller_line(), call="wait_for_timeout", args=[ms]))

@@ -30,6 +30,9 @@ from webr4.errors import Webr4Error
 from webr4.useractions import BY_METHOD, READS, ActionKind
 
 Steps = list[dict[str, Any]]
+PAGE_ANSWERS = frozenset({"url", "title", "content", "evaluate", "is_closed"})
+"""What a test may ask of its page besides reads of elements: kept as answered, replayed as they
+were (they race with nothing webr4 explores)."""
 
 
 class StepsError(Webr4Error, ValueError):
@@ -65,6 +68,10 @@ class StepLog:
     def read(self, step: dict[str, Any], called: float, answer: Any) -> None:
         """Write down a read of the page that has just answered ``answer`` (only when :attr:`observes`)."""
         self.action(step, called)
+
+    def answered(self, name: str, answer: Any) -> None:
+        """Write down what the page's ``name`` (its ``url``, ``title()``, an ``evaluate``) answered:
+        no step, nothing that races (only when :attr:`observes`)."""
 
     def action(self, step: dict[str, Any], called: float) -> None:
         """Write down an action that has just finished, called at ``called`` (a monotonic time)."""
@@ -242,7 +249,21 @@ class RecordingPage(_Finder):
             # page.inner_text(selector) reads the first element that matches, as a locator's nth=0 does
             return lambda selector, *args, **options: getattr(self.locator(f"{selector} >> nth=0"), name)(
                 *args, **options)
+        if name in PAGE_ANSWERS and self._log.observes:
+            return self._answering(name)
         return super().__getattr__(name)
+
+    def _answering(self, name: str) -> Any:
+        value = getattr(self._target, name)
+        if not callable(value):
+            self._log.answered(name, value)
+            return value
+
+        def answer(*args: Any, **options: Any) -> Any:
+            result = value(*args, **options)
+            self._log.answered(name, result)
+            return result
+        return answer
 
     def wait_for_timeout(self, timeout: float) -> None:
         self._target.wait_for_timeout(timeout)

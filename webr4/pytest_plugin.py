@@ -51,6 +51,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--webr4-out", type=Path, metavar="DIR",
                     help="directory for the run directories, one per test (default test-output/webr4)")
     group.addoption("--webr4-off", action="store_true", help="run tests marked webr4 as plain Playwright tests")
+    group.addoption("--webr4-budget", type=float, metavar="SECONDS",
+                    help="with --webr4-deflake: explore each test anytime for this long, up to --webr4-bound")
     group.addoption("--webr4-deflake", type=Path, metavar="RUN",
                     help="find the event orders that fail each Playwright test (no marker needed), propose a "
                          "verified fix, and write them into the run directory RUN (see webr4 deflake)")
@@ -159,7 +161,8 @@ def pytest_pyfunc_call_deflake(pyfuncitem: pytest.Function) -> bool | None:
         return None
     from webr4.deflake.testrun import deflake_item
 
-    deflake_item(pyfuncitem, Path(run).resolve(), pyfuncitem.config.getoption("webr4_bound"))
+    deflake_item(pyfuncitem, Path(run).resolve(), pyfuncitem.config.getoption("webr4_bound"),
+                 pyfuncitem.config.getoption("webr4_budget"))
     return True
 
 

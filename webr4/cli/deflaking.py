@@ -17,6 +17,7 @@ from typing import Any
 import click
 
 from webr4.cli.failures import Failure
+from webr4.cli.options import DURATION
 
 _NO_TESTS = (4, 5)  # pytest's usage error, no tests collected
 _QUIET = ("-p", "no:cacheprovider", "-p", "no:xdist", "-q")
@@ -45,9 +46,13 @@ def _check_collected(nodeids: tuple[str, ...]) -> None:
               show_default=True, help="Run directory: each test's run, summary.json and fix.diff.")
 @click.option("--bound", type=click.IntRange(min=0), default=1, show_default=True,
               help="Conflict-reversal bound of each test's exploration.")
+@click.option("--budget", type=DURATION, metavar="DURATION",
+              help="Explore each test anytime for this long (90s, 5m): bound 1's reversals most likely to fail "
+                   "it first, then deeper bounds up to --bound.")
 @click.option("--apply", "apply_fixes", is_flag=True,
               help="Write every verified fix into its test file (only a file unchanged since the run).")
-def deflake_command(nodeids: tuple[str, ...], out_dir: Path, bound: int, apply_fixes: bool) -> None:
+def deflake_command(nodeids: tuple[str, ...], out_dir: Path, bound: int, budget: float | None,
+                    apply_fixes: bool) -> None:
     """Find the event orders that fail Playwright tests, and fixes proven to remove them."""
     import pytest
 
@@ -57,7 +62,8 @@ def deflake_command(nodeids: tuple[str, ...], out_dir: Path, bound: int, apply_f
         raise Failure(f"{out_dir} is not empty and holds no deflake run; choose another --out")
     _check_collected(nodeids)
     summary_path.unlink(missing_ok=True)
-    code = pytest.main([*nodeids, f"--webr4-deflake={out}", f"--webr4-bound={bound}", *_QUIET])
+    budgeted = [f"--webr4-budget={budget}"] if budget is not None else []
+    code = pytest.main([*nodeids, f"--webr4-deflake={out}", f"--webr4-bound={bound}", *budgeted, *_QUIET])
     if not summary_path.is_file():
         raise Failure(f"pytest stopped with status {int(code)} before any test was deflaked")
     summary = json.loads(summary_path.read_text(encoding="utf-8"))

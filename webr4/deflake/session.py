@@ -58,6 +58,7 @@ class TestUnderDeflake:
     page: Any
     root: Path
     bound: int = 1
+    budget: float | None = None
 
     @property
     def source(self) -> str:
@@ -104,14 +105,14 @@ def record_test(test: TestUnderDeflake, function: Callable[..., Any], page: Any)
     return seed.seed_url, log
 
 
-def _sweep(url: str, steps: list[dict[str, Any]], run_dir: Path, bound: int) -> int:
+def _sweep(url: str, steps: list[dict[str, Any]], run_dir: Path, bound: int, budget: float | None) -> int:
     """Record and explore the session; the number of explored sequences. On a thread of its own:
     the test's synchronous Playwright holds an event loop on this one."""
     from webr4.checking import SweepOptions, check
     from webr4.report.ci import unfinished_reason
     from webr4.sweep.settings import SweepSettings
 
-    options = SweepOptions(SweepSettings(bound=bound), confirm="none")
+    options = SweepOptions(SweepSettings(bound=bound, budget=budget), confirm="none")
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="webr4-deflake") as pool:
         checked = pool.submit(lambda: asyncio.run(check(url, run_dir, steps, options=options))).result()
     unfinished = unfinished_reason(run_dir, checked.summary)
@@ -126,7 +127,7 @@ def explore_test(test: TestUnderDeflake, function: Callable[..., Any], page: Any
 
     url, log = record_test(test, function, page)
     shutil.rmtree(run_dir, ignore_errors=True)
-    sequences = _sweep(url, log.steps, run_dir, test.bound)
+    sequences = _sweep(url, log.steps, run_dir, test.bound, test.budget)
     explored = Explored(url, log.steps, log.calls, run_dir, sequences)
 
     def judge(trace: Trace) -> Outcome:

@@ -26,7 +26,7 @@ def _context_args(item: pytest.Function) -> dict[str, Any]:
     return dict(value) if isinstance(value, dict) else {}
 
 
-def under_deflake(item: pytest.Function, run: Path, bound: int) -> TestUnderDeflake:
+def under_deflake(item: pytest.Function, run: Path, bound: int, budget: float | None) -> TestUnderDeflake:
     """``item`` as deflake runs it; its ``page`` fixture must be a Playwright page."""
     page: Any = item.funcargs.get("page")
     if page is None:
@@ -39,12 +39,12 @@ def under_deflake(item: pytest.Function, run: Path, bound: int) -> TestUnderDefl
         return page.context.browser.new_context(**context_args).new_page()
 
     return TestUnderDeflake(item.nodeid, item.obj, arguments, Path(str(item.path)), new_page, page,
-                            item.config.rootpath, bound)
+                            item.config.rootpath, bound, budget)
 
 
-def deflake_item(item: pytest.Function, run: Path, bound: int) -> None:
+def deflake_item(item: pytest.Function, run: Path, bound: int, budget: float | None = None) -> None:
     """Deflake ``item``, write its entry into ``run`` and fail the item when an order fails it."""
-    test = under_deflake(item, run, bound)
+    test = under_deflake(item, run, bound, budget)
     try:
         entry = deflake_test(test, test_dir(run, item.nodeid))
     except TestFailsAlone as alone:

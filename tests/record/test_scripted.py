@@ -77,3 +77,26 @@ def test_pace_needs_a_script(tmp_path, sites_url):
     result = CliRunner().invoke(main, ["record", sites_url + "stale-select/", "--pace", "100",
                                        "--out", str(tmp_path / "s")])
     assert result.exit_code == 2 and "--pace sets the time between the actions of a --script" in result.output
+
+
+@pytest.mark.browser
+def test_every_get_by_locator_and_typing_a_key_at_a_time_are_recorded_as_playwright_finds_them(tmp_path):
+    from webr4.record.scripted import plain_page
+
+    from ..route_server import page_server
+
+    html = ('<!DOCTYPE html><input placeholder="Your name" title="Name" data-testid="name">'
+            '<img alt="Logo" src="data:," title="Logo">')
+    script = _script(tmp_path, "page.get_by_placeholder('Your name').fill('Ada'); "
+                               "page.get_by_test_id('name').press_sequentially('ab', delay=5); "
+                               "page.get_by_title('Name').click(); page.get_by_alt_text('Logo').hover()")
+    with page_server(html) as url:
+        steps = actions_from_script(script, url, pace=0)
+        with plain_page(url) as page:
+            for step in (step for step in steps if "wait" not in step):
+                selector = next(value for key, value in step.items() if key in ("fill", "press", "click", "hover"))
+                assert page.locator(selector).count() == 1, selector
+    assert steps == [{"fill": 'internal:attr=[placeholder="Your name"i]', "value": "Ada"},
+                     {"press": 'internal:testid=[data-testid="name"s]', "key": "a"}, {"wait": 5},
+                     {"press": 'internal:testid=[data-testid="name"s]', "key": "b"},
+                     {"click": 'internal:attr=[title="Name"i]'}, {"hover": 'internal:attr=[alt="Logo"i]'}]

@@ -164,6 +164,23 @@ class _Finder:
         selector = f"internal:label={_quote(text)}{_exact_flag(exact)}" if isinstance(text, str) else None
         return self._wrap(self._target.get_by_label(text, exact=exact), selector)
 
+    def get_by_placeholder(self, text: str, *, exact: bool | None = None) -> RecordingLocator:
+        return self._by_attribute("get_by_placeholder", "placeholder", text, exact)
+
+    def get_by_alt_text(self, text: str, *, exact: bool | None = None) -> RecordingLocator:
+        return self._by_attribute("get_by_alt_text", "alt", text, exact)
+
+    def get_by_title(self, text: str, *, exact: bool | None = None) -> RecordingLocator:
+        return self._by_attribute("get_by_title", "title", text, exact)
+
+    def get_by_test_id(self, test_id: str) -> RecordingLocator:
+        selector = f"internal:testid=[data-testid={_quote(test_id)}s]" if isinstance(test_id, str) else None
+        return self._wrap(self._target.get_by_test_id(test_id), selector)
+
+    def _by_attribute(self, method: str, attribute: str, text: str, exact: bool | None) -> RecordingLocator:
+        selector = f"internal:attr=[{attribute}={_quote(text)}{_exact_flag(exact)}]" if isinstance(text, str) else None
+        return self._wrap(getattr(self._target, method)(text, exact=exact), selector)
+
     def __getattr__(self, name: str) -> Any:
         if name == "_target":
             raise AttributeError(name)

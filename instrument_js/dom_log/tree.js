@@ -26,7 +26,7 @@ function onParent(self, args) {
 ["appendChild", "insertBefore", "replaceChild", "removeChild"].forEach(function (name) {
   wrapMethod(Node.prototype, name, onSelf);
 });
-["append", "prepend"].forEach(function (name) {
+["append", "prepend", "replaceChildren"].forEach(function (name) {
   wrapMethod(Element.prototype, name, onSelf);
 });
 ["before", "after", "replaceWith", "remove"].forEach(function (name) {

@@ -31,6 +31,7 @@ SUITE = r"""() => {
   note("remove-stranger", () => list.removeChild(document.createElement("p")));
   note("adjacent", () => { box.insertAdjacentHTML("beforeend", "<i>i</i>"); return box.insertAdjacentText("bad", "t"); });
   note("variadic", () => { box.append("a", document.createElement("em")); box.prepend("z"); return box.childNodes.length; });
+  note("replace", () => { box.replaceChildren("b", document.createElement("em")); return box.childNodes.length; });
   note("attributes", () => { box.setAttribute("data-k", "1"); box.toggleAttribute("hidden"); return [box.getAttribute("data-k"), box.toggleAttribute("hidden"), box.removeAttribute("data-k")]; });
   note("class", () => { box.classList.add("b", "c"); box.classList.toggle("a"); return [box.className, box.classList.contains("b"), box.classList.length, [...box.classList].join()]; });
   note("style", () => { box.style.color = "red"; box.style.setProperty("margin-top", "2px"); box.style.cssText += ";padding: 1px";

@@ -75,6 +75,16 @@ def test_append_child_writes_the_parent_and_the_new_id(open_page):
     assert ["w", "dom:#two", None, None] in logged(page, "document.getElementById('two').remove()")
 
 
+def test_replace_children_writes_the_parent_and_the_old_parent_of_a_moved_node(open_page):
+    page = open_page(PAGE)
+    entries = logged(page, """const span = document.querySelector('span');
+        document.getElementById('list').replaceChildren(document.createElement('li'), span);""")
+    assert ["w", "dom:#list.children", None, None] in entries
+    assert ["w", "dom:body>p:nth-of-type(2).children", None, None] in entries
+    assert logged(page, "document.getElementById('list').children.length")[-1] == [
+        "r", "dom:#list.children", None, None]
+
+
 def test_listener_write_and_click_dispatch_read(open_page):
     page = open_page(PAGE)
     added = logged(page, "document.getElementById('buy').addEventListener('click', () => {})")

@@ -1,7 +1,7 @@
 """A test's reads and web-first assertions as session steps, under control in a real Chromium.
 
-A ``read`` answers what Playwright's own method answers in that order and dispatches nothing to
-the page; it races with the page event that writes what it read, so R4 explores the read before
+A ``read`` answers what Playwright's own method answers in that order and writes nothing to the
+page (Playwright's own script, which finds the elements, is installed before any event); it races with the page event that writes what it read, so R4 explores the read before
 the response; an ``expect`` waits for its condition as Playwright's retrying assertion does.
 """
 
@@ -35,6 +35,9 @@ def _sweep(steps: list[dict], out: Path) -> list[tuple[list[str], dict[str, obje
             events = [trace.events[e] for e in trace.sequence]
             seen.append(([e.type for e in events], {e.type: e.params.get("observed") for e in events
                                                     if e.type == "read"}))
+            reads = [step for step in trace.steps if trace.events[step.event].type in ("read", "expect")]
+            assert all(access.kind.value == "r" for step in reads for access in step.accesses), \
+                "a test's look at the page wrote to it"
     return seen
 
 

@@ -41,7 +41,7 @@ class InvalidSelector(Webr4Error, ValueError):
 
 _USER_CHOOSES = ("el => { const log = window.__webr4 && window.__webr4.log; "
                  "if (log && log.userChooses) log.userChooses(el); }")
-_USER_READS = ("(elements, idLocation) => { const log = window.__webr4 && window.__webr4.log; "
+_USER_READS = ("([elements, idLocation]) => { const log = window.__webr4 && window.__webr4.log; "
                "if (log && log.userReads) log.userReads(elements, idLocation); }")
 _ID_SELECTOR = re.compile(r"#[\w-]+")
 LOAD_STATE = "load_state"
@@ -192,7 +192,14 @@ class Observation:
             answer = None
             await self.holds(page, selector, timeout_ms=1)
         id_location = f"dom:{selector}" if _ID_SELECTOR.fullmatch(selector) else None
-        await locator.evaluate_all(_USER_READS, id_location)
+        # found in Playwright's isolated world and handed to the page's (Playwright's script is
+        # already installed there: see Controller._install_playwright_in_page)
+        found = await locator.element_handles()
+        try:
+            await page.evaluate(_USER_READS, [found, id_location])
+        finally:
+            for handle in found:
+                await handle.dispose()
         return answer
 
     async def holds(self, page: Page, selector: str, timeout_ms: float) -> None:

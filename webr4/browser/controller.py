@@ -209,6 +209,8 @@ class Controller:
         if self.gate.document_error:
             raise NetworkError(self.gate.document_error)
         chunks = self.gate.document.chunked.chunks if self.gate.document else 0
+        if any(action.observation is not None for action in self.actions):
+            await self._install_playwright_in_page()
         for _ in range(200):
             opening = await self.channel.start(chunks, self.logged_events)
             while isinstance(opening, ActuationRequest):  # the head wrote a script: it loads now
@@ -221,6 +223,16 @@ class Controller:
                 return head
             await asyncio.sleep(0.005)
         raise NetworkError(f"{url} did not start the webr4 runtime (is it an HTML page in the top frame?)")
+
+    async def _install_playwright_in_page(self) -> None:
+        """Have Playwright install its script in the page's own world now, before any event: a
+        test's read step hands it the elements it read, and the listeners that script adds would
+        otherwise be logged as that step's writes."""
+        handle = await self.page.evaluate_handle("() => document")
+        try:
+            await self.page.evaluate("(node) => 0", handle)
+        finally:
+            await handle.dispose()
 
     # ------------------------------------------------------------------ choosing
     async def _enabled(self) -> dict[EventId, Candidate]:

@@ -110,6 +110,13 @@ class Replayed:
     def wait_for_timeout(self, timeout: float) -> None:
         self._answers.take("sleep", "wait_for_timeout")
 
+    def press_sequentially(self, text: str, *, delay: float | None = None, **_options: Any) -> None:
+        """As recorded (:mod:`webr4.record.scripted`): a press per key, the delay between them."""
+        for number, _key in enumerate(text):
+            if number and delay:
+                self._answers.take("sleep", "wait_for_timeout")
+            self._acting("press")()
+
     def goto(self, *_args: Any, **_options: Any) -> None:
         self.wait_for_load_state()
 

@@ -4,8 +4,8 @@ long the next user step waits for a quiet page or for its target."""
 from __future__ import annotations
 
 from webr4.browser.actions import UserAction
-from webr4.browser.schedule import (FRAME_MS, GIVE_UP, PAST_HORIZON, QUIET_MS, QUIET_PATIENCE_MS, STABLE_FRAMES,
-                                    USER_PRIORITY, Candidate, Scheduler)
+from webr4.browser.schedule import (FRAME_MS, GIVE_UP, PAST_HORIZON, QUIET_MS, QUIET_PATIENCE_MS, SETTLE_MS,
+                                    STABLE_FRAMES, USER_PRIORITY, Candidate, Scheduler)
 from webr4.trace import Category, Event
 
 CLICK = UserAction(0, "click", "#b")
@@ -129,3 +129,21 @@ def test_the_plan_chooses_when_it_offers_a_pending_event_and_the_policy_otherwis
     enabled = {"a": Candidate("a", 1.0, 0, 0), "b": Candidate("b", 2.0, 0, 1)}
     assert scheduler.choose(enabled, 0.0, {}) == ("b", True)
     assert scheduler.choose({"c": Candidate("c", 1.0, 0, 2)}, 0.0, {}) == ("c", False)
+
+
+def test_a_planned_step_whose_target_is_not_ready_lets_the_page_go_on_but_holds_what_the_plan_names_after_it() -> None:
+    scheduler = _scheduler(CLICK)
+    scheduler.follow(["head", CLICK.event_id, "response"], "head")
+    response = Candidate("response", 1.0, 0, 0)
+    shows_target = Candidate(TIMER, 600.0, 0, 1)  # a timer the plan does not name: it shows the button
+    assert scheduler.choose({"response": response, TIMER: shows_target}, 0.0, EVENTS) == (TIMER, False)
+    assert scheduler.choose({"response": response, CLICK.event_id: _user(scheduler)}, 600.0, EVENTS) == (
+        CLICK.event_id, True)
+
+
+def test_a_planned_step_waits_so_for_what_is_due_soon_only() -> None:
+    scheduler = _scheduler(CLICK)
+    scheduler.follow(["head", CLICK.event_id, "response"], "head")
+    response = Candidate("response", 1.0, 0, 0)
+    much_later = Candidate(TIMER, scheduler.user_due(CLICK) + SETTLE_MS + 1, 0, 1)
+    assert scheduler.choose({"response": response, TIMER: much_later}, 0.0, EVENTS) == ("response", True)

@@ -46,3 +46,14 @@ def test_a_test_that_fails_on_its_own_is_status_2_naming_its_line(tmp_path: Path
         "Error: test_broken.py::test_broken[chromium] fails without any slow response (line 3")
     entry = json.loads((tmp_path / "run" / "summary.json").read_text())["tests"][0]
     assert entry["status"] == "fails-alone"
+
+
+@pytest.mark.browser
+def test_a_test_that_acts_in_a_way_deflake_cannot_replay_is_refused_by_name(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    shutil.copytree(PROJECT, project)
+    (project / "test_double.py").write_text('def test_double(page):\n    page.goto("/cart/")\n'
+                                            '    page.dblclick("#add")\n    page.wait_for_timeout(300)\n')
+    done = _deflake(project, "test_double.py", "--out", str(tmp_path / "run"))
+    assert done.returncode == 2
+    assert "deflake does not follow page.dblclick (line 3)" in done.stderr.strip().splitlines()[-1]

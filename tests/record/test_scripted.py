@@ -100,3 +100,14 @@ def test_every_get_by_locator_and_typing_a_key_at_a_time_are_recorded_as_playwri
                      {"press": 'internal:testid=[data-testid="name"s]', "key": "a"}, {"wait": 5},
                      {"press": 'internal:testid=[data-testid="name"s]', "key": "b"},
                      {"click": 'internal:attr=[title="Name"i]'}, {"hover": 'internal:attr=[alt="Logo"i]'}]
+
+
+@pytest.mark.browser
+def test_a_key_pressed_on_the_keyboard_is_a_press_on_the_focused_steps_target(tmp_path, sites_url):
+    script = _script(tmp_path, "page.fill('#name', 'Ada'); page.keyboard.press('Enter')")
+    html = '<!DOCTYPE html><input id="name"><button id="other">other</button>'
+    from ..route_server import page_server
+
+    with page_server(html) as url:
+        assert actions_from_script(script, url, pace=0) == [{"fill": "#name", "value": "Ada"},
+                                                            {"press": "#name", "key": "Enter"}]

@@ -48,6 +48,11 @@ STABLE_FRAMES = 2
 """The rendering updates a step that checks ``stable`` waits for once it begins: Playwright reads its
 target's box in one animation frame and again in the next, and acts only then."""
 _FRAME = "requestAnimationFrame"
+SETTLE_MS = 2_000.0
+"""How long, in virtual time after it was due, a planned user step whose target is not
+actionable waits for page events the plan does not name (a timer that shows the target, an
+entrance animation) before the events the plan names after it may run first: a longer wait
+stands for an order a slow network makes only beyond a test's patience."""
 GIVE_UP = "give up"
 """The default choice when the next user step has waited as long as it may."""
 PAST_HORIZON = "past horizon"
@@ -96,11 +101,30 @@ class Scheduler:
         clock_first = first_timer(enabled, events)
         if clock_first is not None and self._next_waits_for_clock(waiting):
             return clock_first.id, False
+        settling = self._settling_before_step(enabled)
+        if settling is not None:
+            return settling, False
         choice = self.follower.choose({event: candidate.order for event, candidate in enabled.items()
                                        if event not in waiting})
         if choice is not None:
             return choice.event, choice.planned is not None
         return self.default_choice(enabled, now, events), False
+
+    def _settling_before_step(self, enabled: Mapping[EventId, Candidate]) -> EventId | None:
+        """When the plan's next event is the next user step and its target is not actionable
+        yet, the page event the plan does not name that comes first, if it is due within
+        :data:`SETTLE_MS` of the step: it runs outside the plan (whose state stays as it was), as
+        the page goes on while Playwright waits for the target (a timer shows it, an entrance
+        animation ends), and the events the plan names after the step stay held back. Else None:
+        the step is passed over and waits, as any planned event not pending at its turn."""
+        step = self.next_step
+        if step is None or step.event_id in enabled or self.follower.upcoming() != step.event_id:
+            return None
+        free = [c for c in enabled.values() if not self.follower.names(c.id)]
+        first = min(free, key=lambda c: c.order) if free else None
+        if first is None or first.due > self.user_due(step) + SETTLE_MS:
+            return None
+        return first.id
 
     def _next_waits_for_clock(self, waiting: set[EventId]) -> bool:
         """Whether the plan's next event is a timer that waits for one due earlier: that one then

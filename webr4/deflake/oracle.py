@@ -107,6 +107,11 @@ class Replayed:
 
         return Replayed(self._answers, Locator)
 
+    @property
+    def keyboard(self) -> Replayed:
+        """``page.keyboard``: its presses were recorded as presses on the focused step's target."""
+        return self._locator()
+
     def wait_for_timeout(self, timeout: float) -> None:
         self._answers.take("sleep", "wait_for_timeout")
 

@@ -102,6 +102,9 @@ def record_test(test: TestUnderDeflake, function: Callable[..., Any], page: Any)
                              "tests that pass") from None
     if seed.seed_url is None:
         raise TestFailsAlone(f"{test.nodeid} never opened a page with page.goto")
+    if log.unfollowed:
+        raise Webr4Error(f"deflake does not follow {', '.join(dict.fromkeys(log.unfollowed))} in {test.nodeid} "
+                         "yet: webr4 could not replay what it does to the page")
     return seed.seed_url, log
 
 

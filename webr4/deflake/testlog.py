@@ -68,6 +68,9 @@ class TestLog(StepLog):
         self.calls.append(TestCall("expect", self.ordinal, self.caller_line(), "html", LOAD_STATE, None, [state]))
         super().action({"expect": "html", "assertion": LOAD_STATE, "args": [state]}, called)
 
+    def not_followed(self, call: str) -> None:
+        super().not_followed(f"{call} (line {self.caller_line()})")
+
     def answered(self, name: str, answer: Any) -> None:
         self.calls.append(TestCall("answer", None, self.caller_line(), call=name, answer=answer))
 

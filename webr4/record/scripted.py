@@ -27,9 +27,13 @@ from playwright.sync_api import Locator, Page, sync_playwright
 
 from webr4.browser.launch import CHROMIUM_ARGS, chromium_path, not_startable, sandbox_off_reason
 from webr4.errors import Webr4Error
-from webr4.useractions import BY_METHOD, READS, ActionKind
+from webr4.useractions import ACTIONS, BY_METHOD, READS, ActionKind
 
 Steps = list[dict[str, Any]]
+UNFOLLOWED = frozenset({"check", "uncheck", "set_checked", "dblclick", "tap", "drag_to", "set_input_files", "clear",
+                        "type", "dispatch_event", "select_text"})
+"""Playwright calls that act on the page but that no step kind performs yet: a test's session
+that made one would not repeat it, so :mod:`webr4.deflake` refuses such a test by name."""
 PAGE_ANSWERS = frozenset({"url", "title", "content", "evaluate", "is_closed"})
 """What a test may ask of its page besides reads of elements: kept as answered, replayed as they
 were (they race with nothing webr4 explores)."""
@@ -58,8 +62,24 @@ class StepLog:
     def __init__(self, pace: float | None = None) -> None:
         self.steps: Steps = []
         self.pace = pace
+        self.unfollowed: list[str] = []  # calls that act on the page but are no step (only when observes)
         self._last: float | None = None  # monotonic time the previous action finished
         self._waited = 0.0  # milliseconds the script waited explicitly since then
+
+    @property
+    def last_target(self) -> str | None:
+        """The selector of the last step that named one."""
+        for step in reversed(self.steps):
+            for key, value in step.items():
+                if key in ACTIONS and isinstance(value, str):
+                    return value
+        return None
+
+    def not_followed(self, call: str) -> None:
+        """Note a call that acts on the page but that no step can say (only when :attr:`observes`:
+        a test's session must hold everything it did)."""
+        if self.observes:
+            self.unfollowed.append(call)
 
     def loaded(self, state: str, called: float) -> None:
         """Write down that the script waited for the page to reach the load ``state`` (only when
@@ -212,6 +232,8 @@ class RecordingLocator(_Finder):
             return self._acting(BY_METHOD[name])
         if name in READS and self._log.observes:
             return self._reading(name)
+        if name in UNFOLLOWED:
+            self._log.not_followed(f"locator.{name}")
         return super().__getattr__(name)
 
     def press_sequentially(self, text: str, *, delay: float | None = None, **options: Any) -> None:
@@ -268,7 +290,13 @@ class RecordingPage(_Finder):
                 *args, **options)
         if name in PAGE_ANSWERS and self._log.observes:
             return self._answering(name)
+        if name in UNFOLLOWED or name in ("mouse", "touchscreen", "drag_and_drop"):
+            self._log.not_followed(f"page.{name}")
         return super().__getattr__(name)
+
+    @property
+    def keyboard(self) -> RecordingKeyboard:
+        return RecordingKeyboard(self._target, self._log)
 
     def _answering(self, name: str) -> Any:
         value = getattr(self._target, name)
@@ -290,6 +318,30 @@ class RecordingPage(_Finder):
         called = time.monotonic()
         self._target.wait_for_load_state(state, **options)
         self._log.loaded(state or "load", called)
+
+
+class RecordingKeyboard:
+    """``page.keyboard`` of a recording page: a key pressed while the target of the last step
+    has the focus is a ``press`` step on it; anything else the keyboard does is no step."""
+
+    _FOCUSED = "element => element === document.activeElement || element.contains(document.activeElement)"
+
+    def __init__(self, page: Page, log: StepLog) -> None:
+        self._page, self._log = page, log
+
+    def press(self, key: str, **options: Any) -> None:
+        called = time.monotonic()
+        target = self._log.last_target
+        focused = target is not None and bool(self._page.locator(target).first.evaluate(self._FOCUSED))
+        self._page.keyboard.press(key, **options)
+        if target is not None and focused and not set(options) - {"delay"}:
+            self._log.action({"press": target, "key": key}, called)
+        else:
+            self._log.not_followed("page.keyboard.press on an element no step named")
+
+    def __getattr__(self, name: str) -> Any:
+        self._log.not_followed(f"page.keyboard.{name}")
+        return getattr(self._page.keyboard, name)
 
 
 def load_run(path: Path) -> Callable[[Any], Any]:

@@ -2,7 +2,8 @@
 
 Each test of ``project/`` passes on a fast server and fails when one response is slow: a read
 after a fixed wait (``test_cart``), a count after a fixed wait for a debounced search
-(``test_search``), a click before a deferred script attached its handler (``test_shop``). One
+(``test_search``), a click before a deferred script attached its handler (``test_shop``), an item
+typed before the saved list arrived and replaced it (``test_list``). One
 deflake run must find each one's failing order, name the racing response, confirm it in plain
 Chromium and offer a fix proven to remove it; ``--apply`` then writes the fixes, and the fixed
 tests pass in plain Chromium under the slow response that fails the originals. ``test_badge``'s
@@ -24,7 +25,8 @@ import pytest
 pytestmark = pytest.mark.browser
 
 PROJECT = Path(__file__).parent / "project"
-SLOW = {"test_cart.py": "cart.json", "test_search.py": "results.json", "test_shop.py": "buy.js"}
+SLOW = {"test_cart.py": "cart.json", "test_search.py": "results.json", "test_shop.py": "buy.js",
+        "test_list.py": "saved.json"}
 
 
 @pytest.fixture(scope="module")
@@ -75,6 +77,13 @@ def test_a_read_after_a_fixed_wait_is_the_tests_fault_and_waits_for_the_text(def
     assert entry["fix"]["verified"]
     assert '+    expect(page.locator("#count")).to_have_text("1", use_inner_text=True)' in diff
     assert "-    page.wait_for_timeout(200)" in diff
+
+
+def test_typing_before_the_response_the_page_needs_waits_for_it_where_it_is_started(deflaked) -> None:
+    _project, _done, summary = deflaked
+    entry = _entry(summary, "test_list.py")
+    assert entry["flaky"][0]["fault"] == "app" and entry["fix"]["verified"]
+    assert '+    with page.expect_response("**/list/saved.json"):\n+        page.goto("/list/")' in entry["fix"]["diff"]
 
 
 def test_a_click_before_its_handler_is_the_apps_fault_too(deflaked) -> None:

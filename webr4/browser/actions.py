@@ -44,6 +44,9 @@ _USER_CHOOSES = ("el => { const log = window.__webr4 && window.__webr4.log; "
 _USER_READS = ("([elements, idLocation]) => { const log = window.__webr4 && window.__webr4.log; "
                "if (log && log.userReads) log.userReads(elements, idLocation); }")
 _ID_SELECTOR = re.compile(r"#[\w-]+")
+RESPONSE = "response"
+"""The ``expect`` a test's ``with page.expect_response(glob):`` is, once its block is done:
+``{"expect": "html", "assertion": "response", "args": [glob]}``."""
 LOAD_STATE = "load_state"
 """The ``expect`` a test's ``page.wait_for_load_state(state)`` (and the wait of its ``goto``) is:
 ``{"expect": "html", "assertion": "load_state", "args": [state]}``."""
@@ -94,6 +97,14 @@ class UserAction:
         if observation is None or observation.call != LOAD_STATE:
             return None
         return str(observation.args[0]) if observation.args else "load"
+
+    @property
+    def awaited_response(self) -> str | None:
+        """The URL glob a test's ``expect_response`` step waits for; None for any other step."""
+        observation = self.observation
+        if observation is None or observation.call != RESPONSE or not observation.args:
+            return None
+        return str(observation.args[0])
 
     def event(self, observed: Any = None) -> Event:
         """The trace's event of this user event; a ``read`` step's event keeps what it read in
@@ -182,7 +193,7 @@ class Observation:
     async def perform(self, page: Page, selector: str, timeout_ms: float) -> Any:
         """Read (or assert) on the page, then tell the page's log what the test looked at; an
         assertion that does not hold raises :class:`AssertionError`."""
-        if self.call == LOAD_STATE:  # the controller enables the step once the page has loaded
+        if self.call in (LOAD_STATE, RESPONSE):  # the controller enables the step once it has happened
             return None
         locator = page.locator(selector)
         if self.kind == "read":
@@ -224,6 +235,23 @@ def _python_value(value: Any) -> Any:
     if isinstance(value, list):
         return [_python_value(v) for v in value]
     return value
+
+
+def url_glob_matches(glob: str, url: str) -> bool:
+    """Whether ``url`` matches a Playwright URL glob: ``**`` any characters, ``*`` any but ``/``,
+    ``?`` one; the query is part of the URL, as Playwright matches it."""
+    pattern = ""
+    at = 0
+    while at < len(glob):
+        if glob.startswith("**", at):
+            pattern, at = pattern + ".*", at + 2
+        elif glob[at] == "*":
+            pattern, at = pattern + "[^/]*", at + 1
+        elif glob[at] == "?":
+            pattern, at = pattern + ".", at + 1
+        else:
+            pattern, at = pattern + re.escape(glob[at]), at + 1
+    return re.fullmatch(pattern, url) is not None
 
 
 def key_parts(key: str) -> list[str]:
@@ -286,7 +314,7 @@ def _observation_argument(position: int, kind: str, step: dict[str, Any]) -> str
     call = step[name]
     if kind == "read" and call not in READS:
         raise ActionError(f"action {position}: read cannot call {call!r}; it calls one of {', '.join(READS)}")
-    if kind == "expect" and call != LOAD_STATE and not re.fullmatch(r"(not_)?to_[a-z_]+", call):
+    if kind == "expect" and call not in (LOAD_STATE, RESPONSE) and not re.fullmatch(r"(not_)?to_[a-z_]+", call):
         raise ActionError(f"action {position}: {call!r} is not a Playwright locator assertion (to_have_text, …)")
     try:
         return Observation.of_step(kind, step).to_text()

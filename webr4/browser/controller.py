@@ -41,7 +41,7 @@ from typing import Awaitable, Sequence, TypeVar
 from playwright.async_api import CDPSession, Page
 from playwright.async_api import Error as PlaywrightError
 
-from webr4.browser.actions import UserAction
+from webr4.browser.actions import UserAction, url_glob_matches
 from webr4.browser.budget import wait_within
 from webr4.browser.contexts import SERVICE_WORKER_POLICIES, ServiceWorkers
 from webr4.browser.network import NetworkError, NetworkGate
@@ -238,7 +238,12 @@ class Controller:
     async def _enabled(self) -> dict[EventId, Candidate]:
         enabled = dict(self.builder.pending)
         action = self.scheduler.next_step
-        if action is not None and action.loading_state is not None:
+        if action is not None and action.awaited_response is not None:
+            self.state.target = TargetState.READY if self._responded(action.awaited_response) else \
+                TargetState.NO_RESPONSE
+            if self.state.target is TargetState.READY:
+                enabled[action.event_id] = Candidate(action.event_id, self.scheduler.user_due(action), USER_PRIORITY, 0)
+        elif action is not None and action.loading_state is not None:
             self.state.target = TargetState.READY if self._loaded(action.loading_state) else TargetState.LOADING
             if self.state.target is TargetState.READY:
                 enabled[action.event_id] = Candidate(action.event_id, self.scheduler.user_due(action), USER_PRIORITY, 0)
@@ -264,6 +269,16 @@ class Controller:
             return event.category is Category.PARSE or event.type == "DOMContentLoaded" or (
                 script and event.params.get("kind") != "async")
         return event.category in (Category.PARSE, Category.LIFECYCLE) or script
+
+    def _responded(self, glob: str) -> EventId | None:
+        """The response a test's ``expect_response`` waits for, once it has run: the first
+        executed network event whose URL matches ``glob``."""
+        for step in self.builder.steps:
+            event = self.builder.events.get(step.event)
+            url = event.params.get("url") if event is not None and event.category is Category.NETWORK else None
+            if isinstance(url, str) and url_glob_matches(glob, url):
+                return step.event
+        return None
 
     def _loaded(self, state: str) -> bool:
         return not self._loading_events(state)
@@ -425,6 +440,9 @@ class Controller:
 
     async def _user_action(self, action: UserAction, candidate: Candidate) -> StepReport:
         self.builder.events[action.event_id] = action.event()
+        response = self._responded(action.awaited_response) if action.awaited_response is not None else None
+        if response is not None:  # it happens after the response it waited for
+            self.builder.preds[action.event_id] = [response]
         if action.loading_state is not None:  # it happens after the page's loading, as Playwright's wait does
             self.builder.preds[action.event_id] = [
                 step.event for step in self.builder.steps if self._loads(step.event, action.loading_state)]

@@ -35,6 +35,7 @@ class TargetState(Enum):
     MOVING = "its element kept moving"
     UNMET = "its assertion never held"
     LOADING = "the page never finished loading"
+    NO_RESPONSE = "no response it waited for came"
 
 
 _QUERY_TIMEOUT_MS = 1_000  # the element was just found; this only bounds a page that went away

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from webr4.browser.actions import parse_actions
+from webr4.browser.actions import LOAD_STATE, parse_actions
 from webr4.deflake.adversary import DELAY_MS
 from webr4.deflake.oracle import Outcome
 from webr4.deflake.testlog import TestCall
@@ -44,6 +44,9 @@ class FailingOrder:
     fault: str
     delay_ms: float = DELAY_MS
     """How late the slow response must come to force the order in plain Chromium."""
+    trigger: TestCall | None = None
+    """The test's call that started the page's event (its action, or the ``goto`` that loaded
+    the page), when the event comes from one."""
 
     @property
     def loads_page(self) -> bool:
@@ -179,5 +182,21 @@ def _order(reversal: ReversalReport, verdict: Outcome, trace: Trace, parent: Tra
     delay = DELAY_MS if test_call is not None or page_event is None else _delay(
         parent, page_event.id, reversal.second_id)
     return FailingOrder(reversal, verdict, test_call, page_event, _slow_url(page_event, trace),
-                        _fault(reversal, test_call), delay)
+                        _fault(reversal, test_call), delay, _trigger(page_event, trace, step_of_event, call_of_step))
+
+
+def _trigger(event: Event | None, trace: Trace, step_of_event: dict[str, int],
+             call_of_step: dict[int, TestCall]) -> TestCall | None:
+    """The test's call that started ``event``: the action among its creators, or the ``goto``
+    (its load-state step) when the page's loading created it."""
+    seen: set[str] = set()
+    while event is not None and event.id not in seen:
+        seen.add(event.id)
+        if event.id in step_of_event:
+            return call_of_step.get(step_of_event[event.id])
+        if event.category in _LOADING:
+            loads = [call for call in call_of_step.values() if call.call == LOAD_STATE]
+            return min(loads, key=lambda call: call.step or 0) if loads else None
+        event = trace.events.get(event.creator) if event.creator else None
+    return None
 

@@ -8,7 +8,10 @@ Two kinds of change, each from what the recording saw:
   ``wait_for_timeout`` between the action before it and the read goes: the assertion waits for
   the event, never longer;
 * an action that came before the page's scripts had run (a click before its handler was attached)
-  waits for the page to load first (``page.wait_for_load_state()``).
+  waits for the page to load first (``page.wait_for_load_state()``);
+* an action that came before a response the page needed (typing before the saved list arrived)
+  waits for that response where it is started: the ``goto`` or action that starts it goes inside
+  ``with page.expect_response("**/path"):``.
 
 A change is a proposal only: :mod:`webr4.deflake.verify` offers it once it is proven. Sources are
 read with :mod:`ast`, and edited by whole lines.
@@ -19,10 +22,13 @@ from __future__ import annotations
 import ast
 import difflib
 import json
+from urllib.parse import urlsplit
 from dataclasses import dataclass
 from typing import Any
 
+from webr4.browser.actions import LOAD_STATE
 from webr4.deflake.testlog import TestCall
+from webr4.useractions import ACTIONS
 from webr4.errors import Webr4Error
 
 _BOOLEAN_ASSERTIONS: dict[str, tuple[str, str]] = {
@@ -192,6 +198,23 @@ def load_before_action(path: str, source: str, action: TestCall) -> Fix:
     edited = [*lines[:statement.lineno - 1], f"{_indent(lines, statement)}{page}.wait_for_load_state()\n",
               *lines[statement.lineno - 1:]]
     summary = f"wait for the page to load before the {action.call} on {_shown(action.selector)}"
+    return Fix(path, source, "".join(edited), summary)
+
+
+def wait_for_response(path: str, source: str, trigger: TestCall, url: str) -> Fix:
+    """Wait, at the end of the statement that starts it (``trigger``: an action, or the
+    ``goto``), for the response to ``url``: the statement inside ``with page.expect_response(…)``."""
+    tree = ast.parse(source)
+    lines = source.splitlines(keepends=True)
+    statement = _statement_at(tree, trigger.line)
+    method = "goto" if trigger.call == LOAD_STATE else ACTIONS[trigger.call].method
+    page = _root_name(_call_at(tree, trigger.line, method).func)
+    glob = "**" + (urlsplit(url).path or "/")
+    indent = _indent(lines, statement)
+    body = [f"    {text}" if text.strip() else text for text in lines[statement.lineno - 1:statement.end_lineno]]
+    edited = [*lines[:statement.lineno - 1], f"{indent}with {page}.expect_response({_literal(glob)}):\n", *body,
+              *lines[statement.end_lineno or statement.lineno:]]
+    summary = f"wait for the response to {glob} before going on from line {trigger.line}"
     return Fix(path, source, "".join(edited), summary)
 
 

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from webr4.browser.actions import LOAD_STATE, UserAction, parse_actions
+from webr4.browser.actions import LOAD_STATE, RESPONSE, UserAction, parse_actions
 from webr4.deflake.testlog import TestCall
 from webr4.errors import Webr4Error
 from webr4.record.scripted import PAGE_ANSWERS
@@ -122,6 +122,9 @@ class Replayed:
                 self._answers.take("sleep", "wait_for_timeout")
             self._acting("press")()
 
+    def expect_response(self, *_args: Any, **_options: Any) -> _ReplayedWait:
+        return _ReplayedWait(self._answers)
+
     def goto(self, *_args: Any, **_options: Any) -> None:
         self.wait_for_load_state()
 
@@ -158,6 +161,26 @@ class Replayed:
                 raise _timeout(f"Locator.{method}: {self._answers.why_not(recorded)}")
             return self._answers.read(recorded)
         return read
+
+
+class _ReplayedWait:
+    """``with page.expect_response(…):`` replayed: at the end of its block the response's step
+    must have happened in the order, else Playwright's timeout."""
+
+    value = None
+
+    def __init__(self, answers: Answers) -> None:
+        self._answers = answers
+
+    def __enter__(self) -> _ReplayedWait:
+        return self
+
+    def __exit__(self, *failed: Any) -> None:
+        if failed[0] is not None:
+            return
+        recorded = self._answers.take("expect", RESPONSE)
+        if not self._answers.happened(recorded):
+            raise _timeout(f"Page.expect_response: {self._answers.why_not(recorded)}")
 
 
 class ReplayedAssertions:

@@ -17,7 +17,7 @@ from typing import Any
 
 from webr4.deflake.adversary import DELAY_MS, run_slowed
 from webr4.deflake.diagnosis import FailingOrder, diagnose, seed_outcome
-from webr4.deflake.fixes import Fix, NoFix, load_before_action, wait_before_read
+from webr4.deflake.fixes import Fix, NoFix, load_before_action, wait_before_read, wait_for_response
 from webr4.deflake.oracle import Outcome, outcome
 from webr4.deflake.recorder import assertions_written_down
 from webr4.deflake.testlog import TestCall, TestLog
@@ -169,12 +169,16 @@ class Repair:
 def propose(test: TestUnderDeflake, source: str, explored: Explored) -> Fix:
     """The change for the first failing order of ``explored`` that the test's side can make."""
     reasons = []
-    for order in explored.failing:
+    # an early action first: waiting before it often puts every later read in order too
+    for order in sorted(explored.failing, key=lambda o: o.test_call is None or o.test_call.kind != "action"):
         try:
             if order.test_call is not None and order.test_call.kind == "read":
                 return wait_before_read(test.relative_path, source, explored.calls, order.test_call)
             if order.test_call is not None and order.test_call.kind == "action" and order.loads_page:
                 return load_before_action(test.relative_path, source, order.test_call)
+            if order.test_call is not None and order.test_call.kind == "action" and order.trigger is not None \
+                    and order.slow_url is not None:
+                return wait_for_response(test.relative_path, source, order.trigger, order.slow_url)
             reasons.append(order.no_fix_reason)
         except NoFix as no_fix:
             reasons.append(str(no_fix))

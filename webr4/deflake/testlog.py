@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from webr4.browser.actions import LOAD_STATE
+from webr4.browser.actions import LOAD_STATE, RESPONSE
 from webr4.record.scripted import StepLog
 
 
@@ -67,6 +67,10 @@ class TestLog(StepLog):
     def loaded(self, state: str, called: float) -> None:
         self.calls.append(TestCall("expect", self.ordinal, self.caller_line(), "html", LOAD_STATE, None, [state]))
         super().action({"expect": "html", "assertion": LOAD_STATE, "args": [state]}, called)
+
+    def responded(self, glob: str, called: float) -> None:
+        self.calls.append(TestCall("expect", self.ordinal, self.caller_line(), "html", RESPONSE, None, [glob]))
+        super().action({"expect": "html", "assertion": RESPONSE, "args": [glob]}, called)
 
     def not_followed(self, call: str) -> None:
         super().not_followed(f"{call} (line {self.caller_line()})")

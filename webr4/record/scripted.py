@@ -81,6 +81,10 @@ class StepLog:
         if self.observes:
             self.unfollowed.append(call)
 
+    def responded(self, glob: str, called: float) -> None:
+        """Write down that the script waited for a response whose URL matches ``glob`` (only when
+        :attr:`observes`)."""
+
     def loaded(self, state: str, called: float) -> None:
         """Write down that the script waited for the page to reach the load ``state`` (only when
         :attr:`observes`: a plain script's session starts once the page has loaded)."""
@@ -314,10 +318,35 @@ class RecordingPage(_Finder):
         self._target.wait_for_timeout(timeout)
         self._log.wait(timeout)
 
+    def expect_response(self, url_or_predicate: Any, **options: Any) -> Any:
+        """Playwright's ``expect_response``; with a URL glob, the wait at the end of its block is written down."""
+        waiting = self._target.expect_response(url_or_predicate, **options)
+        if not isinstance(url_or_predicate, str):
+            return waiting
+        return _ResponseWait(waiting, url_or_predicate, self._log)
+
     def wait_for_load_state(self, state: str | None = None, **options: Any) -> None:
         called = time.monotonic()
         self._target.wait_for_load_state(state, **options)
         self._log.loaded(state or "load", called)
+
+
+class _ResponseWait:
+    """``with page.expect_response(glob):`` on a recording page: once the block is done and the
+    response came, the wait is written down."""
+
+    def __init__(self, waiting: Any, glob: str, log: StepLog) -> None:
+        self._waiting, self._glob, self._log = waiting, glob, log
+
+    def __enter__(self) -> Any:
+        return self._waiting.__enter__()
+
+    def __exit__(self, *failed: Any) -> Any:
+        called = time.monotonic()
+        outcome = self._waiting.__exit__(*failed)
+        if failed[0] is None:
+            self._log.responded(self._glob, called)
+        return outcome
 
 
 class RecordingKeyboard:

@@ -131,19 +131,21 @@ def test_the_plan_chooses_when_it_offers_a_pending_event_and_the_policy_otherwis
     assert scheduler.choose({"c": Candidate("c", 1.0, 0, 2)}, 0.0, {}) == ("c", False)
 
 
-def test_a_planned_step_whose_target_is_not_ready_lets_the_page_go_on_but_holds_what_the_plan_names_after_it() -> None:
+def test_a_planned_step_whose_target_is_not_ready_lets_the_clock_run_but_holds_what_the_network_delivers() -> None:
     scheduler = _scheduler(CLICK)
-    scheduler.follow(["head", CLICK.event_id, "response"], "head")
+    scheduler.follow(["head", CLICK.event_id, "response", TIMER], "head")  # the plan names the timer last
+    events = {**EVENTS, "response": Event("response", Category.NETWORK, "fetch", "response")}
     response = Candidate("response", 1.0, 0, 0)
-    shows_target = Candidate(TIMER, 600.0, 0, 1)  # a timer the plan does not name: it shows the button
-    assert scheduler.choose({"response": response, TIMER: shows_target}, 0.0, EVENTS) == (TIMER, False)
-    assert scheduler.choose({"response": response, CLICK.event_id: _user(scheduler)}, 600.0, EVENTS) == (
+    shows_target = Candidate(TIMER, 600.0, 0, 1)  # it shows the button the click waits for
+    assert scheduler.choose({"response": response, TIMER: shows_target}, 0.0, events) == (TIMER, False)
+    assert scheduler.choose({"response": response, CLICK.event_id: _user(scheduler)}, 600.0, events) == (
         CLICK.event_id, True)
 
 
-def test_a_planned_step_waits_so_for_what_is_due_soon_only() -> None:
+def test_a_planned_step_lets_the_clock_run_only_as_far_as_a_test_waits() -> None:
     scheduler = _scheduler(CLICK)
     scheduler.follow(["head", CLICK.event_id, "response"], "head")
+    events = {**EVENTS, "response": Event("response", Category.NETWORK, "fetch", "response")}
     response = Candidate("response", 1.0, 0, 0)
     much_later = Candidate(TIMER, scheduler.user_due(CLICK) + SETTLE_MS + 1, 0, 1)
-    assert scheduler.choose({"response": response, TIMER: much_later}, 0.0, EVENTS) == ("response", True)
+    assert scheduler.choose({"response": response, TIMER: much_later}, 0.0, events) == ("response", True)

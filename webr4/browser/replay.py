@@ -96,15 +96,6 @@ class PlanFollower:
             return self.waiting[0]
         return self.plan[self.cursor] if self.cursor < len(self.plan) else None
 
-    def names(self, event: EventId) -> bool:
-        """Whether the plan still names ``event`` (by its id, or by its loose part): it has not
-        run for its entry, which is ahead or waiting."""
-        position = self._position.get(exact_part(event))
-        if position is not None and position not in self._done:
-            return True
-        loose = loose_part(event)
-        return loose is not None and any(p not in self._done for p in self._loose_positions.get(loose, ()))
-
     def choose(self, enabled: Mapping[EventId, Order]) -> Choice | None:
         """The next event by the plan, or an unnamed one before it; ``None`` when the plan offers
         nothing pending (every enabled event is then one the plan does not name)."""

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 
 from webr4.browser.replay import PlanFollower, exact_part
 from webr4.timer_order import timer_delay
-from webr4.trace import Event, EventId
+from webr4.trace import Category, Event, EventId
 from webr4.useractions import USER_EVENTS
 
 if TYPE_CHECKING:
@@ -48,11 +48,12 @@ STABLE_FRAMES = 2
 """The rendering updates a step that checks ``stable`` waits for once it begins: Playwright reads its
 target's box in one animation frame and again in the next, and acts only then."""
 _FRAME = "requestAnimationFrame"
+_NETWORK_BOUND = frozenset({Category.NETWORK, Category.PARSE})
 SETTLE_MS = 2_000.0
 """How long, in virtual time after it was due, a planned user step whose target is not
-actionable waits for page events the plan does not name (a timer that shows the target, an
-entrance animation) before the events the plan names after it may run first: a longer wait
-stands for an order a slow network makes only beyond a test's patience."""
+actionable lets the page's clock run (a timer that shows the target, an entrance animation)
+while what the network delivers stays held: a longer wait stands for an order a slow network
+makes only beyond a test's patience."""
 GIVE_UP = "give up"
 """The default choice when the next user step has waited as long as it may."""
 PAST_HORIZON = "past horizon"
@@ -101,7 +102,7 @@ class Scheduler:
         clock_first = first_timer(enabled, events)
         if clock_first is not None and self._next_waits_for_clock(waiting):
             return clock_first.id, False
-        settling = self._settling_before_step(enabled)
+        settling = self._settling_before_step(enabled, events)
         if settling is not None:
             return settling, False
         choice = self.follower.choose({event: candidate.order for event, candidate in enabled.items()
@@ -110,18 +111,20 @@ class Scheduler:
             return choice.event, choice.planned is not None
         return self.default_choice(enabled, now, events), False
 
-    def _settling_before_step(self, enabled: Mapping[EventId, Candidate]) -> EventId | None:
+    def _settling_before_step(self, enabled: Mapping[EventId, Candidate],
+                              events: Mapping[EventId, Event]) -> EventId | None:
         """When the plan's next event is the next user step and its target is not actionable
-        yet, the page event the plan does not name that comes first, if it is due within
-        :data:`SETTLE_MS` of the step: it runs outside the plan (whose state stays as it was), as
-        the page goes on while Playwright waits for the target (a timer shows it, an entrance
-        animation ends), and the events the plan names after the step stay held back. Else None:
-        the step is passed over and waits, as any planned event not pending at its turn."""
+        yet, the page event that a browser's clock runs first, if it is due within
+        :data:`SETTLE_MS` of the step: it runs now, outside the plan (whose state stays as it
+        was), as the page goes on while Playwright waits for the target (a timer shows it, an
+        entrance animation ends), whereas what the network delivers (responses, scripts, parse
+        chunks) stays held back as a slow network holds it. Else None: the step is passed over
+        and waits, as any planned event not pending at its turn."""
         step = self.next_step
         if step is None or step.event_id in enabled or self.follower.upcoming() != step.event_id:
             return None
-        free = [c for c in enabled.values() if not self.follower.names(c.id)]
-        first = min(free, key=lambda c: c.order) if free else None
+        clocked = [c for c in enabled.values() if c.id in events and events[c.id].category not in _NETWORK_BOUND]
+        first = min(clocked, key=lambda c: c.order) if clocked else None
         if first is None or first.due > self.user_due(step) + SETTLE_MS:
             return None
         return first.id

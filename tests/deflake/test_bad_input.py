@@ -34,12 +34,18 @@ def test_an_out_directory_of_something_else_is_refused(tmp_path: Path) -> None:
     assert (tmp_path / "mine" / "notes.txt").read_text() == "keep me"
 
 
-@pytest.mark.browser
-def test_a_test_that_fails_on_its_own_is_status_2_naming_its_line(tmp_path: Path) -> None:
+def _project_with(tmp_path: Path, name: str, source: str) -> Path:
+    """A copy of the project with one more test file; the copy's directory."""
     project = tmp_path / "project"
     shutil.copytree(PROJECT, project)
-    (project / "test_broken.py").write_text('def test_broken(page):\n    page.goto("/cart/")\n'
-                                            '    assert page.inner_text("#count") == "7"\n')
+    (project / name).write_text(source)
+    return project
+
+
+@pytest.mark.browser
+def test_a_test_that_fails_on_its_own_is_status_2_naming_its_line(tmp_path: Path) -> None:
+    project = _project_with(tmp_path, "test_broken.py", 'def test_broken(page):\n    page.goto("/cart/")\n'
+                                                        '    assert page.inner_text("#count") == "7"\n')
     done = _deflake(project, "test_broken.py", "--out", str(tmp_path / "run"))
     assert done.returncode == 2
     assert done.stderr.strip().splitlines()[-1].startswith(
@@ -50,10 +56,8 @@ def test_a_test_that_fails_on_its_own_is_status_2_naming_its_line(tmp_path: Path
 
 @pytest.mark.browser
 def test_a_test_that_acts_in_a_way_deflake_cannot_replay_is_refused_by_name(tmp_path: Path) -> None:
-    project = tmp_path / "project"
-    shutil.copytree(PROJECT, project)
-    (project / "test_double.py").write_text('def test_double(page):\n    page.goto("/cart/")\n'
-                                            '    page.dblclick("#add")\n    page.wait_for_timeout(300)\n')
+    project = _project_with(tmp_path, "test_double.py", 'def test_double(page):\n    page.goto("/cart/")\n'
+                                                        '    page.dblclick("#add")\n    page.wait_for_timeout(300)\n')
     done = _deflake(project, "test_double.py", "--out", str(tmp_path / "run"))
     assert done.returncode == 2
     assert "deflake does not follow page.dblclick (line 3)" in done.stderr.strip().splitlines()[-1]

@@ -1,8 +1,9 @@
 """A test's reads and web-first assertions as session steps, under control in a real Chromium.
 
 A ``read`` answers what Playwright's own method answers in that order and writes nothing to the
-page (Playwright's own script, which finds the elements, is installed before any event); it races with the page event that writes what it read, so R4 explores the read before
-the response; an ``expect`` waits for its condition as Playwright's retrying assertion does.
+page (Playwright's own script, which finds the elements, is installed before any event); it
+races with the page event that writes what it read, so R4 explores the read before the
+response; an ``expect`` waits for its condition as Playwright's retrying assertion does.
 """
 
 from __future__ import annotations

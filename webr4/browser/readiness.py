@@ -86,12 +86,17 @@ async def _state_at_rest(page: Page, action: UserAction, checks: tuple[str, ...]
         if "editable" in checks:
             return TargetState.READ_ONLY
     except PlaywrightError as error:
-        message = str(error).strip().splitlines()[0] if str(error).strip() else ""
-        if "SyntaxError" in message or "while parsing" in message:
-            raise InvalidSelector(f"step {action.index + 1} ({action.kind}): {action.selector!r} is not a valid "
-                                  f"selector ({message.split(': ', 1)[-1]})") from None
+        _refuse_invalid_selector(error, action)
         return TargetState.MISSING
     return TargetState.READY
+
+
+def _refuse_invalid_selector(error: PlaywrightError, action: UserAction) -> None:
+    """Raise :class:`InvalidSelector` when Playwright's ``error`` says the step's selector cannot be parsed."""
+    message = str(error).strip().splitlines()[0] if str(error).strip() else ""
+    if "SyntaxError" in message or "while parsing" in message:
+        raise InvalidSelector(f"step {action.index + 1} ({action.kind}): {action.selector!r} is not a valid "
+                              f"selector ({message.split(': ', 1)[-1]})") from None
 
 
 async def _assertion_state(page: Page, action: UserAction) -> TargetState:
@@ -103,10 +108,7 @@ async def _assertion_state(page: Page, action: UserAction) -> TargetState:
     except AssertionError:
         return TargetState.UNMET
     except PlaywrightError as error:
-        message = str(error).strip().splitlines()[0] if str(error).strip() else ""
-        if "SyntaxError" in message or "while parsing" in message:
-            raise InvalidSelector(f"step {action.index + 1} (expect): {action.selector!r} is not a valid "
-                                  f"selector ({message.split(': ', 1)[-1]})") from None
+        _refuse_invalid_selector(error, action)
         return TargetState.UNMET
     return TargetState.READY
 

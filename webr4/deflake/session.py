@@ -31,6 +31,8 @@ MAX_FIX_ROUNDS = 4
 class TestFailsAlone(Webr4Error):
     """The test fails on a fast, plain run: deflake looks for orders that fail a passing test."""
 
+    __test__ = False  # not a pytest test class, whatever its name
+
 
 @dataclass
 class Explored:
@@ -49,6 +51,8 @@ class Explored:
 class TestUnderDeflake:
     """A pytest test as deflake runs it: ``function`` called with ``arguments`` (its fixtures'
     values; ``page`` is replaced), the path of its file, a way to open a fresh plain page."""
+
+    __test__ = False  # not a pytest test class, whatever its name
 
     nodeid: str
     function: Callable[..., Any]

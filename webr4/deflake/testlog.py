@@ -22,6 +22,8 @@ class TestCall:
     ``line`` the line of the test's source it was called from (0: not from the test's file),
     ``answer`` what a read or the page returned."""
 
+    __test__ = False  # not a pytest test class, whatever its name
+
     kind: str
     step: int | None
     line: int
@@ -34,6 +36,8 @@ class TestCall:
 class TestLog(StepLog):
     """A :class:`~webr4.record.scripted.StepLog` that also keeps the test's reads as steps, and
     every call with the line of ``source`` it came from."""
+
+    __test__ = False  # not a pytest test class, whatever its name
 
     observes = True
 

@@ -7,8 +7,9 @@ typed before the saved list arrived and replaced it (``test_list``). One
 deflake run must find each one's failing order, name the racing response, confirm it in plain
 Chromium and offer a fix proven to remove it; ``--apply`` then writes the fixes, and the fixed
 tests pass in plain Chromium under the slow response that fails the originals. ``test_badge``'s
-app overwrites the added item with a late saved count: waiting in the test cannot fix that, so
-its proposed fix is refused.
+app overwrites the added item with a late saved count: the test's stopgap waits for the saved
+count before adding. ``test_prices``'s two prices, asked for at once, race: no wait of the test
+orders them, so its proposed fix is refused.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ pytestmark = pytest.mark.browser
 
 PROJECT = Path(__file__).parent / "project"
 SLOW = {"test_cart.py": "cart.json", "test_search.py": "results.json", "test_shop.py": "buy.js",
-        "test_list.py": "saved.json"}
+        "test_list.py": "saved.json", "test_badge.py": "added.json"}
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +35,7 @@ def deflaked(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subprocess
     root = tmp_path_factory.mktemp("deflake")
     project = root / "project"
     shutil.copytree(PROJECT, project)
-    done = subprocess.run([sys.executable, "-m", "webr4", "deflake", *SLOW, "test_badge.py", "--out", str(root / "run"),
+    done = subprocess.run([sys.executable, "-m", "webr4", "deflake", *SLOW, "test_prices.py", "--out", str(root / "run"),
                            "--apply"],
                           cwd=project, capture_output=True, text=True, timeout=900)
     summary = json.loads((root / "run" / "summary.json").read_text())
@@ -56,7 +57,7 @@ def test_a_test_that_can_fail_exits_1(deflaked) -> None:
     _project, done, summary = deflaked
     assert done.returncode == 1, done.stderr[-2000:]
     assert {Path(e["test"].split("::")[0]).name for e in summary["tests"] if e["status"] == "flaky"} == {
-        *SLOW, "test_badge.py"}
+        *SLOW, "test_prices.py"}
 
 
 @pytest.mark.parametrize("name", sorted(SLOW))
@@ -101,14 +102,21 @@ def test_applied_fixes_pass_in_plain_chromium_under_the_slow_response(deflaked, 
     assert _plain(project, name, SLOW[name])
 
 
-def test_a_fix_that_leaves_a_failing_order_is_refused_and_the_apps_race_named(deflaked) -> None:
-    project, _done, summary = deflaked
+def test_two_page_responses_racing_get_the_tests_stopgap_when_one_starts_before_the_other(deflaked) -> None:
+    _project, _done, summary = deflaked
     entry = _entry(summary, "test_badge.py")
-    assert not entry["fix"]["verified"] and "the app must order them" in entry["fix"]["why"]
-    assert "test_badge.py" not in (project.parent / "run" / "fix.diff").read_text()
-    assert (project / "test_badge.py").read_text() == (PROJECT / "test_badge.py").read_text()
-    # the saved count arriving after the added one: plain Chromium's check of it rests on a few
-    # hundred milliseconds of real time, so only its diagnosis is asserted here
     app_orders = [order for order in entry["flaky"] if order["fault"] == "app"]
     assert app_orders and app_orders[0]["racing"]["url"].endswith("saved.json")
+    # plain Chromium's check of two responses' order rests on a few hundred milliseconds of real
+    # time, so only the delay it was given is asserted here
     assert 0 < app_orders[0]["confirmation"]["delay_ms"] < 2500
+    assert entry["fix"]["verified"]
+    assert '+    with page.expect_response("**/badge/saved.json"):\n+        page.goto("/badge/")' in entry["fix"]["diff"]
+
+
+def test_a_fix_that_leaves_a_failing_order_is_refused(deflaked) -> None:
+    project, _done, summary = deflaked
+    entry = _entry(summary, "test_prices.py")
+    assert not entry["fix"]["verified"] and "the app must order them" in entry["fix"]["why"]
+    assert "test_prices.py" not in (project.parent / "run" / "fix.diff").read_text()
+    assert (project / "test_prices.py").read_text() == (PROJECT / "test_prices.py").read_text()

@@ -44,6 +44,9 @@ _USER_CHOOSES = ("el => { const log = window.__webr4 && window.__webr4.log; "
 _USER_READS = ("([elements, idLocation]) => { const log = window.__webr4 && window.__webr4.log; "
                "if (log && log.userReads) log.userReads(elements, idLocation); }")
 _ID_SELECTOR = re.compile(r"#[\w-]+")
+PAGE_ASSERTION = "page."
+"""The prefix of an ``expect`` step's assertion on the page itself (``expect(page).to_have_url(…)``:
+``{"expect": "html", "assertion": "page.to_have_url", "args": [...]}``)."""
 RESPONSE = "response"
 """The ``expect`` a test's ``with page.expect_response(glob):`` is, once its block is done:
 ``{"expect": "html", "assertion": "response", "args": [glob]}``."""
@@ -195,6 +198,9 @@ class Observation:
         assertion that does not hold raises :class:`AssertionError`."""
         if self.call in (LOAD_STATE, RESPONSE):  # the controller enables the step once it has happened
             return None
+        if self.call.startswith(PAGE_ASSERTION):  # the page's URL or title: no element was looked at
+            await self.holds(page, selector, timeout_ms=1)
+            return None
         locator = page.locator(selector)
         if self.kind == "read":
             answer = await getattr(locator, self.call)(*self.python_args, **self.python_options,
@@ -216,7 +222,9 @@ class Observation:
     async def holds(self, page: Page, selector: str, timeout_ms: float) -> None:
         """An ``expect`` step's assertion, checked once with Playwright's own ``expect``:
         :class:`AssertionError` when it does not hold."""
-        assertion = getattr(expect(page.locator(selector)), self.call)
+        on_page = self.call.startswith(PAGE_ASSERTION)
+        assertion = getattr(expect(page) if on_page else expect(page.locator(selector)),
+                            self.call.removeprefix(PAGE_ASSERTION))
         await assertion(*self.python_args, **self.python_options, timeout=timeout_ms)
 
     @property
@@ -314,7 +322,8 @@ def _observation_argument(position: int, kind: str, step: dict[str, Any]) -> str
     call = step[name]
     if kind == "read" and call not in READS:
         raise ActionError(f"action {position}: read cannot call {call!r}; it calls one of {', '.join(READS)}")
-    if kind == "expect" and call not in (LOAD_STATE, RESPONSE) and not re.fullmatch(r"(not_)?to_[a-z_]+", call):
+    if kind == "expect" and call not in (LOAD_STATE, RESPONSE) and not re.fullmatch(r"(page\.)?(not_)?to_[a-z_]+",
+                                                                                     call):
         raise ActionError(f"action {position}: {call!r} is not a Playwright locator assertion (to_have_text, …)")
     try:
         return Observation.of_step(kind, step).to_text()

@@ -211,10 +211,14 @@ def wait_for_response(path: str, source: str, trigger: TestCall, url: str) -> Fi
     page = _root_name(_call_at(tree, trigger.line, method).func)
     glob = "**" + (urlsplit(url).path or "/")
     indent = _indent(lines, statement)
+    waiting = f"with {page}.expect_response({_literal(glob)}):\n"
+    if statement.lineno > 1 and lines[statement.lineno - 2].strip() == waiting.strip():
+        raise NoFix(f"the test already waits for the response to {glob} that its {method} starts, and the page's "
+                    "events still race: the app must order them")
     body = [f"    {text}" if text.strip() else text for text in lines[statement.lineno - 1:statement.end_lineno]]
-    edited = [*lines[:statement.lineno - 1], f"{indent}with {page}.expect_response({_literal(glob)}):\n", *body,
+    edited = [*lines[:statement.lineno - 1], f"{indent}{waiting}", *body,
               *lines[statement.end_lineno or statement.lineno:]]
-    summary = f"wait for the response to {glob} before going on from line {trigger.line}"
+    summary = f"wait for the response to {glob} that the {method} starts"
     return Fix(path, source, "".join(edited), summary)
 
 

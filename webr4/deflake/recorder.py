@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from webr4.browser.actions import PAGE_ASSERTION
 from webr4.deflake.testlog import TestLog
 
 
@@ -44,8 +45,10 @@ class RecordingAssertions:
         def assertion(*args: Any, **options: Any) -> Any:
             called = time.monotonic()
             answer = method(*args, **options)
+            on_page = self._selector == PAGE_ASSERTION
             try:
-                step = {"expect": self._selector, "assertion": name, "args": json_argument(list(args)),
+                step = {"expect": "html" if on_page else self._selector,
+                        "assertion": f"{PAGE_ASSERTION}{name}" if on_page else name, "args": json_argument(list(args)),
                         "options": {k: json_argument(v) for k, v in options.items() if k != "timeout"}}
             except TypeError:
                 return answer  # an argument no step can hold: the assertion is not explored
@@ -57,8 +60,8 @@ class RecordingAssertions:
 @contextmanager
 def assertions_written_down(unwrap: Callable[[Any], tuple[Any, str | None, TestLog] | None]) -> Iterator[None]:
     """While the block runs, ``expect(x)`` on an ``x`` that ``unwrap`` recognises (it returns the
-    real locator, its selector and the log) hands out :class:`RecordingAssertions`."""
-    from playwright.sync_api._generated import LocatorAssertions
+    real locator or page, its selector — ``page.`` for the page — and the log) hands out
+    :class:`RecordingAssertions`."""
     from playwright.sync_api import expect
 
     kind = type(expect)
@@ -69,9 +72,7 @@ def assertions_written_down(unwrap: Callable[[Any], tuple[Any, str | None, TestL
         if known is None:
             return dispatch(self, actual, message, is_soft)
         real, selector, log = known
-        assertions = dispatch(self, real, message, is_soft)
-        assert isinstance(assertions, LocatorAssertions)
-        return RecordingAssertions(assertions, selector, log)
+        return RecordingAssertions(dispatch(self, real, message, is_soft), selector, log)
 
     kind._dispatch = recording  # type: ignore[method-assign]
     try:

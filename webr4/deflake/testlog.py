@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from webr4.browser.actions import LOAD_STATE, RESPONSE
+from webr4.browser.actions import LOAD_STATE, PAGE_ASSERTION, RESPONSE
 from webr4.record.scripted import StepLog
 
 
@@ -64,8 +64,8 @@ class TestLog(StepLog):
 
     def expectation(self, step: dict[str, Any], called: float) -> None:
         """Write down a web-first assertion that has just passed."""
-        self.calls.append(TestCall("expect", self.ordinal, self.caller_line(), step["expect"], step["assertion"],
-                                   None, list(step.get("args", []))))
+        self.calls.append(TestCall("expect", self.ordinal, self.caller_line(), step["expect"],
+                                   step["assertion"].removeprefix(PAGE_ASSERTION), None, list(step.get("args", []))))
         super().action(step, called)
 
     def loaded(self, state: str, called: float) -> None:

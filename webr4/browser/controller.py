@@ -238,20 +238,20 @@ class Controller:
     async def _enabled(self) -> dict[EventId, Candidate]:
         enabled = dict(self.builder.pending)
         action = self.scheduler.next_step
-        if action is not None and action.awaited_response is not None:
-            self.state.target = TargetState.READY if self._responded(action.awaited_response) else \
-                TargetState.NO_RESPONSE
-            if self.state.target is TargetState.READY:
-                enabled[action.event_id] = Candidate(action.event_id, self.scheduler.user_due(action), USER_PRIORITY, 0)
-        elif action is not None and action.loading_state is not None:
-            self.state.target = TargetState.READY if self._loaded(action.loading_state) else TargetState.LOADING
-            if self.state.target is TargetState.READY:
-                enabled[action.event_id] = Candidate(action.event_id, self.scheduler.user_due(action), USER_PRIORITY, 0)
-        elif action is not None:
-            self.state.target = await target_state(self.page, action, self.state.target)
+        if action is not None:
+            self.state.target = await self._step_state(action)
             if self.state.target is TargetState.READY:
                 enabled[action.event_id] = Candidate(action.event_id, self.scheduler.user_due(action), USER_PRIORITY, 0)
         return enabled
+
+    async def _step_state(self, action: UserAction) -> TargetState:
+        """Whether the next user step can run now: a test's wait for a response or a load state
+        once it has happened in this run, any other step once its target is actionable."""
+        if action.awaited_response is not None:
+            return TargetState.READY if self._responded(action.awaited_response) else TargetState.NO_RESPONSE
+        if action.loading_state is not None:
+            return TargetState.READY if self._loaded(action.loading_state) else TargetState.LOADING
+        return await target_state(self.page, action, self.state.target)
 
     def _loading_events(self, state: str) -> set[EventId]:
         """The pending events a page must run before it reaches the load ``state`` a test waits for

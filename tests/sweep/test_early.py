@@ -60,3 +60,26 @@ def test_a_witness_starts_during_the_sweep_when_a_core_is_spare(sites_url, tmp_p
     events, resumed = asyncio.run(go())
     assert events.index("witness") < events.index("finish")  # the first reversal's, during the second's run
     assert "witness" not in resumed  # the confirmations were kept with the reversals' reports
+
+
+@pytest.mark.browser
+def test_a_witness_stopped_by_a_full_disk_stops_the_sweep_with_that_error(sites_url, tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(early, "usable_cores", lambda: 2)
+    attempts: list[int] = []
+
+    async def disk_full(*arguments: Any) -> Confirmation:
+        attempts.append(1)
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(early, "confirm_reversal", disk_full)
+
+    async def go() -> None:
+        async with Driver() as driver:
+            session = await record(driver, sites_url + "slideshow/", tmp_path / "session",
+                                   expected("slideshow")["session"])
+            await explore_session(session, tmp_path / "run", SweepOptions(SweepSettings(max_sequences=3), confirm="all"),
+                                  driver=driver)
+
+    with pytest.raises(OSError, match="No space left"):
+        asyncio.run(go())
+    assert len(attempts) == 1  # no second witness started over the first one's error

@@ -93,7 +93,9 @@ class EarlyWitness:
 
     def offer(self, reversal: ReversalReport, parent: Trace, child: Trace) -> None:
         """A reversal the sweep has just judged, with its parent's and its own trace: its witness
-        starts now if it is wanted and none is running, else after those before it."""
+        starts now if it is wanted and none is running, else after those before it. Raises what
+        stopped the witness before, if anything did (a full disk, say): the sweep stops on it."""
+        self._raise_failure()
         if not wanted(reversal, self._which) or reversal.confirmation is not None:
             return
         self._waiting.append(_Job(reversal, parent, child))
@@ -111,22 +113,36 @@ class EarlyWitness:
 
     async def finish(self, summary: Summary) -> None:
         """Once the sweep has ended: wait for the witnesses still to run (the confirming phase,
-        when there are any), put them into ``summary`` and write it."""
+        when there are any), put them into ``summary`` and write it; then raise what stopped the
+        witness early, if anything did (a full disk, say)."""
         pending = len(self._waiting) + (self._task is not None and not self._task.done())
         if pending:
             self._progress.phase(CONFIRMING, pending)
         if self._task is not None:
-            await self._task
+            await asyncio.wait([self._task])
         self.settle(summary)
         self._run.write_summary(summary)
+        self._raise_failure()
 
     async def cancel(self) -> None:
-        """Stop the witness under way, if any, and drop those waiting (an interrupted sweep)."""
+        """Stop the witness under way, if any, and drop those waiting (an interrupted sweep, or one
+        that failed: what stopped the sweep is its error, not what may have stopped the witness)."""
         self._waiting.clear()
-        if self._task is not None and not self._task.done():
+        if self._task is None:
+            return
+        if not self._task.done():
             self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await self._task
+
+    def _raise_failure(self) -> None:
+        """Raise the error that ended the witness's task, if one did, so the sweep stops on it
+        instead of starting another witness and losing it."""
+        if self._task is not None and self._task.done() and not self._task.cancelled():
+            failure = self._task.exception()
+            if failure is not None:
+                self._task = None
+                raise failure
 
     async def _work(self) -> None:
         mask = self._run.read_noise() | self._mask  # the sweep learnt the noise before its first verdict

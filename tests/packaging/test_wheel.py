@@ -8,10 +8,12 @@ from an empty directory through the installed ``webr4`` script.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tomllib
 import venv
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -37,8 +39,9 @@ def _run(command: list[str | os.PathLike[str]], cwd: Path, env: dict[str, str], 
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
-    """A fresh virtual environment holding only the built wheel and its dependencies."""
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, dict[str, str]]]:
+    """A fresh virtual environment holding only the built wheel and its dependencies, removed once
+    the module's tests are done (it takes a quarter of a gigabyte)."""
     base = tmp_path_factory.mktemp("wheel")
     env = {key: value for key, value in os.environ.items() if not key.startswith(("PYTHON", "VIRTUAL_ENV"))}
     dist = base / "dist"
@@ -48,7 +51,8 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str,
     environment = base / "venv"
     venv.EnvBuilder(with_pip=True).create(environment)
     _run([environment / "bin" / "python", "-m", "pip", "install", "--quiet", wheels[0]], cwd=base, env=env)
-    return environment, env
+    yield environment, env
+    shutil.rmtree(base, ignore_errors=True)
 
 
 @pytest.mark.browser

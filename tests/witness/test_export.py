@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -28,9 +29,10 @@ FIXED = Path(__file__).parent / "pages" / "two-xhr-fixed.html"
 
 
 @pytest.fixture(scope="module")
-def fresh_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def fresh_python(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The Python of a new virtual environment outside the checkout holding only pytest and
-    playwright (from the package index); the test is skipped with the reason when pip cannot get them."""
+    playwright (from the package index), removed once the module's tests are done; the test is
+    skipped with the reason when pip cannot get them."""
     venv = tmp_path_factory.mktemp("venv")
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True)
     python = venv / "bin" / "python"
@@ -41,7 +43,8 @@ def fresh_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
         pytest.skip("pip install timed out: is the package index reachable?")
     if installed.returncode != 0:
         pytest.skip(f"pip install failed (package index unreachable?): {installed.stderr.strip()[-300:]}")
-    return python
+    yield python
+    shutil.rmtree(venv, ignore_errors=True)
 
 
 def _trace_events(path: Path) -> tuple[list[dict], list[str]]:

@@ -129,6 +129,25 @@ wrapAccessors([HTMLImageElement.prototype, HTMLScriptElement.prototype, HTMLIFra
 wrapAccessors([HTMLAnchorElement.prototype, HTMLLinkElement.prototype, HTMLAreaElement.prototype,
   HTMLBaseElement.prototype], "href", { key: keyOf, writes: ["href"] });
 
+/* Attributes a script sets through their reflecting property (el.hidden = false,
+   button.disabled = true, details.open = true) are the attribute's location, as setAttribute
+   names it; a dialog's show(), showModal() and close() set its open attribute too. */
+function reflected(attribute) {
+  return { key: keyOf, reads: [attribute], writes: [attribute] };
+}
+wrapAccessor(HTMLElement.prototype, "hidden", reflected("hidden"));
+wrapAccessors([HTMLButtonElement.prototype, HTMLInputElement.prototype, HTMLSelectElement.prototype,
+  HTMLTextAreaElement.prototype, HTMLFieldSetElement.prototype, HTMLOptGroupElement.prototype,
+  HTMLOptionElement.prototype], "disabled", reflected("disabled"));
+wrapAccessors([HTMLInputElement.prototype, HTMLTextAreaElement.prototype], "readOnly", reflected("readonly"));
+wrapAccessors([HTMLDetailsElement.prototype, HTMLDialogElement.prototype], "open", reflected("open"));
+["show", "showModal", "close"].forEach(function (name) {
+  wrapMethod(HTMLDialogElement.prototype, name, function (self) {
+    var key = keyOf(self);
+    return key === null ? null : function () { record("w", "dom:" + key + ".open", null); };
+  });
+});
+
 /* The location an attribute name maps to; on<type> attributes are handlers. */
 function attributeLocation(element, name) {
   var attribute = text(name);

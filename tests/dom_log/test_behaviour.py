@@ -12,6 +12,7 @@ PAGE = """<!doctype html><html><body>
 <div id="box" class="a">text</div>
 <ul id="list"><li>one</li><li>two</li></ul>
 <form><input id="field" value="x"><input id="tick" type="checkbox"><select id="pick"><option>a</option><option>b</option></select></form>
+<details id="more"><summary>more</summary>x</details><dialog id="note">n</dialog><button id="go">go</button>
 </body></html>"""
 
 # DOM operations whose results (values, errors, descriptors) must not change.
@@ -39,6 +40,13 @@ SUITE = r"""() => {
   note("dataset", () => { box.dataset.fooBar = "x"; delete box.dataset.k; return [box.dataset.fooBar, box.dataset === box.dataset, Object.keys(box.dataset).join(), "fooBar" in box.dataset, box.dataset instanceof DOMStringMap]; });
   note("form", () => { const f = document.getElementById("field"), t = document.getElementById("tick"), s = document.getElementById("pick");
     f.value = "typed"; t.checked = true; s.options[1].selected = true; return [f.value, t.checked, s.value, s.selectedIndex]; });
+  note("reflected", () => { const field = document.getElementById("field"), go = document.getElementById("go"),
+    more = document.getElementById("more"), dialog = document.getElementById("note");
+    box.hidden = true; go.disabled = true; more.open = true; field.readOnly = true; dialog.show();
+    const seen = [box.hidden, box.getAttribute("hidden"), go.disabled, more.open, field.readOnly, dialog.open];
+    dialog.close(); dialog.showModal(); seen.push(dialog.open); try { dialog.show(); } catch (e) { seen.push(e.name); }
+    dialog.close(); return seen.concat(dialog.open, Object.getOwnPropertyDescriptor(HTMLElement.prototype, "hidden").set.name,
+      HTMLDialogElement.prototype.showModal.name, HTMLDialogElement.prototype.showModal.length); });
   note("query", () => [document.querySelectorAll("li").length, document.querySelector("#nope"), document.getElementById("nope")]);
   note("bad-selector", () => document.querySelector("##"));
   note("listeners", () => { let n = 0; const f = () => n++; box.addEventListener("click", f); box.click(); box.removeEventListener("click", f); box.click();

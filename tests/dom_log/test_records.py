@@ -30,6 +30,16 @@ def test_text_content_write_on_price(open_page):
     assert logged(page, "document.getElementById('price').innerHTML")[-1] == ["r", "dom:#price.textContent", None, None]
 
 
+def test_reflecting_properties_write_their_attribute(open_page):
+    page = open_page(PAGE)
+    entries = logged(page, "const buy = document.getElementById('buy'); buy.hidden = true; buy.disabled = buy.hidden")
+    assert ["w", "dom:#buy.hidden", None, "b:true"] in entries
+    assert ["r", "dom:#buy.hidden", None, None] in entries
+    assert ["w", "dom:#buy.disabled", None, "b:true"] in entries
+    assert logged(page, "document.getElementById('buy').setAttribute('hidden', '')") == [
+        ["r", "dom:#buy", None, None], ["w", "dom:#buy.hidden", None, "s:"]]
+
+
 def test_elements_without_id_have_a_path(open_page):
     page = open_page(PAGE)
     entries = logged(page, "document.querySelectorAll('span')[0].textContent = 'x'")

@@ -132,7 +132,8 @@ READS: Mapping[str, bool] = {
 """The Playwright ``Locator`` methods that read the page, which a test's ``read`` step calls, and
 whether each waits for its selector to match an element (True) or answers at once (False)."""
 
-OBSERVATIONS = frozenset({"read", "expect"})
+READ, EXPECT = "read", "expect"
+OBSERVATIONS = frozenset({READ, EXPECT})
 """The step kinds a test observes the page by rather than acts on it: ``read`` calls a method of
 :data:`READS` and keeps its answer; ``expect`` is a web-first assertion (``expect(locator).to_…``),
 which waits until its condition holds. Neither dispatches anything to the page."""

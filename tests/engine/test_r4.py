@@ -248,3 +248,45 @@ def test_a_trace_whose_accesses_r4_does_not_read_can_come_without_them(model: Mo
         explorer.observe(planned, trace)
     assert [r.planned for r in explorer.explored] == [r.planned for r in full.explored]
     assert all(explorer.reads_accesses(r.planned) == (r.planned.depth < bound) for r in explorer.explored)
+
+
+# -- a response held past the test's next read ------------------------------------------------
+
+
+def _typing_before_a_read(between: str | None = None) -> Trace:
+    """A rates response, then two keys typed and a read of the result: the response and each key
+    write the result, the read reads it. ``between`` is the type of a user step between the
+    second key and the read (``expect`` waits for what it asserts)."""
+    user = ["key1", "key2", *(["between"] if between else []), "read"]
+    events = {"rates": Event("rates", Category.NETWORK, "load", "XHR GET /rates.json load")}
+    events.update({name: Event(name, Category.USER, between if name == "between" else
+                               "read" if name == "read" else "keydown", name) for name in user})
+    result = (Access(AccessKind.WRITE, "result"),)
+    accesses = {"rates": result, "key1": result, "key2": result, "between": (),
+                "read": (Access(AccessKind.READ, "result"),)}
+    order = ["rates", *user]
+    steps = [Step(event, frozenset(order[n:]), (n - 1,) if n > 1 else (), accesses[event], time=n)
+             for n, event in enumerate(order)]
+    return Trace(steps=steps, events=events)
+
+
+def _plans(seed: Trace) -> list[tuple[str, ...]]:
+    explorer = R4Explorer(seed, bound=1)
+    plans = []
+    while (planned := explorer.next_plan()) is not None:
+        plans.append(planned.plan)
+        explorer.observe(planned, Trace(steps=[Step(e, frozenset(planned.plan[n:]), accesses=seed.steps[
+            seed.sequence.index(e)].accesses, time=n) for n, e in enumerate(planned.plan)], events=seed.events))
+    return plans
+
+
+def test_a_response_racing_a_test_step_is_also_held_past_the_tests_next_read() -> None:
+    plans = _plans(_typing_before_a_read())
+    assert ("key1", "rates", "key2", "read") in plans  # the reversal itself
+    assert ("key1", "key2", "read", "rates") in plans  # and the slow network's order
+
+
+def test_a_response_is_not_held_past_an_expect_step_which_waits_for_what_it_asserts() -> None:
+    plans = _plans(_typing_before_a_read(between="expect"))
+    assert ("key1", "rates", "key2", "between", "read") in plans
+    assert not any(plan[-1] == "rates" for plan in plans)

@@ -17,7 +17,9 @@ state with an unexplored suffix whose depth is within the bound ``k`` (Algorithm
   ``T_seq(τ_{1..i-1})`` (Algorithm 2, lines 5–7);
 * for each uncovered race ``(i, j)`` (§4.4), the witness ``λ · τ_j · τ_i · μ`` goes there too,
   where ``λ`` are the steps strictly between ``i`` and ``j`` that happen before ``τ_j`` and ``μ``
-  the remaining later steps, both in trace order (``findRaceWitness``);
+  the remaining later steps, both in trace order (``findRaceWitness``); when ``τ_i`` is a
+  response and ``τ_j`` a test's step, a second witness holds the response past the test's next
+  read (:func:`_held_response_witness`), as a slow network would;
 * suffixes whose first event the trace just ran from that state are moved one state down
   (Algorithm 3, line 7), so sequences sharing a prefix with an explored one are not lost.
 
@@ -51,7 +53,8 @@ from webr4.engine.plans import ExplorationResult, ExploredSequence, PlannedSeque
 from webr4.engine.races import RaceFilter, find_races
 from webr4.engine.stats import StrategyStats, por_pruning
 from webr4.timer_order import NoLaterStart, start_to_delay, timer_delay
-from webr4.trace import AccessKind, EventId, Executor, Step, Trace, event_location
+from webr4.trace import AccessKind, Category, EventId, Executor, Step, Trace, event_location
+from webr4.useractions import EXPECT, READ
 
 @dataclass(frozen=True)
 class Footprint:
@@ -302,6 +305,9 @@ class R4Explorer:
                 suffix = _race_witness(sequence, hb, origin, j)
                 reversal = Reversal(step.event, sequence[j], location)
                 self._insert(self._nodes[origin], _Entry(suffix, depth, planned.index, reversal, origin))
+                held = _held_response_witness(trace, hb, origin, j)
+                if held is not None:
+                    self._insert(self._nodes[origin], _Entry(held, depth, planned.index, reversal, origin))
 
     def _insert(self, node: _Node, entry: _Entry) -> None:
         if entry.suffix[0] in node.visited or entry.suffix[0] not in node.enabled:
@@ -375,6 +381,41 @@ def _race_witness(sequence: Sequence[EventId], hb: HappensBefore, i: int, j: int
         start = taken + 1
     mu += sequence[start:]
     return (*(sequence[x] for x in lam), sequence[j], sequence[i], *mu)
+
+
+def _held_response_witness(trace: Trace, hb: HappensBefore, i: int, j: int) -> tuple[EventId, ...] | None:
+    """For a response ``τ_i`` racing a test's step ``τ_j``: the witness that holds the response
+    past the test's next read, as a slow network does, or None when there is no such witness.
+
+    :func:`_race_witness` runs the response right after ``τ_j``, so a read a few steps later (after
+    more typing, say) still finds what the response wrote; the race with the read itself is
+    covered by the one with ``τ_j`` and would take a reversal per step in between. Here the steps
+    up to the first ``read`` step after ``τ_j``, with all that happens before them, run before the
+    response. There is none when ``τ_i`` is not a response, ``τ_j`` not a user step, an ``expect``
+    step comes first (it waits for what it asserts, as the test does), or a step up to the read
+    happens after the response (it needs it)."""
+    events = trace.events
+    response, step = events.get(trace.steps[i].event), events.get(trace.steps[j].event)
+    if response is None or step is None:
+        return None
+    if response.category is not Category.NETWORK or step.category is not Category.USER:
+        return None
+    for r in range(j + 1, len(trace.steps)):
+        later = events.get(trace.steps[r].event)
+        if later is None or later.category is not Category.USER:
+            continue
+        if later.type == EXPECT or hb.happens_before(i, r):
+            return None
+        if later.type == READ:
+            break
+    else:
+        return None
+    sequence = trace.sequence
+    held = hb.ancestors(r) | hb.ancestors(j) | (1 << j) | (1 << r)
+    ahead = [k for k in range(i + 1, r + 1) if held >> k & 1]
+    taken = set(ahead)
+    rest = [sequence[k] for k in range(i + 1, len(sequence)) if k not in taken]
+    return (*(sequence[k] for k in ahead), sequence[i], *rest)
 
 
 def explore(

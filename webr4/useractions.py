@@ -113,9 +113,12 @@ def _event(name: str, dispatches: frozenset[str], actionability: tuple[str, ...]
 _CLICK = _event("click", _POINTER_MOVES | _FOCUS
                 | {"mousedown", "mouseup", "pointerdown", "pointerup", "click", "input", "change", "submit"},
                 ("attached", "visible", "stable", "receives events", "enabled"))
+_CHECK = _event("check", _CLICK.dispatches, _CLICK.actionability)
+_UNCHECK = _event("uncheck", _CLICK.dispatches, _CLICK.actionability)
 _HOVER = _event("hover", _POINTER_MOVES, ("attached", "visible", "stable", "receives events"))
 _FILL = _event("fill", _FOCUS | {"beforeinput", "input", "change"},
                ("attached", "visible", "enabled", "editable"), form_state=True)
+_CLEAR = _event("clear", _FILL.dispatches | {"keydown", "keyup"}, _FILL.actionability, form_state=True)  # Delete
 _KEYDOWN = _event("keydown", _FOCUS | {"keydown", "keypress", "beforeinput", "input", "change", "submit", "click"},
                   ("attached",))
 _KEYUP = _event("keyup", frozenset({"keyup", "click"}), ())
@@ -145,6 +148,9 @@ ACTIONS: Mapping[str, ActionKind] = {kind.name: kind for kind in (
     ActionKind("select", ("value",), "select_option", (_SELECT,),
                Exploration(frozenset({"change", "input"}), "select")),
     ActionKind("click", (), "click", (_CLICK,), Exploration(_PRESSES)),
+    ActionKind("check", (), "check", (_CHECK,)),
+    ActionKind("uncheck", (), "uncheck", (_UNCHECK,)),
+    ActionKind("clear", (), "clear", (_CLEAR,)),
     ActionKind("read", ("method", "args"), "", (_READ,)),
     ActionKind("expect", ("assertion", "args"), "", (_EXPECT,)),
 )}

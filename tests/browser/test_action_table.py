@@ -21,11 +21,13 @@ pytestmark = pytest.mark.browser
 SEEN = sorted(set().union(*(event.dispatches for event in USER_EVENTS.values()))
               | {"dblclick", "contextmenu", "wheel", "scroll", "paste", "copy", "cut", "dragstart", "drop"})
 PAGE = f"""<!DOCTYPE html><body><button id="button">press me</button><input id="text">
-<select id="choice"><option value="a">A</option><option value="b">B</option></select><script>
+<select id="choice"><option value="a">A</option><option value="b">B</option></select>
+<input id="tick" type="checkbox"><input id="ticked" type="checkbox" checked><script>
 window.seen = [];
 for (const type of {SEEN!r}) document.addEventListener(type, (e) => seen.push(e.type), true);
 </script></body>"""
-TARGETS = {"fill": "#text", "press": "#text", "select": "#choice"}  # every other kind: the button
+TARGETS = {"fill": "#text", "clear": "#text", "press": "#text", "select": "#choice", "check": "#tick",
+           "uncheck": "#ticked"}  # every other kind: the button
 ARGUMENTS = {"value": "b", "key": "a"}
 USER_ACTIONS = [kind for kind in ACTIONS if kind not in OBSERVATIONS]  # a test's reads: tests/deflake
 

@@ -20,7 +20,9 @@ from webr4.cli.failures import Failure
 from webr4.cli.options import DURATION
 
 _NO_TESTS = (4, 5)  # pytest's usage error, no tests collected
-_QUIET = ("-p", "no:cacheprovider", "-p", "no:xdist", "-q")
+_QUIET = ("-p", "no:cacheprovider", "-p", "no:xdist", "-q",
+          # webr4 is imported before pytest, so pytest cannot rewrite the asserts of its plugin; it has none
+          "-W", "ignore:Module already imported so cannot be rewritten; webr4:pytest.PytestAssertRewriteWarning")
 
 
 def _check_collected(nodeids: tuple[str, ...]) -> None:

@@ -47,6 +47,9 @@ class FailingOrder:
     trigger: TestCall | None = None
     """The test's call that started the page's event (its action, or the ``goto`` that loaded
     the page), when the event comes from one."""
+    first_moved: TestCall | None = None
+    """The test's first action that the order runs before the page's event while the parent ran
+    it after (the racing step, or one the racing step follows): where a wait must go."""
 
     @property
     def loads_page(self) -> bool:
@@ -182,7 +185,21 @@ def _order(reversal: ReversalReport, verdict: Outcome, trace: Trace, parent: Tra
     delay = DELAY_MS if test_call is not None or page_event is None else _delay(
         parent, page_event.id, reversal.second_id)
     return FailingOrder(reversal, verdict, test_call, page_event, _slow_url(page_event, trace),
-                        _fault(reversal, test_call), delay, _trigger(page_event, trace, step_of_event, call_of_step))
+                        _fault(reversal, test_call), delay, _trigger(page_event, trace, step_of_event, call_of_step),
+                        _first_moved(page_event, trace, parent, step_of_event, call_of_step))
+
+
+def _first_moved(event: Event | None, trace: Trace, parent: Trace | None, step_of_event: dict[str, int],
+                 call_of_step: dict[int, TestCall]) -> TestCall | None:
+    """The first of the test's actions that ``trace`` runs before ``event`` and ``parent`` after it."""
+    if event is None or parent is None or event.id not in parent.sequence or event.id not in trace.sequence:
+        return None
+    before_in_parent = set(parent.sequence[: parent.sequence.index(event.id)])
+    for event_id in trace.sequence[: trace.sequence.index(event.id)]:
+        call = call_of_step.get(step_of_event[event_id]) if event_id in step_of_event else None
+        if call is not None and call.kind == "action" and event_id not in before_in_parent:
+            return call
+    return None
 
 
 def _trigger(event: Event | None, trace: Trace, step_of_event: dict[str, int],

@@ -30,7 +30,7 @@ from webr4.errors import Webr4Error
 from webr4.useractions import ACTIONS, BY_METHOD, READS, ActionKind
 
 Steps = list[dict[str, Any]]
-UNFOLLOWED = frozenset({"check", "uncheck", "set_checked", "dblclick", "tap", "drag_to", "set_input_files", "clear",
+UNFOLLOWED = frozenset({"set_checked", "dblclick", "tap", "drag_to", "set_input_files",
                         "type", "dispatch_event", "select_text"})
 """Playwright calls that act on the page but that no step kind performs yet: a test's session
 that made one would not repeat it, so :mod:`webr4.deflake` refuses such a test by name."""

@@ -151,6 +151,31 @@ def test_a_page_that_never_goes_quiet_is_waited_for_a_second_then_the_step_goes_
     assert "went" in _seed_dom(tmp_path / "session")
 
 
+SPLASH = """<div id="splash" style="position: fixed; inset: 0; background: navy">Welcome</div>
+<button id="go" onclick="out.textContent = splash.hidden ? 'went' : 'lost'">Go</button><p id="out"></p>
+<script>setTimeout(function () { splash.hidden = true; }, 700);</script>"""
+
+
+def test_a_click_under_a_splash_screen_waits_for_the_timer_that_takes_it_away(tmp_path):
+    with page_server(SPLASH) as url:
+        with plain_page(url) as page:
+            perform(page, {"click": "#go"})  # Playwright waits until the button receives the pointer
+            plain = page.evaluate(javascript("capture_dom.js"))
+        session = _record(url, tmp_path / "session", [{"click": "#go"}])
+    assert "went" in plain and _seed_dom(tmp_path / "session") == plain
+    seed = session.seed_trace()
+    timer = next(s.time for s in seed.steps if seed.events[s.event].type == "setTimeout")
+    click = next(s.time for s in seed.steps if seed.events[s.event].category is Category.USER)
+    assert 700 <= timer <= click
+
+
+def test_a_target_that_stays_covered_says_so(tmp_path):
+    covered = '<button id="go">Go</button><div style="position: fixed; inset: 0; background: navy"></div>'
+    with page_server(covered) as url:
+        assert _never_happens(url, tmp_path, {"click": "#go"}) == (
+            "step 1 (click on #go) never happened: another element stayed over it, and the page had nothing left to run")
+
+
 def _never_happens(url: str, tmp_path: Path, step: dict[str, Any], limits: Limits = Limits()) -> str:
     with pytest.raises(SessionError) as raised:
         _record(url, tmp_path / "session", [step], limits)

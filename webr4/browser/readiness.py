@@ -10,6 +10,11 @@ own action waits for those when the step is performed. Its wait for ``stable`` r
 clock, though, while the ends of CSS transitions and animations are events on the virtual one: a
 target that such a transition or animation still moves, its end event not yet run, is ``MOVING``
 (asked of the page runtime), so the step waits for that event as Playwright waits for the end.
+A target that another element covers (a splash screen, a banner, a dialog's backdrop) would wait
+for the page's events that take the cover away, which only the virtual clock runs: a step whose
+kind checks ``receives events`` asks, once every other check passes, Playwright's own trial of
+its action (``trial=True``: the checks alone, in the isolated world), and its target is
+``COVERED`` while that trial finds the pointer would land elsewhere.
 """
 
 from __future__ import annotations
@@ -18,10 +23,11 @@ import asyncio
 from enum import Enum
 
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 from playwright.async_api import Page
 
 from webr4.browser.actions import InvalidSelector, UserAction
-from webr4.useractions import USER_EVENTS
+from webr4.useractions import ACTION_OF_EVENT, USER_EVENTS
 
 
 class TargetState(Enum):
@@ -33,12 +39,20 @@ class TargetState(Enum):
     DISABLED = "its element was disabled"
     READ_ONLY = "its element was read-only"
     MOVING = "its element kept moving"
+    COVERED = "another element stayed over it"
     UNMET = "its assertion never held"
     LOADING = "the page never finished loading"
     NO_RESPONSE = "no response it waited for came"
 
 
 _QUERY_TIMEOUT_MS = 1_000  # the element was just found; this only bounds a page that went away
+_TOPMOST_BOX = """([x, y]) => {
+  const hit = document.elementFromPoint(x, y);
+  if (!hit) return null;
+  const box = hit.getBoundingClientRect();
+  return [box.left, box.top, box.right, box.bottom];
+}"""
+_HIT_TIMEOUT_MS = 300  # Playwright retries its hit test after 0, 20, 100 and 100 ms, then every 500 ms
 _MOVES_ANYTHING = "() => { const api = window.__webr4; return !!(api && api.movesAnything()); }"
 _MOVES = "element => { const api = window.__webr4; return !!(api && api.movesElement(element)); }"
 
@@ -62,6 +76,8 @@ async def target_state(page: Page, action: UserAction, expected: TargetState = T
     state = await _state_at_rest(page, action, event.actionability, expected)
     if state is TargetState.READY and "stable" in event.actionability and await _moving(page, action.selector):
         return TargetState.MOVING
+    if state is TargetState.READY and "receives events" in event.actionability and await _covered(page, action):
+        return TargetState.COVERED
     return state
 
 
@@ -123,6 +139,37 @@ async def _moving(page: Page, selector: str) -> bool:
         return bool(await page.locator(selector).first.evaluate(_MOVES, timeout=_QUERY_TIMEOUT_MS))
     except PlaywrightError:
         return False  # gone since it was found: the step's own wait tells
+
+
+async def _covered(page: Page, action: UserAction) -> bool:
+    """Whether Playwright's trial of the step's action finds another element where the pointer
+    would land (its retries of that check are bounded by :data:`_HIT_TIMEOUT_MS`).
+
+    The trial takes two rendering updates, so it is only asked when a cheaper look leaves room
+    for doubt: the topmost element at the middle of the target's box (the page's own
+    ``elementFromPoint``, between events, when no access is logged) lies within that box, as the
+    target itself or one of its descendants does, and an element over it does not."""
+    target = page.locator(action.selector).first
+    try:
+        box = await target.bounding_box(timeout=_QUERY_TIMEOUT_MS)
+        if box is not None:
+            middle = [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2]
+            hit = await page.evaluate(_TOPMOST_BOX, middle)
+            if hit is not None and _within(hit, box):
+                return False
+        await getattr(target, ACTION_OF_EVENT[action.kind].method)(trial=True, timeout=_HIT_TIMEOUT_MS)
+    except PlaywrightTimeoutError:
+        return True
+    except PlaywrightError:
+        return False  # gone or changed since it was found: the step's own wait tells
+    return False
+
+
+def _within(inner: list[float], box: dict[str, float], slack: float = 0.5) -> bool:
+    """Whether the rectangle ``inner`` (left, top, right, bottom) lies within Playwright's ``box``."""
+    left, top, right, bottom = inner
+    return (left >= box["x"] - slack and top >= box["y"] - slack
+            and right <= box["x"] + box["width"] + slack and bottom <= box["y"] + box["height"] + slack)
 
 
 async def _ready_at_once(page: Page, selector: str, checks: tuple[str, ...]) -> bool:

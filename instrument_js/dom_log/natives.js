@@ -37,6 +37,10 @@
  *   dom:document.activeElement  the focused element: written whenever focus moves (a click
  *                           into a control, focus(), blur(), autofocus), read by
  *                           document.activeElement and by the user typing
+ *   dom:location            the document's URL: written by the event in which it changed
+ *                           (location.hash = ..., history.pushState, a click on a link to
+ *                           #id), as the runtime notes when each event ends; read by a test's
+ *                           read of page.url
  *   handler:<key>.<type>    event handlers of an element, "window" or "document": written by
  *                           add/removeEventListener, on<type> = ..., on<type> attributes; read
  *                           when an event of that type is dispatched through the target

@@ -76,3 +76,22 @@ log.userReads = function userReads(elements, idLocation) {
     busy = false;
   }
 };
+
+/* The document's URL, as a test's read of page.url sees it (see log.noteLocation). */
+var locationHref = describe(window.location, "href").get;
+var windowLocation = window.location;
+var URL_LOCATION = "dom:location";
+var seenHref = call(locationHref, windowLocation);
+
+/* Called by the runtime as each event ends: a URL that changed since the last call was written
+   by that event (location.hash = ..., history.pushState, a link to #id). */
+log.noteLocation = function noteLocation() {
+  var now = call(locationHref, windowLocation);
+  if (now === seenHref) return;
+  seenHref = now;
+  if (active()) record("w", URL_LOCATION, digest(now));
+};
+
+log.userReadsLocation = function userReadsLocation() {
+  if (active()) record("r", URL_LOCATION, null);
+};

@@ -60,6 +60,11 @@ function settle() {
   });
 }
 
+function noteLocation() {
+  const log = window.__webr4.log;
+  if (log && typeof log.noteLocation === "function") log.noteLocation();
+}
+
 function collectLogged() {
   const log = window.__webr4.log;
   if (!log || typeof log.flush !== "function") return;
@@ -108,6 +113,7 @@ function begin(id) {
 function closeEvent() {
   noteAnimations();
   noteSelection();
+  noteLocation();
   collectLogged();
   current = null;
   return record();

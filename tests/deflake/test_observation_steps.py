@@ -23,10 +23,10 @@ pytestmark = pytest.mark.browser
 SITE = Path(__file__).parent / "project" / "site"
 
 
-def _sweep(steps: list[dict], out: Path) -> list[tuple[list[str], dict[str, object]]]:
+def _sweep(steps: list[dict], out: Path, page: str = "cart/") -> list[tuple[list[str], dict[str, object]]]:
     """Each explored sequence's event types and what its reads answered."""
     with serve(SITE) as url:
-        checked = asyncio.run(check(url + "cart/", out, steps,
+        checked = asyncio.run(check(url + page, out, steps,
                                     options=SweepOptions(SweepSettings(bound=1), confirm="none")))
     seen = []
     with RunFiles(out) as files:
@@ -56,3 +56,11 @@ def test_an_expectation_waits_for_its_condition_so_nothing_reverses_it(tmp_path:
     sequences = _sweep(steps, tmp_path / "run")
     assert all(types.index("fetch") < types.index("expect") and answers == {"read": "1"}
                for types, answers in sequences)
+
+
+def test_a_read_of_the_url_races_the_timer_that_changes_it(tmp_path: Path) -> None:
+    steps = [{"click": "#go"}, {"wait": 50}, {"read": "html", "method": "page.url", "args": []}]
+    seed, *reversals = _sweep(steps, tmp_path / "run", "route/")
+    assert seed[0].index("setTimeout") < seed[0].index("read") and str(seed[1]["read"]).endswith("/route/#/done")
+    assert any(types.index("read") < types.index("setTimeout") and str(answers["read"]).endswith("/route/")
+               for types, answers in reversals)

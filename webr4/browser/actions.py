@@ -46,7 +46,11 @@ _USER_READS = ("([elements, idLocation]) => { const log = window.__webr4 && wind
 _ID_SELECTOR = re.compile(r"#[\w-]+")
 PAGE_ASSERTION = "page."
 """The prefix of an ``expect`` step's assertion on the page itself (``expect(page).to_have_url(…)``:
-``{"expect": "html", "assertion": "page.to_have_url", "args": [...]}``)."""
+``{"expect": "html", "assertion": "page.to_have_url", "args": [...]}``), and of a ``read`` step's
+read of the page itself: ``{"read": "html", "method": "page.url", "args": []}``."""
+PAGE_URL = f"{PAGE_ASSERTION}url"
+_USER_READS_URL = ("() => { const log = window.__webr4 && window.__webr4.log; "
+                   "if (log && log.userReadsLocation) log.userReadsLocation(); }")
 RESPONSE = "response"
 """The ``expect`` a test's ``with page.expect_response(glob):`` is, once its block is done:
 ``{"expect": "html", "assertion": "response", "args": [glob]}``."""
@@ -185,7 +189,7 @@ class Observation:
     @property
     def waits_for_element(self) -> bool:
         """Whether Playwright waits for the selector to match before answering."""
-        return self.kind == "read" and READS.get(self.call, True)
+        return self.kind == "read" and READS.get(self.call, not self.call.startswith(PAGE_ASSERTION))
 
     @property
     def call_text(self) -> str:
@@ -198,6 +202,9 @@ class Observation:
         assertion that does not hold raises :class:`AssertionError`."""
         if self.call in (LOAD_STATE, RESPONSE):  # the controller enables the step once it has happened
             return None
+        if self.call == PAGE_URL and self.kind == "read":  # the page's URL, a location of its own
+            await page.evaluate(_USER_READS_URL)
+            return page.url
         if self.call.startswith(PAGE_ASSERTION):  # the page's URL or title: no element was looked at
             await self.holds(page, selector, timeout_ms=1)
             return None
@@ -320,8 +327,9 @@ def _observation_argument(position: int, kind: str, step: dict[str, Any]) -> str
         raise ActionError(f"action {position}: {kind} takes a selector, {name!r}, and optionally 'args' and "
                           f"'options', got {step!r}")
     call = step[name]
-    if kind == "read" and call not in READS:
-        raise ActionError(f"action {position}: read cannot call {call!r}; it calls one of {', '.join(READS)}")
+    if kind == "read" and call not in READS and call != PAGE_URL:
+        raise ActionError(f"action {position}: read cannot call {call!r}; it calls one of {', '.join(READS)}, "
+                          f"or {PAGE_URL}")
     if kind == "expect" and call not in (LOAD_STATE, RESPONSE) and not re.fullmatch(r"(page\.)?(not_)?to_[a-z_]+",
                                                                                      call):
         raise ActionError(f"action {position}: {call!r} is not a Playwright locator assertion (to_have_text, …)")

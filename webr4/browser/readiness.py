@@ -24,7 +24,7 @@ from enum import Enum
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
-from playwright.async_api import Page
+from playwright.async_api import FloatRect, Page
 
 from webr4.browser.actions import InvalidSelector, UserAction
 from webr4.useractions import ACTION_OF_EVENT, USER_EVENTS
@@ -165,7 +165,7 @@ async def _covered(page: Page, action: UserAction) -> bool:
     return False
 
 
-def _within(inner: list[float], box: dict[str, float], slack: float = 0.5) -> bool:
+def _within(inner: list[float], box: FloatRect, slack: float = 0.5) -> bool:
     """Whether the rectangle ``inner`` (left, top, right, bottom) lies within Playwright's ``box``."""
     left, top, right, bottom = inner
     return (left >= box["x"] - slack and top >= box["y"] - slack

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from webr4.browser.actions import LOAD_STATE, parse_actions
+from webr4.browser.actions import LOAD_STATE, PAGE_ASSERTION, parse_actions
 from webr4.deflake.adversary import DELAY_MS
 from webr4.deflake.oracle import Outcome
 from webr4.deflake.testlog import TestCall
@@ -85,6 +85,8 @@ class FailingOrder:
 def _step_words(call: TestCall | None) -> str | None:
     if call is None:
         return None
+    if call.call.startswith(PAGE_ASSERTION):  # a look at the page itself: page.url
+        return f"{call.call} (line {call.line})"
     return f"{call.call} on {call.selector.removesuffix(' >> nth=0')} (line {call.line})"
 
 

@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 from dataclasses import dataclass
 from typing import Any
 
-from webr4.browser.actions import LOAD_STATE
+from webr4.browser.actions import LOAD_STATE, PAGE_ASSERTION, PAGE_URL
 from webr4.deflake.testlog import TestCall
 from webr4.useractions import ACTIONS
 from webr4.errors import Webr4Error
@@ -75,6 +75,8 @@ def _literal(value: Any) -> str:
 def assertion_for(call: TestCall) -> str:
     """The web-first assertion that waits for a read's ``answer``, as Python source."""
     answer, method = call.answer, call.call
+    if method == PAGE_URL and isinstance(answer, str):
+        return f"to_have_url(re.compile({_url_ending(answer)}))"
     if method in _BOOLEAN_ASSERTIONS:
         return _BOOLEAN_ASSERTIONS[method][0 if answer else 1]
     if method == "count":
@@ -88,6 +90,19 @@ def assertion_for(call: TestCall) -> str:
     if method in ("text_content", "all_text_contents") and answer is not None:
         return f"to_have_text({_literal(answer)})"
     raise NoFix(f"no web-first assertion waits for {method} to answer {answer!r}")
+
+
+def _url_ending(url: str) -> str:
+    """A raw string literal of the pattern ``url`` ends with, from its path on: the origin is
+    the server's, which may differ from run to run."""
+    parts = urlsplit(url)
+    tail = parts.path + (f"?{parts.query}" if parts.query else "") + (f"#{parts.fragment}" if parts.fragment else "")
+    if '"' in tail or tail.endswith("\\"):
+        raise NoFix(f"no pattern of the URL {url!r} can be written as a raw string")
+    return 'r"' + "".join(f"\\{c}" if c in _REGEX_SPECIALS else c for c in tail) + '$"'
+
+
+_REGEX_SPECIALS = frozenset("\\.^$*+?{}[]|()")
 
 
 def _statement_at(tree: ast.Module, line: int) -> ast.stmt:
@@ -127,7 +142,10 @@ def _root_name(node: ast.expr) -> str:
 
 
 def locator_source(source: str, tree: ast.Module, call: TestCall) -> str:
-    """The locator a read at ``call`` read, as the test's own source writes it."""
+    """The locator a read at ``call`` read, as the test's own source writes it (for a read of
+    the page's URL, the page)."""
+    if call.call == PAGE_URL:
+        return _page_of_url_read(source, tree, call.line)
     node = _call_at(tree, call.line, call.call)
     assert isinstance(node.func, ast.Attribute)
     receiver = ast.get_source_segment(source, node.func.value)
@@ -140,6 +158,43 @@ def locator_source(source: str, tree: ast.Module, call: TestCall) -> str:
     return receiver
 
 
+def _page_of_url_read(source: str, tree: ast.Module, line: int) -> str:
+    """The page whose ``.url`` the test reads on ``line``, as its source writes it."""
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and node.attr == "url" and isinstance(node.ctx, ast.Load)
+                and node.lineno <= line <= (node.end_lineno or node.lineno)):
+            page = ast.get_source_segment(source, node.value)
+            if page is not None:
+                return page
+    raise NoFix(f"no read of a page's url on line {line}")
+
+
+def _with_re_imported(tree: ast.Module, lines: list[str]) -> list[str]:
+    """``lines`` with ``import re`` added, before the module's first import (after a
+    ``from __future__`` one), when the module lacks it."""
+    imports = [node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))]
+    if any(isinstance(node, ast.Import) and any(a.name == "re" and a.asname is None for a in node.names)
+           for node in imports):
+        return lines
+    later = [node for node in imports if not (isinstance(node, ast.ImportFrom) and node.module == "__future__")]
+    if later:
+        at = later[0].lineno - 1
+        return [*lines[:at], "import re\n", *lines[at:]]
+    if imports:
+        at = imports[-1].end_lineno or 0
+        return [*lines[:at], "import re\n", *lines[at:]]
+    at = _after_docstring(tree)  # where an added expect import goes too: this one comes first
+    return [*lines[:at], "\nimport re\n" if at else "import re\n\n", *lines[at:]]
+
+
+def _after_docstring(tree: ast.Module) -> int:
+    """The line a module's docstring ends on (0: it has none)."""
+    first = tree.body[0] if tree.body else None
+    docstring = isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(
+        first.value.value, str)
+    return (first.end_lineno or 0) if docstring and first is not None else 0
+
+
 def _with_expect_imported(tree: ast.Module, lines: list[str]) -> list[str]:
     """``lines`` with ``from playwright.sync_api import expect`` added when the module lacks ``expect``."""
     for node in tree.body:
@@ -149,10 +204,7 @@ def _with_expect_imported(tree: ast.Module, lines: list[str]) -> list[str]:
     if imports:
         at = imports[-1].end_lineno or 0
         return [*lines[:at], "from playwright.sync_api import expect\n", *lines[at:]]
-    first = tree.body[0] if tree.body else None
-    docstring = isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(
-        first.value.value, str)
-    at = (first.end_lineno or 0) if docstring and first is not None else 0
+    at = _after_docstring(tree)
     head = "\nfrom playwright.sync_api import expect\n" if at else "from playwright.sync_api import expect\n\n\n"
     return [*lines[:at], head, *lines[at:]]
 
@@ -165,7 +217,7 @@ def wait_before_read(path: str, source: str, calls: list[TestCall], read: TestCa
     statement = _statement_at(tree, read.line)
     expectation = f"{_indent(lines, statement)}expect({locator_source(source, tree, read)}).{assertion_for(read)}\n"
     if statement.lineno > 1 and lines[statement.lineno - 2] == expectation:
-        raise NoFix(f"the test already waits for {read.call} on {_shown(read.selector)} to answer {read.answer!r}, "
+        raise NoFix(f"the test already waits for {_read_words(read)} to answer {read.answer!r}, "
                     "and a page event still changes it before the read: the app must order its events")
     position = calls.index(read)
     before = [c for c in calls[:position] if c.kind != "sleep"]
@@ -176,10 +228,17 @@ def wait_before_read(path: str, source: str, calls: list[TestCall], read: TestCa
     at = statement.lineno - 1 - sum(1 for line in dropped if line < statement.lineno)
     edited.insert(at, expectation)
     edited = _with_expect_imported(tree, edited)
-    summary = f"wait for {read.call} on {_shown(read.selector)} to answer {read.answer!r} with a retrying assertion"
+    if read.call == PAGE_URL:
+        edited = _with_re_imported(tree, edited)
+    summary = f"wait for {_read_words(read)} to answer {read.answer!r} with a retrying assertion"
     if dropped:
         summary += f", instead of the fixed wait on line {min(dropped)}"
     return Fix(path, source, "".join(edited), summary)
+
+
+def _read_words(read: TestCall) -> str:
+    """``inner_text on #total``, or for a read of the page itself ``page.url``."""
+    return read.call if read.call.startswith(PAGE_ASSERTION) else f"{read.call} on {_shown(read.selector)}"
 
 
 def _is_sleep_statement(tree: ast.Module, line: int) -> bool:

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from webr4.browser.actions import LOAD_STATE, RESPONSE, UserAction, parse_actions
+from webr4.browser.actions import LOAD_STATE, PAGE_URL, RESPONSE, UserAction, parse_actions
 from webr4.deflake.testlog import TestCall
 from webr4.errors import Webr4Error
 from webr4.record.scripted import PAGE_ANSWERS
@@ -140,9 +140,14 @@ class Replayed:
             return self._acting(name)
         if name in READS:
             return self._reading(name)
+        if name == "url" and self._class.__name__ == "Page":
+            recorded = self._answers.take("read", PAGE_URL)
+            if not self._answers.happened(recorded):
+                raise _timeout(f"Page.url: {self._answers.why_not(recorded)}")
+            return self._answers.read(recorded)
         if name in PAGE_ANSWERS and self._class.__name__ == "Page":
             recorded = self._answers.take("answer", name)
-            return recorded.answer if name == "url" else lambda *_args, **_options: recorded.answer
+            return lambda *_args, **_options: recorded.answer
         return lambda *_args, **_options: self._locator()
 
     def _acting(self, method: str) -> Callable[..., None]:

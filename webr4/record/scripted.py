@@ -25,6 +25,7 @@ from typing import Any, Callable, Iterator
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, sync_playwright
 
+from webr4.browser.actions import PAGE_URL
 from webr4.browser.launch import CHROMIUM_ARGS, chromium_path, not_startable, sandbox_off_reason
 from webr4.errors import Webr4Error
 from webr4.useractions import ACTIONS, BY_METHOD, READS, ActionKind
@@ -34,7 +35,7 @@ UNFOLLOWED = frozenset({"set_checked", "dblclick", "tap", "drag_to", "set_input_
                         "type", "dispatch_event", "select_text"})
 """Playwright calls that act on the page but that no step kind performs yet: a test's session
 that made one would not repeat it, so :mod:`webr4.deflake` refuses such a test by name."""
-PAGE_ANSWERS = frozenset({"url", "title", "content", "evaluate", "is_closed"})
+PAGE_ANSWERS = frozenset({"title", "content", "evaluate", "is_closed"})
 """What a test may ask of its page besides reads of elements: kept as answered, replayed as they
 were (they race with nothing webr4 explores)."""
 
@@ -292,6 +293,11 @@ class RecordingPage(_Finder):
             # page.inner_text(selector) reads the first element that matches, as a locator's nth=0 does
             return lambda selector, *args, **options: getattr(self.locator(f"{selector} >> nth=0"), name)(
                 *args, **options)
+        if name == "url" and self._log.observes:  # a read of the page's URL, which page events change
+            called = time.monotonic()
+            answer = self._target.url
+            self._log.read({"read": "html", "method": PAGE_URL, "args": []}, called, answer)
+            return answer
         if name in PAGE_ANSWERS and self._log.observes:
             return self._answering(name)
         if name in UNFOLLOWED or name in ("mouse", "touchscreen", "drag_and_drop"):

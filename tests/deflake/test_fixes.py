@@ -1,0 +1,29 @@
+"""The fix for a read that came too early, as source: a retrying assertion in its place of the
+fixed sleep, its imports added as the project's formatter would place them."""
+
+from __future__ import annotations
+
+from webr4.deflake.fixes import wait_before_read
+from webr4.deflake.testlog import TestCall
+
+SIGN_IN = '''def test_sign_in(page):
+    page.click("#go")
+    page.wait_for_timeout(700)
+    assert page.url.endswith("/a/#/done")
+'''
+
+
+def test_an_early_read_of_the_url_waits_for_its_path_whatever_the_servers_origin() -> None:
+    calls = [TestCall("action", 0, 2, "#go", "click"), TestCall("sleep", None, 3, call="wait_for_timeout"),
+             TestCall("read", 2, 4, "html", "page.url", "http://127.0.0.1:5000/a/#/done")]
+    fix = wait_before_read("test_sign_in.py", SIGN_IN, calls, calls[2])
+    assert fix.after == '''import re
+
+from playwright.sync_api import expect
+
+
+def test_sign_in(page):
+    page.click("#go")
+    expect(page).to_have_url(re.compile(r"/a/#/done$"))
+    assert page.url.endswith("/a/#/done")
+'''

@@ -1,8 +1,9 @@
 """``webr4 deflake`` on the flaky-test corpus: diagnosed, fixed with proof, and what it costs.
 
 ``python -m benchmarks --only deflake [--tests NAME]``. The corpus (``benchmarks/flaky/``) is a
-Playwright project of its own: each test passes on its fast server and fails when one response
-is slow (``corpus.json`` names it and how slow; ``python -m benchmarks.flaky.check_plain`` checks
+Playwright project of its own, on small apps of its own and on TodoMVC apps and real-web pages from
+the npm registry (installed first, as their own benchmarks install them): each test passes on its
+fast server and fails when one response is slow (``corpus.json`` names it and how slow; ``python -m benchmarks.flaky.check_plain`` checks
 that much). For each test this section
 
 * runs it as it is :data:`RUNS` times (its call's time, from pytest's JUnit report);
@@ -33,6 +34,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from benchmarks import real_apps, real_web
 from benchmarks.readme_section import update_readme
 from benchmarks.section import Section
 
@@ -176,6 +178,9 @@ def table(rows: list[Row]) -> str:
 
 def run(_sites: list[Path], only: list[str] | None = None) -> Section:
     corpus = json.loads((CORPUS_DIR / "corpus.json").read_text())
+    # the corpus's tests on TodoMVC apps and real-web pages need them installed (from the npm registry)
+    real_apps.ensure_apps(real_apps.load_corpus())
+    real_web.ensure_root(real_web.load_corpus())
     entries = [e for e in corpus if not only or any(name in e["test"] for name in only)]
     rows = []
     with tempfile.TemporaryDirectory(prefix="webr4-deflake-bench-") as scratch:

@@ -15,9 +15,10 @@ directory ``<--webr4-out>/<module>.<test name>``. The test fails, naming every h
 and the report, when one is found; ``webr4_report`` among the test's user properties (and so in
 pytest's own ``--junitxml``) is the report's path.
 
-Options: ``--webr4-bound K`` (for markers without ``bound``; default 1), ``--webr4-out DIR``
-(default ``test-output/webr4`` under the root directory) and ``--webr4-off`` (marked tests run
-as plain Playwright tests). Masks and rules come from ``webr4.toml`` in the root directory.
+Options: ``--webr4-bound K`` (for markers without ``bound``; default 1, and 2 under
+``--webr4-deflake``), ``--webr4-out DIR`` (default ``test-output/webr4`` under the root
+directory) and ``--webr4-off`` (marked tests run as plain Playwright tests). Masks and rules
+come from ``webr4.toml`` in the root directory.
 
 The ``page`` fixture is pytest-playwright's when that plugin is installed; otherwise this plugin
 provides one to marked tests only. Unmarked tests are untouched, and importing this module loads
@@ -41,13 +42,18 @@ if TYPE_CHECKING:
     from webr4.rundir.summary import Summary
 
 MARKER = "webr4"
+DEFLAKE_BOUND = 2
+"""deflake's conflict-reversal bound unless told otherwise: a test's step that beat the page's
+script often races only the load event that follows the script at one reversal (covering the
+race with the script), and the script itself at the second."""
 _UNSAFE = re.compile(r"[^\w.-]+")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("webr4", "webr4: harmful event races in tests marked webr4")
-    group.addoption("--webr4-bound", type=int, default=1, metavar="K",
-                    help="conflict-reversal bound for marked tests that set none (default 1)")
+    group.addoption("--webr4-bound", type=int, default=None, metavar="K",
+                    help="conflict-reversal bound for marked tests that set none (default 1), and of "
+                         f"--webr4-deflake (default {DEFLAKE_BOUND})")
     group.addoption("--webr4-out", type=Path, metavar="DIR",
                     help="directory for the run directories, one per test (default test-output/webr4)")
     group.addoption("--webr4-off", action="store_true", help="run tests marked webr4 as plain Playwright tests")
@@ -134,7 +140,8 @@ def _check(item: pytest.Function, marker: pytest.Mark) -> Check:
         got = ", ".join(unknown) or "positional arguments"
         pytest.fail(f"@pytest.mark.webr4 takes only url= and bound= (got {got})",
                     pytrace=False)
-    bound = marker.kwargs.get("bound", item.config.getoption("webr4_bound"))
+    given = item.config.getoption("webr4_bound")
+    bound = marker.kwargs.get("bound", 1 if given is None else given)
     if not isinstance(bound, int) or isinstance(bound, bool) or bound < 0:
         pytest.fail(f"webr4 bound must be a whole number of at least 0, not {bound!r}", pytrace=False)
     base = item.config.getoption("webr4_out") or item.config.rootpath / "test-output" / "webr4"
@@ -161,7 +168,8 @@ def pytest_pyfunc_call_deflake(pyfuncitem: pytest.Function) -> bool | None:
         return None
     from webr4.deflake.testrun import deflake_item
 
-    deflake_item(pyfuncitem, Path(run).resolve(), pyfuncitem.config.getoption("webr4_bound"),
+    bound = pyfuncitem.config.getoption("webr4_bound")
+    deflake_item(pyfuncitem, Path(run).resolve(), DEFLAKE_BOUND if bound is None else bound,
                  pyfuncitem.config.getoption("webr4_budget"))
     return True
 

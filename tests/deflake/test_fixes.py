@@ -27,3 +27,21 @@ def test_sign_in(page):
     expect(page).to_have_url(re.compile(r"/a/#/done$"))
     assert page.url.endswith("/a/#/done")
 '''
+
+
+CART = '''"""The cart."""
+
+from playwright.sync_api import Page
+
+
+def test_cart(page: Page) -> None:
+    page.click("#add")
+    assert page.inner_text("#count") == "1"
+'''
+
+
+def test_expect_joins_the_tests_own_import_from_playwright() -> None:
+    calls = [TestCall("action", 0, 7, "#add", "click"), TestCall("read", 1, 8, "#count >> nth=0", "inner_text", "1")]
+    after = wait_before_read("test_cart.py", CART, calls, calls[1]).after
+    assert after.splitlines()[2] == "from playwright.sync_api import Page, expect"
+    assert '    expect(page.locator("#count")).to_have_text("1", use_inner_text=True)\n' in after

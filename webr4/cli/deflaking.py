@@ -46,14 +46,14 @@ def _check_collected(nodeids: tuple[str, ...]) -> None:
 @click.argument("nodeids", nargs=-1, required=True, metavar="NODEID...")
 @click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("runs/deflake"),
               show_default=True, help="Run directory: each test's run, summary.json and fix.diff.")
-@click.option("--bound", type=click.IntRange(min=0), default=1, show_default=True,
-              help="Conflict-reversal bound of each test's exploration.")
+@click.option("--bound", type=click.IntRange(min=0), default=None,
+              help="Conflict-reversal bound of each test's exploration  [default: 2]")
 @click.option("--budget", type=DURATION, metavar="DURATION",
               help="Explore each test anytime for this long (90s, 5m): bound 1's reversals most likely to fail "
                    "it first, then deeper bounds up to --bound.")
 @click.option("--apply", "apply_fixes", is_flag=True,
               help="Write every verified fix into its test file (only a file unchanged since the run).")
-def deflake_command(nodeids: tuple[str, ...], out_dir: Path, bound: int, budget: float | None,
+def deflake_command(nodeids: tuple[str, ...], out_dir: Path, bound: int | None, budget: float | None,
                     apply_fixes: bool) -> None:
     """Find the event orders that fail Playwright tests, and fixes proven to remove them."""
     import pytest
@@ -65,7 +65,8 @@ def deflake_command(nodeids: tuple[str, ...], out_dir: Path, bound: int, budget:
     _check_collected(nodeids)
     summary_path.unlink(missing_ok=True)
     budgeted = [f"--webr4-budget={budget}"] if budget is not None else []
-    code = pytest.main([*nodeids, f"--webr4-deflake={out}", f"--webr4-bound={bound}", *budgeted, *_QUIET])
+    bounded = [f"--webr4-bound={bound}"] if bound is not None else []  # else the plugin's DEFLAKE_BOUND
+    code = pytest.main([*nodeids, f"--webr4-deflake={out}", *bounded, *budgeted, *_QUIET])
     if not summary_path.is_file():
         raise Failure(f"pytest stopped with status {int(code)} before any test was deflaked")
     summary = json.loads(summary_path.read_text(encoding="utf-8"))

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
 from webr4.browser.actions import LOAD_STATE, PAGE_ASSERTION, parse_actions
 from webr4.deflake.adversary import DELAY_MS
@@ -99,13 +100,44 @@ def _slow_url(event: Event | None, trace: Trace) -> str | None:
         url = event.params.get(key)
         if isinstance(url, str) and url.startswith(("http://", "https://")):
             return url
-    waits = event.params.get("waits_for")
-    if isinstance(waits, str) and waits.startswith(("http://", "https://")):
-        return waits
+    waited = _waited_script(event, trace)
+    if waited is not None:
+        return waited
     creator = trace.events.get(event.creator) if event.creator else None
     if creator is not None and creator.category in (Category.NETWORK, Category.PARSE):
         return _slow_url(creator, trace)
+    if event.type == "DOMContentLoaded":
+        return _last_blocking_script(event, trace)
     return None
+
+
+def _last_blocking_script(event: Event, trace: Trace) -> str | None:
+    """The URL of the last script the parser waited for before ``event`` (DOMContentLoaded, which
+    comes only once that script has run: held back, it holds the event back)."""
+    if event.id not in trace.sequence:
+        return None
+    for earlier in reversed(trace.sequence[: trace.sequence.index(event.id)]):
+        waited = _waited_script(trace.events[earlier], trace) if earlier in trace.events else None
+        if waited is not None:
+            return waited
+    return None
+
+
+def _waited_script(event: Event, trace: Trace) -> str | None:
+    """The URL of the script a parse chunk waits for (its ``waits_for``: ``script /path`` or a
+    URL), made absolute on the origin of the trace's other URLs; None for any other event."""
+    waits = event.params.get("waits_for")
+    if not isinstance(waits, str):
+        return None
+    script = waits.removeprefix("script ")
+    if script.startswith(("http://", "https://")):
+        return script
+    if not waits.startswith("script "):
+        return None
+    origin = next((value for other in trace.events.values() for key in ("url", "src")
+                   if isinstance(value := other.params.get(key), str) and value.startswith(("http://", "https://"))),
+                  None)
+    return urljoin(origin, script) if origin is not None else None
 
 
 def _fault(reversal: ReversalReport, test_call: TestCall | None) -> str:

@@ -201,6 +201,11 @@ def _with_expect_imported(tree: ast.Module, lines: list[str]) -> list[str]:
         if isinstance(node, ast.ImportFrom) and any((a.asname or a.name) == "expect" for a in node.names):
             return lines
     imports = [node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))]
+    for node in imports:  # from playwright.sync_api import Page: one more name on that line
+        text = lines[node.lineno - 1]
+        if (isinstance(node, ast.ImportFrom) and node.module == "playwright.sync_api" and node.lineno == node.end_lineno
+                and "(" not in text and "#" not in text and text.endswith("\n")):
+            return [*lines[:node.lineno - 1], f"{text.rstrip()}, expect\n", *lines[node.lineno:]]
     if imports:
         at = imports[-1].end_lineno or 0
         return [*lines[:at], "from playwright.sync_api import expect\n", *lines[at:]]

@@ -4,8 +4,9 @@ Chromium shortens a transition that reverses one still running by how far the fi
 the second's end depends on the clock the first ran on. webr4 runs a transition whose end is
 pending on the virtual clock (``instrument_js/runtime/animations.js``): otherwise its progress,
 and so the reversed transition's length, would follow how long the harness took. The page
-starts a 300 ms linear transition and reverses it from a 100 ms timer: plain Chromium ends the
-reversed one about 100 ms later, between timers of 150 and 260 ms.
+starts a 3 s linear transition and reverses it from a 1 s timer: plain Chromium ends the reversed
+one about 1 s later, between timers of 1.5 s and 3 s (an unshortened one would end at 4 s). The
+margins are half a second and more, so that a busy machine's plain Chromium keeps that order.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from ..route_server import route_server
 pytestmark = pytest.mark.browser
 
 PAGE = """<!DOCTYPE html><style>
-#bar { width: 0; height: 10px; transition: width 300ms linear; }
+#bar { width: 0; height: 10px; transition: width 3000ms linear; }
 #bar.full { width: 300px; }
 </style>
 <div id="bar"></div><p id="out"></p>
@@ -33,11 +34,11 @@ var fired = [], bar = document.getElementById('bar');
 function log(x) { fired.push(x); document.getElementById('out').textContent = fired.join(', '); }
 bar.addEventListener('transitionend', function () { log('transitionend'); });
 bar.getBoundingClientRect(); bar.className = 'full';
-setTimeout(function () { bar.className = ''; log('reversed'); }, 100);
-setTimeout(function () { log('timer 150'); }, 150);
-setTimeout(function () { log('timer 260'); }, 260);
+setTimeout(function () { bar.className = ''; log('reversed'); }, 1000);
+setTimeout(function () { log('timer 1500'); }, 1500);
+setTimeout(function () { log('timer 3000'); }, 3000);
 </script>"""
-ORDER = ["reversed", "timer 150", "transitionend", "timer 260"]
+ORDER = ["reversed", "timer 1500", "transitionend", "timer 3000"]
 
 
 @pytest.fixture(scope="module")

@@ -2,8 +2,8 @@
 
 Chromium runs them on its real clock and timers here run on the virtual one, so webr4 makes each
 end an event due at the end on the virtual clock (``instrument_js/runtime/animations.js``). The
-page starts a 600 ms transition, a 150 ms animation and a 300 ms transition that a 30 ms timer
-cancels, among timers of 30, 350 and 900 ms: plain Chromium is the oracle for the order of the
+page starts a 2.4 s transition, a 0.6 s animation and a 1.2 s transition that a 120 ms timer
+cancels, among timers of 120, 1400 and 3600 ms: plain Chromium is the oracle for the order of the
 handlers, the events' fields and the final page.
 """
 
@@ -23,11 +23,11 @@ from ..route_server import page_server
 pytestmark = pytest.mark.browser
 
 PAGE = """<!DOCTYPE html><style>
-#box { width: 10px; height: 10px; transition: width 600ms linear; }
+#box { width: 10px; height: 10px; transition: width 2400ms linear; }
 #box.wide { width: 100px; }
 @keyframes grow { from { opacity: 0; } to { opacity: 1; } }
-#spin.on { animation: grow 150ms; }
-#cut { width: 10px; transition: width 300ms; }
+#spin.on { animation: grow 600ms; }
+#cut { width: 10px; transition: width 1200ms; }
 #cut.wide { width: 90px; }
 </style>
 <div id="box"></div><div id="spin"></div><div id="cut"></div><p id="out"></p>
@@ -43,12 +43,12 @@ spin.addEventListener('animationend', function (e) {
 });
 box.getBoundingClientRect(); cut.getBoundingClientRect();
 box.className = 'wide'; spin.className = 'on'; cut.className = 'wide';
-setTimeout(function () { cut.style.transition = 'none'; log('timer 30'); }, 30);
-setTimeout(function () { log('timer 350'); }, 350);
-setTimeout(function () { log('timer 900'); }, 900);
+setTimeout(function () { cut.style.transition = 'none'; log('timer 120'); }, 120);
+setTimeout(function () { log('timer 1400'); }, 1400);
+setTimeout(function () { log('timer 3600'); }, 3600);
 </script>"""
-ORDER = ["timer 30", "animationend grow 0.15 true true", "timer 350", "transitionend box width 0.6 true true",
-         "timer 900"]
+ORDER = ["timer 120", "animationend grow 0.6 true true", "timer 1400", "transitionend box width 2.4 true true",
+         "timer 3600"]  # each at least 480 ms from the next in plain Chromium, so that a busy machine keeps the order
 
 
 @pytest.fixture(scope="module")

@@ -154,3 +154,46 @@ def test_export_exits_2_when_it_cannot_write(mixed_run, tmp_path):
     (tmp_path / "file").write_text("")
     result = CliRunner().invoke(main, ["export", str(mixed_run), "--sarif", str(tmp_path / "file" / "r.sarif")])
     assert result.exit_code == 2 and "Invalid value for --sarif: cannot write" in result.output
+
+
+def _one_error_line(result) -> str:
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    (line,) = [text for text in result.output.splitlines() if text.startswith("Error")]
+    return line
+
+
+def test_export_never_writes_over_a_file_of_the_run(mixed_run):
+    summary = (mixed_run / "summary.json").read_bytes()
+    result = CliRunner().invoke(main, ["export", str(mixed_run), "--junit", str(mixed_run / "summary.json")])
+    assert "is a file of the run or its session" in _one_error_line(result)
+    assert (mixed_run / "summary.json").read_bytes() == summary
+
+
+def test_two_outputs_on_one_path_are_refused_before_either_is_written(mixed_run, tmp_path):
+    both = tmp_path / "verdicts"
+    result = CliRunner().invoke(main, ["export", str(mixed_run), "--junit", str(both), "--sarif", str(both)])
+    assert "--junit and --sarif both write" in _one_error_line(result)
+    assert not both.exists()
+
+
+def test_a_file_of_the_users_is_replaced_only_with_force_and_a_report_of_webr4s_always(mixed_run, tmp_path):
+    mine = tmp_path / "notes.xml"
+    mine.write_text("<notes>mine</notes>")
+    refused = CliRunner().invoke(main, ["export", str(mixed_run), "--junit", str(mine)])
+    assert "exists and is not a junit file webr4 wrote" in _one_error_line(refused)
+    assert mine.read_text() == "<notes>mine</notes>"
+    assert CliRunner().invoke(main, ["export", str(mixed_run), "--junit", str(mine), "--force"]).exit_code == 1
+    assert CliRunner().invoke(main, ["export", str(mixed_run), "--junit", str(mine)]).exit_code == 1  # webr4's now
+    assert ET.parse(mine).getroot().get("name") == "webr4"
+
+
+def test_a_witness_refuses_outputs_that_clash_before_running_anything(mixed_run, tmp_path):
+    same = tmp_path / "test_race.py"
+    clash = CliRunner().invoke(main, ["witness", str(mixed_run), "1", "--pytest", str(same), "--trace", str(same)])
+    assert "--pytest and --trace both write" in _one_error_line(clash)
+    not_python = CliRunner().invoke(main, ["witness", str(mixed_run), "1", "--pytest", str(mixed_run / "summary.json")])
+    assert "must end in .py" in _one_error_line(not_python)
+    (tmp_path / "test_race.har").write_text("{}")  # the user's own HAR, where the test's would go
+    beside = CliRunner().invoke(main, ["witness", str(mixed_run), "1", "--pytest", str(same)])
+    assert "test_race.har exists and is not a har file webr4 wrote" in _one_error_line(beside)
+    assert (tmp_path / "test_race.har").read_text() == "{}" and not same.exists()

@@ -51,6 +51,8 @@ def explore_options(command: Any) -> Any:
                            help="Also write the verdicts as JUnit XML here (as 'webr4 export' does).")(command)
     command = click.option("--sarif", type=click.Path(path_type=Path, dir_okay=False),
                            help="Also write the verdicts as SARIF 2.1.0 here.")(command)
+    command = click.option("--force", is_flag=True,
+                           help="Replace an existing --junit or --sarif file that webr4 did not write.")(command)
     command = click.option("--confirm", type=click.Choice(CONFIRM_CHOICES), default="harmful", show_default=True,
                            help="Run these reversals' two orders in plain Chromium (no webr4 code in the page), "
                                 "beside the sweep when a core is spare, else after it, and say whether the "

@@ -14,11 +14,13 @@ from webr4.cli.failures import Failure
 from webr4.cli.running import run, with_driver
 from webr4.report import ci
 from webr4.report.write import write_report
+from webr4.rundir.outputs import Output, OutputError, check_outputs
 from webr4.rundir.run import RunDir
 from webr4.rundir.summary import SummaryError
 from webr4.sweep.confirm import export_witness
 from webr4.sweep.replay import ReplayError, find_reversal, replay_reversal, write_traces
 from webr4.sweep.store import StoreError, damaged
+from webr4.witness.export import trace_paths
 
 
 @click.command("replay", context_settings={"ignore_unknown_options": True})  # ID -1 is an ID, not an option
@@ -57,10 +59,24 @@ def replay_command(run_dir: Path, reversal_id: int, traces_dir: Path | None) -> 
 @click.option("--trace", "trace_file", type=click.Path(path_type=Path, dir_okay=False),
               help="Write Playwright traces of both orders in plain Chromium: the reversed one here, the "
                    "parent's beside it (NAME-parent.zip); open them with 'playwright show-trace'.")
-def witness_command(run_dir: Path, reversal_id: int, pytest_file: Path | None, trace_file: Path | None) -> None:
+@click.option("--force", is_flag=True, help="Replace existing files that webr4 did not write.")
+def witness_command(run_dir: Path, reversal_id: int, pytest_file: Path | None, trace_file: Path | None,
+                    force: bool) -> None:
     """Keep reversal ID's race as plain Chromium shows it, without webr4: a test and traces."""
     if pytest_file is None and trace_file is None:
         raise click.UsageError("give --pytest FILE, --trace FILE or both")
+    outputs = []
+    if pytest_file is not None and pytest_file.suffix != ".py":
+        raise click.UsageError(f"--pytest {pytest_file} must end in .py: pytest collects only .py files")
+    if pytest_file is not None:
+        outputs += [Output("--pytest", pytest_file, "pytest"),
+                    Output("--pytest", pytest_file.with_suffix(".har"), "har")]
+    if trace_file is not None:
+        outputs += [Output("--trace", path, "trace") for path in reversed(trace_paths(trace_file))]
+    try:
+        check_outputs(outputs, keep=[run_dir], force=force)
+    except OutputError as error:
+        raise click.UsageError(str(error)) from None
     for path in run(lambda: export_witness(run_dir, reversal_id, pytest_file=pytest_file, trace_file=trace_file)):
         click.echo(f"wrote {path}")
 
@@ -93,16 +109,20 @@ def report_command(run_dir: Path, open_page: bool) -> None:
 @click.argument("run_dir", metavar="RUN", type=click.Path(path_type=Path, file_okay=False, exists=True))
 @click.option("--junit", type=click.Path(path_type=Path, dir_okay=False), help="Write JUnit XML here.")
 @click.option("--sarif", type=click.Path(path_type=Path, dir_okay=False), help="Write SARIF 2.1.0 here.")
+@click.option("--force", is_flag=True, help="Replace an existing --junit or --sarif file that webr4 did not write.")
 @click.option("--allow-unfinished", is_flag=True,
               help="Export a sweep that is still running or was interrupted (its verdicts are partial).")
-def export_command(run_dir: Path, junit: Path | None, sarif: Path | None, allow_unfinished: bool) -> None:
+def export_command(run_dir: Path, junit: Path | None, sarif: Path | None, force: bool, allow_unfinished: bool) -> None:
     """Write the verdicts of RUN for CI; exit status 1 when RUN has a harmful race.
 
     A sweep that has not finished is refused (status 2) unless --allow-unfinished is given.
     """
     try:
         summary = RunDir(run_dir).read_summary()
-    except SummaryError as error:
+        check_outputs([Output(option, path, option.removeprefix("--"))
+                       for option, path in (("--junit", junit), ("--sarif", sarif)) if path is not None],
+                      keep=[run_dir], force=force)
+    except (SummaryError, OutputError) as error:
         raise click.UsageError(str(error)) from None
     unfinished = ci.unfinished_reason(run_dir, summary)
     if unfinished and not allow_unfinished:

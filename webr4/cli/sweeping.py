@@ -21,6 +21,7 @@ from webr4.config import load_settings
 from webr4.errors import Webr4Error
 from webr4.report import ci
 from webr4.report.write import write_report
+from webr4.rundir.outputs import Output, OutputError, check_outputs
 from webr4.rundir.run import RunDir
 from webr4.runlock import RunInUse, claim
 from webr4.state.noise import NoiseMask
@@ -41,7 +42,7 @@ def explore_command(session_dir: Path, out_dir: Path, **sweep: Any) -> None:
     session = load_session(session_dir)
     _refuse_foreign(out_dir)
     resume = _resume_command()
-    options, progress, outputs = _sweep_options(out_dir, **sweep)
+    options, progress, outputs = _sweep_options(out_dir, keep=(out_dir, session_dir), **sweep)
 
     async def explore_and_report() -> Checked:
         summary = await explore_session(session, out_dir, options, progress=progress)
@@ -112,7 +113,7 @@ def check_command(url: str, out_dir: Path, actions: Path | None, script: Path | 
     else:
         steps = session_steps(url, actions, script, pace, auto, seed)
     resume = _resume_command()
-    options, progress, outputs = _sweep_options(out_dir, **sweep)
+    options, progress, outputs = _sweep_options(out_dir, keep=(out_dir,), **sweep)
     limits = execution_limits(horizon, max_events, event_timeout, parse_chunks, chunk_kb, step_wait,
                               block_service_workers)
     try:
@@ -133,15 +134,22 @@ class _Outputs:
     fail_on: str = "harmful"
 
 
-def _sweep_options(out_dir: Path, *, bound: int, strategy: str, max_sequences: int | None,
+def _sweep_options(out_dir: Path, *, keep: tuple[Path, ...], bound: int, strategy: str, max_sequences: int | None,
                    time_limit: float | None, budget: float | None, mask: tuple[str, ...], mask_heap: tuple[str, ...],
                    rules: str | None, workers: int, cluster: str | None, resume: bool, progress: str | None,
-                   junit: Path | None, sarif: Path | None, confirm: str = "harmful",
+                   junit: Path | None, sarif: Path | None, force: bool = False, confirm: str = "harmful",
                    fail_on: str = "harmful") -> tuple[SweepOptions, Progress, _Outputs]:
-    """The explore options of the command line, merged with the settings file and checked.
+    """The explore options of the command line, merged with the settings file and checked, the CI
+    files among them before anything is written (``keep``: the run and session directories).
 
     With ``--budget``, ``--bound`` (given on the command line or in the settings file) is the
     highest bound explored; without one, bounds go up while the budget lasts."""
+    try:
+        check_outputs([Output(option, path, option.removeprefix("--"))
+                       for option, path in (("--junit", junit), ("--sarif", sarif)) if path is not None],
+                      keep=keep, force=force)
+    except OutputError as error:
+        raise click.UsageError(str(error)) from None
     given_rules = tuple(r.strip() for r in rules.split(",") if r.strip()) if rules else None
     try:
         file = load_settings()

@@ -32,6 +32,7 @@ from webr4 import __version__
 from webr4.classify.differences import differences_line, differences_lines
 from webr4.engine.describe import waiting_words
 from webr4.report.source import split_site
+from webr4.rundir.outputs import write_atomically
 from webr4.rundir.run import RunDir
 from webr4.rundir.summary import FINISHED, ReversalReport, Summary
 
@@ -163,9 +164,7 @@ def junit_tree(run_dir: Path, summary: Summary) -> ET.ElementTree:
 def write_junit(run_dir: Path, path: Path) -> Path:
     """Write the JUnit XML of the run in ``run_dir`` to ``path``; return ``path``."""
     tree = junit_tree(run_dir, RunDir(run_dir).read_summary())
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tree.write(path, encoding="utf-8", xml_declaration=True)
-    return path
+    return write_atomically(path, lambda temporary: tree.write(temporary, encoding="utf-8", xml_declaration=True))
 
 
 def _rule(code: str, verdict: str) -> dict[str, Any]:
@@ -258,6 +257,4 @@ def sarif_log(run_dir: Path, summary: Summary) -> dict[str, Any]:
 def write_sarif(run_dir: Path, path: Path) -> Path:
     """Write the SARIF log of the run in ``run_dir`` to ``path``; return ``path``."""
     log = sarif_log(run_dir, RunDir(run_dir).read_summary())
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(log, indent=1, ensure_ascii=False), encoding="utf-8")
-    return path
+    return write_atomically(path, json.dumps(log, indent=1, ensure_ascii=False))

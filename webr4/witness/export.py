@@ -21,6 +21,7 @@ from pathlib import Path
 from playwright.async_api import Browser
 
 from webr4.resources import javascript
+from webr4.rundir.outputs import EXPORTED_TEST_MARK, replacing, write_atomically
 from webr4.state.categories.storage import STORAGE
 from webr4.witness import plain
 from webr4.witness.schedule import PlainSchedule
@@ -80,7 +81,7 @@ def pytest_source(parent: PlainSchedule, reversed_: PlainSchedule, har_name: str
     those compared (of :data:`CHECKED`), ``name`` the test's name, ``about`` its docstring."""
     checked = [CHECKED[c] for c in categories if c in CHECKED] or ["dom", "exceptions", "navigation"]
     schedules = json.dumps({"parent": parent.to_json(), "reversed": reversed_.to_json()}, separators=(",", ":"))
-    header = (f"# A regression test for an event race, exported by webr4: {about}\n"
+    header = (f"{EXPORTED_TEST_MARK}: {about}\n"
               "# Needs only pytest and playwright, and the HAR file beside it. Run: pytest THIS_FILE\n\n")
     runner = inspect.getsource(plain).replace("from pathlib import Path\n",
                                               "import json\nimport os\nfrom pathlib import Path\n", 1)
@@ -92,13 +93,13 @@ def pytest_source(parent: PlainSchedule, reversed_: PlainSchedule, har_name: str
 
 def write_pytest(path: Path, parent: PlainSchedule, reversed_: PlainSchedule, har: Path, categories: list[str],
                  about: str) -> list[Path]:
-    """Write the test to ``path`` and copy ``har`` beside it (``<stem>.har``); returns both paths."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Write the test to ``path`` and copy ``har`` beside it (``<stem>.har``), each whole or not at
+    all; returns both paths."""
     copied = path.with_suffix(".har")
-    shutil.copyfile(har, copied)
     name = "".join(c if c.isalnum() else "_" for c in path.stem.removeprefix("test_")) or "race"
-    path.write_text(pytest_source(parent, reversed_, copied.name, categories, f"no_race_{name}", about),
-                    encoding="utf-8")
+    source = pytest_source(parent, reversed_, copied.name, categories, f"no_race_{name}", about)
+    write_atomically(copied, lambda temporary: shutil.copyfile(har, temporary))
+    write_atomically(path, source)
     return [path, copied]
 
 
@@ -113,8 +114,8 @@ async def write_traces(browser: Browser, parent: PlainSchedule, reversed_: Plain
     """Run both orders in fresh contexts of ``browser`` with Playwright tracing on; returns the
     traces of the parent order and of the reversed order (:func:`trace_paths`)."""
     parent_trace, reversed_trace = trace_paths(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     for schedule, target in ((parent, parent_trace), (reversed_, reversed_trace)):
-        await plain.drive(browser, schedule.to_json(), har, dom_script=javascript("capture_dom.js"),
-                          storage_script=STORAGE.page_script or "() => ({})", trace_to=target)
+        with replacing(target) as temporary:
+            await plain.drive(browser, schedule.to_json(), har, dom_script=javascript("capture_dom.js"),
+                              storage_script=STORAGE.page_script or "() => ({})", trace_to=temporary)
     return parent_trace, reversed_trace

@@ -20,6 +20,7 @@ its action (``trial=True``: the checks alone, in the isolated world), and its ta
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from enum import Enum
 
 from playwright.async_api import Error as PlaywrightError
@@ -46,6 +47,18 @@ class TargetState(Enum):
 
 
 _QUERY_TIMEOUT_MS = 1_000  # the element was just found; this only bounds a page that went away
+_MUTE_LOG = """() => {
+  const log = window.__webr4 && window.__webr4.log;
+  if (!log) return "absent";
+  const was = log.enabled === undefined ? "unset" : log.enabled;
+  log.enabled = false;
+  return was;
+}"""
+_UNMUTE_LOG = """(was) => {
+  const log = window.__webr4 && window.__webr4.log;
+  if (!log || was === "absent") return;
+  if (was === "unset") delete log.enabled; else log.enabled = was;
+}"""
 _TOPMOST_BOX = """([x, y]) => {
   const hit = document.elementFromPoint(x, y);
   if (!hit) return null;
@@ -147,9 +160,12 @@ async def _covered(page: Page, action: UserAction) -> bool:
 
     The trial takes two rendering updates, so it is only asked when a cheaper look leaves room
     for doubt: the topmost element at the middle of the target's box (the page's own
-    ``elementFromPoint``, between events, when no access is logged) lies within that box, as the
-    target itself or one of its descendants does, and an element over it does not."""
+    ``elementFromPoint``) lies within that box, as the target itself or one of its descendants
+    does, and an element over it does not. Both find the target in the page's own world, where
+    Playwright's selector engine goes through the DOM functions the page's log wraps: the log is
+    muted meanwhile, else those reads would be the next event's."""
     target = page.locator(action.selector).first
+    muted = await page.evaluate(_MUTE_LOG)
     try:
         box = await target.bounding_box(timeout=_QUERY_TIMEOUT_MS)
         if box is not None:
@@ -162,6 +178,9 @@ async def _covered(page: Page, action: UserAction) -> bool:
         return True
     except PlaywrightError:
         return False  # gone or changed since it was found: the step's own wait tells
+    finally:
+        with contextlib.suppress(PlaywrightError):
+            await page.evaluate(_UNMUTE_LOG, muted)
     return False
 
 

@@ -3,7 +3,7 @@ fixed sleep, its imports added as the project's formatter would place them."""
 
 from __future__ import annotations
 
-from webr4.deflake.fixes import wait_before_read
+from webr4.deflake.fixes import load_before_action, wait_before_read
 from webr4.deflake.testlog import TestCall
 
 SIGN_IN = '''def test_sign_in(page):
@@ -45,3 +45,11 @@ def test_expect_joins_the_tests_own_import_from_playwright() -> None:
     after = wait_before_read("test_cart.py", CART, calls, calls[1]).after
     assert after.splitlines()[2] == "from playwright.sync_api import Page, expect"
     assert '    expect(page.locator("#count")).to_have_text("1", use_inner_text=True)\n' in after
+
+
+def test_a_wait_for_the_load_goes_before_typing_the_test_does_a_key_at_a_time() -> None:
+    source = 'def test_post(page):\n    page.goto("/", wait_until="commit")\n' \
+             '    page.get_by_placeholder("Comment").press_sequentially("Hi", delay=40)\n'
+    fix = load_before_action("test_post.py", source, TestCall("action", 1, 3, 'internal:attr=[placeholder="Comment"i]',
+                                                              "press"))
+    assert fix.after.splitlines()[2] == "    page.wait_for_load_state()"

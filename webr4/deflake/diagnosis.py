@@ -60,6 +60,16 @@ class FailingOrder:
         return event is not None and (event.category in _LOADING or event.type == "script")
 
     @property
+    def load_state(self) -> str:
+        """The load state the page's event comes by, as ``wait_for_load_state`` names it:
+        ``domcontentloaded`` for what the parser runs (a chunk, a script, DOMContentLoaded
+        itself), ``load`` for the rest."""
+        event = self.page_event
+        parsed = event is not None and (event.category is Category.PARSE
+                                        or event.type in ("script", "DOMContentLoaded"))
+        return "domcontentloaded" if parsed else "load"
+
+    @property
     def no_fix_reason(self) -> str:
         """Why the test's side alone cannot wait this order away."""
         if self.test_call is None:

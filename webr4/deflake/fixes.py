@@ -128,6 +128,19 @@ def _call_at(tree: ast.Module, line: int, method: str) -> ast.Call:
     raise NoFix(f"no call of {method} on line {line}")
 
 
+def _page_at(tree: ast.Module, line: int, method: str) -> str:
+    """The name of the page the call of ``.method(...)`` on ``line`` acts on; a step of one of
+    Playwright's compound calls (a key of ``press_sequentially``) is found by its line alone."""
+    try:
+        return _root_name(_call_at(tree, line, method).func)
+    except NoFix:
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.lineno <= line <= (node.end_lineno or node.lineno)):
+                return _root_name(node.func)
+        raise
+
+
 def _indent(lines: list[str], statement: ast.stmt) -> str:
     text = lines[statement.lineno - 1]
     return text[:len(text) - len(text.lstrip())]
@@ -253,15 +266,18 @@ def _is_sleep_statement(tree: ast.Module, line: int) -> bool:
             and value.func.attr == "wait_for_timeout" and statement.lineno == statement.end_lineno)
 
 
-def load_before_action(path: str, source: str, action: TestCall) -> Fix:
-    """Wait, before ``action``, for the page's load: its scripts have run and attached their handlers."""
+def load_before_action(path: str, source: str, action: TestCall, state: str = "load") -> Fix:
+    """Wait, before ``action``, for the page's load ``state`` (``domcontentloaded``: the parser's
+    scripts have run and attached their handlers; ``load``: everything has)."""
     tree = ast.parse(source)
     lines = source.splitlines(keepends=True)
     statement = _statement_at(tree, action.line)
-    page = _root_name(_call_at(tree, action.line, action.call).func)
-    edited = [*lines[:statement.lineno - 1], f"{_indent(lines, statement)}{page}.wait_for_load_state()\n",
+    page = _page_at(tree, action.line, action.call)
+    argument = "" if state == "load" else _literal(state)
+    edited = [*lines[:statement.lineno - 1], f"{_indent(lines, statement)}{page}.wait_for_load_state({argument})\n",
               *lines[statement.lineno - 1:]]
-    summary = f"wait for the page to load before the {action.call} on {_shown(action.selector)}"
+    words = "load" if state == "load" else "run its scripts"
+    summary = f"wait for the page to {words} before the {action.call} on {_shown(action.selector)}"
     return Fix(path, source, "".join(edited), summary)
 
 
@@ -272,7 +288,7 @@ def wait_for_response(path: str, source: str, trigger: TestCall, url: str) -> Fi
     lines = source.splitlines(keepends=True)
     statement = _statement_at(tree, trigger.line)
     method = "goto" if trigger.call == LOAD_STATE else ACTIONS[trigger.call].method
-    page = _root_name(_call_at(tree, trigger.line, method).func)
+    page = _page_at(tree, trigger.line, method)
     glob = "**" + (urlsplit(url).path or "/")
     indent = _indent(lines, statement)
     waiting = f"with {page}.expect_response({_literal(glob)}):\n"

@@ -182,7 +182,8 @@ def propose(test: TestUnderDeflake, source: str, explored: Explored) -> Fix:
             if order.test_call is not None and order.test_call.kind == "read":
                 return wait_before_read(test.relative_path, source, explored.calls, order.test_call)
             if order.test_call is not None and order.test_call.kind == "action" and order.loads_page:
-                return load_before_action(test.relative_path, source, order.first_moved or order.test_call)
+                return load_before_action(test.relative_path, source, order.first_moved or order.test_call,
+                                          order.load_state)
             moved_early = order.test_call is None or order.test_call.kind == "action"
             if moved_early and order.trigger is not None and order.slow_url is not None:
                 # the response the test's action, or the page's other event, needed first: waited

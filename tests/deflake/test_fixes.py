@@ -1,9 +1,12 @@
-"""The fix for a read that came too early, as source: a retrying assertion in its place of the
-fixed sleep, its imports added as the project's formatter would place them."""
+"""Fixes as source: a retrying assertion in place of the fixed sleep before a read that came too
+early, its imports placed as the project's formatter would; a wait for the page's load before an
+action that beat its scripts, never the same wait twice."""
 
 from __future__ import annotations
 
-from webr4.deflake.fixes import load_before_action, wait_before_read
+import pytest
+
+from webr4.deflake.fixes import NoFix, load_before_action, wait_before_read
 from webr4.deflake.testlog import TestCall
 
 SIGN_IN = '''def test_sign_in(page):
@@ -53,3 +56,9 @@ def test_a_wait_for_the_load_goes_before_typing_the_test_does_a_key_at_a_time() 
     fix = load_before_action("test_post.py", source, TestCall("action", 1, 3, 'internal:attr=[placeholder="Comment"i]',
                                                               "press"))
     assert fix.after.splitlines()[2] == "    page.wait_for_load_state()"
+
+
+def test_a_second_identical_wait_for_the_load_is_refused() -> None:
+    source = 'def test_post(page):\n    page.goto("/")\n    page.wait_for_load_state()\n    page.click("#post")\n'
+    with pytest.raises(NoFix, match="already waits for the page's load"):
+        load_before_action("test_post.py", source, TestCall("action", 1, 4, "#post", "click"))

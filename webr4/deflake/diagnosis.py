@@ -62,11 +62,13 @@ class FailingOrder:
     @property
     def load_state(self) -> str:
         """The load state the page's event comes by, as ``wait_for_load_state`` names it:
-        ``domcontentloaded`` for what the parser runs (a chunk, a script, DOMContentLoaded
-        itself), ``load`` for the rest."""
+        ``domcontentloaded`` for what the parser runs before it (a chunk, a script that is not
+        ``async``, DOMContentLoaded itself), ``load`` for the rest."""
         event = self.page_event
-        parsed = event is not None and (event.category is Category.PARSE
-                                        or event.type in ("script", "DOMContentLoaded"))
+        if event is None:
+            return "load"
+        script = event.type == "script" and event.params.get("kind") != "async"
+        parsed = event.category is Category.PARSE or event.type == "DOMContentLoaded" or script
         return "domcontentloaded" if parsed else "load"
 
     @property

@@ -274,8 +274,11 @@ def load_before_action(path: str, source: str, action: TestCall, state: str = "l
     statement = _statement_at(tree, action.line)
     page = _page_at(tree, action.line, action.call)
     argument = "" if state == "load" else _literal(state)
-    edited = [*lines[:statement.lineno - 1], f"{_indent(lines, statement)}{page}.wait_for_load_state({argument})\n",
-              *lines[statement.lineno - 1:]]
+    wait = f"{_indent(lines, statement)}{page}.wait_for_load_state({argument})\n"
+    if statement.lineno > 1 and lines[statement.lineno - 2] == wait:
+        raise NoFix(f"the test already waits for the page's {state} before the {action.call} on "
+                    f"{_shown(action.selector)}, and the page's event still comes after it: the app must order them")
+    edited = [*lines[:statement.lineno - 1], wait, *lines[statement.lineno - 1:]]
     words = "load" if state == "load" else "run its scripts"
     summary = f"wait for the page to {words} before the {action.call} on {_shown(action.selector)}"
     return Fix(path, source, "".join(edited), summary)

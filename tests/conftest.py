@@ -123,7 +123,7 @@ def installing(directory: Path) -> Iterator[None]:
         yield
 
 
-NPM_PACKAGES = ["jquery@3", "react@18", "react-dom@18", "vue@3", "jsdom@24"]
+NPM_PACKAGES = ["jquery@3", "react@18", "react-dom@18", "vue@3", "jsdom@24", "prettier@3"]
 
 
 @pytest.fixture(scope="session")

@@ -17,7 +17,7 @@ from webr4.report.write import write_report
 from webr4.rundir.outputs import Output, OutputError, check_outputs
 from webr4.rundir.run import RunDir
 from webr4.rundir.summary import SummaryError
-from webr4.sweep.confirm import export_witness
+from webr4.sweep.regression import Keep, export_witness
 from webr4.sweep.replay import ReplayError, find_reversal, replay_reversal, write_traces
 from webr4.sweep.store import StoreError, damaged
 from webr4.witness.export import trace_paths
@@ -54,30 +54,45 @@ def replay_command(run_dir: Path, reversal_id: int, traces_dir: Path | None) -> 
 @click.argument("run_dir", metavar="RUN", type=click.Path(path_type=Path, file_okay=False, exists=True))
 @click.argument("reversal_id", metavar="ID", type=int)
 @click.option("--pytest", "pytest_file", type=click.Path(path_type=Path, dir_okay=False),
-              help="Write a standalone pytest test (needing only pytest and playwright; the HAR goes beside it) "
-                   "that fails while the race is there.")
+              help="Write a pytest-playwright test of the race against the live app (--base-url, else the "
+                   "recorded origin): it fails while the race is there and passes once the app is fixed.")
+@click.option("--playwright-test", "spec_file", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write the same test for Playwright Test in TypeScript (NAME.spec.ts; baseURL, else the "
+                   "recorded origin).")
+@click.option("--offline", is_flag=True,
+              help="Write --pytest in its recorded form instead: every response served from the HAR copied "
+                   "beside it (for pages whose third-party responses cannot be reached); it cannot see a fix.")
 @click.option("--trace", "trace_file", type=click.Path(path_type=Path, dir_okay=False),
               help="Write Playwright traces of both orders in plain Chromium: the reversed one here, the "
                    "parent's beside it (NAME-parent.zip); open them with 'playwright show-trace'.")
 @click.option("--force", is_flag=True, help="Replace existing files that webr4 did not write.")
-def witness_command(run_dir: Path, reversal_id: int, pytest_file: Path | None, trace_file: Path | None,
-                    force: bool) -> None:
-    """Keep reversal ID's race as plain Chromium shows it, without webr4: a test and traces."""
-    if pytest_file is None and trace_file is None:
-        raise click.UsageError("give --pytest FILE, --trace FILE or both")
+def witness_command(run_dir: Path, reversal_id: int, pytest_file: Path | None, spec_file: Path | None,
+                    offline: bool, trace_file: Path | None, force: bool) -> None:
+    """Keep reversal ID's race as plain Chromium shows it, without webr4: tests and traces."""
+    if pytest_file is None and spec_file is None and trace_file is None:
+        raise click.UsageError("give --pytest FILE, --playwright-test FILE, --trace FILE or several")
+    if offline and pytest_file is None:
+        raise click.UsageError("--offline is a form of --pytest FILE: give it too")
     outputs = []
     if pytest_file is not None and pytest_file.suffix != ".py":
         raise click.UsageError(f"--pytest {pytest_file} must end in .py: pytest collects only .py files")
+    if spec_file is not None and not spec_file.name.endswith((".spec.ts", ".test.ts")):
+        raise click.UsageError(f"--playwright-test {spec_file} must end in .spec.ts or .test.ts: "
+                               "Playwright Test collects only those")
     if pytest_file is not None:
-        outputs += [Output("--pytest", pytest_file, "pytest"),
-                    Output("--pytest", pytest_file.with_suffix(".har"), "har")]
+        outputs.append(Output("--pytest", pytest_file, "pytest"))
+        if offline:
+            outputs.append(Output("--pytest", pytest_file.with_suffix(".har"), "har"))
+    if spec_file is not None:
+        outputs.append(Output("--playwright-test", spec_file, "spec"))
     if trace_file is not None:
         outputs += [Output("--trace", path, "trace") for path in reversed(trace_paths(trace_file))]
     try:
         check_outputs(outputs, keep=[run_dir], force=force)
     except OutputError as error:
         raise click.UsageError(str(error)) from None
-    for path in run(lambda: export_witness(run_dir, reversal_id, pytest_file=pytest_file, trace_file=trace_file)):
+    keep = Keep(pytest=pytest_file, playwright_test=spec_file, offline=offline, trace=trace_file)
+    for path in run(lambda: export_witness(run_dir, reversal_id, keep)):
         click.echo(f"wrote {path}")
 
 

@@ -29,8 +29,10 @@ from pathlib import Path
 
 from webr4.errors import Webr4Error
 
-EXPORTED_TEST_MARK = "# A regression test for an event race, exported by webr4"
-"""How a race's exported test begins (:mod:`webr4.witness.export`): such a file may be replaced."""
+EXPORTED_TEST_WORDS = "A regression test for an event race, exported by webr4"
+EXPORTED_TEST_MARK = f"# {EXPORTED_TEST_WORDS}"
+"""How a race's exported Python test begins (:mod:`webr4.witness.export`): such a file may be
+replaced. A TypeScript one begins with the same words after ``//``."""
 
 
 class OutputError(Webr4Error, ValueError):
@@ -40,7 +42,7 @@ class OutputError(Webr4Error, ValueError):
 @dataclass(frozen=True)
 class Output:
     """A file a command will write: ``option`` named it (``--junit``), ``kind`` says what it holds
-    (``junit``, ``sarif``, ``pytest``, ``har``, ``trace``)."""
+    (``junit``, ``sarif``, ``pytest``, ``spec``, ``har``, ``trace``)."""
 
     option: str
     path: Path
@@ -80,6 +82,8 @@ def _written_by_webr4(path: Path, kind: str, outputs: Sequence[Output]) -> bool:
             return any(run.get("tool", {}).get("driver", {}).get("name") == "webr4" for run in runs)
         if kind == "pytest":
             return path.read_text(encoding="utf-8", errors="replace").startswith(EXPORTED_TEST_MARK)
+        if kind == "spec":
+            return path.read_text(encoding="utf-8", errors="replace").startswith(f"// {EXPORTED_TEST_WORDS}")
         if kind == "har":
             tests = [o.path for o in outputs if o.kind == "pytest" and o.path.with_suffix(".har") == path]
             return any(_written_by_webr4(test, "pytest", outputs) for test in tests)

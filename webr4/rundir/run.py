@@ -51,6 +51,21 @@ class Witness:
     def plain_child_screenshot(self) -> Path:
         return self.directory / "plain" / "child.png"
 
+    def regression_test(self, language: str) -> Path:
+        """The race as a test against the live app, generated when plain Chromium confirmed it
+        (``language``: ``python`` for pytest, ``typescript`` for Playwright Test)."""
+        return self.directory / "plain" / ("test_race.py" if language == "python" else "race.spec.ts")
+
+    @property
+    def story(self) -> Path:
+        """The race in one sentence (``story.txt``), beside its generated tests."""
+        return self.directory / "plain" / "story.txt"
+
+    @property
+    def no_test(self) -> Path:
+        """Why a confirmed race has no generated test (``no-test.txt``)."""
+        return self.directory / "plain" / "no-test.txt"
+
 
 @dataclass(frozen=True)
 class RunDir:

@@ -8,8 +8,7 @@ its racing pair run in a stock context (:mod:`webr4.witness`) and the judgement 
 ``summary.json`` (the reversal's ``confirmation``), with the plain runs' screenshots in its
 witness directory (``reversals/<id>/plain/``), and into the run's store with the reversal's
 report, so that a reversal already confirmed is not run again, in a resumed sweep too.
-:func:`export_witness` writes what ``webr4 witness`` keeps of one reversal: a standalone pytest
-test and Playwright traces (:mod:`webr4.witness.export`).
+What ``webr4 witness`` keeps of one reversal is written by :mod:`webr4.sweep.regression`.
 """
 
 from __future__ import annotations
@@ -18,23 +17,20 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from playwright.async_api import Browser, async_playwright
+from playwright.async_api import Browser
 
-from webr4.browser.launch import launch
 from webr4.errors import Webr4Error
 from webr4.record.session import Session
 from webr4.rundir.run import RunDir
 from webr4.rundir.summary import ReversalReport, Summary
 from webr4.state.noise import NoiseMask
-from webr4.sweep.replay import find_reversal, stored_trace
 from webr4.sweep.progress import CONFIRMING, Progress, Quiet
 from webr4.sweep.runfiles import RunFiles
 from webr4.sweep.store import RunStore
-from webr4.witness.confirm import NOT_FORCEABLE, Confirmation, PlainWitness, confirm
-from webr4.witness.export import write_pytest, write_traces
+from webr4.sweep.regression import end_reads, keep_regression_tests
+from webr4.witness.confirm import CONFIRMED, NOT_FORCEABLE, Confirmation, PlainWitness, confirm
 from webr4.witness.pagefacts import PageFacts
 from webr4.trace import Trace
-from webr4.witness.schedule import NotForceable, PlainSchedule, plain_schedules
 
 CONFIRM_CHOICES = ("none", "harmful", "all")
 """Which reversals are confirmed after a sweep (``--confirm``, ``confirm`` in the settings file)."""
@@ -103,9 +99,13 @@ async def confirm_reversal(browser: Browser, page: PageFacts, session: Session, 
     runs' screenshots go into its witness directory of ``run``."""
     if parent is None or child is None:
         return Confirmation(NOT_FORCEABLE, "the run keeps no trace of this reversal's sequences")
+    reads = end_reads(run.directory, reversal) if reversal.verdict == "harmful" else []
     witness = await confirm(browser, page, session.files.network, parent, child, reversal.first_id,
-                            reversal.second_id, reversal.verdict, reversal.differences, mask)
+                            reversal.second_id, reversal.verdict, reversal.differences, mask,
+                            [read.to_json() for read in reads])
     _keep_screenshots(run, reversal.id, witness)
+    if witness.confirmation.status == CONFIRMED:
+        keep_regression_tests(run, replace(reversal, confirmation=witness.confirmation.to_json()), witness, reads)
     return witness.confirmation
 
 
@@ -117,48 +117,3 @@ def _keep_screenshots(run: RunDir, index: int, witness: PlainWitness) -> None:
         if png is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(png)
-
-
-class WitnessError(Webr4Error):
-    """A reversal has no plain witness to export (one line)."""
-
-
-def reversal_schedules(run_dir: Path, reversal_id: int) -> tuple[PlainSchedule, PlainSchedule, Session,
-                                                                   ReversalReport]:
-    """The plain schedules of reversal ``reversal_id`` of the run in ``run_dir`` (the parent's
-    order, the reversed one), its session and its report; :class:`WitnessError` when no lever
-    forces them."""
-    summary, reversal = find_reversal(run_dir, reversal_id)
-    run = RunDir(run_dir)
-    session = Session.load(run.session(summary.session).directory)
-    limits = session.run_limits
-    page = PageFacts.of_session(session.url, session.actions, session.files.network, limits.chunking,
-                                limits.service_workers)
-    with RunFiles(run_dir) as files:
-        parent, child = stored_trace(files, run, reversal.parent), stored_trace(files, run, reversal.id)
-    schedules = plain_schedules(page, parent, child, reversal.first_id, reversal.second_id)
-    if isinstance(schedules, NotForceable):
-        raise WitnessError(f"reversal {reversal_id} cannot be forced in plain Chromium: {schedules.lever}")
-    return schedules[0], schedules[1], session, reversal
-
-
-async def export_witness(run_dir: Path, reversal_id: int, *, pytest_file: Path | None = None,
-                         trace_file: Path | None = None) -> list[Path]:
-    """Write reversal ``reversal_id``'s standalone pytest test (and its HAR beside it) to
-    ``pytest_file`` and the Playwright traces of both plain runs at ``trace_file``; returns the
-    paths written."""
-    parent, reversed_, session, reversal = reversal_schedules(run_dir, reversal_id)
-    written: list[Path] = []
-    if pytest_file is not None:
-        matched = (reversal.confirmation or {}).get("matched") or reversal.differences
-        about = (f"{reversed_.order} must leave {session.url} as {parent.order} does "
-                 f"(webr4 found: {reversal.verdict}, {', '.join(reversal.reasons) or 'no reason'})")
-        written += write_pytest(pytest_file, parent, reversed_, session.files.network, list(matched), about)
-    if trace_file is not None:
-        async with async_playwright() as playwright:
-            browser = await launch(playwright)
-            try:
-                written += await write_traces(browser, parent, reversed_, session.files.network, trace_file)
-            finally:
-                await browser.close()
-    return written

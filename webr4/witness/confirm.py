@@ -30,7 +30,7 @@ import asyncio
 import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from playwright.async_api import Browser
 from playwright.async_api import Error as PlaywrightError
@@ -40,7 +40,7 @@ from webr4.state.noise import NoiseMask
 from webr4.trace import EventId, Trace
 from webr4.witness.run import RUN_TIMEOUT_S, PlainRun, run_plain
 from webr4.witness.pagefacts import PageFacts
-from webr4.witness.schedule import NotForceable, plain_schedules
+from webr4.witness.schedule import NotForceable, PlainSchedule, plain_schedules
 
 CONFIRMED, REPRODUCED, NOT_REPRODUCED, NOT_FORCEABLE = "confirmed", "reproduced", "not-reproduced", "not-forceable"
 ERROR = "error"
@@ -76,16 +76,18 @@ class Confirmation:
 
 @dataclass(frozen=True)
 class PlainWitness:
-    """Both plain runs of a reversal (parent order first) and the confirmation they give."""
+    """Both plain runs of a reversal (parent order first), the confirmation they give, and the
+    schedules they ran (``None`` when no lever forces the order)."""
 
     parent: PlainRun | None
     child: PlainRun | None
     confirmation: Confirmation
+    schedules: tuple[PlainSchedule, PlainSchedule] | None = None
 
 
 async def confirm(browser: Browser, page: PageFacts, har: Path, parent: Trace, child: Trace, first: EventId,
                   second: EventId, verdict: str, reported: Mapping[str, list[str]],
-                  mask: NoiseMask = NoiseMask()) -> PlainWitness:
+                  mask: NoiseMask = NoiseMask(), reads: Sequence[dict[str, str]] = ()) -> PlainWitness:
     """Force ``first`` before ``second`` (the parent's order, twice) and ``second`` before ``first``
     (the reversal) in fresh stock contexts of ``browser``, the responses served from ``har``, and
     judge the plain difference against webr4's ``verdict`` and ``reported`` differences. Nothing
@@ -97,9 +99,9 @@ async def confirm(browser: Browser, page: PageFacts, har: Path, parent: Trace, c
         return PlainWitness(None, None, Confirmation(NOT_FORCEABLE, f"not forceable in plain Chromium: "
                                                                    f"{schedules.lever}"))
     try:
-        parent_run, again, child_run = await asyncio.gather(run_plain(browser, schedules[0], har),
+        parent_run, again, child_run = await asyncio.gather(run_plain(browser, schedules[0], har, reads=reads),
                                                             run_plain(browser, schedules[0], har),
-                                                            run_plain(browser, schedules[1], har))
+                                                            run_plain(browser, schedules[1], har, reads=reads))
     except asyncio.TimeoutError:
         return PlainWitness(None, None, Confirmation(
             ERROR, f"a plain run did not end within {RUN_TIMEOUT_S:g} s: the page hangs in plain Chromium too, "
@@ -111,13 +113,14 @@ async def confirm(browser: Browser, page: PageFacts, har: Path, parent: Trace, c
     problem = parent_run.problem or child_run.problem
     if problem is not None:
         return PlainWitness(parent_run, child_run, Confirmation(
-            NOT_FORCEABLE, f"the order could not be forced: {problem}", order=schedules[1].order, seconds=seconds))
+            NOT_FORCEABLE, f"the order could not be forced: {problem}", order=schedules[1].order, seconds=seconds),
+            schedules)
     if again.problem is None:  # what varies between two plain runs of one order is noise (Date.now, random ids)
         mask = mask | NoiseMask.from_baselines(parent_run.state, again.state)
     plain = describe_differences(mask.diff(parent_run.state, child_run.state))
     judged = judge(verdict, reported, plain)
     return PlainWitness(parent_run, child_run, Confirmation(judged.status, judged.line, judged.matched, plain,
-                                                            schedules[1].order, seconds))
+                                                            schedules[1].order, seconds), schedules)
 
 
 def judge(verdict: str, reported: Mapping[str, list[str]], plain: Mapping[str, list[str]]) -> Confirmation:

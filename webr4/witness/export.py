@@ -1,6 +1,12 @@
-"""What a user keeps of a confirmed race: a standalone pytest test and Playwright traces.
+"""What a user keeps of a confirmed race: a regression test against the live app, an offline
+test, and Playwright traces.
 
-:func:`write_pytest` writes a test file that needs only ``pytest`` and ``playwright``: it
+:func:`generate` runs both orders once more in plain Chromium, reading there what tells them apart
+(:mod:`webr4.witness.outcome`), and lays the race out as a test a Playwright user would write
+(:mod:`webr4.witness.racetest`); :func:`write_test` writes it for pytest or Playwright Test
+(:mod:`webr4.witness.writers`). It loads the app from its server, so it sees the developer's fix.
+
+:func:`write_pytest` writes the offline form: a test file that needs only ``pytest`` and ``playwright``: it
 carries :mod:`webr4.witness.plain` verbatim, both plain schedules of the reversal and the DOM and
 storage readers as data, and reads the responses from the session's HAR, copied beside it. The
 test runs the recorded order and the reversed order in a stock Chromium and asserts that they
@@ -17,6 +23,7 @@ import inspect
 import json
 import shutil
 from pathlib import Path
+from typing import Sequence
 
 from playwright.async_api import Browser
 
@@ -24,7 +31,11 @@ from webr4.resources import javascript
 from webr4.rundir.outputs import EXPORTED_TEST_MARK, replacing, write_atomically
 from webr4.state.categories.storage import STORAGE
 from webr4.witness import plain
+from webr4.witness.outcome import Read, checks_of, reads_of
+from webr4.witness.racetest import RaceTest, Unwritable, race_test
+from webr4.witness.run import PlainRun, run_plain
 from webr4.witness.schedule import PlainSchedule
+from webr4.witness.writers import WRITERS
 
 CHECKED = {"dom": "dom", "exceptions": "exceptions", "navigation": "navigation", "storage": "storage",
            "console": "console", "network": "requests"}
@@ -119,3 +130,43 @@ async def write_traces(browser: Browser, parent: PlainSchedule, reversed_: Plain
             await plain.drive(browser, schedule.to_json(), har, dom_script=javascript("capture_dom.js"),
                               storage_script=STORAGE.page_script or "() => ({})", trace_to=temporary)
     return parent_trace, reversed_trace
+
+
+class NoCheck(Exception):
+    """Nothing a test can read tells the two orders apart in plain Chromium (the message says
+    what was compared)."""
+
+
+async def generate(browser: Browser, parent: PlainSchedule, reversed_: PlainSchedule, har: Path,
+                   doms: tuple[str, str], story: list[str], name: str) -> RaceTest:
+    """The regression test of one race: both orders run in fresh contexts of ``browser``, the
+    responses served from ``har`` (as recorded: the parent order's end is the outcome the test
+    expects), reading what differs between ``doms`` (webr4's own ends of the parent's and the
+    reversal's sequences); see :func:`race_test_of`."""
+    reads = reads_of(*doms)
+    probes = [read.to_json() for read in reads]
+    runs = [await run_plain(browser, schedule, har, reads=probes) for schedule in (parent, reversed_)]
+    return race_test_of(reversed_, reads, runs[0], runs[1], story, name)
+
+
+def race_test_of(reversed_: PlainSchedule, reads: Sequence[Read], parent: PlainRun, child: PlainRun,
+                 story: list[str], name: str) -> RaceTest:
+    """The test of a race whose parent order and reversed order ran as ``parent`` and ``child``,
+    each having read ``reads`` at its end. :class:`NoCheck` when nothing read tells the orders
+    apart, :class:`~webr4.witness.racetest.Unwritable` when the reversed order was not forced or
+    needs a lever with no readable form."""
+    if child.problem is not None or parent.problem is not None:
+        raise Unwritable(f"the order could not be forced in plain Chromium: {child.problem or parent.problem}")
+    ends = [{"navigation": run.state.navigation, "exceptions": run.state.exceptions} for run in (parent, child)]
+    checks = checks_of(reads, parent.reads, child.reads, ends[0], ends[1])
+    if not checks:
+        raise NoCheck(f"no element, address or exception tells the orders apart in plain Chromium "
+                      f"({len(reads)} elements read)")
+    return race_test(reversed_, child.signs, checks, story, name)
+
+
+def write_test(path: Path, test: RaceTest, language: str) -> Path:
+    """Write ``test`` to ``path`` in ``language`` (of :data:`~webr4.witness.writers.WRITERS`), whole
+    or not at all."""
+    write_atomically(path, WRITERS[language](test, path.name))
+    return path

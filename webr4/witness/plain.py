@@ -3,7 +3,8 @@
 This module imports nothing of webr4, so that an exported regression test
 (:mod:`webr4.witness.export`) carries it verbatim and needs only ``pytest`` and ``playwright``.
 A schedule is the JSON form of :class:`webr4.witness.schedule.PlainSchedule`: ``url``, ``calls``
-(each user step as the Playwright ``Locator`` method and its arguments, or ``{"wait": ms}``),
+(each user step as the Playwright ``Locator`` method and its arguments, ``{"observe": selector}``
+for a test's read, or ``{"wait": ms}``),
 ``holds``, ``timings``, ``held_keys``, ``clock``, ``clock_runs`` and ``horizon_ms``; a sign is
 ``{"kind", "target"}``.
 
@@ -20,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 from urllib.parse import parse_qsl, urlsplit
 
 from playwright.async_api import Browser, Locator, Page, Request, Route, ViewportSize
@@ -109,15 +110,17 @@ class _Observed:
 
 
 async def drive(browser: Browser, schedule: dict[str, Any], har: Path, *, dom_script: str, storage_script: str,
-                focus_script: str | None = None, trace_to: Path | None = None) -> dict[str, Any]:
+                focus_script: str | None = None, trace_to: Path | None = None,
+                reads: Sequence[dict[str, str]] = ()) -> dict[str, Any]:
     """Run ``schedule`` in a fresh context of the Playwright ``browser``, the responses served from
     ``har``, and read the end: ``problem`` (``None`` when every sign the schedule waited for came,
     else what did not happen), ``dom`` (what ``dom_script`` returns), ``screenshot`` (PNG bytes),
     ``exceptions`` (``[message, site]`` pairs), ``console`` (``console.error`` texts), ``requests``
     (``METHOD url``, sorted), ``navigation`` (where the page tried to go, or ``None``) and
     ``storage`` (what ``storage_script`` returns), and ``focus`` (what ``focus_script`` returns, when
-    given; else ``None``). With ``trace_to``, a Playwright trace of the run
-    (screenshots and snapshots) is written there."""
+    given; else ``None``), ``signs`` (the keys of the signs seen, in the order they first came) and
+    ``reads`` (per entry of ``reads``, what :func:`read_page` finds at the end). With ``trace_to``,
+    a Playwright trace of the run (screenshots and snapshots) is written there."""
     context = await browser.new_context(viewport=VIEWPORT, service_workers=schedule.get("service_workers", "block"))
     try:
         if trace_to is not None:
@@ -141,7 +144,8 @@ async def drive(browser: Browser, schedule: dict[str, Any], har: Path, *, dom_sc
                "focus": await page.evaluate(focus_script) if focus_script else None,
                "screenshot": await page.screenshot(full_page=True, caret="hide", animations="disabled"),
                "exceptions": observed.exceptions, "console": observed.console,
-               "requests": sorted(observed.requests), "navigation": observed.navigation}
+               "requests": sorted(observed.requests), "navigation": observed.navigation,
+               "signs": list(observed.seen), "reads": [await read_page(page, read) for read in reads]}
         if trace_to is not None:
             await context.tracing.stop(path=trace_to)
         return end
@@ -366,7 +370,11 @@ class _ScheduleRun:
             await self.run_clock(min(recorded, self.ceiling()))
             await asyncio.sleep(SETTLE_S)
         if after is not None:  # a fast user acts at once; any other step waits for a quiet page
-            await self.quiet(call["selector"])
+            await self.quiet(call.get("selector") or call["observe"])
+        if "observe" in call:  # the test's own read: the page has nothing to do
+            self.steps_done += 1
+            self.observed.see(STEP, str(number))
+            return True
         try:
             locator = self.page.locator(call["selector"]).first  # as webr4 acts: on the first match
             if number in self.held_keys:
@@ -419,6 +427,34 @@ def _chord(key: str) -> list[str]:
     if len(names) > 1 and names[-1] == "":  # "Shift++": the last key is "+"
         names = [*names[:-2], "+"]
     return names
+
+
+READ_KINDS = ("count", "text", "value", "checked", "visible", "attribute")
+
+
+async def read_page(page: Page, read: dict[str, str]) -> Any:
+    """What the page shows of ``read["selector"]`` as a web-first assertion sees it (``kind`` one
+    of :data:`READ_KINDS`; ``name``: the attribute's): how many elements match, or of the first,
+    its text content with white space collapsed, form value, checked state, visibility or
+    attribute (``None`` when there is no such element, or it has no such state)."""
+    locator = page.locator(read["selector"])
+    try:
+        if read["kind"] == "count":
+            return await locator.count()
+        if read["kind"] == "visible":
+            return await locator.first.is_visible()
+        if await locator.count() == 0:
+            return None
+        first = locator.first
+        if read["kind"] == "text":
+            return " ".join((await first.text_content(timeout=1000) or "").split())
+        if read["kind"] == "value":
+            return await first.input_value(timeout=1000)
+        if read["kind"] == "checked":
+            return await first.is_checked(timeout=1000)
+        return await first.get_attribute(read["name"], timeout=1000)
+    except PlaywrightError:
+        return None
 
 
 async def _visible(page: Page, selector: str) -> bool:

@@ -29,7 +29,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Mapping
 from webr4.timer_order import NoLaterStart, chain_offset, chain_start, start_to_delay, timer_delay
 from webr4.trace import Category, Event, EventId, Trace
-from webr4.useractions import ACTIONS
+from webr4.useractions import ACTIONS, OBSERVATIONS
 from webr4.witness.levers import ClockRun, HeldKey, Hold, Sign, StepTiming
 from webr4.witness.pagefacts import PageFacts
 from webr4.witness.plain import CLOCK, DOM_READY, KEY_DOWN, LOAD, RESPONSE, STEP, request_key
@@ -70,7 +70,8 @@ class PlainSchedule:
     @property
     def calls(self) -> list[dict[str, Any]]:
         """Each step as the Playwright ``Locator`` method that performs it and its arguments
-        (:data:`~webr4.useractions.ACTIONS`), or ``{"wait": ms}``."""
+        (:data:`~webr4.useractions.ACTIONS`), ``{"observe": selector}`` for a test's read or
+        assertion (nothing to do in a plain page, a step all the same), or ``{"wait": ms}``."""
         calls: list[dict[str, Any]] = []
         for step in self.steps:
             kind = next((k for k in step if k in ACTIONS), None)
@@ -78,6 +79,9 @@ class PlainSchedule:
                 calls.append({"wait": float(step.get("wait", 0))})
                 continue
             action = ACTIONS[kind]
+            if kind in OBSERVATIONS:  # a test's read or assertion: the test's, not the page's
+                calls.append({"observe": str(step[kind])})
+                continue
             calls.append({"method": action.method, "selector": str(step[kind]),
                           "args": [str(step[name]) for name in action.arguments]})
         return calls

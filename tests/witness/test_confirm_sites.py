@@ -23,6 +23,7 @@ from webr4.cli import main
 from webr4.record.session import record
 from webr4.rundir.run import RunDir
 from webr4.rundir.summary import Summary
+from webr4.report.write import write_report
 
 from ..conftest import expected
 
@@ -78,3 +79,16 @@ def test_fail_on_confirmed_exits_1_only_on_a_race_plain_chromium_confirmed(confi
     unchecked = CliRunner().invoke(main, ["explore", session, "--out", str(tmp_path / "b"), "--fail-on", "confirmed",
                                           "--confirm", "none", "--workers", "1"])
     assert unchecked.exit_code == 0, unchecked.output
+
+
+def test_a_confirmed_race_comes_with_its_test_in_the_report(confirmed):
+    out, summary = confirmed["click-during-parse"]
+    reversal = summary.harmful()[0]
+    witness = RunDir(out).witness(reversal.id)
+    assert witness.regression_test("python").is_file() and witness.regression_test("typescript").is_file()
+    story = witness.story.read_text()
+    assert story.startswith("The click on #add before cart.js: ")
+    write_report(out)
+    page = (out / "report" / f"reversal-{reversal.id}.html").read_text()
+    assert 'id="test-python"' in page and "race.early(page.locator(&#34;#add&#34;).click" in page
+    assert "The click on #add before cart.js" in (out / "report" / "index.html").read_text()

@@ -13,7 +13,8 @@ from webr4.engine.describe import event_words
 from webr4.libraries import app_first
 from webr4.report.align import Row, align
 from webr4.report.source import Excerpt, SourceStore, split_site
-from webr4.rundir.run import DIFF, RunDir
+from webr4.report.thumbs import changed_region
+from webr4.rundir.run import DIFF, SCREENSHOT, RunDir
 from webr4.rundir.summary import ReversalReport, Summary
 from webr4.sweep.runfiles import RunFiles
 from webr4.trace import Trace
@@ -29,6 +30,28 @@ def _site_url(site: str) -> str:
 def verdict_rank(verdict: str) -> int:
     """Sort key: harmful first, unknown verdicts last."""
     return VERDICTS.index(verdict) if verdict in VERDICTS else len(VERDICTS)
+
+
+@dataclass(frozen=True)
+class GeneratedTest:
+    """A regression test generated for a confirmed race: ``label`` (its runner), ``language`` (an
+    id), the file's ``name`` and ``link`` (relative to the report) and its ``text``."""
+
+    label: str
+    language: str
+    name: str
+    link: str
+    text: str
+
+
+@dataclass(frozen=True)
+class RaceAsTest:
+    """What the report shows of a confirmed race as a test: the race in one sentence (``story``),
+    the generated ``tests``, or why there is none (``no_test``)."""
+
+    story: str | None = None
+    tests: tuple[GeneratedTest, ...] = ()
+    no_test: str | None = None
 
 
 @dataclass(frozen=True)
@@ -63,18 +86,35 @@ class Run:
 
     @property
     def reversals(self) -> list[ReversalReport]:
-        """Every reversal, harmful first, then by index."""
-        return sorted(self.summary.reversals, key=lambda r: (verdict_rank(r.verdict), r.index))
+        """Every reversal, harmful first (those plain Chromium confirmed before the rest), then by index."""
+        return sorted(self.summary.reversals,
+                      key=lambda r: (verdict_rank(r.verdict), r.confirmation_status != "confirmed", r.index))
 
     def trace(self, index: int) -> Trace | None:
         """The trace of sequence ``index``; ``None`` when it was not written."""
         return self.files.trace(index)
 
+    def link(self, path: Path) -> str:
+        """``path`` as the report's pages link it: relative to the report directory."""
+        return Path(os.path.relpath(path, RunDir(self.directory).report)).as_posix()
+
     def image(self, index: int, name: str) -> str | None:
         """Sequence ``index``'s image ``name`` (``state.png``, ``diff.png``) as the report's pages
-        link it, relative to the report directory; ``None`` when the run has none."""
+        link it; ``None`` when the run has none."""
         path = self.files.file(index, name)
-        return None if path is None else Path(os.path.relpath(path, RunDir(self.directory).report)).as_posix()
+        return None if path is None else self.link(path)
+
+    def changed_thumbs(self, reversal: ReversalReport) -> tuple[str | None, str | None]:
+        """Thumbnails of the region where the reversal's end screenshot differs from its parent's
+        (:mod:`webr4.report.thumbs`), written under the report's ``thumbs/`` and linked as the
+        pages link them; the whole screenshots when they cannot be cropped, ``None`` for a missing one."""
+        files = RunDir(self.directory)
+        parent, child = self.files.file(reversal.parent, SCREENSHOT), self.files.file(reversal.index, SCREENSHOT)
+        cropped = changed_region(parent, child, files.report / "thumbs", str(reversal.index)) \
+            if parent is not None and child is not None else None
+        if cropped is None:
+            return self.image(reversal.parent, SCREENSHOT), self.image(reversal.index, SCREENSHOT)
+        return self.link(cropped[0]), self.link(cropped[1])
 
     def plain_images(self, index: int) -> tuple[str | None, str | None]:
         """Reversal ``index``'s end screenshots in plain Chromium (parent order, reversed order), as
@@ -83,9 +123,21 @@ class Run:
         witness = files.witness(index)
 
         def link(path: Path) -> str | None:
-            return Path(os.path.relpath(path, files.report)).as_posix() if path.is_file() else None
+            return self.link(path) if path.is_file() else None
 
         return link(witness.plain_parent_screenshot), link(witness.plain_child_screenshot)
+
+    def as_test(self, index: int) -> RaceAsTest:
+        """Reversal ``index``'s race as a test, when plain Chromium confirmed it (else empty)."""
+        witness = RunDir(self.directory).witness(index)
+
+        def text(path: Path) -> str | None:
+            return path.read_text(encoding="utf-8").strip() if path.is_file() else None
+
+        tests = tuple(GeneratedTest(label, language, path.name, self.link(path), path.read_text(encoding="utf-8"))
+                      for label, language in (("pytest", "python"), ("Playwright Test", "typescript"))
+                      if (path := witness.regression_test(language)).is_file())
+        return RaceAsTest(text(witness.story), tests, text(witness.no_test))
 
     def diff(self, index: int) -> dict[str, Any]:
         """The full difference of sequence ``index`` with its parent (``diff.json``); empty when missing."""

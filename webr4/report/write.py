@@ -11,6 +11,7 @@ run script in the report. The pages need no network and work from ``file://``.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -36,10 +37,21 @@ def _value(value: Any) -> str:
     return text if len(text) <= MAX_VALUE_CHARS else text[:MAX_VALUE_CHARS] + "…"
 
 
+_PATH = re.compile(r"(?:https?://[^\s/]+)?(?:/[^\s/:()'\"]+)+/([^\s/:()'\"]+)")
+
+
+def brief(text: str, limit: int = 90) -> str:
+    """``text`` for a table cell: each URL or path as its last part (``/a/b/require.js:16:9`` →
+    ``require.js:16:9``), cut to ``limit`` characters."""
+    short = _PATH.sub(r"\1", str(text))
+    return short if len(short) <= limit else short[:limit - 1] + "…"
+
+
 def _environment() -> Environment:
     env = Environment(loader=FileSystemLoader(resource_dir("reports")), autoescape=True,
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["value"] = _value
+    env.filters["brief"] = brief
     env.filters["differences"] = differences_line
     return env
 
@@ -60,8 +72,11 @@ def write_report(run_dir: Path) -> Path:
               "unfinished": unfinished_reason(run_dir, run.summary)}
     shots = {r.index: (run.image(r.parent, SCREENSHOT), run.image(r.index, SCREENSHOT)) for r in reversals}
     plain_shots = {r.index: run.plain_images(r.index) for r in reversals}
+    thumbs = {r.index: run.changed_thumbs(r) for r in reversals}
+    stories = {r.index: run.as_test(r.index).story for r in reversals}
     _write(files.report_page(), env.get_template("index.html.j2").render(
-        **common, page="index", reversals=reversals, groups=groups(reversals, run.pair_kinds), shots=shots))
+        **common, page="index", reversals=reversals, groups=groups(reversals, run.pair_kinds), shots=thumbs,
+        stories=stories))
     seed = run.trace(0)
     timeline = layout(seed, ((r.index, r.first_id, r.second_id) for r in reversals)) if seed else None
     _write(out / "timeline.html", env.get_template("timeline.html.j2").render(
@@ -74,6 +89,7 @@ def write_report(run_dir: Path) -> Path:
             events=[run.racing_event(r, "first"), run.racing_event(r, "second")],
             rows=run.alignment(r), departures=run.departures(index), diff=run.diff(index),
             shots=shots[index], plain_shots=plain_shots[index], diff_image=run.image(index, f"{DIFF}.png"),
+            as_test=run.as_test(index),
             command=replay_command(run_dir, r)))
     return files.report_page()
 

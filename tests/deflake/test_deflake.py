@@ -81,10 +81,15 @@ def test_a_read_after_a_fixed_wait_is_the_tests_fault_and_waits_for_the_text(def
 
 
 def test_typing_before_the_response_the_page_needs_waits_for_it_where_it_is_started(deflaked) -> None:
-    _project, _done, summary = deflaked
+    project, _done, summary = deflaked
     entry = _entry(summary, "test_list.py")
     assert entry["flaky"][0]["fault"] == "app" and entry["fix"]["verified"]
     assert '+    with page.expect_response("**/list/saved.json"):\n+        page.goto("/list/")' in entry["fix"]["diff"]
+    # the app is at fault: the race also comes as a test against the live app, which fails until it is fixed
+    regression = entry["flaky"][0]["regression"]
+    test = (project.parent / "run" / regression["pytest"]).read_text()
+    assert 'race.hold("/list/saved.json")' in test and "expect(page.locator(" in test
+    assert (project.parent / "run" / regression["playwright_test"]).is_file()
 
 
 def test_a_click_before_its_handler_is_the_apps_fault_too(deflaked) -> None:

@@ -17,8 +17,10 @@ A test's entry: ``test`` (its node id), ``status`` (``flaky``, ``stable``, ``fai
 (what pytest would print), ``racing`` (``step``, ``event``, ``url``, ``pair``), ``fault``
 (``test`` or ``app``), ``reversal`` and ``parent`` (the failing order's id in the test's run, and
 the id of the order it was reversed from, which the test passes), ``confirmation`` (plain
-Chromium under the slow response: ``status``, ``url``, ``delay_ms``, ``original``, ``fixed``)
-and ``fix`` (the test's).
+Chromium under the slow response: ``status``, ``url``, ``delay_ms``, ``original``, ``fixed``),
+``fix`` (the test's) and, on the first order that is the app's fault, ``regression``: the race as
+tests against the live app (``pytest``, ``playwright_test``: paths relative to ``RUN``, in
+``RUN/tests/<test>/regression/``), or ``why`` there are none.
 """
 
 from __future__ import annotations

@@ -297,7 +297,30 @@ def deflake_test(test: TestUnderDeflake, run_dir: Path) -> dict[str, Any]:
         fix["fixed"] = str(fixed_copy.relative_to(run_dir.parent.parent))
     entry["fix"] = fix
     entry["flaky"] = [_order_json(test, order, proof, fix) for order, proof in zip(explored.failing, proofs)]
+    app_order = next((n for n, order in enumerate(explored.failing) if order.fault == "app"), None)
+    if app_order is not None:  # the app must be fixed: a test of the race that passes once it is
+        entry["flaky"][app_order]["regression"] = regression_tests(test, explored.failing[app_order], run_dir)
     return entry
+
+
+def regression_tests(test: TestUnderDeflake, order: FailingOrder, run_dir: Path) -> dict[str, str]:
+    """The race behind ``order`` as tests against the live app, for pytest and Playwright Test, in
+    ``run_dir/regression/`` (:mod:`webr4.sweep.regression`): ``pytest`` and ``playwright_test``,
+    relative to the deflake run, or ``why`` there are none."""
+    from playwright.async_api import Error as PlaywrightError
+
+    from webr4.sweep.regression import Keep, WitnessError, export_witness
+
+    name = test.function.__name__.removeprefix("test_")
+    keep = Keep(pytest=run_dir / "regression" / f"test_{name}_race.py",
+                playwright_test=run_dir / "regression" / f"{name}-race.spec.ts")
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="webr4-regression") as pool:
+        try:
+            written = pool.submit(lambda: asyncio.run(export_witness(run_dir, order.reversal.index, keep))).result()
+        except (WitnessError, PlaywrightError) as error:
+            return {"why": str(error).splitlines()[0]}
+    top = run_dir.parent.parent
+    return {"pytest": str(written[0].relative_to(top)), "playwright_test": str(written[1].relative_to(top))}
 
 
 def _unproven(proofs: list[Proof]) -> str:

@@ -66,6 +66,12 @@ def in_words(entry: dict[str, Any]) -> list[str]:
         lines.append(f"  line {order['line']}: {order['message']}")
         lines.append(f"    {racing['words']} ({order['fault']}'s fault); plain Chromium with "
                      f"{racing['url'] or 'no slow response'} slow: {proof['status']}")
+        regression = order.get("regression") or {}
+        if regression.get("pytest"):
+            lines.append(f"    the race as a test against the live app, failing until the app is fixed: "
+                         f"{regression['pytest']} (pytest), {regression['playwright_test']} (Playwright Test)")
+        elif regression:
+            lines.append(f"    no test of the race: {regression['why']}")
     fix = entry.get("fix")
     if fix and fix.get("summary"):
         state = "verified" if fix["verified"] else f"not verified: {fix['why']}"

@@ -18,8 +18,9 @@ from pathlib import Path
 from types import ModuleType
 
 from benchmarks import (
-    budget, check_cost, confirmation, controlled_execution, cpu_heavy, deflake, evaluation, floor, loader_apps, parallel,
-    planning_cost, race_detection, real_apps, real_web, rewrite_speed, scaling, sweep_cost, wc_apps,
+    budget, check_cost, confirmation, controlled_execution, cpu_heavy, deflake, evaluation, floor, loader_apps,
+    parallel, planning_cost, race_detection, real_apps, real_web, regression_tests, rewrite_speed, scaling,
+    sweep_cost, wc_apps,
 )
 from benchmarks.section import Section, find_sites
 from webr4.resources import resource_dir
@@ -47,6 +48,7 @@ SEPARATE = {
     "budget": budget,
     "check_cost": check_cost,
     "deflake": deflake,
+    "regression_tests": regression_tests,
 }
 
 

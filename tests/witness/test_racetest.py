@@ -174,3 +174,19 @@ def test_the_typescript_form_is_formatted_as_prettier_writes_it(tmp_path, npm_di
     path.write_text(typescript_test(_race(CHECKS), "add.spec.ts"))
     checked = subprocess.run([str(prettier), "--check", str(path)], capture_output=True, text=True, check=False)
     assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_the_paused_clock_runs_to_each_step_but_never_past_a_racing_timer():
+    """A keyup before the timer the fill before it sets (vue's debounce): the clock runs to each
+    step's time in webr4's order, but not past the timer until the keyup is done."""
+    steps = ({"fill": "#new", "value": "a"}, {"press": "#new", "key": "Enter"}, {"fill": "#new", "value": "b"},
+             {"press": "#new", "key": "Enter"})
+    schedule = PlainSchedule(url=PAGE, steps=steps, order="keyup before timer", clock=True,
+                             timings=(StepTiming(3, Sign(DOM_READY)),), step_times=(0.0, 1.0, 3.0, 4.0),
+                             clock_runs=(ClockRun(3.0, Sign(STEP, "3"), Sign(STEP, "2"), 0.0, forward=False),))
+    test = race_test(schedule, _signs((RESPONSE, _key(PAGE)), (DOM_READY, ""), (LOAD, ""), (STEP, "0"), (STEP, "1"),
+                                      (STEP, "2"), (STEP, "3")), [], [], "keyup")
+    laid = [(s.kind, s.ms or (s.call.args[0] if s.call and s.call.args else "")) for s in test.steps
+            if s.kind in ("act", "run-clock")]
+    assert laid == [("act", "a"), ("run-clock", 1.0), ("act", "Enter"), ("run-clock", 2.0), ("act", "b"),
+                    ("act", "Enter")]

@@ -127,6 +127,7 @@ class _Layout:
                                            self.noun(hold.until.kind, hold.until.target))
         self.released: set[str] = set()
         self.awaited: set[str] = {sign_key({"kind": RESPONSE, "target": request_key(schedule.url)})}
+        self.clock_at: dict[str, float] = {}  # each sign awaited -> the paused clock's time then
         self.steps: list[Step] = []
         self.clock_ms = 0.0
         self.held_keys = {held.step: held.up_after for held in schedule.held_keys}
@@ -173,12 +174,40 @@ class _Layout:
     def schedule_holds(self) -> list[tuple[str, Any]]:
         return [(hold.request, hold) for hold in self.schedule.holds if hold.request not in self.released]
 
+    def saw(self, key: str) -> None:
+        """Sign ``key`` has come by this point of the test."""
+        self.awaited.add(key)
+        self.clock_at.setdefault(key, self.clock_ms)
+
+    def ceiling(self) -> float:
+        """How far the paused clock may run now: short of every racing timer whose sign has not
+        come (free before the event that sets it has come)."""
+        held = []
+        for run in self.schedule.clock_runs:
+            after = sign_key({"kind": run.after.kind, "target": run.after.target})
+            created = sign_key({"kind": run.created.kind, "target": run.created.target}) if run.created else None
+            if after in self.awaited or (created is not None and created not in self.awaited):
+                continue
+            held.append(run.to_ms - 1 if created is None else self.clock_at[created] + run.delay_ms - 1)
+        return min(held, default=float("inf"))
+
+    def clock_to_step(self, number: int) -> None:
+        """Run the paused clock to the time step ``number`` ran at in webr4's order (never past a
+        racing timer whose sign has not come): the page's other timers fire by then, as there."""
+        times = self.schedule.step_times
+        if not self.schedule.clock or number >= len(times) or times[number] < 0:
+            return
+        to_ms = min(times[number], self.ceiling())
+        if to_ms > self.clock_ms:
+            self.steps.append(Step("run-clock", ms=to_ms - self.clock_ms))
+            self.clock_ms = to_ms
+
     def await_sign(self, kind: str, target: str) -> None:
         """Wait for a sign unless the test has already seen it come."""
         key = f"{kind}:{target}"
         if key in self.awaited:
             return
-        self.awaited.add(key)
+        self.saw(key)
         if kind == RESPONSE:
             self.steps.append(Step("arrived", path=urlsplit(target).path, why=self.words(kind, target)))
         elif kind in (DOM_READY, LOAD):
@@ -189,10 +218,13 @@ class _Layout:
             raise Unwritable(f"no readable lever waits for {kind}")
 
     def before_step(self, number: int) -> tuple[str, ...]:
-        """Wait for what step ``number`` waits for; the held responses it acts before when early."""
+        """Wait for what step ``number`` waits for, and run the clock to its time; the held
+        responses it acts before when early."""
         timing = self.schedule.timing(number)
         if timing.after is not None:
             self.await_sign(timing.after.kind, timing.after.target)
+        self.clock_to_step(number)
+        if timing.after is not None:
             return ()
         return tuple(self.held[request].name for request, _ in self.schedule_holds())
 
@@ -200,7 +232,7 @@ class _Layout:
         call = self.calls[number]
         if call is None:  # a test's own read: no step of the regression test, a sign all the same
             self.done.add(number)
-            self.awaited.add(f"{STEP}:{number}")
+            self.saw(f"{STEP}:{number}")
             return
         if number in self.done:
             return
@@ -215,7 +247,7 @@ class _Layout:
             early = self.before_step(number)
             files = " and ".join(h.file for h in self.held.values() if h.name in early)
             self.steps.append(Step("act", call, early=early, why=f"the {call.words()} before {files}" if early else ""))
-        self.awaited.add(f"{STEP}:{number}")
+        self.saw(f"{STEP}:{number}")
 
     def press_down(self, number: int) -> None:
         call = self.calls[number]
@@ -224,7 +256,7 @@ class _Layout:
         self.key_down.add(number)
         early = self.before_step(number)
         self.steps.append(Step("key-down", call, early=early))
-        self.awaited.add(f"{KEY_DOWN}:{number}")
+        self.saw(f"{KEY_DOWN}:{number}")
 
     def run_clock(self, target: str) -> None:
         run = next((r for r in self.schedule.clock_runs if r.forward and f"{r.to_ms:g}" == target), None)
@@ -235,11 +267,12 @@ class _Layout:
             self.await_sign(run.created.kind, run.created.target)
             if run.created.kind == RESPONSE and not self.steps_wait_for_page():
                 self.await_sign(DOM_READY, "")  # the document's scripts have set their timers
-        due = max(run.to_ms, run.delay_ms)
+        created = sign_key({"kind": run.created.kind, "target": run.created.target}) if run.created else None
+        due = max(run.to_ms, self.clock_at[created] + run.delay_ms if created in self.clock_at else 0.0)
         if due > self.clock_ms:
             self.steps.append(Step("run-clock", ms=due - self.clock_ms, why=f"the timer due at {due:g} ms fires"))
             self.clock_ms = due
-        self.awaited.add(f"{CLOCK}:{target}")
+        self.saw(f"{CLOCK}:{target}")
 
     def steps_wait_for_page(self) -> bool:
         return any(step.kind == "wait-load" for step in self.steps)

@@ -13,8 +13,8 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from playwright.async_api import async_playwright
 
+from webr4.browser.driver_process import playwright_session
 from webr4.browser.controller import Limits
 from webr4.browser.driver import Driver
 from webr4.browser.launch import launch
@@ -93,7 +93,7 @@ async def _explore_and_confirm(session: Session, out: Path, options: SweepOption
         return summary
     if driver is not None and driver.connected:  # a browser that died under the sweep was replaced there
         return await confirm_run(driver.browser, session, out, options.confirm, options.settings.mask, progress)
-    async with async_playwright() as playwright:
+    async with playwright_session() as playwright:
         browser = await launch(playwright)
         try:
             return await confirm_run(browser, session, out, options.confirm, options.settings.mask, progress)

@@ -14,9 +14,10 @@ from types import TracebackType
 from typing import Any, Mapping, Sequence
 from urllib.parse import urlsplit
 
-from playwright.async_api import Browser, CDPSession, Page, Playwright, async_playwright
+from playwright.async_api import Browser, CDPSession, Page, Playwright
 from playwright.async_api import Error as PlaywrightError
 
+from webr4.browser.driver_process import start_playwright
 from webr4.browser.accesslogs import access_log_source, dom_log_source
 from webr4.access_summary import without_unshared_reads
 from webr4.browser.actions import UserAction
@@ -85,7 +86,7 @@ class Driver:
 
     async def __aenter__(self) -> Driver:
         warm_up()  # the rewrite workers start while Chromium does
-        self._playwright = await async_playwright().start()
+        self._playwright = await start_playwright()
         try:
             self._browser = await launch(self._playwright)
         except BaseException:

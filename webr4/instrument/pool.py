@@ -79,6 +79,7 @@ class _Worker:
             self.process = subprocess.Popen(
                 [sys.executable, "-c", "from webr4.instrument.pool import serve; serve()"],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=environment,
+                start_new_session=True,  # a signal to webr4's process group is webr4's to act on
             )
         except OSError as error:
             raise WorkerFailed(str(error)) from None

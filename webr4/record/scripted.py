@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Locator, Page, sync_playwright
+from playwright.sync_api import Locator, Page
 
+from webr4.browser.driver_process import sync_playwright_session
 from webr4.browser.actions import PAGE_URL
 from webr4.browser.launch import CHROMIUM_ARGS, chromium_path, not_startable, sandbox_off_reason
 from webr4.errors import Webr4Error
@@ -125,7 +126,7 @@ def first_line(error: BaseException) -> str:
 @contextmanager
 def plain_page(url: str, init_script: str | None = None) -> Iterator[Page]:
     """A Playwright page at ``url`` in a browser of its own, without any webr4 control."""
-    with sync_playwright() as playwright:
+    with sync_playwright_session() as playwright:
         path = chromium_path(playwright)
         try:
             browser = playwright.chromium.launch(executable_path=path, args=list(CHROMIUM_ARGS),

@@ -25,7 +25,7 @@ from typing import Any, Protocol
 
 from webr4.browser.driver import Driver
 from webr4.sweep.execution import AS_RECORDED, BrowserLost, Outcome, Variant, execute
-from webr4.sweep.lifeline import bind_to_parent
+from webr4.sweep.lifeline import bind_to_parent, signals_held
 from webr4.record.session import Session
 from webr4.sweep.workers import execute_packed, execute_plan, pack_session
 from webr4.errors import Webr4Error
@@ -109,8 +109,9 @@ class WorkerProcesses:
         for attempt in (1, 2):
             pool = self._pool
             try:
-                call = loop.run_in_executor(pool, execute_plan, str(self._session.directory.resolve()), tuple(plan),
-                                            variant)
+                with signals_held():  # a worker it starts must not die of a signal before it leaves the group
+                    call = loop.run_in_executor(pool, execute_plan, str(self._session.directory.resolve()),
+                                                tuple(plan), variant)
                 async with asyncio.timeout(_deadline(self._session)):
                     return await call
             except (BrokenProcessPool, TimeoutError) as error:

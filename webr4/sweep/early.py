@@ -26,9 +26,10 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Protocol
 
-from playwright.async_api import Browser, Playwright, async_playwright
+from playwright.async_api import Browser, Playwright
 from playwright.async_api import Error as PlaywrightError
 
+from webr4.browser.driver_process import start_playwright
 from webr4.browser.driver import Driver
 from webr4.browser.launch import launch
 
@@ -181,7 +182,7 @@ class LaunchedBrowser:
 
     async def browser(self) -> Browser | None:
         if self._browser is None:
-            self._playwright = await async_playwright().start()
+            self._playwright = await start_playwright()
             self._browser = await launch(self._playwright)
         return self._browser if self._browser.is_connected() else None
 

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from playwright.async_api import Browser, async_playwright
+from playwright.async_api import Browser
 
+from webr4.browser.driver_process import playwright_session
 from webr4.browser.launch import launch
 from webr4.errors import Webr4Error
 from webr4.record.session import Session
@@ -100,7 +101,7 @@ async def export_witness(run_dir: Path, reversal_id: int, keep: Keep, browser: B
 
     if browser is not None:
         return written + await in_plain(browser)
-    async with async_playwright() as playwright:
+    async with playwright_session() as playwright:
         own = await launch(playwright)
         try:
             return written + await in_plain(own)

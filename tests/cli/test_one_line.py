@@ -36,6 +36,15 @@ def test_a_usage_error_is_one_line_without_the_usage_header(tmp_path):
     assert not (tmp_path / "s").exists()
 
 
+def test_a_20_kb_action_is_named_in_a_line_a_person_reads(tmp_path):
+    actions = tmp_path / "actions.json"
+    actions.write_text(json.dumps([{"clack": "x" * 20_000}]))
+    result = CliRunner().invoke(main, ["record", URL, "--actions", str(actions), "--out", str(tmp_path / "s")])
+    assert result.exit_code == 2
+    line, = result.stderr.splitlines()
+    assert len(line) < 500 and "{\"clack\": \"xxx" in line and "(20,003 characters)" in line
+
+
 def test_the_example_tests_go_only_into_a_new_or_empty_directory(tmp_path):
     (tmp_path / "tests").mkdir()
     (tmp_path / "tests" / "test_mine.py").write_text("def test_mine():\n    pass\n")

@@ -174,7 +174,7 @@ class Observation:
         call = step.get("method" if kind == "read" else "assertion")
         args, options = step.get("args", []), step.get("options", {})
         if not isinstance(args, list) or not isinstance(options, dict):
-            raise ActionError(f"{kind}: args must be a list and options an object, got {step!r}")
+            raise ActionError(f"{kind}: args must be a list and options an object, got {_json(step)}")
         return cls(kind, str(call), tuple(args), tuple(sorted(options.items())))
 
     @classmethod
@@ -288,7 +288,7 @@ def parse_actions(raw: Any) -> list[UserAction]:
     delay = 0.0
     for position, step in enumerate(raw, 1):
         if not isinstance(step, dict):
-            raise ActionError(f"action {position} is not an object: {step!r}")
+            raise ActionError(f"action {position} is not an object: {_json(step)}")
         if set(step) == {"wait"}:
             if not isinstance(step["wait"], (int, float)) or step["wait"] < 0:
                 raise ActionError(f"action {position}: wait takes a non-negative number of milliseconds")
@@ -297,7 +297,8 @@ def parse_actions(raw: Any) -> list[UserAction]:
         kinds = [k for k in step if k in ACTIONS]
         if len(kinds) != 1 or not isinstance(step[kinds[0]], str) or not step[kinds[0]]:
             raise ActionError(
-                f"action {position} must have exactly one of {', '.join(ACTIONS)} (or wait) with a selector: {step!r}"
+                f"action {position} must have exactly one of {', '.join(ACTIONS)} (or wait) with a selector: "
+                f"{_json(step)}"
             )
         kind = kinds[0]
         argument = _observation_argument(position, kind, step) if kind in OBSERVATIONS else \
@@ -316,7 +317,7 @@ def _action_argument(position: int, kind: str, step: dict[str, Any]) -> str | No
     extra = ACTIONS[kind].arguments
     if set(step) - {kind, *extra} or any(not isinstance(step.get(name), str) for name in extra):
         need = f" and {extra[0]!r}" if extra else ""
-        raise ActionError(f"action {position}: {kind} takes a selector{need}, got {step!r}")
+        raise ActionError(f"action {position}: {kind} takes a selector{need}, got {_json(step)}")
     return step[extra[0]] if extra else None
 
 
@@ -325,7 +326,7 @@ def _observation_argument(position: int, kind: str, step: dict[str, Any]) -> str
     name = "method" if kind == "read" else "assertion"
     if set(step) - {kind, name, "args", "options"} or not isinstance(step.get(name), str):
         raise ActionError(f"action {position}: {kind} takes a selector, {name!r}, and optionally 'args' and "
-                          f"'options', got {step!r}")
+                          f"'options', got {_json(step)}")
     call = step[name]
     if kind == "read" and call not in READS and call != PAGE_URL:
         raise ActionError(f"action {position}: read cannot call {call!r}; it calls one of {', '.join(READS)}, "
@@ -337,3 +338,8 @@ def _observation_argument(position: int, kind: str, step: dict[str, Any]) -> str
         return Observation.of_step(kind, step).to_text()
     except ActionError as error:
         raise ActionError(f"action {position}: {error}") from None
+
+
+def _json(value: Any) -> str:
+    """A step as the user wrote it (JSON), for an error line."""
+    return json.dumps(value, ensure_ascii=False, default=str)

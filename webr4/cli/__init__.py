@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 import click
 
 from webr4 import __version__, interrupts
-from webr4.cli.failures import Failure, Interrupted, one_line
+from webr4.cli.failures import Failure, Interrupted, one_line, readable
 
 _EXIT_STATUSES = (0, 1, 2, 130)
 
@@ -109,10 +109,13 @@ class CommandLine(click.Group):
             click.echo("interrupted", err=True)
             sys.exit(Interrupted.exit_code)
         except click.UsageError as error:  # the message names the fix: no usage header before it
-            click.echo(f"Error: {error.format_message().strip().splitlines()[0]}", err=True)
+            click.echo(f"Error: {readable(error.format_message().strip().splitlines()[0])}", err=True)
+            sys.exit(error.exit_code)
+        except Interrupted as error:  # its line is a command to run again: kept whole
+            error.show()
             sys.exit(error.exit_code)
         except click.ClickException as error:
-            error.show()
+            click.echo(f"Error: {readable(error.format_message())}", err=True)
             sys.exit(error.exit_code)
         sys.exit(code if isinstance(code, int) else 0)
 

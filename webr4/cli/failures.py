@@ -22,6 +22,24 @@ class Interrupted(click.ClickException):
         click.echo(self.message, err=True)
 
 
+LONGEST_WORD = 80
+"""A word of an error line longer than this (a ``data:`` URL, a 20 KB selector) is cut in its middle."""
+LONGEST_LINE = 500
+"""An error line longer than this is cut at its end."""
+
+
+def readable(message: str) -> str:
+    """``message`` at a length a person reads: each overlong word cut in its middle, saying how long
+    it was, and the whole cut at :data:`LONGEST_LINE`."""
+    words = []
+    for word in message.split(" "):
+        if len(word) > LONGEST_WORD:
+            word = f"{word[:48]}…{word[-16:]} ({len(word):,} characters)"
+        words.append(word)
+    line = " ".join(words)
+    return line if len(line) <= LONGEST_LINE else line[:LONGEST_LINE - 1] + "…"
+
+
 def one_line(error: BaseException) -> str:
     """The first line of an exception's message (empty when it has none)."""
     text = str(error).strip()

@@ -193,7 +193,7 @@ def test_a_witness_refuses_outputs_that_clash_before_running_anything(mixed_run,
     assert "--pytest and --trace both write" in _one_error_line(clash)
     not_python = CliRunner().invoke(main, ["witness", str(mixed_run), "1", "--pytest", str(mixed_run / "summary.json")])
     assert "must end in .py" in _one_error_line(not_python)
-    (tmp_path / "test_race.har").write_text("{}")  # the user's own HAR, where the test's would go
-    beside = CliRunner().invoke(main, ["witness", str(mixed_run), "1", "--pytest", str(same)])
+    (tmp_path / "test_race.har").write_text("{}")  # the user's own HAR, where the offline test's would go
+    beside = CliRunner().invoke(main, ["witness", str(mixed_run), "1", "--pytest", str(same), "--offline"])
     assert "test_race.har exists and is not a har file webr4 wrote" in _one_error_line(beside)
     assert (tmp_path / "test_race.har").read_text() == "{}" and not same.exists()

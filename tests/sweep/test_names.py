@@ -113,6 +113,7 @@ def test_the_report_of_the_moved_run_shows_names_items_sources_and_replay(moved:
         assert "#log.textContent" in row.inner_text() and "and 8 more" in row.inner_text()
         assert DIFFERENCES["exceptions"][0] in row.locator("td.differences").inner_text()
         page.goto((index.parent / f"reversal-{reversal['id']}.html").as_uri())
+        page.locator("details.locations summary").click()  # the locations beyond the first are folded
         assert page.locator("#locations li").all_inner_texts() == LOCATIONS
         items = [item for category in DIFFERENCES.values() for item in category]
         assert page.locator("#differences dd").all_inner_texts() == items

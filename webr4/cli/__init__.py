@@ -64,7 +64,7 @@ COMMANDS: dict[str, CommandHome] = {
                                                    "state to --out."),
     "sites": CommandHome("webr4.cli.sites", "sites", "The bundled sites with known races."),
     "witness": CommandHome("webr4.cli.runs", "witness_command", "Keep reversal ID's race as plain Chromium shows it, "
-                                                                "without webr4: a test and traces."),
+                                                                "without webr4: tests and traces."),
 }
 """Every command of the group, by the name the user types."""
 
@@ -169,6 +169,7 @@ def main(ctx: click.Context, browser: Path | None, no_sandbox: bool, debug: bool
     Option defaults are read from webr4.toml (or [tool.webr4] in pyproject.toml) in the working
     directory; the command line overrides them.
     """
+    from webr4.cli.file_defaults import file_defaults
     from webr4.config import ConfigError, load_settings
 
     try:
@@ -177,6 +178,11 @@ def main(ctx: click.Context, browser: Path | None, no_sandbox: bool, debug: bool
         raise click.UsageError(str(error)) from None
     _check_temporary_directory()
     ctx.default_map = settings.default_map()
+    group = ctx.command
+    assert isinstance(group, CommandLine)
+    command = group.get_command(ctx, ctx.invoked_subcommand or "")
+    if command is not None and command.name in ctx.default_map:  # its values checked as its command line's are
+        ctx.default_map[command.name] = file_defaults(settings, command)
     if browser is not None:
         from_environment = ctx.get_parameter_source("browser") == click.core.ParameterSource.ENVIRONMENT
         given = f"WEBR4_CHROMIUM={browser}" if from_environment else f"--browser {browser}"

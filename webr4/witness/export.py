@@ -27,6 +27,7 @@ from typing import Sequence
 
 from playwright.async_api import Browser
 
+from webr4.errors import Webr4Error
 from webr4.resources import javascript
 from webr4.rundir.outputs import EXPORTED_TEST_MARK, replacing, write_atomically
 from webr4.state.categories.storage import STORAGE
@@ -132,7 +133,7 @@ async def write_traces(browser: Browser, parent: PlainSchedule, reversed_: Plain
     return parent_trace, reversed_trace
 
 
-class NoCheck(Exception):
+class NoCheck(Webr4Error):
     """Nothing a test can read tells the two orders apart in plain Chromium (the message says
     what was compared)."""
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 from urllib.parse import urlsplit
 
+from webr4.errors import Webr4Error
 from webr4.witness.outcome import Check, most_visible
 from webr4.witness.plain import CLOCK, DOM_READY, KEY_DOWN, LOAD, RESPONSE, STEP, request_key, sign_key
 from webr4.witness.schedule import PlainSchedule
@@ -91,7 +92,7 @@ class RaceTest:
         return f"{title}: {shown.words()}." if shown is not None else f"{title}."
 
 
-class Unwritable(Exception):
+class Unwritable(Webr4Error):
     """The order needs a lever a readable test does not have (the message says which)."""
 
 

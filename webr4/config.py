@@ -30,12 +30,16 @@ working directory.
     step-wait = 30000                  # virtual ms a user step waits for an actionable target
     block-service-workers = true       # false: let the page's service workers run (uncontrolled)
 
-Every setting is also a command-line option, which wins over the file. Command-line
-``--mask``/``--mask-heap`` add to the file's masks; ``--rules`` replaces its rules.
+Every setting is also a command-line option, which wins over the file: a file value that
+conflicts with an option given on the command line is dropped. Command-line ``--mask``/``--mask-heap``
+add to the file's masks; ``--rules`` replaces its rules. This module checks the file's form (its
+tables and keys); the command that runs checks each value with the type of its option
+(:mod:`webr4.cli.file_defaults`), as it checks the command line's.
 """
 
 from __future__ import annotations
 
+import math
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -58,9 +62,6 @@ EXPLORE_KEYS = frozenset({"bound", "strategy", "workers", "max-sequences", "time
 RECORD_KEYS = frozenset({"seed", "horizon", "max-events", "event-timeout", "parse-chunks", "chunk-kb", "step-wait",
                          "block-service-workers"})
 _TOP_KEYS = frozenset({"browser", "rules", "mask", "explore", "record"})
-_WHOLE_POSITIVE = frozenset({"bound", "workers", "max-sequences", "max-events"})  # counts: 1 or more
-_POSITIVE = frozenset({"time-limit", "horizon", "event-timeout", "step-wait"})  # amounts: more than 0
-_FLAGS = frozenset({"block-service-workers"})  # true or false
 
 
 _DURATION = re.compile(r"(?P<amount>\d+(?:\.\d+)?)(?P<unit>[smh])")
@@ -68,14 +69,17 @@ _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600}
 
 
 def parse_duration(text: str) -> float:
-    """The seconds of a duration such as ``90s``, ``5m``, ``1.5h``: a number above 0 and a unit.
-    Raises :class:`DurationError` naming the problem and what to write instead."""
+    """The seconds of a duration such as ``90s``, ``5m``, ``1.5h``: a number above 0 and a unit,
+    and a finite number of seconds. Raises :class:`DurationError` naming the problem and what to
+    write instead."""
     match = _DURATION.fullmatch(text.strip())
     if match is None:
         raise DurationError(f"{text!r} is not a duration; write a number and a unit: 90s, 5m or 1h")
     seconds = float(match["amount"]) * _UNIT_SECONDS[match["unit"]]
     if seconds <= 0:
         raise DurationError(f"{text!r} is no time at all; give a duration above 0, such as 90s, 5m or 1h")
+    if not math.isfinite(seconds):
+        raise DurationError(f"{text!r} is too long to count; give a duration such as 90s, 5m or 1h")
     return seconds
 
 
@@ -106,7 +110,9 @@ def _strings(table: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
 
 
 def load_settings(directory: Path = Path(".")) -> Settings:
-    """The settings of ``directory`` (empty when it has neither file)."""
+    """The settings of ``directory`` (empty when it has neither file). Raises :class:`ConfigError`
+    for a file that cannot be read or whose tables and keys are not those above; the values of
+    ``[explore]`` and ``[record]`` are left to the options they are defaults of."""
     for path, section in ((directory / "webr4.toml", ()), (directory / "pyproject.toml", ("tool", "webr4"))):
         if not path.is_file():
             continue
@@ -127,11 +133,6 @@ def load_settings(directory: Path = Path(".")) -> Settings:
         explore, record = _table(table, "explore", path), _table(table, "record", path)
         _known(explore, EXPLORE_KEYS, f"{path} [explore]")
         _known(record, RECORD_KEYS, f"{path} [record]")
-        _positive(explore, f"{path} [explore]")
-        _positive(record, f"{path} [record]")
-        _flags(record, _FLAGS, f"{path} [record]")
-        if "budget" in explore:
-            _duration(explore["budget"], f"{path} [explore]")
         return Settings(_strings(mask, "selectors", f"{path} [mask]"), _strings(mask, "heap", f"{path} [mask]"),
                         rules, Path(browser) if browser else None, explore, record, path)
     return Settings()
@@ -148,29 +149,3 @@ def _known(table: dict[str, Any], keys: frozenset[str], where: str) -> None:
     unknown = sorted(set(table) - keys)
     if unknown:
         raise ConfigError(f"{where}: unknown setting(s) {', '.join(unknown)}; known: {', '.join(sorted(keys))}")
-
-
-def _positive(table: dict[str, Any], where: str) -> None:
-    """Counts must be whole numbers of at least 1 and amounts numbers above 0: a zero or negative
-    budget or bound cannot describe a run."""
-    for key, value in table.items():
-        number = isinstance(value, (int, float)) and not isinstance(value, bool)
-        if key in _WHOLE_POSITIVE and not (number and value == int(value) and value >= 1):
-            raise ConfigError(f"{where}: {key} must be a whole number of at least 1, not {value!r}")
-        if key in _POSITIVE and not (number and value > 0 and value != float("inf")):
-            raise ConfigError(f"{where}: {key} must be a number above 0, not {value!r}")
-
-
-def _flags(table: dict[str, Any], keys: frozenset[str], where: str) -> None:
-    """A switch is ``true`` or ``false``."""
-    for key in sorted(keys & set(table)):
-        if not isinstance(table[key], bool):
-            raise ConfigError(f"{where}: {key} must be true or false, not {table[key]!r}")
-
-
-def _duration(value: Any, where: str) -> None:
-    """A budget is a duration string (:func:`parse_duration`)."""
-    try:
-        parse_duration(value if isinstance(value, str) else "")
-    except DurationError:
-        raise ConfigError(f'{where}: budget must be a duration such as "90s", "5m" or "1h", not {value!r}') from None

@@ -42,7 +42,7 @@ def test_a_20_kb_action_is_named_in_a_line_a_person_reads(tmp_path):
     result = CliRunner().invoke(main, ["record", URL, "--actions", str(actions), "--out", str(tmp_path / "s")])
     assert result.exit_code == 2
     line, = result.stderr.splitlines()
-    assert len(line) < 500 and "{\"clack\": \"xxx" in line and "(20,003 characters)" in line
+    assert len(line) < 800 and "{\"clack\": \"xxx" in line and "(20,003 characters)" in line
 
 
 def test_the_example_tests_go_only_into_a_new_or_empty_directory(tmp_path):
@@ -70,6 +70,28 @@ def test_a_bad_limit_is_one_line(tmp_path):
     assert result.exit_code == 2
     assert result.stderr == "Error: Invalid value for '--horizon': 0.0 is not in the range x>0.\n"
     assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize(("option", "value"), [("--time-limit", "nan"), ("--time-limit", "inf"),
+                                               ("--horizon", "inf"), ("--event-timeout", "nan"),
+                                               ("--step-wait", "inf"), ("--pace", "nan")])
+def test_a_number_that_is_not_finite_is_one_line(tmp_path, option, value):
+    missing = tmp_path / "actions.json"  # stops the command before any browser, had the value passed
+    result = CliRunner().invoke(main, ["check", URL, option, value, "--actions", str(missing),
+                                       "--out", str(tmp_path / "run")])
+    assert (result.exit_code, result.stderr) == (2, f"Error: Invalid value for '{option}': {value} is not a finite "
+                                                    "number.\n")
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_budget_too_long_to_count_is_one_line(tmp_path):
+    missing = tmp_path / "actions.json"  # stops the command before any browser, had the budget passed
+    result = CliRunner().invoke(main, ["check", URL, "--budget", "9" * 400 + "h", "--actions", str(missing),
+                                       "--out", str(tmp_path / "run")])
+    assert result.exit_code == 2
+    line, = result.stderr.splitlines()
+    assert line.startswith("Error: Invalid value for '--budget': '9999")
+    assert line.endswith("is too long to count; give a duration such as 90s, 5m or 1h")
 
 
 def test_a_bad_settings_file_is_one_line(tmp_path):

@@ -1,16 +1,17 @@
 """The options of the commands that explore (``explore``, ``check``): apart from the options every
 command shares (:mod:`webr4.cli.options`), because their choices come from the sweep, which
-``record`` never imports."""
+``record`` never imports; and the pairs of them a sweep cannot take together."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, NamedTuple
 
 import click
 
 from webr4.cli.options import AT_LEAST_ONE, DURATION, POSITIVE
+from webr4.config import load_settings
 from webr4.engine.strategies import STRATEGIES
 from webr4.sweep.confirm import CONFIRM_CHOICES, FAIL_ON_CHOICES
 from webr4.sweep.progress import MODES
@@ -24,8 +25,9 @@ def explore_options(command: Any) -> Any:
                                 "sampling (--bound delays); wave: random happens-before-respecting swaps.")(command)
     command = click.option("--max-sequences", type=AT_LEAST_ONE,
                            help="Stop after this many explored sequences.")(command)
-    command = click.option("--time-limit", type=POSITIVE, help="Stop after this many seconds.")(command)
-    command = click.option("--budget", type=DURATION, metavar="DURATION",
+    command = click.option("--time-limit", type=POSITIVE, default=None,
+                           help="Stop after this many seconds.")(command)
+    command = click.option("--budget", type=DURATION, default=None, metavar="DURATION",
                            help="Explore for this long (90s, 5m, 1h) and stop with the best found: bound 1 "
                                 "in order of likely harm, then bound 2, 3, ... while time remains, up to "
                                 "--bound when it is given (no cap otherwise).")(command)
@@ -61,3 +63,63 @@ def explore_options(command: Any) -> Any:
                            help="Exit with status 1 on any harmful reversal, or only on one plain Chromium "
                                 "confirmed.")(command)
     return command
+
+
+class Conflict(NamedTuple):
+    """Two options a sweep cannot take together: ``clash`` says whether their values (``first``'s,
+    then ``second``'s) do, and ``why`` says why and what to drop, formatted with the two options'
+    names (``{first}``, ``{second}``) and ``second``'s value (``{value}``). Each option declares a
+    default that clashes with nothing."""
+
+    first: str
+    second: str
+    clash: Callable[[Any, Any], bool]
+    why: str
+
+
+CONFLICTS = (
+    Conflict("budget", "time_limit", lambda budget, limit: budget is not None and limit is not None,
+             "{first} and {second} both limit the sweep's time; give one of them"),
+    Conflict("budget", "strategy", lambda budget, strategy: budget is not None and strategy != "r4",
+             "{first} orders R4's reversals by likely harm; drop {second} {value} or {first}"),
+)
+"""The explore options that cannot go together, by parameter name."""
+
+
+def settle_conflicts(values: dict[str, Any]) -> dict[str, Any]:
+    """``values`` (the current command's explore options, by parameter name) with each value from
+    the settings file that clashes with one given on the command line put back to its option's
+    default: the command line wins. Raises :class:`click.UsageError` for a clash of two values
+    given in the same place, naming them as they were given (options, or the file's keys)."""
+    ctx = click.get_current_context()
+    settled = dict(values)
+    for conflict in CONFLICTS:  # first the command line wins, so that what it drops clashes no more
+        if conflict.clash(settled[conflict.first], settled[conflict.second]):
+            in_file = _in_file(ctx, conflict)
+            if len(in_file) == 1:
+                settled[in_file[0]] = _declared_default(ctx, in_file[0])
+    for conflict in CONFLICTS:
+        if conflict.clash(settled[conflict.first], settled[conflict.second]):
+            raise click.UsageError(_conflict_line(conflict, settled[conflict.second], bool(_in_file(ctx, conflict))))
+    return settled
+
+
+def _in_file(ctx: click.Context, conflict: Conflict) -> list[str]:
+    """Which of ``conflict``'s options took their value from the settings file."""
+    return [name for name in (conflict.first, conflict.second)
+            if ctx.get_parameter_source(name) == click.core.ParameterSource.DEFAULT_MAP]
+
+
+def _declared_default(ctx: click.Context, name: str) -> Any:
+    """The default the option ``name`` of the current command declares (not the settings file's)."""
+    return next(param.default for param in ctx.command.params if param.name == name)
+
+
+def _conflict_line(conflict: Conflict, value: Any, in_file: bool) -> str:
+    """Why ``conflict``'s two values cannot go together: named as settings file keys (after the
+    file's name) when ``in_file``, else as command-line options."""
+    if in_file:
+        first, second = (name.replace("_", "-") for name in (conflict.first, conflict.second))
+        return f"{load_settings().source}: " + conflict.why.format(first=first, second=second, value=value)
+    first, second = (f"--{name.replace('_', '-')}" for name in (conflict.first, conflict.second))
+    return conflict.why.format(first=first, second=second, value=value)

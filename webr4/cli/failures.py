@@ -22,9 +22,10 @@ class Interrupted(click.ClickException):
         click.echo(self.message, err=True)
 
 
-LONGEST_WORD = 80
-"""A word of an error line longer than this (a ``data:`` URL, a 20 KB selector) is cut in its middle."""
-LONGEST_LINE = 500
+LONGEST_WORD = 200
+"""A word of an error line longer than this (a ``data:`` URL, a 20 KB selector) is cut in its
+middle; a file's path is rarely this long, and stays whole."""
+LONGEST_LINE = 800
 """An error line longer than this is cut at its end."""
 
 
@@ -34,7 +35,7 @@ def readable(message: str) -> str:
     words = []
     for word in message.split(" "):
         if len(word) > LONGEST_WORD:
-            word = f"{word[:48]}…{word[-16:]} ({len(word):,} characters)"
+            word = f"{word[:120]}…{word[-40:]} ({len(word):,} characters)"
         words.append(word)
     line = " ".join(words)
     return line if len(line) <= LONGEST_LINE else line[:LONGEST_LINE - 1] + "…"

@@ -3,6 +3,7 @@ which name the strategies and the progress modes, are :mod:`webr4.cli.explore_op
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -48,9 +49,21 @@ class _Duration(click.ParamType):
             self.fail(str(error), param, ctx)
 
 
+class _FiniteRange(click.FloatRange):
+    """A :class:`click.FloatRange` of finite numbers: ``nan`` and ``inf``, which Python reads as
+    numbers, are no amount of time at all, and are refused like a number out of range."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{number} is not a finite number.", param, ctx)
+        return number
+
+
 WEB_URL = _WebUrl()
 DURATION = _Duration()
-POSITIVE = click.FloatRange(min=0, min_open=True)  # a duration or budget: more than zero
+POSITIVE = _FiniteRange(min=0, min_open=True)  # a duration or budget: more than zero
+NOT_NEGATIVE = _FiniteRange(min=0)
 AT_LEAST_ONE = click.IntRange(min=1)
 
 
@@ -96,7 +109,7 @@ def record_options(command: Any) -> Any:
                            help="Python file defining run(page) that drives a Playwright page (sync API); "
                                 "the user actions it performs become the session's, with the real time "
                                 "between them.")(command)
-    command = click.option("--pace", type=click.FloatRange(min=0), metavar="MS",
+    command = click.option("--pace", type=NOT_NEGATIVE, metavar="MS",
                            help="With --script: put exactly MS virtual milliseconds (plus the script's own "
                                 "waits) between actions instead of the real time they took.")(command)
     command = click.option("--auto", type=click.IntRange(min=1), metavar="N",

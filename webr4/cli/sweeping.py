@@ -14,7 +14,7 @@ import click
 
 from webr4.checking import Checked, SweepOptions, check, explore_session
 from webr4.cli.failures import Failure
-from webr4.cli.explore_options import explore_options
+from webr4.cli.explore_options import explore_options, settle_conflicts
 from webr4.cli.options import WEB_URL, execution_limits, record_options
 from webr4.cli.running import interruptible, load_session, session_steps
 from webr4.config import load_settings
@@ -42,7 +42,8 @@ def explore_command(session_dir: Path, out_dir: Path, **sweep: Any) -> None:
     session = load_session(session_dir)
     _refuse_foreign(out_dir)
     resume = _resume_command()
-    options, progress, outputs = _sweep_options(out_dir, keep=(out_dir, session_dir), **sweep)
+    options, progress, outputs = _sweep_options(out_dir, keep=(out_dir, session_dir),
+                                                  **settle_conflicts(sweep))
 
     async def explore_and_report() -> Checked:
         summary = await explore_session(session, out_dir, options, progress=progress)
@@ -113,7 +114,7 @@ def check_command(url: str, out_dir: Path, actions: Path | None, script: Path | 
     else:
         steps = session_steps(url, actions, script, pace, auto, seed)
     resume = _resume_command()
-    options, progress, outputs = _sweep_options(out_dir, keep=(out_dir,), **sweep)
+    options, progress, outputs = _sweep_options(out_dir, keep=(out_dir,), **settle_conflicts(sweep))
     limits = execution_limits(horizon, max_events, event_timeout, parse_chunks, chunk_kb, step_wait,
                               block_service_workers)
     try:
@@ -139,8 +140,9 @@ def _sweep_options(out_dir: Path, *, keep: tuple[Path, ...], bound: int, strateg
                    rules: str | None, workers: int, cluster: str | None, resume: bool, progress: str | None,
                    junit: Path | None, sarif: Path | None, force: bool = False, confirm: str = "harmful",
                    fail_on: str = "harmful") -> tuple[SweepOptions, Progress, _Outputs]:
-    """The explore options of the command line, merged with the settings file and checked, the CI
-    files among them before anything is written (``keep``: the run and session directories).
+    """The explore options of the command line, merged with the settings file (their conflicts
+    settled by :func:`~webr4.cli.explore_options.settle_conflicts`) and checked, the CI files among
+    them before anything is written (``keep``: the run and session directories).
 
     With ``--budget``, ``--bound`` (given on the command line or in the settings file) is the
     highest bound explored; without one, bounds go up while the budget lasts."""
@@ -153,7 +155,7 @@ def _sweep_options(out_dir: Path, *, keep: tuple[Path, ...], bound: int, strateg
     given_rules = tuple(r.strip() for r in rules.split(",") if r.strip()) if rules else None
     try:
         file = load_settings()
-        cap = bound if budget is None else _budget_cap(bound, strategy, time_limit)
+        cap = bound if budget is None else _budget_cap(bound)
         settings = SweepSettings.from_settings(
             file, mask=NoiseMask.from_options(mask, mask_heap), bound=cap, strategy=strategy,
             max_sequences=max_sequences, time_limit=time_limit, budget=budget,
@@ -167,14 +169,9 @@ def _sweep_options(out_dir: Path, *, keep: tuple[Path, ...], bound: int, strateg
     return options, reporter, _Outputs(progress == "json", junit, sarif, fail_on)
 
 
-def _budget_cap(bound: int, strategy: str, time_limit: float | None) -> int | None:
+def _budget_cap(bound: int) -> int | None:
     """The highest bound a ``--budget`` sweep explores: ``--bound`` when given (on the command line
-    or in the settings file), else none. Refuses what a budget cannot go with."""
-    if time_limit is not None:
-        raise click.UsageError("--budget and --time-limit both limit the sweep's time; give one of them")
-    if strategy != "r4":
-        raise click.UsageError(f"--budget orders R4's reversals by likely harm; drop --strategy {strategy} "
-                               "or --budget")
+    or in the settings file), else none."""
     given = click.get_current_context().get_parameter_source("bound")
     return None if given == click.core.ParameterSource.DEFAULT else bound
 

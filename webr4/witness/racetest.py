@@ -220,13 +220,11 @@ class _Layout:
 
     def before_step(self, number: int) -> tuple[str, ...]:
         """Wait for what step ``number`` waits for, and run the clock to its time; the held
-        responses it acts before when early."""
+        responses it acts before (in the page's own order, it would act after them)."""
         timing = self.schedule.timing(number)
         if timing.after is not None:
             self.await_sign(timing.after.kind, timing.after.target)
         self.clock_to_step(number)
-        if timing.after is not None:
-            return ()
         return tuple(self.held[request].name for request, _ in self.schedule_holds())
 
     def act(self, number: int) -> None:

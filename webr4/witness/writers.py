@@ -61,9 +61,14 @@ held|                pass
 early|
 early|    def early(self, action: Callable[..., Any], *args: str, held: list[str]) -> None:
 early|        """Act before the held responses arrive; when the app waits for them first (the
-early|        race is fixed that way), let them go and act after them."""
+early|        race is fixed that way), let them go and act after them. With the levers off, act
+early|        after them, as in the page's own order."""
+early|        if not LEVERS:
+early|            for path in held:
+early|                self.arrived(path)
+early|            return action(*args)
 early|        try:
-early|            action(*args, timeout=EARLY_MS if LEVERS else None)
+early|            action(*args, timeout=EARLY_MS)
 early|        except Error:
 early|            for path in held:
 early|                self.release(path)
@@ -137,21 +142,26 @@ held|    for (const route of held.routes) await route.continue().catch(() => {{}
 held|  }}
 early|
 early|  /** Act before the held responses arrive; if the app waits for them first
-early|   * (the race is fixed that way), let them go and act after them. */
+early|   * (the race is fixed that way), let them go and act after them. With the
+early|   * levers off, act after them, as in the page's own order. */
 early|  async early(
 early|    action: (options: {{ timeout?: number }}) => Promise<unknown>,
 early|    ...held: string[]
 early|  ) {{
+early|    if (!LEVERS) {{
+early|      for (const path of held) await this.arrived(path);
+early|      return action({{}});
+early|    }}
 early|    try {{
-early|      await action(LEVERS ? {{ timeout: EARLY_MS }} : {{}});
+early|      await action({{ timeout: EARLY_MS }});
 early|    }} catch {{
 early|      for (const path of held) await this.release(path);
 early|      await action({{}});
 early|    }}
 early|  }}
 arrived|
-arrived|  /** Wait until the response to `path` has arrived (10 s at most: a fixed app may not ask
-arrived|   * for it), and the page's task for it has run. */
+arrived|  /** Wait until the response to `path` has arrived (10 s at most: a fixed app
+arrived|   * may not ask for it), and the page's task for it has run. */
 arrived|  async arrived(path: string): Promise<void> {{
 arrived|    for (let tries = 0; tries < 100 && !this.arrivals.includes(path); tries++) {{
 arrived|      await this.page.waitForTimeout(100);
@@ -186,8 +196,9 @@ paths|}}
 def _needs(test: RaceTest) -> set[str]:
     """Which parts of the helper ``test`` uses (the tags of the helper's lines)."""
     kinds = {step.kind for step in test.steps}
-    needs = {tag for tag, used in (("held", bool(test.held)), ("clock", test.clock), ("arrived", "arrived" in kinds),
-                                   ("early", any(step.early for step in test.steps))) if used}
+    early = any(step.early for step in test.steps)
+    needs = {tag for tag, used in (("held", bool(test.held)), ("clock", test.clock),
+                                   ("arrived", "arrived" in kinds or early), ("early", early)) if used}
     return needs | ({"paths"} if needs & {"held", "arrived"} else set())
 
 
@@ -320,6 +331,9 @@ def _python_step(step: Step) -> list[str]:
             held = ", ".join(step.early)
             return comment + [f"race.early({target}.{call.method}{args}, held=[{held}])"]
         return comment + [f"{target}.{call.method}({args.removeprefix(', ')})"]
+    if step.kind == "key-down" and step.call is not None and step.early:
+        return [f"race.early({_locator(step.call.selector)}.focus, held=[{', '.join(step.early)}])",
+                f"page.keyboard.down({_py(step.call.args[0])})"]
     if step.kind == "key-down" and step.call is not None:
         return [f"{_locator(step.call.selector)}.focus()",
                 f"page.keyboard.down({_py(step.call.args[0])})"]
@@ -396,6 +410,10 @@ def _typescript_step(step: Step, names: dict[str, str]) -> list[str]:
             held = "".join(f", {names[name]}" for name in step.early)
             return comment + [f"await race.early((o) => {target}.{method}({', '.join([*args, 'o'])}){held});"]
         return comment + [f"await {target}.{method}({', '.join(args)});"]
+    if step.kind == "key-down" and step.call is not None and step.early:
+        held = "".join(f", {names[name]}" for name in step.early)
+        return [f"await race.early((o) => {_locator(step.call.selector, typescript=True)}.focus(o){held});",
+                f"await page.keyboard.down({_py(step.call.args[0])});"]
     if step.kind == "key-down" and step.call is not None:
         return [f"await {_locator(step.call.selector, typescript=True)}.focus();",
                 f"await page.keyboard.down({_py(step.call.args[0])});"]

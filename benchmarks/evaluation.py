@@ -36,7 +36,7 @@ from webr4.browser.driver import Driver
 from webr4.sweep.explore import SEED_REPLAYS, SeedNotReproducible, explore
 from webr4.sweep.settings import SweepSettings
 from webr4.record.session import Session, record
-from webr4.sweep.runfiles import RunFiles
+from webr4.rundir.runfiles import RunFiles
 from webr4.trace import Trace
 
 PLAIN_RUNS = 20

@@ -43,7 +43,7 @@ from webr4.serve import serve
 from webr4.sweep.confirm import confirm_run
 from webr4.sweep.explore import explore
 from webr4.sweep.settings import SweepSettings
-from webr4.sweep.runfiles import RunFiles
+from webr4.rundir.runfiles import RunFiles
 
 APPS = ("backbone_require", "knockoutjs_require", "canjs_require", "angularjs_require", "stapes_require",
         "somajs_require", "troopjs_require", "lavaca_require", "backbone_marionette_require", "flight",

@@ -59,7 +59,7 @@ from webr4.serve import serve
 from webr4.sweep.confirm import confirm_run
 from webr4.sweep.explore import explore
 from webr4.sweep.settings import SweepSettings
-from webr4.sweep.store import RunStore, execution_key
+from webr4.rundir.store import RunStore, execution_key
 
 CORPUS = Path(__file__).resolve().parent / "real_apps.json"
 CACHE = Path(__file__).resolve().parent / ".cache" / "real_apps"

@@ -61,7 +61,7 @@ from webr4.serve import serve
 from webr4.state.snapshot import StateSnapshot
 from webr4.sweep.explore import SeedNotReproducible, explore
 from webr4.sweep.settings import SweepSettings
-from webr4.sweep.store import RunStore
+from webr4.rundir.store import RunStore
 
 _ROOT = Path(__file__).resolve().parent.parent
 RESULTS = _ROOT / "benchmarks" / "results"

@@ -21,7 +21,7 @@ from webr4.rundir.execution import (ExecutionFiles, PlanError, plan_from_json, r
 from webr4.rundir.run import RunDir
 from webr4.rundir.summary import ReversalReport, Summary
 from webr4.state.snapshot import StateSnapshot
-from webr4.sweep.runfiles import RunFiles
+from webr4.rundir.runfiles import RunFiles
 from webr4.trace import Category, Event, Step, Trace
 
 OLD_RUN = Path(__file__).parent / "sweep" / "old_run"

@@ -23,7 +23,7 @@ from webr4.browser.driver import Driver
 from webr4.record.session import record
 from webr4.sweep.explore import explore
 from webr4.sweep.settings import SweepSettings
-from webr4.sweep.runfiles import RunFiles
+from webr4.rundir.runfiles import RunFiles
 
 from ..route_server import route_server
 

@@ -19,7 +19,7 @@ import pytest
 from webr4.checking import SweepOptions, explore_session
 from webr4.record.session import record
 from webr4.serve import serve
-from webr4.sweep.runfiles import RunFiles
+from webr4.rundir.runfiles import RunFiles
 from webr4.sweep.settings import SweepSettings
 
 pytestmark = pytest.mark.browser

@@ -24,7 +24,7 @@ from webr4.checking import SweepOptions, explore_session
 from webr4.sweep.settings import SweepSettings
 from webr4.execution import Capture
 from webr4.record.session import record
-from webr4.sweep.runfiles import RunFiles
+from webr4.rundir.runfiles import RunFiles
 
 from ..route_server import route_server
 

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -197,3 +200,14 @@ def test_a_witness_refuses_outputs_that_clash_before_running_anything(mixed_run,
     beside = CliRunner().invoke(main, ["witness", str(mixed_run), "1", "--pytest", str(same), "--offline"])
     assert "test_race.har exists and is not a har file webr4 wrote" in _one_error_line(beside)
     assert (tmp_path / "test_race.har").read_text() == "{}" and not same.exists()
+
+
+@pytest.mark.parametrize("command", ["report", "export"])
+def test_report_and_export_import_no_browser(mixed_run, command):
+    """Writing a run's report or its CI files starts no browser, and loads none of Playwright."""
+    probe = (f"import sys\nfrom webr4.cli import main\ntry:\n    main([{command!r}, {str(mixed_run)!r}])\n"
+             "except SystemExit:\n    pass\n"
+             "print(sorted(m for m in sys.modules if m.startswith(('playwright', 'webr4.browser', 'webr4.sweep'))))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
+    assert done.stdout.splitlines()[-1] == "[]", done.stdout + done.stderr

@@ -12,8 +12,8 @@ from webr4.report.source import SourceStore, split_site
 from webr4.report.write import write_report
 from webr4.rundir.summary import ReversalReport
 from webr4.state.snapshot import StateSnapshot
-from webr4.sweep.execution import Outcome
-from webr4.sweep.store import RunStore, execution_key
+from webr4.rundir.outcome import Outcome
+from webr4.rundir.store import RunStore, execution_key
 from webr4.trace import Access, AccessKind, Category, Event, Step, Trace
 
 

@@ -10,7 +10,7 @@ from typing import Iterator
 import pytest
 from playwright.sync_api import Browser, Page
 
-from webr4.sweep.runfiles import RunFiles
+from webr4.rundir.runfiles import RunFiles
 
 pytestmark = pytest.mark.browser
 

@@ -8,9 +8,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from webr4.state.snapshot import StateSnapshot
-from webr4.sweep.execution import AS_RECORDED, Outcome, Variant
+from webr4.sweep.execution import AS_RECORDED, Variant
+from webr4.rundir.outcome import Outcome
 from webr4.sweep.pipeline import Pipeline
-from webr4.sweep.store import RunStore
+from webr4.rundir.store import RunStore
 from webr4.trace import Category, Event, Step, Trace
 
 PAIR = Variant(logged_events=frozenset({"a", "b"}))

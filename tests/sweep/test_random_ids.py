@@ -29,7 +29,7 @@ from webr4.rundir.summary import Summary
 from webr4.state.categories.dom import diff_dom
 from webr4.sweep.explore import explore
 from webr4.sweep.settings import SweepSettings
-from webr4.sweep.runfiles import RunFiles
+from webr4.rundir.runfiles import RunFiles
 
 from ..route_server import route_server
 

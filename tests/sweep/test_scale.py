@@ -18,9 +18,9 @@ from webr4.cli import main
 from webr4.serve import serve
 from webr4.sweep.backends import DaskCluster, InProcess, WorkerProcesses
 from webr4.sweep.explore import explore
-from webr4.sweep.runfiles import RunFiles
+from webr4.rundir.runfiles import RunFiles
 from webr4.record.session import Session, record
-from webr4.sweep.store import RunStore
+from webr4.rundir.store import RunStore
 
 PAGES = Path(__file__).resolve().parent / "pages"
 pytestmark = pytest.mark.browser

@@ -13,7 +13,7 @@ from webr4.record.session import Session
 from webr4.state.noise import NoiseMask
 from webr4.sweep.explore import reserve, stored_settings
 from webr4.sweep.settings import SweepSettings
-from webr4.sweep.store import RunStore
+from webr4.rundir.store import RunStore
 
 OLD_RUN = Path(__file__).parent / "old_run"
 

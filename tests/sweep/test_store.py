@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from webr4.state.snapshot import StateSnapshot
-from webr4.sweep.execution import Outcome
-from webr4.sweep.store import RunStore, execution_key
+from webr4.rundir.outcome import Outcome
+from webr4.rundir.store import RunStore, execution_key
 from webr4.trace import Access, AccessKind, Category, Event, Step, Trace
 
 

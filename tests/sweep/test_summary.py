@@ -12,7 +12,7 @@ from webr4.cli import main
 from webr4.report.ci import headline
 from webr4.sweep.explore import explore
 from webr4.sweep.replay import replay_reversal
-from webr4.sweep.runfiles import RunFiles
+from webr4.rundir.runfiles import RunFiles
 from webr4.record.session import Session, SessionError, record
 
 from ..conftest import expected

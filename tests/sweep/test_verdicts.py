@@ -6,7 +6,7 @@ import pytest
 
 from webr4.browser.driver import Driver
 from webr4.sweep.explore import explore
-from webr4.sweep.runfiles import RunFiles
+from webr4.rundir.runfiles import RunFiles
 from webr4.trace import Trace
 from webr4.sweep.settings import SweepSettings
 from webr4.record.session import record

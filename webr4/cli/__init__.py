@@ -52,13 +52,13 @@ COMMANDS: dict[str, CommandHome] = {
                                                                      "tests, and fixes proven to remove them."),
     "explore": CommandHome("webr4.cli.sweeping", "explore_command", "Explore the reversals of a recorded SESSION "
                                                                     "and classify each one."),
-    "export": CommandHome("webr4.cli.runs", "export_command", "Write the verdicts of RUN for CI; exit status 1 when "
-                                                              "RUN has a harmful race."),
+    "export": CommandHome("webr4.cli.reporting", "export_command", "Write the verdicts of RUN for CI; exit status 1 "
+                                                                   "when RUN has a harmful race."),
     "record": CommandHome("webr4.cli.recording", "record_command", "Record a session of URL: the seed every "
                                                                   "exploration replays."),
     "replay": CommandHome("webr4.cli.runs", "replay_command", "Re-execute both sequences of reversal ID and check "
                                                               "that the difference reproduces."),
-    "report": CommandHome("webr4.cli.runs", "report_command", "Write the HTML report of the run directory RUN to "
+    "report": CommandHome("webr4.cli.reporting", "report_command", "Write the HTML report of the run directory RUN to "
                                                               "RUN/report/index.html."),
     "run": CommandHome("webr4.cli.execute", "run", "Execute URL once under control and write its trace and final "
                                                    "state to --out."),

@@ -27,7 +27,7 @@ from webr4.record.steps import AutoExplore, Script, StepSource, user_steps
 from webr4.rundir.execution import PlanError, plan_from_json
 from webr4.rundir.run import RunDir
 from webr4.sweep.execution import BrowserLost
-from webr4.sweep.store import damaged
+from webr4.rundir.store import damaged
 
 T = TypeVar("T")
 

@@ -27,7 +27,7 @@ from webr4.runlock import RunInUse, claim
 from webr4.state.noise import NoiseMask
 from webr4.sweep.progress import Progress, progress_for
 from webr4.sweep.settings import SweepSettings
-from webr4.sweep.store import RunStore, StoreError, damaged
+from webr4.rundir.store import RunStore, StoreError, damaged
 
 
 @click.command("explore")

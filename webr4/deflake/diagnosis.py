@@ -24,7 +24,7 @@ from webr4.deflake.adversary import DELAY_MS
 from webr4.deflake.oracle import Outcome
 from webr4.deflake.testlog import TestCall
 from webr4.rundir.summary import ReversalReport
-from webr4.sweep.runfiles import RunFiles
+from webr4.rundir.runfiles import RunFiles
 from webr4.trace import Category, Event, Trace
 
 _LOADING = frozenset({Category.PARSE, Category.LIFECYCLE})

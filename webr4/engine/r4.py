@@ -33,7 +33,7 @@ persistent sets the previous trace adds, so exactly one plan can be outstanding 
 (one per seed trace or per session), not several plans of one explorer.
 
 An interrupted sweep resumes by running a fresh explorer over the traces it stored: the
-explorer is deterministic, so it hands out the same plans again (:mod:`webr4.sweep.store`).
+explorer is deterministic, so it hands out the same plans again (:mod:`webr4.rundir.store`).
 
 For the pruning statistics (:mod:`webr4.engine.stats`) the explorer keeps running totals, over
 the states it has run an event from, of their enabled events and of the events explored from

@@ -16,7 +16,7 @@ from webr4.report.source import Excerpt, SourceStore, split_site
 from webr4.report.thumbs import changed_region
 from webr4.rundir.run import DIFF, SCREENSHOT, RunDir
 from webr4.rundir.summary import ReversalReport, Summary
-from webr4.sweep.runfiles import RunFiles
+from webr4.rundir.runfiles import RunFiles
 from webr4.trace import Trace
 
 VERDICTS = ("harmful", "error", "heap-only", "unrealised", "harmless")

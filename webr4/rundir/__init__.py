@@ -12,7 +12,7 @@ file, a module per kind.
   :class:`webr4.record.session.Session`), ``network.har`` and the seed execution ``seed/``;
 * a **run** (:class:`~webr4.rundir.run.RunDir`, written by ``webr4 explore``): ``summary.json``
   (:class:`~webr4.rundir.summary.Summary`), ``webr4.sqlite`` (the store of every explored trace
-  and end state, :mod:`webr4.sweep.store`), ``noise.json``, ``sequences/<n>/`` (``state.png``,
+  and end state, :mod:`webr4.rundir.store`), ``noise.json``, ``sequences/<n>/`` (``state.png``,
   ``diff.json``, ``diff.png``), ``reversals/<id>/`` (the :class:`~webr4.rundir.run.Witness`) and
   ``report/``; ``webr4 check`` keeps its session in ``session/``.
 

@@ -1,5 +1,5 @@
 """A run directory, written by ``webr4 explore`` (:class:`RunDir`): ``summary.json``,
-``webr4.sqlite`` (the store of every explored trace and end state, :mod:`webr4.sweep.store`),
+``webr4.sqlite`` (the store of every explored trace and end state, :mod:`webr4.rundir.store`),
 ``noise.json``, ``sequences/<n>/`` (``state.png``, ``diff.json``, ``diff.png``),
 ``reversals/<id>/`` (the :class:`Witness`) and ``report/``; ``webr4 check`` keeps its session in
 ``session/``. Paths written into a run are relative to it, so a run directory moved or copied

@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from webr4.browser.driver import Driver
-from webr4.sweep.execution import AS_RECORDED, BrowserLost, Outcome, Variant, execute
+from webr4.sweep.execution import AS_RECORDED, BrowserLost, Variant, execute
+from webr4.rundir.outcome import Outcome
 from webr4.sweep.lifeline import bind_to_parent, signals_held
 from webr4.record.session import Session
 from webr4.sweep.workers import execute_packed, execute_plan, pack_session

@@ -25,8 +25,8 @@ from webr4.rundir.run import RunDir
 from webr4.rundir.summary import ReversalReport, Summary
 from webr4.state.noise import NoiseMask
 from webr4.sweep.progress import CONFIRMING, Progress, Quiet
-from webr4.sweep.runfiles import RunFiles
-from webr4.sweep.store import RunStore
+from webr4.rundir.runfiles import RunFiles
+from webr4.rundir.store import RunStore
 from webr4.sweep.regression import end_reads, keep_regression_tests
 from webr4.witness.confirm import CONFIRMED, NOT_FORCEABLE, Confirmation, PlainWitness, confirm
 from webr4.witness.pagefacts import PageFacts

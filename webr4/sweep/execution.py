@@ -1,27 +1,21 @@
-"""One execution of a plan against a recorded session, reduced to what a sweep keeps of it.
-
-An :class:`Outcome` is what every backend hands back, whichever process or machine ran it: the
-trace and the end state. It pickles (for worker processes and clusters) and round-trips through
-the run store.
-"""
+"""One execution of a plan against a recorded session, reduced to what a sweep keeps of it: an
+:class:`~webr4.rundir.outcome.Outcome`, the trace and the end state."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 from playwright.async_api import Error as PlaywrightError
 
 from webr4.browser.driver import Driver
 from webr4.browser.teardown import BrowserGone
 from webr4.execution import Execution
-from webr4.rundir.execution import state_from_text, state_text, trace_from_text, trace_text
+from webr4.rundir.outcome import Outcome
 from webr4.state.categories import compared_state
 from webr4.state.snapshot import StateSnapshot
 from webr4.record.session import Session
-from webr4.trace import ErrorRecord, Trace
-from webr4.vocabulary import FAILED_RUNS, RETRIED_RUNS, Truncation
+from webr4.vocabulary import FAILED_RUNS, RETRIED_RUNS
 
 
 @dataclass(frozen=True)
@@ -44,33 +38,6 @@ UNLOGGED = Variant(logged_events=frozenset())
 SHIFTED = Variant(seed_shift=1, clock_shift_ms=((400 * 24 + 1) * 3600 + 61) * 1000 + 1, logged_events=frozenset())
 """400 days, an hour, a minute, a second and a millisecond later, so that every field of a date
 moves; unlogged."""
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """The trace and the end state of one execution; ``state.screenshot`` holds PNG bytes."""
-
-    trace: Trace
-    state: StateSnapshot
-
-    @property
-    def failed(self) -> bool:
-        return self.trace.truncated in FAILED_RUNS
-
-    def to_row(self) -> tuple[str, str, bytes | None]:
-        """(trace JSON, state JSON without the screenshot, screenshot PNG) for the store, in the
-        schemas of :mod:`webr4.rundir`."""
-        return trace_text(self.trace), state_text(self.state), self.state.screenshot_png()
-
-    @classmethod
-    def from_row(cls, trace: str, state: str, screenshot: bytes | Path | None) -> Outcome:
-        return cls(trace_from_text(trace), state_from_text(state, screenshot))
-
-    @classmethod
-    def failure(cls, message: str) -> Outcome:
-        """A run that could not be carried out at all (the browser or its worker died)."""
-        trace = Trace(steps=[], events={}, truncated=Truncation.PAGE_LOST, errors=[ErrorRecord("harness", message)])
-        return cls(trace, StateSnapshot(dom="", exceptions=[]))
 
 
 class BrowserLost(BrowserGone):

@@ -37,13 +37,14 @@ from webr4.rundir.summary import INTERRUPTED, Summary
 from webr4.state.noise import NoiseMask
 from webr4.sweep.backends import Backend, InProcess
 from webr4.sweep.early import EarlyWitness
-from webr4.sweep.execution import SHIFTED, UNLOGGED, Outcome
+from webr4.sweep.execution import SHIFTED, UNLOGGED
+from webr4.rundir.outcome import Outcome
 from webr4.sweep.loop import Seed, Sweep
 from webr4.sweep.pipeline import Pipeline
 from webr4.sweep.progress import SEED, Progress, Quiet
 from webr4.sweep.settings import SweepSettings
 from webr4.record.session import Session
-from webr4.sweep.store import RunStore, StoreError
+from webr4.rundir.store import RunStore, StoreError
 from webr4.trace import Trace
 from webr4.errors import Webr4Error
 

@@ -21,12 +21,13 @@ from webr4.rundir.summary import FINISHED, ReversalReport, Summary
 from webr4.state.noise import NoiseMask
 from webr4.state.snapshot import StateSnapshot
 from webr4.sweep.early import EarlyWitness
-from webr4.sweep.execution import AS_RECORDED, Outcome, Variant
+from webr4.sweep.execution import AS_RECORDED, Variant
+from webr4.rundir.outcome import Outcome
 from webr4.sweep.pipeline import Pipeline
 from webr4.sweep.progress import Progress
 from webr4.sweep.settings import SweepSettings
 from webr4.sweep.speculate import predict, upcoming
-from webr4.sweep.store import RunStore
+from webr4.rundir.store import RunStore
 from webr4.trace import Trace
 from webr4.vocabulary import StopReason, Truncation
 

@@ -23,7 +23,7 @@ from webr4.rundir.outputs import write_atomically
 from webr4.rundir.run import RunDir
 from webr4.rundir.summary import ReversalReport
 from webr4.sweep.replay import find_reversal, stored_trace
-from webr4.sweep.runfiles import RunFiles
+from webr4.rundir.runfiles import RunFiles
 from webr4.witness.confirm import PlainWitness
 from webr4.witness.export import NoCheck, generate, race_test_of, write_pytest, write_test, write_traces
 from webr4.witness.outcome import Read, reads_of

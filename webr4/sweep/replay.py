@@ -18,7 +18,7 @@ from webr4.rundir.run import RunDir
 from webr4.rundir.summary import ReversalReport, Summary, SummaryError
 from webr4.state.snapshot import StateSnapshot
 from webr4.sweep.execution import run_plan
-from webr4.sweep.runfiles import RunFiles
+from webr4.rundir.runfiles import RunFiles
 from webr4.record.session import Session
 from webr4.trace import Trace
 from webr4.errors import Webr4Error

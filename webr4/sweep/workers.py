@@ -22,7 +22,8 @@ from pathlib import Path
 
 from webr4.browser.driver import Driver
 from webr4.browser.teardown import quiet_lost_browser
-from webr4.sweep.execution import AS_RECORDED, BrowserLost, Outcome, Variant, execute
+from webr4.sweep.execution import AS_RECORDED, BrowserLost, Variant, execute
+from webr4.rundir.outcome import Outcome
 from webr4.record.session import Session
 
 

@@ -1,7 +1,7 @@
 """Reading what a sweep kept of its explored sequences: the one reader of a run directory's traces.
 
 Every explored sequence's trace and end state live once, compressed, in the run store
-(``webr4.sqlite``, :mod:`webr4.sweep.store`); its screenshot, the pixel difference and the
+(``webr4.sqlite``, :mod:`webr4.rundir.store`); its screenshot, the pixel difference and the
 difference report live as files of the run (:meth:`webr4.rundir.run.RunDir.sequence`). The report,
 ``webr4 replay`` and the tests read sequences through :class:`RunFiles` and never open the store
 themselves.
@@ -14,7 +14,7 @@ from pathlib import Path
 from webr4.rundir.execution import state_from_text, trace_from_text
 from webr4.rundir.run import SCREENSHOT, RunDir
 from webr4.state.snapshot import StateSnapshot
-from webr4.sweep.store import RunStore
+from webr4.rundir.store import RunStore
 from webr4.trace import Trace
 
 

@@ -12,7 +12,7 @@ The store is what makes ``webr4 explore --resume`` lose nothing and repeat nothi
 
 The store is the only home of every trace and end state in the run directory, and each
 screenshot is kept once, in the store or as a PNG file it names; read them with
-:class:`webr4.sweep.runfiles.RunFiles`.
+:class:`webr4.rundir.runfiles.RunFiles`.
 
 A sweep that resumes reads plans' outcomes from ``executions`` instead of running them again, so
 the strategy replans exactly what it planned before and only unfinished executions run. SQLite
@@ -33,7 +33,7 @@ from typing import Any
 
 from webr4.rundir.execution import trace_from_text
 from webr4.rundir.run import RunDir
-from webr4.sweep.execution import Outcome
+from webr4.rundir.outcome import Outcome
 from webr4.trace import Trace
 from webr4.errors import Webr4Error
 

@@ -1,0 +1,76 @@
+"""The commands that read a finished run and start no browser: write its ``report``, ``export``
+its verdicts for CI. Neither imports Playwright (a test keeps it so)."""
+
+from __future__ import annotations
+
+import sqlite3
+import webbrowser
+from pathlib import Path
+
+import click
+
+from webr4.cli.failures import Failure
+from webr4.report import ci
+from webr4.report.write import write_report
+from webr4.rundir.outputs import Output, OutputError, check_outputs
+from webr4.rundir.run import RunDir
+from webr4.rundir.store import StoreError, damaged
+from webr4.rundir.summary import SummaryError
+
+
+@click.command("report")
+@click.argument("run_dir", metavar="RUN", type=click.Path(path_type=Path, file_okay=False, exists=True))
+@click.option("--open", "open_page", is_flag=True, help="Open the report in the default browser.")
+def report_command(run_dir: Path, open_page: bool) -> None:
+    """Write the HTML report of the run directory RUN to RUN/report/index.html."""
+    try:
+        page = write_report(run_dir)
+    except SummaryError as error:
+        raise click.UsageError(str(error)) from None
+    except StoreError as error:
+        raise Failure(str(error)) from None
+    except sqlite3.DatabaseError as error:  # found damaged only where it was read
+        raise Failure(str(damaged(RunDir(run_dir).store, error))) from None
+    except OSError as error:
+        raise Failure(f"cannot write the report in {run_dir}: {error.strerror}") from None
+    click.echo(f"report: {page}")
+    if open_page and not webbrowser.open(page.resolve().as_uri()):
+        click.echo(f"note: no browser to open the report with here; open {page} in one", err=True)
+
+
+@click.command("export")
+@click.argument("run_dir", metavar="RUN", type=click.Path(path_type=Path, file_okay=False, exists=True))
+@click.option("--junit", type=click.Path(path_type=Path, dir_okay=False), help="Write JUnit XML here.")
+@click.option("--sarif", type=click.Path(path_type=Path, dir_okay=False), help="Write SARIF 2.1.0 here.")
+@click.option("--force", is_flag=True, help="Replace an existing --junit or --sarif file that webr4 did not write.")
+@click.option("--allow-unfinished", is_flag=True,
+              help="Export a sweep that is still running or was interrupted (its verdicts are partial).")
+def export_command(run_dir: Path, junit: Path | None, sarif: Path | None, force: bool, allow_unfinished: bool) -> None:
+    """Write the verdicts of RUN for CI; exit status 1 when RUN has a harmful race.
+
+    A sweep that has not finished is refused (status 2) unless --allow-unfinished is given.
+    """
+    try:
+        summary = RunDir(run_dir).read_summary()
+        check_outputs([Output(option, path, option.removeprefix("--"))
+                       for option, path in (("--junit", junit), ("--sarif", sarif)) if path is not None],
+                      keep=[run_dir], force=force)
+    except (SummaryError, OutputError) as error:
+        raise click.UsageError(str(error)) from None
+    unfinished = ci.unfinished_reason(run_dir, summary)
+    if unfinished and not allow_unfinished:
+        raise Failure(f"{unfinished}, or pass --allow-unfinished")
+    if unfinished:
+        click.echo(f"warning: {unfinished}", err=True)
+    for option, path, write in (("--junit", junit, ci.write_junit), ("--sarif", sarif, ci.write_sarif)):
+        if path is not None:
+            try:
+                click.echo(f"wrote {write(run_dir, path)}")
+            except OSError as error:
+                raise click.BadParameter(f"cannot write {path}: {error.strerror}", param_hint=option) from None
+    found = summary.harmful()
+    click.echo(f"{len(found)} harmful of {len(summary.reversals)} reversals")
+    for reversal in found:
+        click.echo(ci.in_words(run_dir, reversal))
+    if found:
+        raise SystemExit(1)

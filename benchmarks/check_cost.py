@@ -23,8 +23,8 @@ production bundle (``swagger-ui-bundle.js`` of the real-web corpus, :mod:`benchm
 cold, a hit of the disk cache in a new rewriter (what another process pays) and a hit in memory.
 
 ``python -m benchmarks --only check_cost`` writes ``benchmarks/results/check_cost.{md,json}`` and,
-when every app was measured, the README's table between its markers; ``CHECK_COST_APPS=vue,jquery``
-measures those apps alone and leaves the README as it is.
+when every app was measured, the table of ``docs/benchmarks/real-apps.md`` between its markers;
+``CHECK_COST_APPS=vue,jquery`` measures those apps alone and leaves that page as it is.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from typing import Any
 from playwright.async_api import async_playwright
 
 from benchmarks.plain import cold_script, cold_script_seconds
-from benchmarks.readme_section import update_readme
+from benchmarks.readme_section import BENCHMARK_PAGES, update_readme
 from benchmarks.real_apps import App, Corpus, ensure_apps, load_corpus
 from benchmarks.real_web import CACHE as REAL_WEB_CACHE
 from benchmarks.section import Section
@@ -57,7 +57,8 @@ COLD_REPEATS = 3
 CHECK_TIMEOUT_S = 1_800.0
 APPS_ENV = "CHECK_COST_APPS"
 BUNDLE = REAL_WEB_CACHE / "node_modules" / "swagger-ui-dist" / "swagger-ui-bundle.js"
-README_MARKERS = ("<!-- check_cost:start -->", "<!-- check_cost:end -->")
+MARKERS = ("<!-- check_cost:start -->", "<!-- check_cost:end -->")
+DOCS_PAGE = BENCHMARK_PAGES / "real-apps.md"  # the documentation page whose table this writes
 RECORD_TARGET = 2.0
 """``webr4 record`` with an empty rewrite cache, at most this many times the cold plain script."""
 STARTUP_TARGET_S = 0.3
@@ -298,7 +299,7 @@ def _bundle_line(bundle: BundleRewrite | None) -> str:
 
 
 def run(sites: list[Path]) -> Section:  # noqa: ARG001 - the corpus is its own set of pages
-    """The benchmark section; with every app measured, the README's table is replaced too."""
+    """The benchmark section; with every app measured, the documentation's table is replaced too."""
     corpus = load_corpus()
     names = os.environ.get(APPS_ENV)
     apps = chosen(corpus, names)
@@ -314,5 +315,5 @@ def run(sites: list[Path]) -> Section:  # noqa: ARG001 - the corpus is its own s
         "apps": [r.to_json() for r in results],
         "bundle": None if bundle is None else asdict(bundle)})
     if names is None:
-        update_readme(section.markdown, README_MARKERS)
+        update_readme(section.markdown, MARKERS, DOCS_PAGE)
     return section

@@ -14,8 +14,8 @@ that much). For each test this section
   under the corpus's slow response and :data:`RUNS` times without it: each must pass every time,
   and its call must take no longer than 1.25 times the original's (median of the plain runs).
 
-Results go to ``benchmarks/results/deflake.{md,json}`` and the README's table between
-``<!-- deflake:start -->`` and ``<!-- deflake:end -->``.
+Results go to ``benchmarks/results/deflake.{md,json}`` and the table of
+``docs/benchmarks/deflake.md`` between ``<!-- deflake:start -->`` and ``<!-- deflake:end -->``.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import real_apps, real_web
-from benchmarks.readme_section import update_readme
+from benchmarks.readme_section import BENCHMARK_PAGES, update_readme
 from benchmarks.section import Section
 
 CORPUS_DIR = Path(__file__).resolve().parent / "flaky"
@@ -44,7 +44,8 @@ RUNS = 20
 """Runs of each fixed test under its slow response, and without it (the plain runs time it too)."""
 RUN_LIMIT_S = 900.0
 _ENV = {**os.environ, "PYTHONPATH": str(CORPUS_DIR.parent.parent)}  # a copy of the corpus imports its server
-README_MARKERS = ("<!-- deflake:start -->", "<!-- deflake:end -->")
+MARKERS = ("<!-- deflake:start -->", "<!-- deflake:end -->")
+DOCS_PAGE = BENCHMARK_PAGES / "deflake.md"  # the documentation page whose table this writes
 
 
 @dataclass
@@ -192,7 +193,7 @@ def run(_sites: list[Path], only: list[str] | None = None) -> Section:
                   flush=True)
     markdown = table(rows)
     if not only:
-        update_readme(markdown, README_MARKERS)
+        update_readme(markdown, MARKERS, DOCS_PAGE)
     return Section("deflake on the flaky-test corpus", markdown,
                    [asdict(r) | {"time_ratio": r.time_ratio, "cost": r.cost} for r in rows])
 

@@ -23,7 +23,8 @@ Per app, in one run, with one worker, apps one at a time:
   explored sequence, and the verdicts.
 
 ``python -m benchmarks --only real_apps`` writes ``benchmarks/results/real_apps.{md,json}`` and,
-when every app was recorded and explored, the README's table between its markers.
+when every app was recorded and explored, the table of ``docs/benchmarks/real-apps.md`` between its
+markers.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ from playwright.async_api import Browser
 
 from benchmarks.npm import npm_install
 from benchmarks.plain import PerExecution, plain_browser, plain_session
-from benchmarks.readme_section import update_readme
+from benchmarks.readme_section import BENCHMARK_PAGES, update_readme
 from benchmarks.section import Section
 from webr4.browser.actions import UserAction, parse_actions
 from webr4.browser.driver import Driver
@@ -69,7 +70,8 @@ SWEEP_TIME_LIMIT_S = 1_200.0
 """A sweep stops after this long even before its six sequences (the table says so)."""
 APP_FIELDS = ("name", "framework", "version", "generation", "source")
 
-README_MARKERS = ("<!-- real_apps:start -->", "<!-- real_apps:end -->")
+MARKERS = ("<!-- real_apps:start -->", "<!-- real_apps:end -->")
+DOCS_PAGE = BENCHMARK_PAGES / "real-apps.md"  # the documentation page whose table this writes
 TARGETS = {
     "per_execution_ratio_median": 1.5,
     "per_execution_ratio_worst": 2.0,
@@ -416,5 +418,5 @@ def run(sites: list[Path]) -> Section:
     results = asyncio.run(measure(corpus, apps_dir))
     section = Section(title, table(results), {"targets": TARGETS, "apps": [r.to_json() for r in results]})
     if all(r.error is None for r in results):
-        update_readme(section.markdown, README_MARKERS)
+        update_readme(section.markdown, MARKERS, DOCS_PAGE)
     return section

@@ -24,8 +24,9 @@ Per page, in one run, pages one at a time, with one worker:
   plain session, and the run directory's size.
 
 ``python -m benchmarks --only real_web`` writes ``benchmarks/results/real_web.{md,json}`` and the
-table into README.md (between ``<!-- real_web:start -->`` and ``<!-- real_web:end -->``);
-``REAL_WEB_PAGES=name,name`` measures those pages alone and leaves the README as it is.
+table into ``docs/benchmarks/real-web.md`` (between ``<!-- real_web:start -->`` and
+``<!-- real_web:end -->``); ``REAL_WEB_PAGES=name,name`` measures those pages alone and leaves that
+page as it is.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ from playwright.async_api import Page as BrowserPage
 
 from benchmarks.npm import npm_install
 from benchmarks.plain import PerExecution, in_fresh_context, perform_session, plain_browser, plain_session
-from benchmarks.readme_section import update_readme
+from benchmarks.readme_section import BENCHMARK_PAGES, update_readme
 from benchmarks.real_apps import directory_bytes
 from benchmarks.section import Section
 from webr4.browser.actions import UserAction, parse_actions
@@ -80,7 +81,8 @@ CAPTURE_GAP_S = 0.4
 its last step (past a page's 5 s idle timer); what differs among those eight captures is noise."""
 SHOWN_DIFFERENCES = 3
 PAGE_FIELDS = ("name", "kind", "package", "page")
-README_MARKERS = ("<!-- real_web:start -->", "<!-- real_web:end -->")
+MARKERS = ("<!-- real_web:start -->", "<!-- real_web:end -->")
+DOCS_PAGE = BENCHMARK_PAGES / "real-web.md"  # the documentation page whose table this writes
 _PINNED = re.compile(r"(@[a-z0-9._-]+/)?[a-z0-9._-]+@\d+\.\d+\.\d+")
 
 
@@ -360,7 +362,7 @@ def table(results: list[PageResult]) -> str:
 
 
 def run(sites: list[Path]) -> Section:  # noqa: ARG001 - the corpus is its own set of pages
-    """The benchmark section; with every page measured, the README's table is replaced too."""
+    """The benchmark section; with every page measured, the documentation's table is replaced too."""
     corpus = load_corpus()
     names = os.environ.get(PAGES_ENV)
     pages = chosen(corpus, names)
@@ -371,5 +373,5 @@ def run(sites: list[Path]) -> Section:  # noqa: ARG001 - the corpus is its own s
     results = asyncio.run(measure(pages, root))
     section = Section(title, table(results), [r.to_json() for r in results])
     if names is None:
-        update_readme(section.markdown, README_MARKERS)
+        update_readme(section.markdown, MARKERS, DOCS_PAGE)
     return section

@@ -1,4 +1,4 @@
-"""The generated README section replaces exactly the text between its markers."""
+"""A generated section replaces exactly the text between its markers, in the page that holds it."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from benchmarks.readme_section import END, START, MarkersMissing, replace_between
+from benchmarks import budget, check_cost, deflake, evaluation, real_apps, real_web
+from benchmarks.readme_section import END, README, START, MarkersMissing, replace_between, update_readme
 
 _plain = st.text(alphabet=st.characters(blacklist_characters="<"), max_size=40)
 
@@ -24,5 +25,38 @@ def test_replacing_twice_gives_the_same_text() -> None:
 
 @pytest.mark.parametrize("text", ["no markers", f"{START} only the start", f"{END} then {START}"])
 def test_missing_or_misordered_markers_are_one_clear_error(text: str) -> None:
-    with pytest.raises(MarkersMissing, match="README.md needs the lines"):
-        replace_between(text, "body")
+    with pytest.raises(MarkersMissing, match="page.md needs the lines"):
+        replace_between(text, "body", name="page.md")
+
+
+def test_the_section_goes_into_the_page_it_is_given(tmp_path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text(f"# Title\n\n{START}\nold\n{END}\n\nafter\n")
+    update_readme("new table", (START, END), page)
+    assert page.read_text() == f"# Title\n\n{START}\nnew table\n{END}\n\nafter\n"
+
+
+def test_a_page_without_the_markers_is_named_in_the_error(tmp_path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text("no markers here\n")
+    with pytest.raises(MarkersMissing, match="page.md needs the lines"):
+        update_readme("table", (START, END), page)
+    assert page.read_text() == "no markers here\n"
+
+
+_SECTIONS = [(module.__name__, module.MARKERS, module.DOCS_PAGE)
+             for module in (budget, check_cost, deflake, real_apps, real_web)]
+_SECTIONS += [(evaluation.__name__, (START, END), page) for page in evaluation.COMPARISON_PAGES]
+
+
+@pytest.mark.parametrize(("writer", "markers", "page"), _SECTIONS,
+                         ids=[f"{writer}:{page.name}" for writer, _, page in _SECTIONS])
+def test_every_benchmark_page_holds_its_markers_once_and_in_order(writer, markers, page) -> None:
+    text = page.read_text()
+    start, end = markers
+    assert text.count(start) == 1 and text.count(end) == 1, f"{writer} writes {page}, which lacks its markers"
+    assert text.index(start) < text.index(end)
+
+
+def test_the_readme_keeps_the_comparison() -> None:
+    assert README in evaluation.COMPARISON_PAGES

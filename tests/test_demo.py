@@ -13,7 +13,10 @@ from webr4.demo import main
 def test_demo_finds_the_two_xhr_race_and_writes_a_report(tmp_path, capsys):
     out = tmp_path / "demo"
     assert main(["--site", "two-xhr", "--out", str(out)]) == 0
-    report = capsys.readouterr().out.strip().removeprefix("report: ")
+    printed = capsys.readouterr().out.strip().splitlines()
+    assert printed[0].startswith("2 sequences in ") and printed[1].startswith("in plain Chromium")
+    assert printed[2].startswith("race: price-member.json before price-list.json: #price shows")
+    report = printed[-1].removeprefix("report: ")
     assert report == str((out / "report" / "index.html").resolve())
     summary = json.loads((out / "summary.json").read_text())
     [reversal] = summary["reversals"]

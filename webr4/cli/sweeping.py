@@ -200,15 +200,8 @@ def _resume_command() -> str:
 def _report(checked: Checked, out_dir: Path, *, progress: _Outputs) -> None:
     """The closing lines of a sweep and its CI files; exit status 1 when a reversal is harmful."""
     summary = checked.summary
-    counts = ", ".join(f"{n} {verdict}" for verdict, n in sorted(summary.counts.items())) or "no reversals"
-    bounds = f"; {summary.bounds_reached}" if summary.bounds_reached else ""
-    click.echo(f"{summary.sequences} sequences in {summary.seconds:g} s: {counts} ({summary.stop_reason}{bounds})",
-               err=progress.to_stderr)
-    if summary.confirmations:
-        confirmed = ", ".join(f"{n} {status}" for status, n in sorted(summary.confirmations.items()))
-        click.echo(f"in plain Chromium ({summary.confirm_seconds:g} s): {confirmed}", err=progress.to_stderr)
-    if summary.service_workers_notice:
-        click.echo(summary.service_workers_notice, err=progress.to_stderr)
+    for line in summary.closing_lines():
+        click.echo(line, err=progress.to_stderr)
     click.echo(f"report: {checked.report}", err=progress.to_stderr)
     for path, write in ((progress.junit, ci.write_junit), (progress.sarif, ci.write_sarif)):
         if path is not None:

@@ -222,6 +222,19 @@ class Summary:
         """The harmful reversals, in the order they were explored."""
         return [r for r in self.reversals if r.verdict == "harmful"]
 
+    def closing_lines(self) -> list[str]:
+        """What a sweep says when it ends: its sequences and verdicts, what plain Chromium made of
+        them, and the service workers it blocked."""
+        counts = ", ".join(f"{n} {verdict}" for verdict, n in sorted(self.counts.items())) or "no reversals"
+        bounds = f"; {self.bounds_reached}" if self.bounds_reached else ""
+        lines = [f"{self.sequences} sequences in {self.seconds:g} s: {counts} ({self.stop_reason}{bounds})"]
+        if self.confirmations:
+            confirmed = ", ".join(f"{n} {status}" for status, n in sorted(self.confirmations.items()))
+            lines.append(f"in plain Chromium ({self.confirm_seconds:g} s): {confirmed}")
+        if self.service_workers_notice:
+            lines.append(self.service_workers_notice)
+        return lines
+
     def to_json(self) -> dict[str, Any]:
         raw = asdict(self)
         raw["counts"] = self.counts

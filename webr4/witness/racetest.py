@@ -86,9 +86,14 @@ class RaceTest:
     checks: list[Check] = field(default_factory=list)
 
 
+    @property
+    def heading(self) -> str:
+        """The title as a sentence begins: ``The click …``, but a file's name as it is written."""
+        return self.title[:1].upper() + self.title[1:] if self.title.startswith("the ") else self.title
+
     def sentence(self) -> str:
         """The race in one sentence of the user's terms: the order, then what goes wrong."""
-        title, shown = self.title[:1].upper() + self.title[1:], most_visible(self.checks)
+        title, shown = self.heading, most_visible(self.checks)
         return f"{title}: {shown.words()}." if shown is not None else f"{title}."
 
 

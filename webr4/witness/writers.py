@@ -287,7 +287,7 @@ def _docstring(test: RaceTest, runner: str, width: int) -> list[str]:
     levers = (f"The levers force this order against the live app: the test fails while the race is there and "
               f"passes once it is fixed. With {LEVERS_SWITCH}=off the app runs in its own order, and the test "
               f"must pass then too. Run: {runner}")
-    lines = [test.title[:1].upper() + test.title[1:] + "."]
+    lines = [test.heading + "."]
     for paragraph in [*test.story, levers]:
         lines += ["", *textwrap.wrap(paragraph, width, break_on_hyphens=False, break_long_words=False)]
     return lines

@@ -87,7 +87,7 @@ def test_an_unexpected_error_is_status_2_and_one_line(tmp_path, monkeypatch):
     def broken(run_dir: Path) -> Path:
         raise RuntimeError("the template engine fell over\nsecond line")
 
-    monkeypatch.setattr("webr4.cli.runs.write_report", broken)
+    monkeypatch.setattr("webr4.cli.reporting.write_report", broken)
     code, output = invoke("report", str(run))
     assert code == 2
     assert error_line(output) == ("Error: unexpected RuntimeError: the template engine fell over; "

@@ -26,7 +26,7 @@ LEVERS_SWITCH = "WEBR4_LEVERS"
 _PYTHON_HELPER = '''# The app's origin when webr4 recorded it; --base-url overrides it.
 RECORDED_AT = {origin}
 LEVERS = os.environ.get("{switch}", "on") != "off"
-early|EARLY_MS = 5_000  # how long an early action waits before it lets the held responses go
+early|EARLY_MS = 10_000  # how long an early action waits before it lets the held responses go
 
 
 class Race:
@@ -75,9 +75,9 @@ early|                self.release(path)
 early|            action(*args)
 arrived|
 arrived|    def arrived(self, path: str) -> None:
-arrived|        """Wait until the response to ``path`` has arrived (10 s at most: a fixed app
+arrived|        """Wait until the response to ``path`` has arrived (15 s at most: a fixed app
 arrived|        may not ask for it), and the page's task for it has run."""
-arrived|        for _ in range(100):
+arrived|        for _ in range(150):
 arrived|            if path in self.arrivals:
 arrived|                break
 arrived|            self.page.wait_for_timeout(100)
@@ -106,7 +106,7 @@ _TYPESCRIPT_HELPER = '''
 const RECORDED_AT = {origin};
 const LEVERS = process.env.{switch} !== "off";
 early|// How long an early action waits before it lets the held responses go.
-early|const EARLY_MS = 5_000;
+early|const EARLY_MS = 10_000;
 
 held|type Held = {{ matches: (url: URL) => boolean; routes: Route[] }};
 held|
@@ -160,10 +160,10 @@ early|      await action({{}});
 early|    }}
 early|  }}
 arrived|
-arrived|  /** Wait until the response to `path` has arrived (10 s at most: a fixed app
+arrived|  /** Wait until the response to `path` has arrived (15 s at most: a fixed app
 arrived|   * may not ask for it), and the page's task for it has run. */
 arrived|  async arrived(path: string): Promise<void> {{
-arrived|    for (let tries = 0; tries < 100 && !this.arrivals.includes(path); tries++) {{
+arrived|    for (let tries = 0; tries < 150 && !this.arrivals.includes(path); tries++) {{
 arrived|      await this.page.waitForTimeout(100);
 arrived|    }}
 arrived|    await this.page.waitForTimeout(100);

@@ -13,10 +13,11 @@ from __future__ import annotations
 import keyword
 import re
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Sequence
 from urllib.parse import urlsplit
 
 from webr4.errors import Webr4Error
+from webr4.witness.levers import Hold as ScheduledHold
 from webr4.witness.outcome import Check, most_visible
 from webr4.witness.plain import CLOCK, DOM_READY, KEY_DOWN, LOAD, RESPONSE, STEP, request_key, sign_key
 from webr4.witness.schedule import PlainSchedule
@@ -177,8 +178,13 @@ class _Layout:
                 self.await_sign(kind, target)
                 self.release(request)
 
-    def schedule_holds(self) -> list[tuple[str, Any]]:
+    def schedule_holds(self) -> list[tuple[str, ScheduledHold]]:
+        """The schedule's holds not let go yet, by request."""
         return [(hold.request, hold) for hold in self.schedule.holds if hold.request not in self.released]
+
+    def steps_wait_for_page(self) -> bool:
+        """Whether a step laid out so far waits for the document or the page to load."""
+        return any(step.kind == "wait-load" for step in self.steps)
 
     def saw(self, key: str) -> None:
         """Sign ``key`` has come by this point of the test."""
@@ -277,9 +283,6 @@ class _Layout:
             self.steps.append(Step("run-clock", ms=due - self.clock_ms, why=f"the timer due at {due:g} ms fires"))
             self.clock_ms = due
         self.saw(f"{CLOCK}:{target}")
-
-    def steps_wait_for_page(self) -> bool:
-        return any(step.kind == "wait-load" for step in self.steps)
 
     def release(self, request: str) -> None:
         self.released.add(request)

@@ -20,6 +20,7 @@ from typing import Any, Sequence
 
 from webr4.state.dom import SHADOW_ROOT, DomLine, changed_blocks, parse_dom
 from webr4.state.categories.dom import short_path
+from webr4.state.categories.words import quoted
 
 MAX_READS = 12
 """Most candidates read in the plain runs."""
@@ -75,15 +76,15 @@ class Check:
             state = {"checked": ("checked", "unchecked"), "visible": ("shown", "hidden")}[self.kind]
             return f"{where} is {state[0] if self.instead else state[1]}"
         if self.kind == "attribute":
-            return f"{where}'s {self.read.name} is {_quoted(self.instead)} instead of {_quoted(self.expected)}"
+            return f"{where}'s {self.read.name} is {_shown(self.instead)} instead of {_shown(self.expected)}"
         if self.instead is None:
-            return f"{_quoted(self.expected)} is missing ({where})"
-        return f"{where} shows {_quoted(self.instead)} instead of {_quoted(self.expected)}"
+            return f"{_shown(self.expected)} is missing ({where})"
+        return f"{where} shows {_shown(self.instead)} instead of {_shown(self.expected)}"
 
 
-def _quoted(value: Any, limit: int = 60) -> str:
-    text = "nothing" if value is None else str(value)
-    return text if value is None else f'"{text if len(text) <= limit else text[:limit - 1] + "…"}"'
+def _shown(value: Any) -> str:
+    """A value of a check in a sentence: clipped and quoted, or ``nothing``."""
+    return "nothing" if value is None else quoted(str(value))
 
 
 def reads_of(parent_dom: str, child_dom: str) -> list[Read]:

@@ -348,23 +348,29 @@ def _python_step(step: Step) -> list[str]:
     return comment + [f"race.run_clock({int(round(step.ms))})"]
 
 
+def _assertion(check: Check) -> tuple[str, list[str]]:
+    """The web-first assertion of an element check, in Python's spelling (``to_have_text``,
+    ``not_to_be_checked``), and its arguments as literals."""
+    assert check.read is not None
+    kind, expected = check.kind, check.expected
+    if kind == "count":
+        return "to_have_count", [str(int(expected))]
+    if kind in ("checked", "visible"):
+        return {("checked", True): "to_be_checked", ("checked", False): "not_to_be_checked",
+                ("visible", True): "to_be_visible", ("visible", False): "to_be_hidden"}[kind, bool(expected)], []
+    if kind == "attribute":
+        return "to_have_attribute", [_py(check.read.name), _py(expected)]
+    return f"to_have_{kind}", [_py(expected)]
+
+
 def _python_check(check: Check) -> str:
     if check.kind == "url":
         return "expect(page).to_have_url(url)"
     if check.kind == "errors":
         return f"assert race.errors == {_py(check.expected)}"
     assert check.read is not None
-    target = f"expect({_locator(check.read.selector, first=check.kind != 'count')})"
-    kind, expected = check.kind, check.expected
-    if kind == "count":
-        return f"{target}.to_have_count({int(expected)})"
-    if kind in ("checked", "visible"):
-        state = {("checked", True): "to_be_checked()", ("checked", False): "not_to_be_checked()",
-                 ("visible", True): "to_be_visible()", ("visible", False): "to_be_hidden()"}
-        return f"{target}.{state[kind, bool(expected)]}"
-    if kind == "attribute":
-        return f"{target}.to_have_attribute({_py(check.read.name)}, {_py(expected)})"
-    return f"{target}.to_have_{kind}({_py(expected)})"
+    name, args = _assertion(check)
+    return f"expect({_locator(check.read.selector, first=check.kind != 'count')}).{name}({', '.join(args)})"
 
 
 def typescript_test(test: RaceTest, file_name: str) -> str:
@@ -434,17 +440,10 @@ def _typescript_check(check: Check) -> str:
     if check.kind == "errors":
         return f"expect(race.errors).toEqual({_py(check.expected)});"
     assert check.read is not None
-    target = f"await expect({_locator(check.read.selector, first=check.kind != 'count', typescript=True)})"
-    kind, expected = check.kind, check.expected
-    if kind == "count":
-        return f"{target}.toHaveCount({int(expected)});"
-    if kind in ("checked", "visible"):
-        state = {("checked", True): "toBeChecked()", ("checked", False): "not.toBeChecked()",
-                 ("visible", True): "toBeVisible()", ("visible", False): "toBeHidden()"}
-        return f"{target}.{state[kind, bool(expected)]};"
-    if kind == "attribute":
-        return f"{target}.toHaveAttribute({_py(check.read.name)}, {_py(expected)});"
-    return f"{target}.toHave{kind.capitalize()}({_py(expected)});"
+    name, args = _assertion(check)
+    method = ("not." if name.startswith("not_") else "") + _camel(name.removeprefix("not_"))
+    target = _locator(check.read.selector, first=check.kind != "count", typescript=True)
+    return f"await expect({target}).{method}({', '.join(args)});"
 
 
 WRITERS: dict[str, Callable[[RaceTest, str], str]] = {"python": python_test, "typescript": typescript_test}

@@ -1,12 +1,13 @@
 """Fixes as source: a retrying assertion in place of the fixed sleep before a read that came too
 early, its imports placed as the project's formatter would; a wait for the page's load before an
-action that beat its scripts, never the same wait twice."""
+action that beat its scripts, never the same wait twice; typing that starts a request per key
+split after the key whose answer must come first."""
 
 from __future__ import annotations
 
 import pytest
 
-from webr4.deflake.fixes import NoFix, load_before_action, wait_before_read
+from webr4.deflake.fixes import NoFix, load_before_action, wait_before_read, wait_for_response
 from webr4.deflake.testlog import TestCall
 
 SIGN_IN = '''def test_sign_in(page):
@@ -62,3 +63,38 @@ def test_a_second_identical_wait_for_the_load_is_refused() -> None:
     source = 'def test_post(page):\n    page.goto("/")\n    page.wait_for_load_state()\n    page.click("#post")\n'
     with pytest.raises(NoFix, match="already waits for the page's load"):
         load_before_action("test_post.py", source, TestCall("action", 1, 4, "#post", "click"))
+
+
+SEARCH = '''def test_search(page):
+    page.get_by_label("Search").press_sequentially("cat", delay=200)
+'''
+
+
+def _keys(line: int, text: str) -> list[TestCall]:
+    """The calls a ``press_sequentially`` of ``text`` on ``line`` writes down: a press per key,
+    the delay between them."""
+    calls: list[TestCall] = []
+    for number, _key in enumerate(text):
+        if number:
+            calls.append(TestCall("sleep", None, line, call="wait_for_timeout", args=[200]))
+        calls.append(TestCall("action", number, line, "internal:label=\"Search\"i", "press"))
+    return calls
+
+
+def test_typing_waits_for_each_answer_it_needs_before_typing_on() -> None:
+    calls = _keys(2, "cat")
+    first = wait_for_response("test_search.py", SEARCH, calls, calls[2], "http://127.0.0.1:5000/api/ca.json")
+    assert first.after == '''def test_search(page):
+    with page.expect_response("**/api/ca.json"):
+        page.get_by_label("Search").press_sequentially("ca", delay=200)
+    page.get_by_label("Search").press_sequentially("t", delay=200)
+'''
+    second = wait_for_response("test_search.py", first.after, _keys(3, "ca"), _keys(3, "ca")[0],
+                               "http://127.0.0.1:5000/api/c.json")
+    assert second.after == '''def test_search(page):
+    with page.expect_response("**/api/ca.json"):
+        with page.expect_response("**/api/c.json"):
+            page.get_by_label("Search").press_sequentially("c", delay=200)
+        page.get_by_label("Search").press_sequentially("a", delay=200)
+    page.get_by_label("Search").press_sequentially("t", delay=200)
+'''

@@ -1,6 +1,6 @@
 """The smallest change to a test that makes it wait for the event it raced with, in Playwright's idiom.
 
-Two kinds of change, each from what the recording saw:
+Three kinds of change, each from what the recording saw:
 
 * a read that came too early (``text = page.inner_text("#count")``) gets a web-first assertion
   before it that waits for what it read when the test passed
@@ -11,7 +11,8 @@ Two kinds of change, each from what the recording saw:
   waits for the page to load first (``page.wait_for_load_state()``);
 * an action that came before a response the page needed (typing before the saved list arrived)
   waits for that response where it is started: the ``goto`` or action that starts it goes inside
-  ``with page.expect_response("**/path"):``.
+  ``with page.expect_response("**/path"):``; typing that starts a request per key
+  (``press_sequentially``) is split after the key whose answer must come before the next.
 
 A change is a proposal only: :mod:`webr4.deflake.verify` offers it once it is proven. Sources are
 read with :mod:`ast`, and edited by whole lines.
@@ -284,9 +285,12 @@ def load_before_action(path: str, source: str, action: TestCall, state: str = "l
     return Fix(path, source, "".join(edited), summary)
 
 
-def wait_for_response(path: str, source: str, trigger: TestCall, url: str) -> Fix:
+def wait_for_response(path: str, source: str, calls: list[TestCall], trigger: TestCall, url: str) -> Fix:
     """Wait, at the end of the statement that starts it (``trigger``: an action, or the
-    ``goto``), for the response to ``url``: the statement inside ``with page.expect_response(…)``."""
+    ``goto``), for the response to ``url``: the statement inside ``with page.expect_response(…)``.
+    When ``trigger`` is a key of a ``press_sequentially`` before its last, the typing is split
+    after that key, and only the keys up to it go inside: the keys after it are typed once the
+    response has come (an answer for "ca" awaited before the "t" of "cat")."""
     tree = ast.parse(source)
     lines = source.splitlines(keepends=True)
     statement = _statement_at(tree, trigger.line)
@@ -298,11 +302,54 @@ def wait_for_response(path: str, source: str, trigger: TestCall, url: str) -> Fi
     if statement.lineno > 1 and lines[statement.lineno - 2].strip() == waiting.strip():
         raise NoFix(f"the test already waits for the response to {glob} that its {method} starts, and the page's "
                     "events still race: the app must order them")
-    body = [f"    {text}" if text.strip() else text for text in lines[statement.lineno - 1:statement.end_lineno]]
-    edited = [*lines[:statement.lineno - 1], f"{indent}{waiting}", *body,
+    own = lines[statement.lineno - 1:statement.end_lineno]
+    typed, after = _typed_until(statement, own, _keys_before(calls, trigger))
+    body = [f"    {text}" if text.strip() else text for text in typed]
+    edited = [*lines[:statement.lineno - 1], f"{indent}{waiting}", *body, *after,
               *lines[statement.end_lineno or statement.lineno:]]
     summary = f"wait for the response to {glob} that the {method} starts"
+    if after:
+        summary += " before typing on"
     return Fix(path, source, "".join(edited), summary)
+
+
+def _keys_before(calls: list[TestCall], trigger: TestCall) -> int:
+    """How many keys the call on ``trigger``'s line typed before ``trigger`` (0 for a call that is
+    not one of a run of key presses from one line)."""
+    position = calls.index(trigger)
+    keys = 0
+    for call in reversed(calls[:position]):
+        if call.line != trigger.line or not (call.kind == "sleep" or call.call == "press"):
+            break
+        keys += call.kind == "action"
+    return keys if trigger.call == "press" else 0
+
+
+def _typed_until(statement: ast.stmt, own: list[str], keys_before: int) -> tuple[list[str], list[str]]:
+    """``own`` (the statement's lines) split in two when it is a ``press_sequentially`` of a
+    literal text with keys after the one at ``keys_before``: the same call typing the text up to
+    that key, and the same call typing the rest. Otherwise ``own`` whole, and nothing after."""
+    value = statement.value if isinstance(statement, ast.Expr) else None
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+            and value.func.attr == "press_sequentially" and value.args):
+        return own, []
+    text = value.args[0]
+    if not (isinstance(text, ast.Constant) and isinstance(text.value, str) and text.lineno == text.end_lineno
+            and keys_before + 1 < len(text.value)):
+        return own, []
+    at, line = text.lineno - statement.lineno, own[text.lineno - statement.lineno]
+    start, end = _character_columns(line, text.col_offset, text.end_col_offset or text.col_offset)
+
+    def typing(part: str) -> list[str]:
+        return [*own[:at], f"{line[:start]}{_literal(part)}{line[end:]}", *own[at + 1:]]
+
+    return typing(text.value[:keys_before + 1]), typing(text.value[keys_before + 1:])
+
+
+def _character_columns(line: str, *byte_columns: int) -> tuple[int, ...]:
+    """:mod:`ast`'s columns are UTF-8 byte offsets; the same places as offsets into ``line``."""
+    encoded = line.encode("utf-8")
+    return tuple(len(encoded[:column].decode("utf-8")) for column in byte_columns)
 
 
 def _shown(selector: str) -> str:

@@ -188,7 +188,8 @@ def propose(test: TestUnderDeflake, source: str, explored: Explored) -> Fix:
             if moved_early and order.trigger is not None and order.slow_url is not None:
                 # the response the test's action, or the page's other event, needed first: waited
                 # for where it is started (a stopgap when two of the page's own events race)
-                return wait_for_response(test.relative_path, source, order.trigger, order.slow_url)
+                return wait_for_response(test.relative_path, source, explored.calls, order.trigger,
+                                         order.slow_url)
             reasons.append(order.no_fix_reason)
         except NoFix as no_fix:
             reasons.append(str(no_fix))

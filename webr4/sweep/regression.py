@@ -31,10 +31,6 @@ from webr4.witness.pagefacts import PageFacts
 from webr4.witness.racetest import Unwritable
 from webr4.witness.schedule import NotForceable, PlainSchedule, plain_schedules
 
-SHOWN_ITEMS = 3
-"""Most differences a generated test's story names."""
-
-
 class WitnessError(Webr4Error):
     """A reversal has no plain witness to export (one line)."""
 
@@ -87,10 +83,9 @@ async def export_witness(run_dir: Path, reversal_id: int, keep: Keep, browser: B
     async def in_plain(plain: Browser) -> list[Path]:
         kept: list[Path] = []
         if live:
-            story = race_story(parent, reversal)
             try:
                 test = await generate(plain, parent, reversed_, session.files.network, _end_doms(run_dir, reversal),
-                                      story, test_name(live[0][0]))
+                                      test_name(live[0][0]))
             except (NoCheck, Unwritable) as error:
                 raise WitnessError(f"no live test of reversal {reversal_id}: {error}; "
                                    "--pytest FILE --offline keeps it as recorded") from None
@@ -120,7 +115,7 @@ def keep_regression_tests(run: RunDir, reversal: ReversalReport, witness: PlainW
         return []
     parent, reversed_ = witness.schedules
     try:
-        test = race_test_of(reversed_, reads, witness.parent, witness.child, race_story(parent, reversal), "race")
+        test = race_test_of(reversed_, reads, witness.parent, witness.child, "race")
     except (NoCheck, Unwritable) as error:
         write_atomically(files.no_test, f"{error}\n")
         return []
@@ -144,18 +139,6 @@ def _end_doms(run_dir: Path, reversal: ReversalReport) -> tuple[str, str]:
     if states[0] is None or states[1] is None:
         raise WitnessError(f"the run keeps no end state of reversal {reversal.id}'s sequences")
     return states[0].dom, states[1].dom
-
-
-def race_story(parent: PlainSchedule, reversal: ReversalReport) -> list[str]:
-    """What the user sees in each order, as one paragraph: the parent's order ends as the test's
-    checks say; the reversed order shows the first differences plain Chromium confirmed (else
-    those webr4 found)."""
-    shown = (reversal.confirmation or {}).get("matched") or reversal.differences
-    items = [f"{category}: {item}" for category, found in shown.items()
-             if category not in ("heap", "pending", "screenshot") for item in found][:SHOWN_ITEMS]
-    text = (f"In the page's own order ({parent.order}) it ends as the checks at the end say. "
-            f"In this order it shows instead: {'; '.join(items) or 'what the checks reject'}.")
-    return [text]
 
 
 def test_name(path: Path) -> str:

@@ -139,7 +139,7 @@ class NoCheck(Webr4Error):
 
 
 async def generate(browser: Browser, parent: PlainSchedule, reversed_: PlainSchedule, har: Path,
-                   doms: tuple[str, str], story: list[str], name: str) -> RaceTest:
+                   doms: tuple[str, str], name: str) -> RaceTest:
     """The regression test of one race: both orders run in fresh contexts of ``browser``, the
     responses served from ``har`` (as recorded: the parent order's end is the outcome the test
     expects), reading what differs between ``doms`` (webr4's own ends of the parent's and the
@@ -147,11 +147,11 @@ async def generate(browser: Browser, parent: PlainSchedule, reversed_: PlainSche
     reads = reads_of(*doms)
     probes = [read.to_json() for read in reads]
     runs = [await run_plain(browser, schedule, har, reads=probes) for schedule in (parent, reversed_)]
-    return race_test_of(reversed_, reads, runs[0], runs[1], story, name)
+    return race_test_of(reversed_, reads, runs[0], runs[1], name)
 
 
 def race_test_of(reversed_: PlainSchedule, reads: Sequence[Read], parent: PlainRun, child: PlainRun,
-                 story: list[str], name: str) -> RaceTest:
+                 name: str) -> RaceTest:
     """The test of a race whose parent order and reversed order ran as ``parent`` and ``child``,
     each having read ``reads`` at its end. :class:`NoCheck` when nothing read tells the orders
     apart, :class:`~webr4.witness.racetest.Unwritable` when the reversed order was not forced or
@@ -163,7 +163,7 @@ def race_test_of(reversed_: PlainSchedule, reads: Sequence[Read], parent: PlainR
     if not checks:
         raise NoCheck(f"no element, address or exception tells the orders apart in plain Chromium "
                       f"({len(reads)} elements read)")
-    return race_test(reversed_, child.signs, checks, story, name)
+    return race_test(reversed_, child.signs, checks, name)
 
 
 def write_test(path: Path, test: RaceTest, language: str) -> Path:

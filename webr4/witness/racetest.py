@@ -72,13 +72,12 @@ class Step:
 @dataclass(frozen=True)
 class RaceTest:
     """A generated test: ``name`` (an identifier), ``title`` (the racing order in words),
-    ``story`` (paragraphs: what the user sees in each order), the page at ``origin`` + ``path``, the responses
+    the page at ``origin`` + ``path``, the responses
     ``held``, whether the page's ``clock`` is paused, the ``steps`` in order and the ``checks``
     of the end."""
 
     name: str
     title: str
-    story: list[str]
     origin: str
     path: str
     held: list[Held]
@@ -102,8 +101,7 @@ class Unwritable(Webr4Error):
     """The order needs a lever a readable test does not have (the message says which)."""
 
 
-def race_test(schedule: PlainSchedule, signs: Sequence[str], checks: list[Check], story: list[str],
-              name: str) -> RaceTest:
+def race_test(schedule: PlainSchedule, signs: Sequence[str], checks: list[Check], name: str) -> RaceTest:
     """The test that forces ``schedule`` (a reversed order) as its plain run did, the signs
     having come in the order ``signs`` (sign keys), and checks ``checks``; :class:`Unwritable`
     when a lever has no readable form."""
@@ -114,7 +112,7 @@ def race_test(schedule: PlainSchedule, signs: Sequence[str], checks: list[Check]
     layout.finish()
     first = next(iter(layout.held.values()), None)
     title = f"{first.before} before {first.file}" if first is not None else schedule.order
-    return RaceTest(name, title, story, f"{parts.scheme}://{parts.netloc}",
+    return RaceTest(name, title, f"{parts.scheme}://{parts.netloc}",
                     parts.path + (f"?{parts.query}" if parts.query else ""), list(layout.held.values()),
                     schedule.clock, layout.steps, checks)
 

@@ -34,9 +34,9 @@ class Race:
 
     def __init__(self, page: Page) -> None:
         self.page = page
-        self.errors: list[str] = []
+errors|        self.errors: list[str] = []
 held|        self.held: dict[str, tuple[Callable[[str], bool], list[Route]]] = {{}}
-        page.on("pageerror", lambda e: self.errors.append(f"{{e.name}}: {{e.message}}"))
+errors|        page.on("pageerror", lambda e: self.errors.append(f"{{e.name}}: {{e.message}}"))
 arrived|        self.arrivals: list[str] = []
 arrived|        page.on("requestfinished", lambda r: self.arrivals.append(urlsplit(r.url).path))
 held|
@@ -112,12 +112,12 @@ held|type Held = {{ matches: (url: URL) => boolean; routes: Route[] }};
 held|
 /** The levers that force the racing order (all off with {switch}=off). */
 class Race {{
-  errors: string[] = [];
+errors|  errors: string[] = [];
 arrived|  private arrivals: string[] = [];
 held|  private held = new Map<string, Held>();
 
   constructor(private page: Page) {{
-    page.on("pageerror", (e) => this.errors.push(`${{e.name}}: ${{e.message}}`));
+errors|    page.on("pageerror", (e) => this.errors.push(`${{e.name}}: ${{e.message}}`));
 arrived|    page.on("requestfinished", (r) => this.arrivals.push(pathOf(r.url())));
   }}
 held|
@@ -198,19 +198,27 @@ def _needs(test: RaceTest) -> set[str]:
     kinds = {step.kind for step in test.steps}
     early = any(step.early for step in test.steps)
     needs = {tag for tag, used in (("held", bool(test.held)), ("clock", test.clock),
-                                   ("arrived", "arrived" in kinds or early), ("early", early)) if used}
+                                   ("arrived", "arrived" in kinds or early), ("early", early),
+                                   ("errors", any(check.kind == "errors" for check in test.checks))) if used}
     return needs | ({"paths"} if needs & {"held", "arrived"} else set())
 
 
 def _helper(template: str, test: RaceTest) -> list[str]:
-    """The helper's lines that ``test`` uses: a line tagged ``tag|`` only when it needs ``tag``."""
+    """The helper's lines that ``test`` uses: a line tagged ``tag|`` only when it needs ``tag``
+    (a block opens with no blank line, and one left empty closes on its opening line, as the
+    formatters write it)."""
     needs, lines = _needs(test), []
     for line in template.format(origin=_literal(test.origin), switch=LEVERS_SWITCH).splitlines():
         tag, bar, rest = line.partition("|")
-        if not bar or " " in tag or tag.startswith(("/", "*")):
+        if bar and " " not in tag and not tag.startswith(("/", "*")):
+            if tag not in needs:
+                continue
+            line = rest
+        opened = bool(lines) and lines[-1].endswith("{")
+        if opened and line.strip() == "}":
+            lines[-1] += "}"
+        elif not (opened and not line.strip()):
             lines.append(line)
-        elif tag in needs:
-            lines.append(rest)
     return lines
 
 
@@ -283,14 +291,14 @@ def _arguments(text: str) -> list[str]:
 
 
 def _docstring(test: RaceTest, runner: str, width: int) -> list[str]:
-    """The test's opening words, wrapped at ``width``: the race, its story, the levers."""
+    """The test's opening words, wrapped at ``width``: the race in one sentence, then the levers."""
     levers = (f"The levers force this order against the live app: the test fails while the race is there and "
-              f"passes once it is fixed. With {LEVERS_SWITCH}=off the app runs in its own order, and the test "
-              f"must pass then too. Run: {runner}")
-    lines = [test.heading + "."]
-    for paragraph in [*test.story, levers]:
-        lines += ["", *textwrap.wrap(paragraph, width, break_on_hyphens=False, break_long_words=False)]
-    return lines
+              f"passes once it is fixed, and with {LEVERS_SWITCH}=off (the app's own order). Run: {runner}")
+    return [*_wrapped(test.sentence(), width), "", *_wrapped(levers, width)]
+
+
+def _wrapped(paragraph: str, width: int) -> list[str]:
+    return textwrap.wrap(paragraph, width, break_on_hyphens=False, break_long_words=False)
 
 
 def python_test(test: RaceTest, file_name: str) -> str:
@@ -377,7 +385,7 @@ def typescript_test(test: RaceTest, file_name: str) -> str:
     """The Playwright Test file of ``test`` (``file_name``: its name, for the run line)."""
     doc = _docstring(test, f"npx playwright test {file_name}", PRINT_WIDTH - 3)
     lines = [f"// {EXPORTED_TEST_WORDS}.", "/**", *[f" * {line}".rstrip() for line in doc], " */",
-             'import { test, expect, type Page, type Route } from "@playwright/test";']
+             f'import {{ test, expect, type Page{", type Route" if test.held else ""} }} from "@playwright/test";']
     lines += _helper(_TYPESCRIPT_HELPER, test)
     opening = f"test({_py(test.title)}, async ({{ page, baseURL }}) => {{"
     if len(opening) > PRINT_WIDTH:

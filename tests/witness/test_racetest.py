@@ -38,7 +38,7 @@ def _signs(*keys: tuple[str, str]) -> list[str]:
 
 def test_an_early_click_acts_before_the_held_script_and_lets_it_go_after():
     test = race_test(_click_before_script(), _signs((RESPONSE, _key(PAGE)), (STEP, "0"), (DOM_READY, ""), (LOAD, "")),
-                     [], ["story"], "add")
+                     [], "add")
     assert [(h.name, h.path) for h in test.held] == [("cart_js", "/shop/cart.js")]
     assert [(s.kind, s.early or s.name) for s in test.steps] == [("act", ("cart_js",)), ("release", "cart_js")]
     assert test.title == "the click on #add before cart.js"
@@ -50,7 +50,7 @@ def test_a_response_held_until_another_arrives_waits_for_that_one():
     schedule = PlainSchedule(url=PAGE, steps=(), order="member before list",
                              holds=(Hold(_key(list_price), Sign(RESPONSE, _key(member))),))
     test = race_test(schedule, _signs((RESPONSE, _key(PAGE)), (DOM_READY, ""), (RESPONSE, _key(member)),
-                                      (RESPONSE, _key(list_price))), [], [], "price")
+                                      (RESPONSE, _key(list_price))), [], "price")
     assert [(s.kind, s.path or s.name) for s in test.steps] == [("arrived", "/shop/member.json"),
                                                                 ("release", "list_json")]
 
@@ -62,7 +62,7 @@ def test_a_timer_forced_first_runs_the_paused_clock_once_the_document_has_set_it
                              clock_runs=(ClockRun(1500.0, Sign(RESPONSE, _key(PAGE)), Sign(RESPONSE, _key(PAGE)),
                                                   1500.0),))
     test = race_test(schedule, _signs((RESPONSE, _key(PAGE)), (DOM_READY, ""), (CLOCK, "1500"),
-                                      (RESPONSE, _key(status))), [], [], "status")
+                                      (RESPONSE, _key(status))), [], "status")
     assert test.clock
     assert [(s.kind, s.state or s.ms or s.name) for s in test.steps] == [
         ("wait-load", DOM_READY), ("run-clock", 1500.0), ("release", "status_json")]
@@ -70,7 +70,7 @@ def test_a_timer_forced_first_runs_the_paused_clock_once_the_document_has_set_it
 
 def test_a_step_the_plain_run_never_took_has_no_test():
     with pytest.raises(Unwritable, match="step 1"):
-        race_test(_click_before_script(), _signs((RESPONSE, _key(PAGE)),), [], [], "add")
+        race_test(_click_before_script(), _signs((RESPONSE, _key(PAGE)),), [], "add")
 
 
 PARENT_DOM = """<html>
@@ -127,9 +127,8 @@ def test_no_selector_reaches_into_a_shadow_root():
 
 
 def _race(checks: list[Check], title: str = "the click on #add before cart.js") -> RaceTest:
-    test = race_test(_click_before_script(), _signs((RESPONSE, _key(PAGE)), (STEP, "0")), checks,
-                     ["In the page's own order it ends as the checks say."], "add")
-    return RaceTest(test.name, title, test.story, test.origin, test.path, test.held, test.clock, test.steps,
+    test = race_test(_click_before_script(), _signs((RESPONSE, _key(PAGE)), (STEP, "0")), checks, "add")
+    return RaceTest(test.name, title, test.origin, test.path, test.held, test.clock, test.steps,
                     test.checks)
 
 
@@ -139,12 +138,34 @@ CHECKS = [Check("url", None, f"{ORIGIN}/away"),
           Check("visible", True, False, Read("visible", "#panel")), Check("errors", [], ["ReferenceError: f"])]
 
 
-def test_the_python_form_is_formatted_as_ruff_format_writes_it(tmp_path):
-    source = python_test(_race(CHECKS), "test_add.py")
+def _keyup_before_timer(checks: list[Check]) -> RaceTest:
+    """A keyup before the timer the fill before it sets (vue's debounce), on a paused clock."""
+    steps = ({"fill": "#new", "value": "a"}, {"press": "#new", "key": "Enter"}, {"fill": "#new", "value": "b"},
+             {"press": "#new", "key": "Enter"})
+    schedule = PlainSchedule(url=PAGE, steps=steps, order="keyup before timer", clock=True,
+                             timings=(StepTiming(3, Sign(DOM_READY)),), step_times=(0.0, 1.0, 3.0, 4.0),
+                             clock_runs=(ClockRun(3.0, Sign(STEP, "3"), Sign(STEP, "2"), 0.0, forward=False),))
+    return race_test(schedule, _signs((RESPONSE, _key(PAGE)), (DOM_READY, ""), (LOAD, ""), (STEP, "0"), (STEP, "1"),
+                                      (STEP, "2"), (STEP, "3")), checks, "keyup")
+
+
+RACES = {"held": lambda: _race(CHECKS), "clock": lambda: _keyup_before_timer(CHECKS[:1])}
+"""A race of each lever the helper has: a held script and an early click (every check), and a
+paused clock alone (a text check: no errors to collect)."""
+
+
+def test_the_python_form_uses_only_the_helper_it_needs():
+    held, clock = (python_test(race(), "test_add.py") for race in RACES.values())
+    assert 'expect(page.locator("#panel")).to_be_visible()' in held
+    assert "assert race.errors == []" in held
+    assert "def early" in held and "def arrived" in held and "pause_clock" not in held
+    assert "def pause_clock" in clock and "errors" not in clock and "def hold" not in clock
+
+
+@pytest.mark.parametrize("race", RACES)
+def test_the_python_form_is_formatted_as_ruff_format_writes_it(tmp_path, race):
+    source = python_test(RACES[race](), "test_add.py")
     compile(source, "test_add.py", "exec")
-    assert 'expect(page.locator("#panel")).to_be_visible()' in source
-    assert "assert race.errors == []" in source
-    assert "def early" in source and "def arrived" in source and "pause_clock" not in source
     path = tmp_path / "test_add.py"
     path.write_text(source)
     formatted = subprocess.run([sys.executable, "-m", "ruff", "format", "--isolated", "--diff", str(path)],
@@ -170,22 +191,16 @@ def test_the_typescript_form_is_formatted_as_prettier_writes_it(tmp_path, npm_di
     prettier = npm_dir / "node_modules" / ".bin" / "prettier"
     if not prettier.exists():
         pytest.skip("prettier is not in the test session's npm packages")
-    path = tmp_path / "add.spec.ts"
-    path.write_text(typescript_test(_race(CHECKS), "add.spec.ts"))
-    checked = subprocess.run([str(prettier), "--check", str(path)], capture_output=True, text=True, check=False)
+    for name, race in RACES.items():
+        (tmp_path / f"{name}.spec.ts").write_text(typescript_test(race(), f"{name}.spec.ts"))
+    checked = subprocess.run([str(prettier), "--check", str(tmp_path)], capture_output=True, text=True, check=False)
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
 def test_the_paused_clock_runs_to_each_step_but_never_past_a_racing_timer():
     """A keyup before the timer the fill before it sets (vue's debounce): the clock runs to each
     step's time in webr4's order, but not past the timer until the keyup is done."""
-    steps = ({"fill": "#new", "value": "a"}, {"press": "#new", "key": "Enter"}, {"fill": "#new", "value": "b"},
-             {"press": "#new", "key": "Enter"})
-    schedule = PlainSchedule(url=PAGE, steps=steps, order="keyup before timer", clock=True,
-                             timings=(StepTiming(3, Sign(DOM_READY)),), step_times=(0.0, 1.0, 3.0, 4.0),
-                             clock_runs=(ClockRun(3.0, Sign(STEP, "3"), Sign(STEP, "2"), 0.0, forward=False),))
-    test = race_test(schedule, _signs((RESPONSE, _key(PAGE)), (DOM_READY, ""), (LOAD, ""), (STEP, "0"), (STEP, "1"),
-                                      (STEP, "2"), (STEP, "3")), [], [], "keyup")
+    test = _keyup_before_timer([])
     laid = [(s.kind, s.ms or (s.call.args[0] if s.call and s.call.args else "")) for s in test.steps
             if s.kind in ("act", "run-clock")]
     assert laid == [("act", "a"), ("run-clock", 1.0), ("act", "Enter"), ("run-clock", 2.0), ("act", "b"),

@@ -56,8 +56,10 @@ class Step:
     """One line of the test: ``kind`` is ``act`` (``call``; ``early``: the held responses, by
     name, it acts before, letting them go if the app will not let it act first), ``key-down`` and
     ``key-up`` (``call``'s key held), ``wait-load`` (``state``), ``arrived`` (``path``: a
-    response has come), ``release`` (``name``) or ``run-clock`` (``ms`` of the page's paused
-    clock); ``why`` says what it is for."""
+    response has come), ``release`` (``name``) or ``run-clock`` (the page's paused clock run to
+    ``ms`` after the page's start, then on a little at a time, never past ``at_most``, until the
+    element ``shows`` selects is visible: the app's own timers may render it); ``why`` says what
+    it is for."""
 
     kind: str
     call: Call | None = None
@@ -66,6 +68,8 @@ class Step:
     path: str = ""
     name: str = ""
     ms: float = 0.0
+    shows: str = ""
+    at_most: float | None = None
     why: str = ""
 
 
@@ -203,13 +207,20 @@ class _Layout:
 
     def clock_to_step(self, number: int) -> None:
         """Run the paused clock to the time step ``number`` ran at in webr4's order (never past a
-        racing timer whose sign has not come): the page's other timers fire by then, as there."""
+        racing timer whose sign has not come): the page's other timers fire by then, as there.
+        Before the first user step, and wherever the clock moves, it then runs on until the
+        step's target shows, as the plain run waits for a quiet page: the app's start-up may
+        render its views on timers (a loader's chain of short ones)."""
         times = self.schedule.step_times
         if not self.schedule.clock or number >= len(times) or times[number] < 0:
             return
-        to_ms = min(times[number], self.ceiling())
-        if to_ms > self.clock_ms:
-            self.steps.append(Step("run-clock", ms=to_ms - self.clock_ms))
+        ceiling = self.ceiling()
+        to_ms = max(min(times[number], ceiling), self.clock_ms)
+        call = self.calls[number]
+        first = not any(step.kind in ("act", "key-down") for step in self.steps)
+        if to_ms > self.clock_ms or (first and call is not None):
+            self.steps.append(Step("run-clock", ms=to_ms, shows=call.selector if call is not None else "",
+                                   at_most=ceiling if ceiling != float("inf") else None))
             self.clock_ms = to_ms
 
     def await_sign(self, kind: str, target: str) -> None:
@@ -278,7 +289,7 @@ class _Layout:
         created = sign_key({"kind": run.created.kind, "target": run.created.target}) if run.created else None
         due = max(run.to_ms, self.clock_at[created] + run.delay_ms if created in self.clock_at else 0.0)
         if due > self.clock_ms:
-            self.steps.append(Step("run-clock", ms=due - self.clock_ms, why=f"the timer due at {due:g} ms fires"))
+            self.steps.append(Step("run-clock", ms=due, why=f"the timer due at {due:g} ms fires"))
             self.clock_ms = due
         self.saw(f"{CLOCK}:{target}")
 

@@ -36,6 +36,7 @@ class Race:
         self.page = page
 errors|        self.errors: list[str] = []
 held|        self.held: dict[str, tuple[Callable[[str], bool], list[Route]]] = {{}}
+clock|        self.ms = 0  # the paused clock's time, after the page's start
 errors|        page.on("pageerror", lambda e: self.errors.append(f"{{e.name}}: {{e.message}}"))
 arrived|        self.arrivals: list[str] = []
 arrived|        page.on("requestfinished", lambda r: self.arrivals.append(urlsplit(r.url).path))
@@ -88,9 +89,22 @@ clock|        if LEVERS:
 clock|            self.page.clock.install()
 clock|            self.page.clock.pause_at(datetime.now() + timedelta(seconds=1))
 clock|
-clock|    def run_clock(self, ms: int) -> None:
-clock|        if LEVERS:
-clock|            self.page.clock.run_for(ms)
+clock|    def run_clock(
+clock|        self, to_ms: int, shows: Locator | None = None, at_most: float = float("inf")
+clock|    ) -> None:
+clock|        """Run the paused clock to ``to_ms``; then, while ``shows`` is hidden (3 s at
+clock|        most), on by 4 ms at a time, never past ``at_most``: the app's timers render it."""
+clock|        if not LEVERS:
+clock|            return
+clock|        if to_ms > self.ms:
+clock|            self.page.clock.run_for(to_ms - self.ms)
+clock|            self.ms = to_ms
+clock|        for _ in range(120):
+clock|            if shows is None or self.ms + 4 > at_most or shows.is_visible():
+clock|                return
+clock|            self.page.clock.run_for(4)
+clock|            self.ms += 4
+clock|            self.page.wait_for_timeout(25)
 
     def done(self) -> None:
         """Let go of every lever: the order is decided."""
@@ -115,6 +129,7 @@ class Race {{
 errors|  errors: string[] = [];
 arrived|  private arrivals: string[] = [];
 held|  private held = new Map<string, Held>();
+clock|  private ms = 0; // the paused clock's time, after the page's start
 
   constructor(private page: Page) {{
 errors|    page.on("pageerror", (e) => this.errors.push(`${{e.name}}: ${{e.message}}`));
@@ -175,8 +190,24 @@ clock|    await this.page.clock.install();
 clock|    await this.page.clock.pauseAt(Date.now() + 1000);
 clock|  }}
 clock|
-clock|  async runClock(ms: number): Promise<void> {{
-clock|    if (LEVERS) await this.page.clock.runFor(ms);
+clock|  /** Run the paused clock to `toMs`; then, while `shows` is hidden (3 s at most),
+clock|   *  on by 4 ms at a time, never past `atMost`: the app's timers render it. */
+clock|  async runClock(
+clock|    toMs: number,
+clock|    shows?: Locator,
+clock|    atMost = Infinity,
+clock|  ): Promise<void> {{
+clock|    if (!LEVERS) return;
+clock|    if (toMs > this.ms) {{
+clock|      await this.page.clock.runFor(toMs - this.ms);
+clock|      this.ms = toMs;
+clock|    }}
+clock|    for (let tick = 0; tick < 120 && shows && this.ms + 4 <= atMost; tick++) {{
+clock|      if (await shows.isVisible()) return;
+clock|      await this.page.clock.runFor(4);
+clock|      this.ms += 4;
+clock|      await this.page.waitForTimeout(25);
+clock|    }}
 clock|  }}
 
   /** Let go of every lever: the order is decided. */
@@ -207,7 +238,7 @@ def _helper(template: str, test: RaceTest) -> list[str]:
     """The helper's lines that ``test`` uses: a line tagged ``tag|`` only when it needs ``tag``
     (a block opens with no blank line, and one left empty closes on its opening line, as the
     formatters write it)."""
-    needs, lines = _needs(test), []
+    needs, lines = _needs(test), list[str]()
     for line in template.format(origin=_literal(test.origin), switch=LEVERS_SWITCH).splitlines():
         tag, bar, rest = line.partition("|")
         if bar and " " not in tag and not tag.startswith(("/", "*")):
@@ -305,7 +336,8 @@ def python_test(test: RaceTest, file_name: str) -> str:
     """The pytest file of ``test`` (``file_name``: its name, for the run line)."""
     doc = "\n".join(_docstring(test, f"pytest {file_name} [--base-url URL]", LINE_LENGTH))
     needs = _needs(test)
-    playwright = [name for name, used in (("Error", bool(needs & {"held", "early", "arrived"})), ("Page", True),
+    playwright = [name for name, used in (("Error", bool(needs & {"held", "early", "arrived"})),
+                                          ("Locator", test.clock), ("Page", True),
                                           ("Route", "held" in needs), ("expect", True)) if used]
     lines = [f"{EXPORTED_TEST_MARK}.", f'"""{doc}\n"""', "",
              "from __future__ import annotations", "", "import os",
@@ -353,7 +385,14 @@ def _python_step(step: Step) -> list[str]:
         return [f"race.arrived({_py(step.path)})"]
     if step.kind == "release":
         return comment + [f"race.release({step.name})"]
-    return comment + [f"race.run_clock({int(round(step.ms))})"]
+    return comment + [f"race.run_clock({', '.join(_clock_arguments(step))})"]
+
+
+def _clock_arguments(step: Step, typescript: bool = False) -> list[str]:
+    """A ``run-clock`` step's arguments: the time, what must show, what the clock may not pass."""
+    shows = [_locator(step.shows, typescript=typescript)] if step.shows else []
+    at_most = [str(int(step.at_most))] if shows and step.at_most is not None else []
+    return [str(int(round(step.ms))), *shows, *at_most]
 
 
 def _assertion(check: Check) -> tuple[str, list[str]]:
@@ -385,7 +424,8 @@ def typescript_test(test: RaceTest, file_name: str) -> str:
     """The Playwright Test file of ``test`` (``file_name``: its name, for the run line)."""
     doc = _docstring(test, f"npx playwright test {file_name}", PRINT_WIDTH - 3)
     lines = [f"// {EXPORTED_TEST_WORDS}.", "/**", *[f" * {line}".rstrip() for line in doc], " */",
-             f'import {{ test, expect, type Page{", type Route" if test.held else ""} }} from "@playwright/test";']
+             f'import {{ test, expect,{" type Locator," if test.clock else ""} type Page'
+             f'{", type Route" if test.held else ""} }} from "@playwright/test";']
     lines += _helper(_TYPESCRIPT_HELPER, test)
     opening = f"test({_py(test.title)}, async ({{ page, baseURL }}) => {{"
     if len(opening) > PRINT_WIDTH:
@@ -439,7 +479,7 @@ def _typescript_step(step: Step, names: dict[str, str]) -> list[str]:
         return [f"await race.arrived({_py(step.path)});"]
     if step.kind == "release":
         return comment + [f"await race.release({names[step.name]});"]
-    return comment + [f"await race.runClock({int(round(step.ms))});"]
+    return comment + [f"await race.runClock({', '.join(_clock_arguments(step, typescript=True))});"]
 
 
 def _typescript_check(check: Check) -> str:

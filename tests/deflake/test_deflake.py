@@ -1,10 +1,10 @@
 """``webr4 deflake`` on a small Playwright project of flaky tests, in a real Chromium.
 
 Each test of ``project/`` passes on a fast server and fails when one response is slow: a read
-after a fixed wait (``test_cart``), a count after a fixed wait for a debounced search
-(``test_search``), a click before a deferred script attached its handler (``test_shop``), an item
-typed before the saved list arrived and replaced it (``test_list``). One
-deflake run must find each one's failing order, name the racing response, confirm it in plain
+after a fixed wait (``test_cart``, which opens its page from pytest-playwright's ``context``), a
+count after a fixed wait for a debounced search (``test_search``), a click before a deferred
+script attached its handler (``test_shop``), an item typed before the saved list arrived and
+replaced it (``test_list``). One deflake run must find each one's failing order, name the racing response, confirm it in plain
 Chromium and offer a fix proven to remove it; ``--apply`` then writes the fixes, and the fixed
 tests pass in plain Chromium under the slow response that fails the originals. ``test_badge``'s
 app overwrites the added item with a late saved count: the test's stopgap waits for the saved
@@ -35,8 +35,8 @@ def deflaked(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subprocess
     root = tmp_path_factory.mktemp("deflake")
     project = root / "project"
     shutil.copytree(PROJECT, project)
-    done = subprocess.run([sys.executable, "-m", "webr4", "deflake", *SLOW, "test_prices.py", "--out", str(root / "run"),
-                           "--apply"],
+    done = subprocess.run([sys.executable, "-m", "webr4", "deflake", *SLOW, "test_prices.py",
+                           "--out", str(root / "run"), "--apply"],
                           cwd=project, capture_output=True, text=True, timeout=900)
     summary = json.loads((root / "run" / "summary.json").read_text())
     return project, done, summary
@@ -118,7 +118,8 @@ def test_two_page_responses_racing_get_the_tests_stopgap_when_one_starts_before_
     # time, so only the delay it was given is asserted here
     assert 0 < app_orders[0]["confirmation"]["delay_ms"] < 2500
     assert entry["fix"]["verified"]
-    assert '+    with page.expect_response("**/badge/saved.json"):\n+        page.goto("/badge/")' in entry["fix"]["diff"]
+    awaited = '+    with page.expect_response("**/badge/saved.json"):\n+        page.goto("/badge/")'
+    assert awaited in entry["fix"]["diff"]
 
 
 def test_a_fix_that_leaves_a_failing_order_is_refused(deflaked) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from webr4.deflake.fixtures import given
 from webr4.deflake.oracle import Outcome, failing_line, message_of
 
 DELAY_MS = 2_500
@@ -35,7 +36,7 @@ def run_slowed(test: Callable[..., Any], arguments: dict[str, Any], source: str,
                     pass  # the test ended and its page closed while the response was held
             page.route(lambda requested: requested.split("#")[0] == url, slow)
         try:
-            test(**{**arguments, "page": page})
+            test(**given(arguments, page))
         except (AssertionError, PlaywrightError) as failure:
             return Outcome(False, failing_line(failure, source), message_of(failure))
         return Outcome(True)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from webr4.browser.actions import LOAD_STATE, PAGE_URL, RESPONSE, UserAction, parse_actions
+from webr4.deflake.fixtures import given
 from webr4.deflake.testlog import TestCall
 from webr4.errors import Webr4Error
 from webr4.record.scripted import PAGE_ANSWERS
@@ -240,7 +241,7 @@ def outcome(test: Callable[..., Any], arguments: dict[str, Any], source: str, ca
     answers = Answers(calls, steps, trace)
     try:
         with replayed_assertions():
-            test(**{**arguments, "page": Replayed(answers, Page)})
+            test(**given(arguments, Replayed(answers, Page)))
     except Diverged as diverged:
         return Outcome(False, 0, str(diverged), diverged=True)
     except (AssertionError, PlaywrightError) as failure:

@@ -19,6 +19,7 @@ from webr4.browser.actions import PAGE_ASSERTION
 from webr4.deflake.adversary import DELAY_MS, run_slowed
 from webr4.deflake.diagnosis import FailingOrder, diagnose, seed_outcome
 from webr4.deflake.fixes import Fix, NoFix, load_before_action, wait_before_read, wait_for_response
+from webr4.deflake.fixtures import given
 from webr4.deflake.oracle import Outcome, outcome
 from webr4.deflake.recorder import assertions_written_down
 from webr4.deflake.testlog import TestCall, TestLog
@@ -102,7 +103,7 @@ def record_test(test: TestUnderDeflake, function: Callable[..., Any], page: Any)
     seed = SeedPage.open(page, None, log)
     try:
         with assertions_written_down(_unwrap):
-            function(**{**test.arguments, "page": seed})
+            function(**given(test.arguments, seed))
     except (AssertionError, PlaywrightError) as failure:
         raise TestFailsAlone(f"{test.nodeid} fails without any slow response (line "
                              f"{failing_line(failure, test.source)}: {message_of(failure)}); deflake explores "
@@ -122,7 +123,8 @@ def _sweep(url: str, steps: list[dict[str, Any]], run_dir: Path, bound: int, bud
     from webr4.report.ci import unfinished_reason
     from webr4.sweep.settings import SweepSettings
 
-    options = SweepOptions(SweepSettings(bound=bound, budget=budget), confirm="none")
+    # every order runs: the test judges them, not the verdicts a group's first would stand on
+    options = SweepOptions(SweepSettings(bound=bound, budget=budget, exhaustive=True), confirm="none")
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="webr4-deflake") as pool:
         checked = pool.submit(lambda: asyncio.run(check(url, run_dir, steps, options=options))).result()
     unfinished = unfinished_reason(run_dir, checked.summary)

@@ -27,11 +27,15 @@ def _context_args(item: pytest.Function) -> dict[str, Any]:
 
 
 def under_deflake(item: pytest.Function, run: Path, bound: int, budget: float | None) -> TestUnderDeflake:
-    """``item`` as deflake runs it; its ``page`` fixture must be a Playwright page."""
+    """``item`` as deflake runs it: it takes pytest-playwright's ``page``, or its ``context`` and
+    opens the page itself (:mod:`webr4.deflake.fixtures`)."""
     page: Any = item.funcargs.get("page")
+    context: Any = item.funcargs.get("context")
+    if page is None and context is not None:
+        page = context.new_page()
     if page is None:
-        pytest.fail(f"{item.nodeid} takes no Playwright 'page' fixture: deflake follows the page a test drives",
-                    pytrace=False)
+        pytest.fail(f"{item.nodeid} takes neither Playwright's 'page' nor its 'context' fixture: deflake follows "
+                    "the page a test drives", pytrace=False)
     arguments = {name: item.funcargs[name] for name in item._fixtureinfo.argnames if name in item.funcargs}
     context_args = _context_args(item)
 

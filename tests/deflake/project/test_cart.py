@@ -1,4 +1,5 @@
-def test_add_to_cart(page):
+def test_add_to_cart(context):
+    page = context.new_page()
     page.goto("/cart/")
     page.click("#add")
     page.get_by_text("Items:").hover()

@@ -65,9 +65,11 @@ def deflake_item(item: pytest.Function, run: Path, bound: int, budget: float | N
 def in_words(entry: dict[str, Any]) -> list[str]:
     """A test's failing orders and its fix, as lines for a person."""
     lines = [f"{entry['test']} fails in {len(entry['flaky'])} of {entry['sequences']} explored orders"]
-    for order in entry["flaky"]:
+    for orders in _alike(entry["flaky"]):
+        order = next((o for o in orders if o.get("regression")), orders[0])
         racing, proof = order["racing"], order["confirmation"]
-        lines.append(f"  line {order['line']}: {order['message']}")
+        more = f" (and {len(orders) - 1} more order(s) with this race)" if len(orders) > 1 else ""
+        lines.append(f"  line {order['line']}: {order['message']}{more}")
         lines.append(f"    {racing['words']} ({order['fault']}'s fault); plain Chromium with "
                      f"{racing['url'] or 'no slow response'} slow: {proof['status']}")
         regression = order.get("regression") or {}
@@ -83,3 +85,13 @@ def in_words(entry: dict[str, Any]) -> list[str]:
     elif fix:
         lines.append(f"  no fix: {fix['why']}")
     return lines
+
+
+def _alike(orders: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """The failing orders in groups of one race: the same failing line, racing pair, fault and
+    plain-Chromium word (what the test read may differ), in the order each group first came."""
+    groups: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+    for order in orders:
+        key = (order["line"], order["racing"]["words"], order["fault"], order["confirmation"]["status"])
+        groups.setdefault(key, []).append(order)
+    return list(groups.values())

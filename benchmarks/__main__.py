@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> None:
     RESULTS.mkdir(exist_ok=True)
     for name, module in SEPARATE.items():
         if args.only and name in args.only:
-            _write(RESULTS / name, module.run(sites))
+            module.run(sites).write(RESULTS / name)
     if args.only and not set(args.only) & set(SECTIONS):
         return
     previous = _previous()
@@ -92,14 +92,6 @@ def _print_last(sections: dict[str, ModuleType]) -> None:
         stored = RESULTS / f"{name}.md"
         if stored.is_file():
             print(f"{stored.read_text().rstrip()}\n\n(last measured; rerun with --only {name})\n", flush=True)
-
-
-def _write(stem: Path, section: Section) -> None:
-    """Print a section and write it to ``stem.md`` and ``stem.json``."""
-    print(f"## {section.title}\n\n{section.markdown}\n", flush=True)
-    stem.with_suffix(".md").write_text(f"## {section.title}\n\n{section.markdown}\n")
-    stem.with_suffix(".json").write_text(json.dumps(
-        {"machine": platform.platform(), "section": section.to_json()}, indent=1))
 
 
 def _previous() -> dict[str, Section]:

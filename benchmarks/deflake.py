@@ -1,10 +1,12 @@
 """``webr4 deflake`` on the flaky-test corpus: diagnosed, fixed with proof, and what it costs.
 
-``python -m benchmarks --only deflake [--tests NAME]``. The corpus (``benchmarks/flaky/``) is a
-Playwright project of its own, on small apps of its own and on TodoMVC apps and real-web pages from
-the npm registry (installed first, as their own benchmarks install them): each test passes on its
-fast server and fails when one response is slow (``corpus.json`` names it and how slow; ``python -m benchmarks.flaky.check_plain`` checks
-that much). For each test this section
+``python -m benchmarks --only deflake``, or ``python -m benchmarks.deflake NAME...`` to measure
+some tests again (their rows replace those of the results file, each row naming its commit). The
+corpus (``benchmarks/flaky/``) is a Playwright project of its own, on small apps of its own and on
+TodoMVC apps and real-web pages from the npm registry (installed first, as their own benchmarks
+install them): each test passes on its fast server and fails when one response is slow
+(``corpus.json`` names it and how slow; ``python -m benchmarks.flaky.check_plain`` checks that
+much). For each test this section
 
 * runs it as it is :data:`RUNS` times (its call's time, from pytest's JUnit report);
 * runs ``webr4 deflake`` on it (wall time, against one plain pytest process of the same test);
@@ -30,7 +32,7 @@ import sys
 import tempfile
 import time
 import xml.etree.ElementTree as ElementTree
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +47,8 @@ RUNS = 20
 RUN_LIMIT_S = 900.0
 _ENV = {**os.environ, "PYTHONPATH": str(CORPUS_DIR.parent.parent)}  # a copy of the corpus imports its server
 MARKERS = ("<!-- deflake:start -->", "<!-- deflake:end -->")
+RESULTS = Path(__file__).resolve().parent / "results"
+TITLE = "deflake on the flaky-test corpus"
 DOCS_PAGE = BENCHMARK_PAGES / "deflake.md"  # the documentation page whose table this writes
 
 
@@ -67,6 +71,7 @@ class Row:
     fixed_s: float | None = None
     deflake_s: float = 0.0
     plain_process_s: float = 0.0
+    commit: str = ""  # the checkout's commit when the row was measured
 
     @property
     def time_ratio(self) -> float | None:
@@ -113,7 +118,7 @@ def _one_process(tests: Path, file: str) -> float:
 
 
 def _matches(url: str | None, glob: str) -> bool:
-    return bool(url) and fnmatch.fnmatch(url.split("?")[0], glob.replace("**", "*"))
+    return url is not None and url != "" and fnmatch.fnmatch(url.split("?")[0], glob.replace("**", "*"))
 
 
 def measure(entry: dict[str, Any], scratch: Path) -> Row:
@@ -161,20 +166,47 @@ def table(rows: list[Row]) -> str:
         lines.append(f"| {row.test} | {row.pattern} | {'yes' if row.diagnosed else 'no'} | {row.fault or '–'} "
                      f"({row.expected_fault}) | {verified} | {fixed[0]} | {fixed[1]} | {ratio} | {row.cost:.1f} |")
     diagnosed = sum(r.diagnosed for r in rows)
-    verified = [r for r in rows if r.verified]
-    solid = sum(1 for r in verified if r.fixed_slow_passed == r.runs and r.fixed_plain_passed == r.runs)
-    ratios = [r.time_ratio for r in verified if r.time_ratio is not None]
+    proven = [r for r in rows if r.verified]
+    solid = sum(1 for r in proven if r.fixed_slow_passed == r.runs and r.fixed_plain_passed == r.runs)
+    ratios = [r.time_ratio for r in proven if r.time_ratio is not None]
     costs = [r.cost for r in rows if r.cost]
     lines.append("")
     lines.append(f"{diagnosed} of {len(rows)} tests diagnosed (the corpus's slow response named as the racing "
-                 f"event); {len(verified)} fixes verified, {solid} of them passing {RUNS} of {RUNS} runs under "
+                 f"event); {len(proven)} fixes verified, {solid} of them passing {RUNS} of {RUNS} runs under "
                  f"the slow response and {RUNS} of {RUNS} without it; fixed / original run time "
                  f"median {statistics.median(ratios):.2f}, worst {max(ratios):.2f}" if ratios else
                  f"{diagnosed} of {len(rows)} tests diagnosed; no fix verified")
     if costs:
         lines[-1] += (f"; deflake took {statistics.median(costs):.1f}× one plain pytest run of the test "
                       f"(median; worst {max(costs):.1f}×).")
+    commits: dict[str, list[str]] = {}
+    for row in rows:
+        commits.setdefault(row.commit or "unknown", []).append(row.test)
+    lines += ["", "Measured at " + "; ".join(
+        f"{commit}: {', '.join(tests) if len(commits) > 1 else 'every row'}" for commit, tests in commits.items())
+        + " (`python -m benchmarks --only deflake`, or `python -m benchmarks.deflake NAME...` for rows measured "
+          "again)."]
     return "\n".join(lines)
+
+
+def _commit() -> str:
+    """The checkout's commit, short, with ``+`` when its tree has changes."""
+    root = CORPUS_DIR.parent.parent
+    head = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    dirty = subprocess.run(["git", "-C", str(root), "diff", "--quiet", "HEAD"], capture_output=True)
+    return (head.stdout.strip() or "unknown") + ("+" if dirty.returncode else "")
+
+
+def _with_earlier(rows: list[Row], corpus: list[dict[str, Any]]) -> list[Row]:
+    """``rows`` (some of the corpus, measured now) with the corpus's other rows as the results
+    file last holds them, in the corpus's order."""
+    stored = RESULTS / "deflake.json"
+    earlier = json.loads(stored.read_text())["data"] if stored.is_file() else []
+    names = {f.name for f in fields(Row)}
+    by_test = {raw["test"]: Row(**{k: v for k, v in raw.items() if k in names}) for raw in earlier}
+    by_test.update({row.test: row for row in rows})
+    order = [Path(entry["test"].split("::")[0]).stem for entry in corpus]
+    return [by_test[name] for name in order if name in by_test]
 
 
 def run(_sites: list[Path], only: list[str] | None = None) -> Section:
@@ -189,15 +221,15 @@ def run(_sites: list[Path], only: list[str] | None = None) -> Section:
             place = Path(scratch) / str(number)
             place.mkdir()
             rows.append(measure(entry, place))
+            rows[-1].commit = _commit()
             print(f"deflake: {rows[-1].test}: diagnosed {rows[-1].diagnosed}, verified {rows[-1].verified}",
                   flush=True)
+    if only:
+        rows = _with_earlier(rows, corpus)
     markdown = table(rows)
-    if not only:
-        update_readme(markdown, MARKERS, DOCS_PAGE)
-    return Section("deflake on the flaky-test corpus", markdown,
-                   [asdict(r) | {"time_ratio": r.time_ratio, "cost": r.cost} for r in rows])
+    update_readme(markdown, MARKERS, DOCS_PAGE)
+    return Section(TITLE, markdown, [asdict(r) | {"time_ratio": r.time_ratio, "cost": r.cost} for r in rows])
 
 
-if __name__ == "__main__":
-    names = sys.argv[1:]
-    print(run([], names or None).markdown)
+if __name__ == "__main__":  # measure some tests again: python -m benchmarks.deflake NAME...
+    run([], sys.argv[1:] or None).write(RESULTS / "deflake")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import platform
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
@@ -25,6 +27,13 @@ class Section:
     @classmethod
     def from_json(cls, raw: dict[str, Any]) -> Section:
         return cls(raw["title"], raw["markdown"], raw["data"])
+
+    def write(self, stem: Path) -> None:
+        """Print the section and write it to ``stem.md`` and ``stem.json``."""
+        print(f"## {self.title}\n\n{self.markdown}\n", flush=True)
+        stem.with_suffix(".md").write_text(f"## {self.title}\n\n{self.markdown}\n")
+        stem.with_suffix(".json").write_text(json.dumps(
+            {"machine": platform.platform(), "section": self.to_json()}, indent=1))
 
 
 def find_sites(*directories: Path) -> list[Path]:

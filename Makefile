@@ -13,7 +13,7 @@ TEST_WORKERS ?= 2
 # reference is an error. Material's notice about its successor is left out of the output.
 MKDOCS  = NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict
 
-.PHONY: all setup browser test demo bench docs clean
+.PHONY: all setup browser test test-fast demo bench docs clean
 
 all: test
 
@@ -30,10 +30,17 @@ browser: $(STAMP)
 	@$(PY) -m webr4.browser.install
 
 test: browser
-	$(PY) -m ruff check webr4
-	$(PY) -m mypy webr4
+	$(PY) -m ruff check webr4 tests benchmarks
+	$(PY) -m mypy webr4 tests benchmarks
 	$(MKDOCS) --quiet
 	$(PY) -m pytest -q --numprocesses $(TEST_WORKERS) --dist loadfile
+
+# The lane to run after each change: lint, and every test that starts no browser (a test that
+# does start one without its `browser` mark fails), property tests trying a few examples each;
+# what builds or installs something (`slow`) is left to `make test`.
+test-fast: $(STAMP)
+	$(PY) -m ruff check webr4 tests benchmarks
+	$(PY) -m pytest -q -m "not browser and not slow" --quick --numprocesses $(TEST_WORKERS) --dist load
 
 demo: browser
 	$(PY) -m webr4.demo --out $(RUN_DIR)

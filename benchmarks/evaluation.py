@@ -82,7 +82,8 @@ class SiteTruth:
         """Harmful races to find: the listed ones, or one unnamed race on a harmful site without any."""
         return len(self.races) if self.races else int(self.harmful)
 
-    def race_of(self, labels: tuple[str, str], parent: list[str], child: list[str], names: dict[str, str]) -> int | None:
+    def race_of(self, labels: tuple[str, str], parent: list[str], child: list[str],
+                names: dict[str, str]) -> int | None:
         if not self.harmful:
             return None
         if not self.races:
@@ -155,7 +156,8 @@ async def evaluate_site(driver: Driver, site: Path, url: str, scratch: Path) -> 
     expected = json.loads((site / "expected.json").read_text())
     truth = SiteTruth(bool(expected.get("harmful")), expected_races(expected))
     session = await record(driver, url, scratch / "session", expected.get("session", []))
-    k1, first = await _webr4(driver, session, scratch / "k1", site.name, R4_K1, truth, strategy="r4", bound=1, budget=None)
+    k1, first = await _webr4(driver, session, scratch / "k1", site.name, R4_K1, truth, strategy="r4", bound=1,
+                             budget=None)
     _, again = await _webr4(driver, session, scratch / "k1-again", site.name, R4_K1, truth, strategy="r4", bound=1,
                             budget=None)
     k2, _ = await _webr4(driver, session, scratch / "k2", site.name, R4_K2, truth, strategy="r4", bound=2, budget=None)

@@ -69,7 +69,7 @@ def counting_calls() -> Iterator[list[int]]:
     def counted(connection: Connection, *args: Any, **kwargs: Any) -> Any:
         count[0] += 1
         return send(connection, *args, **kwargs)
-    Connection.send_message_to_server = counted  # type: ignore[method-assign]
+    Connection.send_message_to_server = counted  # type: ignore[method-assign, assignment]
     try:
         yield count
     finally:

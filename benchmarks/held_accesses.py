@@ -66,8 +66,8 @@ def answers(trace: Trace) -> dict[str, object]:
         for access in step.accesses:
             touching[access.location].add(step.event)
     pairs = {(a, b) for events in touching.values() for a in events for b in events if a != b}
-    found["conflicts"] = {pair: conflict_locations(trace, *pair) for pair in sorted(pairs)}
-    found["conflicts"] = {pair: where for pair, where in found["conflicts"].items() if where}
+    conflicts = {pair: conflict_locations(trace, *pair) for pair in sorted(pairs)}
+    found["conflicts"] = {pair: where for pair, where in conflicts.items() if where}
     found["names"] = racing_ids(trace)
     rules = {}
     for step in trace.steps:

@@ -147,18 +147,19 @@ def profiling_run(store: list[dict[str, Any]]) -> Callable[..., Awaitable[Trace]
     original = Controller.run
 
     async def run(self: Controller, url: str, plan: Sequence[Any]) -> Trace:
-        await self.cdp.send("Profiler.enable")
-        await self.cdp.send("Profiler.setSamplingInterval", {"interval": SAMPLING_US})
-        await self.cdp.send("Profiler.start")
+        cdp = self.channel.cdp
+        await cdp.send("Profiler.enable")
+        await cdp.send("Profiler.setSamplingInterval", {"interval": SAMPLING_US})
+        await cdp.send("Profiler.start")
         try:
             return await original(self, url, plan)
         finally:
-            profile = (await self.cdp.send("Profiler.stop"))["profile"]
-            await self.cdp.send("Debugger.enable")
+            profile = (await cdp.send("Profiler.stop"))["profile"]
+            await cdp.send("Debugger.enable")
             sources = SourceMap()
             ids = {node["callFrame"]["scriptId"] for node in profile["nodes"]} - {"", "0"}
-            await sources.learn(self.cdp, ids)
-            await self.cdp.send("Debugger.disable")
+            await sources.learn(cdp, ids)
+            await cdp.send("Debugger.disable")
             store.append({"profile": profile, "sources": sources})
     return run
 

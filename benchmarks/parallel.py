@@ -143,7 +143,8 @@ def table(results: list[Throughput]) -> str:
     lines = ["| backend | workers | reversals | wall (s) | executions/s | vs one worker | cores busy |",
              "|---|---:|---:|---:|---:|---:|---:|"]
     lines += [f"| {r.backend} | {r.workers} | {r.sequences} | {r.seconds:.1f} | {r.per_second:.2f} | "
-              f"{r.per_second / base:.2f}× | {'n/a' if r.cores_busy is None else f'{r.cores_busy:.2f} of {os.cpu_count()}'} |"
+              f"{r.per_second / base:.2f}× | "
+              f"{'n/a' if r.cores_busy is None else f'{r.cores_busy:.2f} of {os.cpu_count()}'} |"
               for r in results]
     return "\n".join(lines)
 

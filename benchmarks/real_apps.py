@@ -39,7 +39,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -382,7 +382,7 @@ def targets(results: list[AppResult]) -> str:
     """The goals next to the figures, each met or not."""
     ratios = [r.ratio for r in results if r.ratio is not None]
 
-    def worst(values: list[float | None]) -> float | None:
+    def worst(values: Sequence[float | None]) -> float | None:
         known = [v for v in values if v is not None]
         return max(known) if known else None
 

@@ -208,7 +208,8 @@ def _cpu_since(before: dict[str, float]) -> dict[str, float]:
     return {name: after.get(name, 0.0) - before.get(name, 0.0) for name in after}
 
 
-async def _profile_recording(driver: Driver, url: str, corpus: Corpus, scratch: Path) -> tuple[Session, RecordingProfile]:
+async def _profile_recording(driver: Driver, url: str, corpus: Corpus,
+                             scratch: Path) -> tuple[Session, RecordingProfile]:
     """Record twice: first with the app's scripts new to the rewrite cache, then with them cached."""
     timers = Timers(RECORDING_STAGES)
     cpu_before = cpu_by_process()
@@ -267,7 +268,8 @@ def markdown(profiles: Sequence[AppProfile]) -> str:
              f"Measured by `python -m benchmarks.real_apps_profile` on one machine: a short sweep "
              f"(`explore --max-sequences {SEQUENCES}`, one worker) of each app's TodoMVC session, with wall-clock "
              "timers around the stages of an execution, the CPU seconds of each process, and cProfile over "
-             "the Python side of one seed replay. Stages nest (the controlled run holds the rewriting, decoding and parsing it "
+             "the Python side of one seed replay. Stages nest (the controlled run holds the rewriting, decoding "
+             "and parsing it "
              "causes), so the shares do not add up to 100 %. The recording is timed the same way, in a rewrite cache "
              "of its own that starts empty. Figures per execution are the sweep's totals "
              "divided by its executions (two seed replays and one per explored child).", ""]

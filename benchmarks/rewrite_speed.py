@@ -102,7 +102,8 @@ def _timed_all(sources: list[tuple[str, str]]) -> float:
 
 def table(rows: list[tuple[str, int, float]]) -> str:
     lines = ["| input | size (KB) | rewrite (s) | MB/s |", "|---|---:|---:|---:|"]
-    lines += [f"| {name} | {size / 1024:.0f} | {seconds:.2f} | {size / seconds / 1e6:.2f} |" for name, size, seconds in rows]
+    lines += [f"| {name} | {size / 1024:.0f} | {seconds:.2f} | {size / seconds / 1e6:.2f} |"
+              for name, size, seconds in rows]
     return "\n".join(lines)
 
 

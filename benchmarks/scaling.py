@@ -21,6 +21,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
+from functools import partial
 from pathlib import Path
 
 from benchmarks.plot import log_log_chart
@@ -130,9 +131,9 @@ async def measure(sizes: tuple[int, ...] = SIZES) -> list[Scale]:
                                                  capture=Capture())).trace
                     seed_s = time.perf_counter() - started
                     analysis = find_races(seed, filters=DEFAULT_FILTERS)
-                    detect_s = _best_of(lambda: _detection(seed))
-                    plan_s = _best_of(lambda: _set_up(seed))
-                    replan_s = _best_of(lambda: _next_plan(seed))
+                    detect_s = _best_of(partial(_detection, seed))
+                    plan_s = _best_of(partial(_set_up, seed))
+                    replan_s = _best_of(partial(_next_plan, seed))
                     sequences = sweep_s = None
                     complete = False
                     if seed_s <= SWEEP_UP_TO_S:

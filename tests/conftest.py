@@ -11,7 +11,7 @@ import subprocess
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Coroutine, Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -31,12 +31,67 @@ SITES = resource_dir("sites")
 settings.register_profile("webr4", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("webr4")
 
+QUICK_EXAMPLES = 10
+"""The most examples a property test tries under ``--quick`` (``make test-fast``)."""
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--quick", action="store_true",
+                     help=f"property tests try at most {QUICK_EXAMPLES} examples each (make test-fast)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under ``--quick``, every property test tries at most :data:`QUICK_EXAMPLES` examples; its
+    own settings hold otherwise. Hypothesis keeps a test's settings on the test function, where
+    its runner reads them when the test is called."""
+    if not config.getoption("--quick"):
+        return
+    for item in items:
+        test = getattr(item, "obj", None)
+        chosen = getattr(test, "_hypothesis_internal_use_settings", None)
+        if test is not None and isinstance(chosen, settings) and chosen.max_examples > QUICK_EXAMPLES:
+            test._hypothesis_internal_use_settings = settings(chosen, max_examples=QUICK_EXAMPLES)
+
 
 def pytest_configure(config: pytest.Config) -> None:
     """Rewrites are cached on disk inside the pytest cache, never in the user's cache directory."""
     cache = getattr(config, "cache", None)  # absent under ``-p no:cacheprovider``
     directory = cache.mkdir("webr4-cache") if cache is not None else tempfile.mkdtemp(prefix="webr4-")
     os.environ.setdefault("WEBR4_CACHE_DIR", str(directory))
+
+
+STAND_IN = """#!/bin/sh
+echo "$*" >> "$WEBR4_STARTED_CHROMIUM"
+echo "this test is not marked browser: it may not start Chromium" >&2
+exit 1
+"""
+
+
+@pytest.fixture(scope="session")
+def refusing_chromium(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A stand-in for Chromium that notes each start in ``$WEBR4_STARTED_CHROMIUM`` and exits."""
+    path = tmp_path_factory.mktemp("refusing-chromium") / "chromium"
+    path.write_text(STAND_IN)
+    path.chmod(0o755)
+    return path
+
+
+@pytest.fixture(autouse=True)
+def no_chromium_unless_marked(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch,
+                              tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """A test not marked ``browser`` (what ``make test-fast`` runs) that starts Chromium, in this
+    process or in one it starts, fails: every launch of webr4 and of the suite goes through
+    ``WEBR4_CHROMIUM``, which points it to a stand-in that notes the start and refuses it."""
+    if request.node.get_closest_marker("browser"):
+        yield
+        return
+    started = tmp_path_factory.mktemp("chromium-starts") / "started"
+    monkeypatch.setenv("WEBR4_CHROMIUM", str(request.getfixturevalue("refusing_chromium")))
+    monkeypatch.setenv("WEBR4_STARTED_CHROMIUM", str(started))
+    yield
+    if started.exists():
+        pytest.fail(f"{request.node.nodeid} started Chromium but is not marked browser: "
+                    "mark it @pytest.mark.browser (or its module pytestmark)", pytrace=False)
 
 
 def site_names() -> list[str]:
@@ -73,7 +128,7 @@ class SyncDriver:
     def execute(self, url: str, plan: list[str] | tuple[str, ...] = (), **options: Any):
         return self._runner.run(self._driver.execute(url, plan, **options))
 
-    def run(self, work: Callable[[Driver], Awaitable[Any]]) -> Any:
+    def run(self, work: Callable[[Driver], Coroutine[Any, Any, Any]]) -> Any:
         """What ``work`` returns given the session's driver: a record and sweep in the shared
         browser cost no Chromium start of their own (every execution has a fresh context)."""
         return self._runner.run(work(self._driver))

@@ -89,6 +89,7 @@ def _missing_options(reference: BeautifulSoup, ctx: click.Context) -> list[str]:
     return sorted(_options(ctx) - words)
 
 
+@pytest.mark.slow  # builds the documentation site
 def test_the_reference_lists_every_command_including_the_lazily_loaded_ones(site: Path) -> None:
     reference = _page(site, "reference/cli.md")
     listed = {heading["id"] for heading in reference.find_all(["h2", "h3", "h4"]) if heading.get("id")}
@@ -97,6 +98,7 @@ def test_the_reference_lists_every_command_including_the_lazily_loaded_ones(site
     assert expected <= listed
 
 
+@pytest.mark.slow  # builds the documentation site
 def test_the_reference_shows_every_option_of_check_help(site: Path) -> None:
     check = next(ctx for ctx, _ in _commands(main, _root()) if ctx.command_path == "webr4 check")
     assert {"--out", "--budget", "--resume"} <= _options(check)
@@ -104,6 +106,7 @@ def test_the_reference_shows_every_option_of_check_help(site: Path) -> None:
     assert not missing, f"the command reference lacks options of 'webr4 check --help': {missing}"
 
 
+@pytest.mark.slow  # builds the documentation site
 @pytest.mark.parametrize("name", ["", *sorted(COMMANDS)], ids=lambda name: f"webr4 {name}".strip())
 def test_the_reference_shows_every_option_of_every_command(site: Path, name: str) -> None:
     reference = _page(site, "reference/cli.md")
@@ -120,10 +123,11 @@ def test_the_readme_is_short() -> None:
     assert lines <= README_MOST_LINES, f"README.md has {lines} lines; move what is reference into docs/"
 
 
+@pytest.mark.slow  # builds the documentation site
 def test_the_readmes_links_lead_to_files_and_anchors_that_exist(site: Path) -> None:
     readme = BeautifulSoup(markdown.markdown(README.read_text(), extensions=["tables", "fenced_code"]),
                            "html.parser")
-    targets = [link["href"] for link in readme.find_all("a", href=True)]
+    targets = [str(link["href"]) for link in readme.find_all("a", href=True)]
     assert any(target.startswith("docs/") for target in targets), "the README links into the documentation"
     broken = []
     for target in targets:

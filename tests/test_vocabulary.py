@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import click
+
 from webr4.cli import main
 from webr4.engine import plans
 from webr4.browser.runtime import runtime_source
@@ -22,7 +24,9 @@ def test_the_runtime_names_service_worker_registrations_with_the_python_word():
 
 
 def test_budget_stop_reasons_are_spelled_as_the_options_that_set_them():
-    explore_options = {option for param in main.get_command(None, "explore").params for option in param.opts}
+    explore = main.get_command(click.Context(main), "explore")
+    assert explore is not None
+    explore_options = {option for param in explore.params for option in param.opts}
     budgets = {StopReason.MAX_SEQUENCES, StopReason.TIME_LIMIT}
     assert {f"--{reason.value}" for reason in budgets} <= explore_options
     assert {plans.MAX_SEQUENCES, plans.TIME_LIMIT} == budgets

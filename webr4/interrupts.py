@@ -7,15 +7,13 @@ shell script ignores SIGINT) stays ignored. :func:`requested` says whether one c
 whatever fails because of it (a browser that the same signal to the process group took down)
 counts as the interrupt, not as an error of its own.
 
-:func:`main` is the ``webr4`` program: it installs the handlers before the command line is even
-imported, and once the command is over, a signal ends the process
-at once with status 130 and one line rather than in the middle of its clean-up.
+The ``webr4`` program (:func:`webr4.__main__.main`) installs them before the command line is
+even imported.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 import sys
 from types import FrameType
@@ -24,7 +22,7 @@ from typing import Any, Coroutine, TypeVar
 T = TypeVar("T")
 
 INTERRUPTED = 130
-_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+SIGNALS = (signal.SIGINT, signal.SIGTERM)
 _received: list[int] = []
 
 
@@ -48,7 +46,7 @@ def install() -> dict[int, Any] | None:
     sys.unraisablehook = _unraisable
     replaced: dict[int, Any] = {}
     try:
-        for signum in _SIGNALS:
+        for signum in SIGNALS:
             if signal.getsignal(signum) is not signal.SIG_IGN:
                 replaced[signum] = signal.signal(signum, _stop)
     except ValueError:
@@ -76,7 +74,7 @@ async def cancelled_by_signals(work: Coroutine[Any, Any, T]) -> T:
     loop = asyncio.get_running_loop()
     task = asyncio.current_task()
     assert task is not None
-    watched = [signum for signum in _SIGNALS if signal.getsignal(signum) is not signal.SIG_IGN]
+    watched = [signum for signum in SIGNALS if signal.getsignal(signum) is not signal.SIG_IGN]
 
     def stop(signum: int) -> None:
         _received.append(signum)
@@ -104,38 +102,3 @@ async def cancelled_by_signals(work: Coroutine[Any, Any, T]) -> T:
     if _received:  # it came as the work was ending, too late to cancel it: still an interrupt
         raise KeyboardInterrupt
     return result
-
-
-def main() -> None:
-    """The ``webr4`` program (:mod:`webr4.cli`), interruptible from its first moment to its last."""
-    install()
-    status: Any = INTERRUPTED
-    try:
-        from webr4.cli import main as command_line
-
-        command_line(prog_name="webr4")
-    except KeyboardInterrupt:  # before the command line could take it (while it was imported)
-        os.write(2, b"interrupted\n")
-    except SystemExit as exiting:
-        status = exiting.code
-    finally:
-        for signum in _SIGNALS:
-            if signal.getsignal(signum) is not signal.SIG_IGN:
-                signal.signal(signum, lambda signum, frame: _end(status))
-    _forget_interrupt_in_string_code()
-    raise SystemExit(status)
-
-
-def _forget_interrupt_in_string_code() -> None:
-    """CPython marks an interrupt that ended code it compiled from a string (the methods a
-    dataclass or a named tuple generates, while a module is imported) as unhandled, even when it
-    was handled afterwards, and under ``python -m`` it then ends the process by SIGINT at exit
-    instead of with the status given. Evaluating a string clears that mark."""
-    eval("None")
-
-
-def _end(status: Any) -> None:
-    """A signal after the command was over: end now, as interrupted (said once)."""
-    if status != INTERRUPTED:
-        os.write(2, b"interrupted\n")
-    os._exit(INTERRUPTED)

@@ -13,7 +13,7 @@
 //
 // A native observation comes only with a real rendering update, so a page whose events have all
 // run may still have one to come, sized by the last of them: `observingSizes` tells the stretch
-// to wait for one more rendering update before it ends (stretch.js).
+// to wait for one more rendering update before it ends (autorun.js).
 const RESIZE_PRIORITY = 1;
 const observerState = newWeakMap(); // the page's observer -> { native, kept, targets }
 let observersWatching = 0; // observers with at least one target

@@ -4,13 +4,14 @@ cold plain script it is measured against."""
 from __future__ import annotations
 
 import ast
+from typing import Any
 
 from benchmarks.check_cost import PHASES, phase_seconds
 from benchmarks.plain import cold_script
 
 
 def test_each_phase_runs_from_its_progress_line_to_the_next_and_the_report_to_the_exit() -> None:
-    lines = [(1.0, {"event": "phase", "phase": "recording"}),
+    lines: list[tuple[float, dict[str, Any]]] = [(1.0, {"event": "phase", "phase": "recording"}),
              (4.0, {"event": "phase", "phase": "replaying the seed"}),
              (6.0, {"event": "start", "planned": 3}),
              (7.0, {"event": "confirmation", "id": 1, "status": "confirmed"}),  # overlapping the sweep
@@ -24,8 +25,8 @@ def test_each_phase_runs_from_its_progress_line_to_the_next_and_the_report_to_th
 
 
 def test_the_cold_plain_script_is_python_that_performs_every_step_with_playwright_alone() -> None:
-    steps = [{"fill": "#new-todo", "value": "Buy 'milk'"}, {"press": "#new-todo", "key": "Enter"}, {"wait": 50},
-             {"click": "#filters a[href='#/completed']"}]
+    steps: list[dict[str, Any]] = [{"fill": "#new-todo", "value": "Buy 'milk'"}, {"press": "#new-todo", "key": "Enter"},
+                                   {"wait": 50}, {"click": "#filters a[href='#/completed']"}]
     source = cold_script("http://127.0.0.1:1/app/", steps, "/usr/bin/chromium")
     tree = ast.parse(source)
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}

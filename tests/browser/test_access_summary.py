@@ -4,8 +4,8 @@ Every bundled site (with its session) and every page under ``tests/sweep/pages``
 once, then replayed from the recording twice, with the full access log and as webr4 runs: both
 replays run the same events, and each step's accesses are :func:`webr4.access_summary.summarise`
 of that step's full log, less every variable and property no other step touches (the page holds
-them back and never hands them over), whose written names the step keeps in ``unlisted_writes``. Every answer computed from the
-accesses is the full log's (:func:`benchmarks.held_accesses.differing_answers`).
+them back and never hands them over), whose written names the step keeps in ``unlisted_writes``.
+Every answer computed from the accesses is the full log's (:func:`benchmarks.held_accesses.differing_answers`).
 """
 
 from __future__ import annotations

@@ -15,7 +15,8 @@ from webr4.serve import serve
 from webr4.trace import Category
 
 PAGES = {
-    "throws.html": "<!DOCTYPE html><body><p id=a>before</p><script>undefinedFunction();</script><p id=b>after</p></body>",
+    "throws.html": ("<!DOCTYPE html><body><p id=a>before</p><script>undefinedFunction();</script>"
+                    "<p id=b>after</p></body>"),
     "loops.html": (
         "<!DOCTYPE html><body><p id=a>x</p><script>"
         "setTimeout(function spin(){ for(;;){} }, 10); setTimeout(function(){}, 20);"
@@ -31,10 +32,12 @@ PAGES = {
         "<!DOCTYPE html><body><script>"
         # 1.5 GB, then the loop spins on: a renderer that fills its heap to the limit crashes,
         # and how soon it does depends on the machine's speed, which the 5 s budget must not.
-        "setTimeout(function fill(){ var kept = []; for(;;){ if (kept.length < 190) kept.push(new Array(1e6).fill(0.5)); } }, 10);"
+        "setTimeout(function fill(){ var kept = []; "
+        "for(;;){ if (kept.length < 190) kept.push(new Array(1e6).fill(0.5)); } }, 10);"
         "</script></body>"
     ),
-    "navigates.html": "<!DOCTYPE html><body><p>bye</p><script>setTimeout(function(){ location.href = 'throws.html'; }, 5);</script></body>",
+    "navigates.html": ("<!DOCTYPE html><body><p>bye</p>"
+                       "<script>setTimeout(function(){ location.href = 'throws.html'; }, 5);</script></body>"),
     "data.json": '{"not": "html"}',
 }
 
@@ -105,7 +108,8 @@ def test_navigation_away_is_refused_and_ends_the_run_as_its_outcome(driver, bad_
 def test_cli_rejects_a_malformed_sequence_file_in_one_line(tmp_path):
     bad = tmp_path / "seq.json"
     bad.write_text(json.dumps({"sequence": [1, 2]}))
-    result = CliRunner().invoke(main, ["run", "http://127.0.0.1:9/", "--out", str(tmp_path / "o"), "--sequence", str(bad)])
+    result = CliRunner().invoke(main, ["run", "http://127.0.0.1:9/", "--out", str(tmp_path / "o"),
+                                       "--sequence", str(bad)])
     assert result.exit_code == 2
     assert "list of event ids" in result.output and "Traceback" not in result.output
 

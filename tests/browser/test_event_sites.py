@@ -18,7 +18,8 @@ pytestmark = pytest.mark.browser
 BUNDLE = "".join(f"var é{n}={{a:{n}}};é{n}.a=é{n}.a+1;function f{n}(x){{return x.a+é{n}.a}}"
                  f"if(é{n}.a%50==1)setTimeout(function(){{f{n}(é{n})}},{n});" for n in range(300))
 INLINE = "".join(f"var i{n}={{b:{n}}};i{n}.b+=1;" for n in range(200)) + "setTimeout(function(){i0.b=0},1);"
-PAGE = f'<!doctype html><html><head><meta charset="utf-8"></head><body><p>sites</p>\n<script src="bundle.js"></script>\n<script>{INLINE}</script>\n</body></html>'
+PAGE = (f'<!doctype html><html><head><meta charset="utf-8"></head><body><p>sites</p>\n'
+        f'<script src="bundle.js"></script>\n<script>{INLINE}</script>\n</body></html>')
 # In plain Chromium: where each setTimeout was called from, as V8 names the caller's frame.
 CALLERS = """(() => { const original = window.setTimeout; window.__callers = [];
   window.setTimeout = function (...args) {

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from playwright.async_api import Page
+from playwright.async_api import Page, Request
 
 from webr4.browser.driver import Driver
 from webr4.browser.responses import ResponseStore
@@ -144,7 +144,11 @@ def _plain(driver, url: str) -> tuple[str, dict[str, str]]:
 
     async def load(page: Page) -> tuple[str, dict[str, str]]:
         failures: dict[str, str] = {}
-        page.on("requestfailed", lambda request: failures.setdefault(request.url, request.failure or ""))
+
+        def failed(request: Request) -> None:
+            failures.setdefault(request.url, request.failure or "")
+
+        page.on("requestfailed", failed)
         await page.goto(url, wait_until="load")
         await page.wait_for_function("document.getElementById('timeout').textContent !== ''")
         await page.wait_for_timeout(500)

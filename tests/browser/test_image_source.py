@@ -51,7 +51,9 @@ def logs_of_three_runs(driver, url: str) -> set[str]:
     logs = set()
     for _ in range(3):
         execution = driver.execute(url, store=ResponseStore(), live_network=True, capture=Capture())
-        logs.add(re.search(r'<p id="out">\s*([^<]*?)\s*</p>', execution.dom).group(1))
+        shown = re.search(r'<p id="out">\s*([^<]*?)\s*</p>', execution.dom)
+        assert shown is not None
+        logs.add(shown.group(1))
     return logs
 
 

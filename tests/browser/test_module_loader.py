@@ -23,6 +23,7 @@ from webr4.browser.driver import Driver
 from webr4.record.session import record
 from webr4.sweep.explore import explore
 from webr4.sweep.settings import SweepSettings
+from webr4.rundir.summary import Summary
 from webr4.rundir.runfiles import RunFiles
 
 from ..route_server import route_server
@@ -103,7 +104,7 @@ async def _plain(url: str, held: str, other: str, driver: Driver) -> list:
 
 
 def test_reversing_two_modules_of_a_loader_ends_as_plain_chromium_does(app_url, tmp_path: Path) -> None:
-    async def go() -> tuple[list[list], object]:
+    async def go() -> tuple[list[list], Summary]:
         async with Driver() as driver:
             plain = [await _plain(app_url, "store.js", "view.js", driver),
                      await _plain(app_url, "view.js", "store.js", driver)]

@@ -19,6 +19,7 @@ from webr4.browser.responses import ResponseStore
 from webr4.execution import Capture
 from webr4.sweep.explore import explore
 from webr4.sweep.settings import SweepSettings
+from webr4.rundir.summary import Summary
 from webr4.record.session import record
 from webr4.trace import Category
 
@@ -106,7 +107,7 @@ def test_window_open_is_leaving_too(driver, pages_url):
 
 
 def test_a_page_that_navigates_while_recorded_is_explored(pages_url, tmp_path: Path):
-    async def check() -> object:
+    async def check() -> Summary:
         async with Driver() as d:
             session = await record(d, pages_url + "/timer", tmp_path / "session", [])
             return await explore(d, session, tmp_path / "run", SweepSettings(bound=1, max_sequences=5))

@@ -68,8 +68,8 @@ def test_a_planned_event_not_pending_yet_runs_when_it_appears() -> None:
 
 def test_an_event_whose_creator_changed_keeps_its_place_in_the_plan() -> None:
     follower = PlanFollower(["m1~1", "m2~2", "t9~3", "x9~4"])
-    assert follower.choose({"m1~1": (0.0, 0, 1), "m2~2": (0.0, 0, 2)}).event == "m1~1"
-    assert follower.choose({"m2~2": (0.0, 0, 2)}).event == "m2~2"
+    assert follower.choose({"m1~1": (0.0, 0, 1), "m2~2": (0.0, 0, 2)}) == Choice("m1~1", "m1~1")
+    assert follower.choose({"m2~2": (0.0, 0, 2)}) == Choice("m2~2", "m2~2")
     # The timer was recorded as m2's child (t9); this time m1 created it (t7), with the same loose part.
     assert follower.choose({"t7~3": (4.0, 0, 3)}) == Choice("t7~3", "t9~3")
     assert follower.matched == {"t9~3": "t7~3"}
@@ -79,7 +79,7 @@ def test_an_unnamed_event_due_first_runs_first_once_the_run_has_left_the_plan() 
     follower = PlanFollower(["a~1", "u0:click:#go"])
     new_timer = {"n~7": (4.0, 0, 2)}
     # Before anything waited, the plan decides alone.
-    assert follower.choose({"a~1": (10.0, 0, 1), **new_timer}).event == "a~1"
+    assert follower.choose({"a~1": (10.0, 0, 1), **new_timer}) == Choice("a~1", "a~1")
     follower = PlanFollower(["a~1", "u0:click:#go"])
     assert follower.choose({"u0:click:#go": (1000.0, 2, 0), **new_timer}) == Choice("n~7", None)
     assert follower.choose({"u0:click:#go": (1000.0, 2, 0)}) == Choice("u0:click:#go", "u0:click:#go")

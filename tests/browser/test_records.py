@@ -46,7 +46,8 @@ PAGE = b"""<!doctype html><html><head><title>every kind of event</title>
 <script async src="/async.js"></script>
 </head><body>
 <input id="t" value="some text">
-<button id="b" onclick="document.title = 'clicked'; const t = document.getElementById('t'); t.focus(); t.select();">b</button>
+<button id="b" onclick="document.title = 'clicked';
+  const t = document.getElementById('t'); t.focus(); t.select();">b</button>
 <script src="/blocking.js"></script>
 <img src="/missing.png">
 <p>after the blocking script</p>
@@ -77,7 +78,8 @@ def _exact(kind: Any, raw: Any, where: str) -> None:
         for i, item in enumerate(raw):
             _exact(args[0] if args[-1] is Ellipsis else args[i], item, f"{where}[{i}]")
         return
-    options = [option for option in (kind, *get_args(kind)) if dataclasses.is_dataclass(option)]
+    options = [option for option in (kind, *get_args(kind))
+               if isinstance(option, type) and dataclasses.is_dataclass(option)]
     if not options or raw is None:
         return
     fitting = [option for option in options if isinstance(raw, dict) and set(raw) == records.field_names(option)]

@@ -66,13 +66,14 @@ DATA = b"hello world\n"
 def _respond(path: str) -> Answer | None:
     """The page; a 12-byte text with validators, and without for a synchronous request; the same
     gzipped (Chromium knows no length of an encoded body); an empty one."""
-    return {
+    answers: dict[str, Answer] = {
         "/": ("text/html", PAGE.encode()),
         "/data.txt": ("text/plain", DATA, VALIDATORS),
         "/sync.txt": ("text/plain", DATA),
         "/data.gz": ("text/plain", gzip.compress(DATA, mtime=0), {"Content-Encoding": "gzip"}),
         "/empty.txt": ("text/plain", b""),
-    }.get(path)
+    }
+    return answers.get(path)
 
 
 def _plain_dom(driver, url: str) -> str:

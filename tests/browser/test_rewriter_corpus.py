@@ -168,7 +168,8 @@ def out_text(dom: str) -> list[str]:
     start = next(i for i, line in enumerate(lines) if line.lstrip().startswith("<pre") and 'id="out"' in line)
     pad = lines[start][: len(lines[start]) - len(lines[start].lstrip())]
     end = lines.index(pad + "</pre>", start)
-    return [html.unescape(line.strip()) for line in lines[start + 1:end] if not line.strip().startswith(("<div", "</div"))]
+    return [html.unescape(line.strip()) for line in lines[start + 1:end]
+            if not line.strip().startswith(("<div", "</div"))]
 
 
 def exceptions(execution: Execution) -> Counter[str]:

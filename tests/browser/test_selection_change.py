@@ -61,7 +61,9 @@ async def session(page: Page) -> None:
 
 
 def logged(dom: str) -> list[str]:
-    return re.search(r'<p id="out">\s*([^<]*?)\s*</p>', dom).group(1).split(", ")
+    shown = re.search(r'<p id="out">\s*([^<]*?)\s*</p>', dom)
+    assert shown is not None
+    return shown.group(1).split(", ")
 
 
 def test_selection_changes_run_as_events_in_chromiums_order(driver, page_url):

@@ -8,6 +8,7 @@ blocked or allowed as the session has them, is the oracle: under webr4 the page 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 import pytest
 from playwright.async_api import Page
@@ -42,9 +43,11 @@ FILES = {"/": ("text/html", PAGE), "/sw.js": ("text/javascript", WORKER),
          "/source": ("text/plain", b"source text"), "/data": ("text/plain", b"network data")}
 
 
-def _plain_dom(driver, url: str, service_workers: str) -> str:
+def _plain_dom(driver, url: str, service_workers: Literal["allow", "block"]) -> str:
     async def load(page: Page) -> str:
-        context = await page.context.browser.new_context(service_workers=service_workers)
+        browser = page.context.browser
+        assert browser is not None
+        context = await browser.new_context(service_workers=service_workers)
         try:
             plain = await context.new_page()
             await plain.goto(url)

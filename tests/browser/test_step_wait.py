@@ -173,7 +173,8 @@ def test_a_target_that_stays_covered_says_so(tmp_path):
     covered = '<button id="go">Go</button><div style="position: fixed; inset: 0; background: navy"></div>'
     with page_server(covered) as url:
         assert _never_happens(url, tmp_path, {"click": "#go"}) == (
-            "step 1 (click on #go) never happened: another element stayed over it, and the page had nothing left to run")
+            "step 1 (click on #go) never happened: another element stayed over it, "
+            "and the page had nothing left to run")
 
 
 def _never_happens(url: str, tmp_path: Path, step: dict[str, Any], limits: Limits = Limits()) -> str:

@@ -14,7 +14,7 @@ from webr4.engine.races import find_races
 from webr4.execution import Capture
 from webr4.serve import serve
 from webr4.record.scripted import plain_page
-from webr4.trace import Category, Trace
+from webr4.trace import Category, Event, Trace
 
 pytestmark = pytest.mark.browser
 
@@ -75,10 +75,11 @@ def logged(dom: str) -> list[str]:
 
 def timer_steps(trace: Trace) -> list[int]:
     """Steps of the timers that log (the ones set inside another callback or a click)."""
-    return [n for n, step in enumerate(trace.steps)
-            if trace.events[step.event].category is Category.TIMER
-            and trace.events[step.event].creator is not None
-            and trace.events[trace.events[step.event].creator].category is not Category.PARSE]
+    def logs(event: Event) -> bool:
+        return (event.category is Category.TIMER and event.creator is not None
+                and trace.events[event.creator].category is not Category.PARSE)
+
+    return [n for n, step in enumerate(trace.steps) if logs(trace.events[step.event])]
 
 
 def assert_never_reversed(trace: Trace, steps: list[int]) -> None:

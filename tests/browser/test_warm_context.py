@@ -85,7 +85,9 @@ def test_a_page_made_ahead_that_went_away_is_made_again(driver, page_url):
     driver.execute(page_url, store=store, live_network=True, capture=Capture())
 
     async def close_the_others(page: Page) -> int:
-        others = [context for context in page.context.browser.contexts if context is not page.context]
+        browser = page.context.browser
+        assert browser is not None
+        others = [context for context in browser.contexts if context is not page.context]
         for context in others:
             await context.close()
         return len(others)

@@ -23,7 +23,8 @@ def mixed_run(tmp_path: Path) -> Path:
     """A run with one reversal of every verdict; the harmful one has both sites, the heap-only one none."""
     site = "http://127.0.0.1:8765/two-xhr/"
     return write_run(tmp_path / "run", [
-        reversal(1, "harmful", ["initialization-race", "exception-diff"], sites=(f"{site}cart.js:4:10", f"{site}:17:30")),
+        reversal(1, "harmful", ["initialization-race", "exception-diff"],
+                 sites=(f"{site}cart.js:4:10", f"{site}:17:30")),
         reversal(2, "harmless", ["commute"]),
         reversal(3, "heap-only", ["heap-only"]),
         reversal(4, "error", ["child-failed"]),

@@ -30,7 +30,8 @@ def test_the_example_fails_on_the_harmful_race_and_passes_the_commutative_one(sh
     result.assert_outcomes(passed=1, failed=1)
     out = shop.path / "test-output" / "webr4"
     # pytest-playwright runs each test once per browser: its name carries the browser
-    harmful_run, commuting_run = out / "test_shop.test_add_to_cart-chromium", out / "test_shop.test_unread_count-chromium"
+    harmful_run = out / "test_shop.test_add_to_cart-chromium"
+    commuting_run = out / "test_shop.test_unread_count-chromium"
     result.stdout.fnmatch_lines([
         "*webr4: 1 harmful event race(s) in *click-during-parse/ with the actions of test_add_to_cart*",
         "reversal 1: * click on #add on global addToCart [[]harmful: initialization-race*",
@@ -42,8 +43,10 @@ def test_the_example_fails_on_the_harmful_race_and_passes_the_commutative_one(sh
     session = json.loads((harmful_run / "session" / "session.json").read_text())
     assert session["url"].endswith("/click-during-parse/") and session["actions"] == [{"click": "#add"}]
     (result,) = sarif_log(harmful_run, RunDir(harmful_run).read_summary())["runs"][0]["results"]
-    uris = [loc["physicalLocation"]["artifactLocation"]["uri"] for loc in result["locations"] + result["relatedLocations"]]
-    assert [uri.removeprefix(session["url"]) for uri in uris] == ["cart.js", ""]  # cart.js defines, the page's onclick reads
+    uris = [loc["physicalLocation"]["artifactLocation"]["uri"]
+            for loc in result["locations"] + result["relatedLocations"]]
+    # cart.js defines, the page's onclick reads
+    assert [uri.removeprefix(session["url"]) for uri in uris] == ["cart.js", ""]
     summary = json.loads((commuting_run / "summary.json").read_text())
     assert summary["site"].endswith("/commutative-counter/") and "harmful" not in summary["counts"]
     assert json.loads((commuting_run / "session" / "session.json").read_text())["actions"] == []

@@ -31,7 +31,8 @@ POLL0 = Event("t2", Category.TIMER, "setTimeout", "setTimeout 50ms at poll.js:4:
               params={"delay": 50, "site": "poll.js:4:3", "firing": 0})
 POLL1 = Event("t3", Category.TIMER, "setTimeout", "setTimeout 50ms at poll.js:4:3", creator="t2",
               params={"delay": 50, "site": "poll.js:4:3", "firing": 0})
-WATCHDOG = Event("t4", Category.TIMER, "setTimeout", "setTimeout 1500ms watchdog", params={"delay": 1500, "site": "w.js:1:1"})
+WATCHDOG = Event("t4", Category.TIMER, "setTimeout", "setTimeout 1500ms watchdog",
+                 params={"delay": 1500, "site": "w.js:1:1"})
 
 ALL = (PARSE, SCRIPT, CLICK, FILL, LOAD, XHR_A, XHR_B, FETCH, UNLOAD, TICK0, TICK1, POLL0, POLL1, WATCHDOG)
 
@@ -39,7 +40,8 @@ ALL = (PARSE, SCRIPT, CLICK, FILL, LOAD, XHR_A, XHR_B, FETCH, UNLOAD, TICK0, TIC
 def trace(*sequence: Event, pending: tuple[Event, ...] = (), writes: dict[str, list[str]] | None = None,
           truncated: str | None = None) -> Trace:
     writes = writes or {}
-    steps = [Step(e.id, frozenset({e.id}), accesses=tuple(Access(AccessKind.WRITE, loc) for loc in writes.get(e.id, ())))
+    steps = [Step(e.id, frozenset({e.id}),
+                  accesses=tuple(Access(AccessKind.WRITE, loc) for loc in writes.get(e.id, ())))
              for e in sequence]
     return Trace(steps, {e.id: e for e in ALL}, frozenset(e.id for e in pending), truncated=truncated)
 
@@ -125,7 +127,8 @@ def test_dom_and_render_diff() -> None:
     # not compared: a DOM difference counts as visible
     assert verdict(*args, StateDiff(dom=DOM), (XHR_A, XHR_B)).reasons == ["dom-and-render-diff"]
     # compared and identical: DOM alone is not harmful
-    assert verdict(*args, StateDiff(dom=DOM, screenshot=SAME_SHOT), (XHR_A, XHR_B)) == Verdict("harmless", ["other-diff"])
+    assert (verdict(*args, StateDiff(dom=DOM, screenshot=SAME_SHOT), (XHR_A, XHR_B))
+            == Verdict("harmless", ["other-diff"]))
     assert verdict(*args, StateDiff(dom=DOM, screenshot=SHOT), (XHR_A, XHR_B),
                    rules=without("dom-and-render-diff")).kind == "harmless"
 

@@ -90,7 +90,8 @@ def test_an_interrupt_while_recording_keeps_the_sweep_settings_and_prints_them(t
 def test_resume_names_every_stored_setting_that_wins(racing_url, tmp_path):
     run = tmp_path / "run"
     first = CliRunner().invoke(main, ["check", racing_url, "--out", str(run), "--workers", "1", "--max-sequences", "2",
-                                      "--mask", "#a", "--rules", "heap-only", "--progress", "quiet", "--confirm", "none"])
+                                      "--mask", "#a", "--rules", "heap-only", "--progress", "quiet",
+                                      "--confirm", "none"])
     assert first.exit_code in (0, 1), first.output
     again = CliRunner().invoke(main, ["check", racing_url, "--out", str(run), "--resume", "--workers", "1",
                                       "--mask", "#b", "--mask-heap", "window.x", "--rules", "dom-and-render-diff",

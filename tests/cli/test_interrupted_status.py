@@ -14,13 +14,13 @@ ROOT = Path(__file__).resolve().parents[2]
 
 PROGRAM = '''
 import webr4.cli
-from webr4 import interrupts
+from webr4.__main__ import main
 
 def command_line(**options):  # as a signal landing in a dataclass's generated __init__
     exec("raise KeyboardInterrupt")
 
 webr4.cli.main = command_line
-interrupts.main()
+main()
 '''
 
 

@@ -228,7 +228,8 @@ def test_a_local_dask_cluster_leaves_nothing_in_the_temporary_directory(racing_u
     temporary = Path(tempfile.mkdtemp(prefix="w4-"))  # short: Chromium keeps a socket in its profile there
     run = tmp_path / "run"
     result = subprocess.run([sys.executable, "-m", "webr4", "check", racing_url, "--out", str(run), "--cluster",
-                             "local:2", "--max-sequences", "3", "--progress", "quiet", "--confirm", "none"], capture_output=True, text=True,
+                             "local:2", "--max-sequences", "3", "--progress", "quiet", "--confirm", "none"],
+                            capture_output=True, text=True,
                             env={**os.environ, "PYTHONPATH": str(ROOT), "TMPDIR": str(temporary)}, timeout=300)
     assert result.returncode in (0, 1), result.stderr
     assert summary(run)["status"] == "finished"

@@ -32,7 +32,7 @@ MOMENTS = ["start-up", "recording", "seed", "sweep", "confirming", "after-the-su
 
 
 @pytest.fixture(scope="module")
-def sites() -> Iterator[tuple[str, threading.Event]]:
+def sites() -> Iterator[tuple[str, str, threading.Event]]:
     """The racing page, and a page whose one request takes two seconds (set when it is asked for)."""
     asked = threading.Event()
 

@@ -34,7 +34,7 @@ def _imported(probe: str, modules: tuple[str, ...], *args: str) -> tuple[list[st
 
 @pytest.mark.parametrize("option", ["--version", "--help"])
 def test_version_and_help_import_no_command(option):
-    probe = "from webr4.interrupts import main\ntry:\n    main()\nexcept SystemExit:\n    pass"
+    probe = "from webr4.__main__ import main\ntry:\n    main()\nexcept SystemExit:\n    pass"
     imported, printed = _imported(probe, HEAVY, option)
     assert imported == []
     assert "webr4" in printed

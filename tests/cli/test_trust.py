@@ -3,7 +3,6 @@ only, impossible limits refused, other people's directories left alone, one line
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys

@@ -1,15 +1,15 @@
 """``webr4 deflake`` on a small Playwright project of flaky tests, in a real Chromium.
 
-Each test of ``project/`` passes on a fast server and fails when one response is slow: a read
-after a fixed wait (``test_cart``, which opens its page from pytest-playwright's ``context``), a
-count after a fixed wait for a debounced search (``test_search``), a click before a deferred
-script attached its handler (``test_shop``), an item typed before the saved list arrived and
-replaced it (``test_list``). One deflake run must find each one's failing order, name the racing response, confirm it in plain
-Chromium and offer a fix proven to remove it; ``--apply`` then writes the fixes, and the fixed
-tests pass in plain Chromium under the slow response that fails the originals. ``test_badge``'s
-app overwrites the added item with a late saved count: the test's stopgap waits for the saved
-count before adding. ``test_prices``'s two prices, asked for at once, race: no wait of the test
-orders them, so its proposed fix is refused.
+Each test of ``project/`` passes on a fast server and fails when one response is slow: a read after
+a fixed wait (``test_cart``, which opens its page from pytest-playwright's ``context``), a count
+after a fixed wait for a debounced search (``test_search``), a click before a deferred script
+attached its handler (``test_shop``), an item typed before the saved list arrived and replaced it
+(``test_list``). One deflake run must find each one's failing order, name the racing response,
+confirm it in plain Chromium and offer a fix proven to remove it; ``--apply`` then writes the
+fixes, and the fixed tests pass in plain Chromium under the slow response that fails the originals.
+``test_badge``'s app overwrites the added item with a late saved count: the test's stopgap waits
+for the saved count before adding. ``test_prices``'s two prices, asked for at once, race: no wait
+of the test orders them, so its proposed fix is refused.
 """
 
 from __future__ import annotations

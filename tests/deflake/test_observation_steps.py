@@ -43,7 +43,7 @@ def _sweep(steps: list[dict], out: Path, page: str = "cart/") -> list[tuple[list
 
 
 def test_a_read_before_the_response_it_wants_is_explored_and_reads_the_old_text(tmp_path: Path) -> None:
-    steps = [{"click": "#add"}, {"wait": 50}, {"read": "#count", "method": "inner_text", "args": []}]
+    steps: list[dict] = [{"click": "#add"}, {"wait": 50}, {"read": "#count", "method": "inner_text", "args": []}]
     seed, *reversals = _sweep(steps, tmp_path / "run")
     assert seed[0].index("fetch") < seed[0].index("read") and seed[1] == {"read": "1"}
     assert any(types.index("read") < types.index("fetch") and answers == {"read": "0"}
@@ -51,15 +51,15 @@ def test_a_read_before_the_response_it_wants_is_explored_and_reads_the_old_text(
 
 
 def test_an_expectation_waits_for_its_condition_so_nothing_reverses_it(tmp_path: Path) -> None:
-    steps = [{"click": "#add"}, {"expect": "#count", "assertion": "to_have_text", "args": ["1"]},
-             {"read": "#count", "method": "inner_text", "args": []}]
+    steps: list[dict] = [{"click": "#add"}, {"expect": "#count", "assertion": "to_have_text", "args": ["1"]},
+                         {"read": "#count", "method": "inner_text", "args": []}]
     sequences = _sweep(steps, tmp_path / "run")
     assert all(types.index("fetch") < types.index("expect") and answers == {"read": "1"}
                for types, answers in sequences)
 
 
 def test_a_read_of_the_url_races_the_timer_that_changes_it(tmp_path: Path) -> None:
-    steps = [{"click": "#go"}, {"wait": 50}, {"read": "html", "method": "page.url", "args": []}]
+    steps: list[dict] = [{"click": "#go"}, {"wait": 50}, {"read": "html", "method": "page.url", "args": []}]
     seed, *reversals = _sweep(steps, tmp_path / "run", "route/")
     assert seed[0].index("setTimeout") < seed[0].index("read") and str(seed[1]["read"]).endswith("/route/#/done")
     assert any(types.index("read") < types.index("setTimeout") and str(answers["read"]).endswith("/route/")

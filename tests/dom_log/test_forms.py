@@ -66,7 +66,8 @@ def test_every_way_to_choose_in_a_select_writes_its_value(open_page):
         ["w", "dom:#currency.value", None, "s:USD"],
         ["w", "dom:#currency.value", None, "s:EUR"],
     ]
-    assert logged(page, "document.getElementById('currency').selectedIndex")[-1] == ["r", "dom:#currency.value", None, None]
+    assert logged(page, "document.getElementById('currency').selectedIndex")[-1] == [
+        "r", "dom:#currency.value", None, None]
 
 
 def test_a_user_choice_writes_the_select_value(open_page):
@@ -106,7 +107,8 @@ def test_controls_the_user_cannot_change_get_no_user_write(open_page):
     page.click("#off", force=True)
     entries = user_entries(page)
     assert [e for e in entries if e[1] in ("dom:#locked.value", "dom:#off.checked")] == []
-    assert page.evaluate("[document.getElementById('locked').value, document.getElementById('off').checked]") == ["fixed", False]
+    assert page.evaluate("[document.getElementById('locked').value, document.getElementById('off').checked]") == [
+        "fixed", False]
 
 
 FORM_SUITE = """() => {

@@ -118,7 +118,8 @@ def test_local_storage_items(open_page):
         ["r", "storage:session.tab", None, None],
     ]
     # clear() writes every item, in the storage's own order.
-    assert sorted(map(tuple, entries[4:])) == [("w", "storage:local.cart", None, "u"), ("w", "storage:local.seen", None, "u")]
+    assert sorted(map(tuple, entries[4:])) == [("w", "storage:local.cart", None, "u"),
+                                               ("w", "storage:local.seen", None, "u")]
 
 
 def test_cookie(open_page):

@@ -131,7 +131,7 @@ def cyclic_models(draw: st.DrawFn, max_events: int = 3) -> Model:
         st.builds(Write, st.sampled_from(CELLS), st.integers(0, 1)),
         st.builds(Cancel, st.sampled_from(ids)),
     )
-    programs = {e: list(draw(st.lists(plain, max_size=2))) for e in ids}
+    programs: dict[str, list[Op]] = {e: list(draw(st.lists(plain, max_size=2))) for e in ids}
     creator: dict[str, str] = {}
     for target in ids:
         if target not in users and draw(st.booleans()):

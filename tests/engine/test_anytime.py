@@ -123,7 +123,9 @@ def test_progress_names_the_completed_bound_and_how_far_the_next_got() -> None:
     assert anytime.explored[-1].planned.depth == 2
     assert anytime.next_plan() is not None and anytime.outstanding is not None
     shadow = copy.deepcopy(anytime)  # speculation advances a copy; the original is untouched
-    shadow.observe(shadow.outstanding, executor.execute(shadow.outstanding.plan))  # type: ignore[arg-type]
+    outstanding = shadow.outstanding
+    assert outstanding is not None
+    shadow.observe(outstanding, executor.execute(outstanding.plan))
     assert len(anytime.explored) == len(shadow.explored) - 1
 
 

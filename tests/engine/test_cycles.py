@@ -124,7 +124,8 @@ def over_limit(trace: Trace, m: int) -> bool:
 
 @settings(max_examples=150, deadline=None)
 @given(cyclic_models(), st.data())
-def test_a_run_stops_at_the_first_full_cycle_or_firing_limit_and_nowhere_else(model: Model, data: st.DataObject) -> None:
+def test_a_run_stops_at_the_first_full_cycle_or_firing_limit_and_nowhere_else(model: Model,
+                                                                              data: st.DataObject) -> None:
     plan = data.draw(st.lists(st.sampled_from(sorted(model.events)), max_size=6))
     trace = ModelExecutor(model, firing_limit=LIMIT).execute(plan)
     n = len(trace.steps)

@@ -124,7 +124,7 @@ def test_conflict_locations_are_the_shared_locations_one_side_writes_most_visibl
     assert sorted(found) == sorted(brute)
     rank = {"dom": 0, "handler": 0, "prop:3": 0, "storage": 1, "cookie": 1, "global": 2, "scope": 2, "prop:4": 2,
             "event": 3}
-    ranks = [rank.get(loc.split(".")[0], rank.get(loc.split(":")[0])) for loc in found]
+    ranks = [rank[loc.split(".")[0]] if loc.split(".")[0] in rank else rank[loc.split(":")[0]] for loc in found]
     assert ranks == sorted(ranks)
 
 

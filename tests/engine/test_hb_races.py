@@ -85,7 +85,7 @@ def test_races_and_uncovered_races_match_the_definitions(trace: Trace) -> None:
     uncovered = {
         (i, j)
         for i, j in pairs
-        if not any(le(i, k) and le(l, j) for k, l in pairs if (k, l) != (i, j))
+        if not any(le(i, k) and le(m, j) for k, m in pairs if (k, m) != (i, j))
     }
     assert set(analysis.uncovered_pairs()) == uncovered
 
@@ -107,7 +107,8 @@ def test_a_race_before_both_ends_covers_through_an_ancestor_of_its_first_step() 
 
 
 def test_ordered_and_read_read_pairs_do_not_race() -> None:
-    trace = trace_of([step("a", (), (W, "x")), step("b", (0,), (W, "x")), step("c", (), (R, "y")), step("d", (), (R, "y"))])
+    trace = trace_of([step("a", (), (W, "x")), step("b", (0,), (W, "x")),
+                      step("c", (), (R, "y")), step("d", (), (R, "y"))])
     assert find_races(trace).races == ()
 
 

@@ -26,6 +26,7 @@ def test_plans_replay_and_k1_explores_one_child_per_race() -> None:
     assert len(result.explored) == 1 + 20
     for child in result.explored[1:]:
         reversal = child.planned.reversal
+        assert reversal is not None
         assert child.sequence.index(reversal.second) < child.sequence.index(reversal.first)
 
 

@@ -43,7 +43,7 @@ def test_figure2_exploration_with_bound_2() -> None:
     # Q4's other two children reverse the retry timer t1 against e2 and e3, conflicts that the
     # paper's drawing leaves out; everything else matches Figure 2b.
     extra = children_of_q4 - {q6, q7}
-    assert {r.planned.reversal.second for r in result.explored if r.sequence in extra} == {"t1"}
+    assert {r.planned.reversal.second for r in result.explored if r.sequence in extra and r.planned.reversal} == {"t1"}
     assert len(tree) == 9
     assert all(depth <= 2 for _, _, depth in tree)
     assert [r.planned.reversal for r in result.explored[1:3]] == [
@@ -88,6 +88,7 @@ def index_or_end(sequence: tuple[str, ...], event: str) -> int:
 
 def assert_one_reversal(child: ExploredSequence, parent: ExploredSequence) -> None:
     planned, reversal = child.planned, child.planned.reversal
+    assert reversal is not None
     p = planned.prefix_length
     assert child.sequence[:p] == parent.sequence[:p]
     assert index_or_end(parent.sequence, reversal.first) < index_or_end(parent.sequence, reversal.second)
@@ -102,6 +103,7 @@ def test_bounded_exploration_respects_k_and_reverses_one_conflict_per_child(mode
     explored = result.explored
     assert explored[0].planned.parent is None and explored[0].planned.depth == 0
     for child in explored[1:]:
+        assert child.planned.parent is not None
         parent = explored[child.planned.parent]
         assert child.planned.parent < child.planned.index
         assert child.planned.depth == parent.planned.depth + 1 <= bound
@@ -259,7 +261,7 @@ def _typing_before_a_read(between: str | None = None) -> Trace:
     second key and the read (``expect`` waits for what it asserts)."""
     user = ["key1", "key2", *(["between"] if between else []), "read"]
     events = {"rates": Event("rates", Category.NETWORK, "load", "XHR GET /rates.json load")}
-    events.update({name: Event(name, Category.USER, between if name == "between" else
+    events.update({name: Event(name, Category.USER, (between or "") if name == "between" else
                                "read" if name == "read" else "keydown", name) for name in user})
     result = (Access(AccessKind.WRITE, "result"),)
     accesses = {"rates": result, "key1": result, "key2": result, "between": (),

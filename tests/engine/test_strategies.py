@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 from hypothesis import given, settings
 from models import figure1, models
@@ -10,7 +11,7 @@ from models import figure1, models
 from webr4.engine.r4 import R4Explorer
 from webr4.engine.hb import HappensBefore
 from webr4.engine.testing.model import Model, ModelEvent, ModelExecutor, Write
-from webr4.engine.plans import EXHAUSTED, MAX_SEQUENCES, run
+from webr4.engine.plans import EXHAUSTED, MAX_SEQUENCES, Strategy, run
 from webr4.engine.strategies import DelayBoundedSampler, WaveSampler, alternatives
 from webr4.trace import AccessKind, Trace, event_location
 
@@ -84,6 +85,7 @@ def test_delays_never_drop_a_pending_event(model: Model) -> None:
                     if any(a.kind is AccessKind.WRITE and a.location == event_location(event) for a in later.accesses)
                 ]
                 assert disablers, f"{event} was pending and neither ran nor was cancelled"
+        assert record.planned.parent is not None
         parent = sampler.explored[record.planned.parent]
         assert record.sequence[: record.planned.prefix_length] == parent.sequence[: record.planned.prefix_length]
 
@@ -106,11 +108,12 @@ def test_wave_copies_respect_happens_before_and_count_as_the_recording_length() 
 def test_strategies_compare_on_equal_budgets() -> None:
     budget = 6
     outcomes = {}
-    for name, make in {
+    makers: dict[str, Callable[[Trace], Strategy]] = {
         "r4": lambda seed: R4Explorer(seed, bound=2),
         "delay": lambda seed: DelayBoundedSampler(seed, max_delays=2, samples=100, rng_seed=3),
         "wave": lambda seed: WaveSampler(seed, copies=100, rng_seed=3),
-    }.items():
+    }
+    for name, make in makers.items():
         executor, seed = seeded_figure1()
         result = run(make(seed), executor, max_sequences=budget)
         assert result.stop_reason == MAX_SEQUENCES

@@ -61,7 +61,7 @@ def due_consistent(model: Model, schedule: tuple[str, ...]) -> bool:
     created = {}  # timer -> (step that created it, rank among that step's creations)
     for event_id, creator in model.creators.items():
         ops = model.events[creator].ops
-        created[event_id] = (position[creator], [op.event for op in ops].index(event_id))
+        created[event_id] = (position[creator], [op.event for op in ops if isinstance(op, Create)].index(event_id))
     constraints: list[tuple[int, int, Fraction]] = []  # (a, b, w): t_a - t_b <= w
 
     def at_most(a: int, b: int, w: Fraction) -> None:
@@ -80,7 +80,9 @@ def due_consistent(model: Model, schedule: tuple[str, ...]) -> bool:
             c, _ = created[other]
             if other == event_id or not c < k < position[other]:
                 continue  # not pending while this step runs
-            slack = Fraction(model.events[other].delay)
+            delay = model.events[other].delay
+            assert delay is not None
+            slack = Fraction(delay)
             if event.delay is not None and created[other] < created[event_id]:
                 slack -= eps  # an equally due timer created first would fire first
             at_most(k, c, slack)

@@ -34,7 +34,7 @@ def test_top_level_declarations_are_globals() -> None:
     log = _accesses(_logged("function init() {}\nlet a = 2; const b = {}; class K {}\n"))
     assert log[0][:2] == ("w", "global:init")
     assert ("w", "global:a", "n:2") in log
-    assert any(entry[:2] == ("w", "global:b") and entry[2].startswith("o:") for entry in log)
+    assert any(entry[:2] == ("w", "global:b") and (entry[2] or "").startswith("o:") for entry in log)
     assert any(entry[:2] == ("w", "global:K") for entry in log)
 
 

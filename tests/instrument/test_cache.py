@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -99,7 +100,7 @@ def test_the_same_script_asked_for_twice_at_once_is_rewritten_once(monkeypatch: 
     monkeypatch.setattr(cache_module, "rewrite_elsewhere", counted)
     source = "var q = 1; q++;"
 
-    async def scenario() -> tuple[object, object, object]:
+    async def scenario() -> tuple[object, object, Sequence[object]]:
         rewriter = CachedRewriter()
         first = asyncio.ensure_future(rewriter.rewrite_async(source, "twice.js"))
         withdrawn = asyncio.ensure_future(rewriter.rewrite_async(source, "twice.js"))
@@ -108,7 +109,7 @@ def test_the_same_script_asked_for_twice_at_once_is_rewritten_once(monkeypatch: 
         withdrawn.cancel()  # one caller gives up: the others still get the rewrite
         return await first, await second, await asyncio.gather(withdrawn, return_exceptions=True)
 
-    first, second, (withdrawn,) = asyncio.run(scenario())  # type: ignore[misc]
+    first, second, (withdrawn,) = asyncio.run(scenario())
     assert calls == ["twice.js"]
     assert first == second == rewrite(source, "twice.js")
     assert isinstance(withdrawn, asyncio.CancelledError)

@@ -92,6 +92,7 @@ def _run(npm_dir: Path, files: list[str], scenario: str, log: bool) -> dict[str,
     return json.loads(completed.stdout)
 
 
+@pytest.mark.slow  # installs the libraries from npm, then rewrites and runs each in node
 @pytest.mark.parametrize("library", sorted(LIBRARY_FILES))
 def test_library_parses_and_behaves_the_same(npm_dir: Path, library: str, tmp_path: Path) -> None:
     modules = npm_dir / "node_modules"
@@ -111,4 +112,5 @@ def test_library_parses_and_behaves_the_same(npm_dir: Path, library: str, tmp_pa
     actual = _run(npm_dir, rewritten, SCENARIOS[library], log=True)
     assert not str(expected["result"]).startswith("THROWN"), expected
     assert actual["result"] == expected["result"]
-    assert actual["accesses"] > 100
+    accesses = actual["accesses"]
+    assert isinstance(accesses, int) and accesses > 100

@@ -12,7 +12,8 @@ from webr4.instrument.document import instrument_document
 from webr4.instrument.positions import PositionMap
 
 CORPUS = sorted((Path(__file__).parent / "corpus").glob("*.js"))
-MINIFIED = "".join(f"var é={{a:1}};é.a=é.a+1;function f(x){{return x.b+é.a}}/*k{n}*/setTimeout(function(){{f({{b:'ü'}})}},0);"
+MINIFIED = "".join(f"var é={{a:1}};é.a=é.a+1;function f(x){{return x.b+é.a}}/*k{n}*/"
+                   f"setTimeout(function(){{f({{b:'ü'}})}},0);"
                    for n in range(400))
 
 

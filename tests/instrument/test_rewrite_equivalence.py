@@ -70,6 +70,7 @@ def _jobs(npm_dir: Path) -> list[tuple[str, dict[str, bool]]]:
     return jobs
 
 
+@pytest.mark.slow  # builds the reference revision and rewrites every script of the corpora twice
 def test_output_is_that_of_the_reference_revision(npm_dir: Path, tmp_path: Path) -> None:
     reference = _reference_package(tmp_path)
     jobs = _jobs(npm_dir)

@@ -18,7 +18,7 @@ def test_a_list_is_taken_as_it_is_once_checked() -> None:
     steps = ({"click": "#add"}, {"wait": 20})
     assert user_steps("http://127.0.0.1:9/", steps) == [{"click": "#add"}, {"wait": 20}]
     with pytest.raises(ActionError, match="action 2 is not an object"):
-        user_steps("http://127.0.0.1:9/", [{"click": "#add"}, "#add"])
+        user_steps("http://127.0.0.1:9/", [{"click": "#add"}, "#add"])  # type: ignore[list-item]  # bad on purpose
 
 
 @pytest.mark.browser

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Dialog
 
 pytestmark = pytest.mark.browser
 
@@ -17,7 +17,12 @@ def test_no_report_page_runs_site_script(reports: dict[str, Path], browser: Brow
     context = browser.new_context()
     page = context.new_page()
     dialogs: list[str] = []
-    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+
+    def dismiss(dialog: Dialog) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", dismiss)
     shown = ""
     for html in pages:
         page.goto(html.as_uri())

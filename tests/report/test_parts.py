@@ -45,8 +45,10 @@ def test_excerpt_reads_base64_har_text_and_marks_the_line(tmp_path: Path) -> Non
     (tmp_path / "network.har").write_text(json.dumps(har))
     excerpt = SourceStore.from_har(tmp_path / "network.har").excerpt("w", "http://h/app.js:2:1")
     assert excerpt is not None
-    assert [(line.number, line.hit) for line in excerpt.lines] == [(1, False), (2, True), (3, False), (4, False), (5, False)]
-    assert SourceStore.from_har(tmp_path / "missing.har").excerpt("r", "http://h/app.js:2:1").lines == []
+    assert [(line.number, line.hit) for line in excerpt.lines] == [(1, False), (2, True), (3, False), (4, False),
+                                                                   (5, False)]
+    missing = SourceStore.from_har(tmp_path / "missing.har").excerpt("r", "http://h/app.js:2:1")
+    assert missing is not None and missing.lines == []
 
 
 def test_a_minified_line_is_shown_around_the_sites_column(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, ConsoleMessage, Error, Page
 
 from webr4.rundir.runfiles import RunFiles
 
@@ -24,9 +24,18 @@ def index(reports: dict[str, Path]) -> Path:
 def page(browser: Browser) -> Iterator[Page]:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    page.console_errors = []  # type: ignore[attr-defined]
-    page.on("console", lambda m: m.type == "error" and page.console_errors.append(m.text))  # type: ignore[attr-defined]
-    page.on("pageerror", lambda e: page.console_errors.append(str(e)))  # type: ignore[attr-defined]
+    errors: list[str] = []
+    page.console_errors = errors  # type: ignore[attr-defined]
+
+    def console(message: ConsoleMessage) -> None:
+        if message.type == "error":
+            errors.append(message.text)
+
+    def page_error(error: Error) -> None:
+        errors.append(str(error))
+
+    page.on("console", console)
+    page.on("pageerror", page_error)
     yield page
     context.close()
 

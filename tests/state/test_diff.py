@@ -96,9 +96,11 @@ def test_screenshot_identical_is_no_diff() -> None:
 def test_screenshot_block_change_is_red_in_diff_image() -> None:
     result = diff_screenshots(png(), png(block=(50, 40, 70, 60)))
     assert result.differs and result.changed_pixels == 400 and result.bbox == (50, 40, 70, 60)
+    assert result.image is not None
     image = Image.open(io.BytesIO(result.image)).convert("RGB")
     assert image.getpixel((60, 50)) == (255, 0, 0)
-    assert image.getpixel((5, 5))[0] < 120  # the rest is dimmed
+    dimmed = image.getpixel((5, 5))
+    assert isinstance(dimmed, tuple) and dimmed[0] < 120  # the rest is dimmed
 
 
 def test_screenshot_sub_tolerance_noise_is_no_diff() -> None:
@@ -180,6 +182,7 @@ def test_a_summary_says_which_side_leaves_and_for_where() -> None:
     stays, leaves = StateSnapshot(DOM), StateSnapshot(DOM, navigation="http://h/nutrition.html")
     elsewhere = StateSnapshot(DOM, navigation="http://h/print.html")
     assert describe_differences(diff_states(stays, leaves)) == {"navigation": ["leaves for /nutrition.html"]}
-    assert describe_differences(diff_states(leaves, stays)) == {"navigation": ["stays instead of leaving for /nutrition.html"]}
+    assert describe_differences(diff_states(leaves, stays)) == {
+        "navigation": ["stays instead of leaving for /nutrition.html"]}
     assert describe_differences(diff_states(leaves, elsewhere)) == {
         "navigation": ["leaves for /print.html instead of /nutrition.html"]}

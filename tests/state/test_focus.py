@@ -56,4 +56,5 @@ def test_a_click_racing_the_app_s_autofocus_is_harmful_on_focus_alone(tmp_path: 
                for r in on_focus)
     assert on_focus[0].differences["focus"] == ["on #email instead of on #name"]
     # and plain Chromium, clicking before the app's timer, leaves the focus there too
-    assert on_focus[0].confirmation["matched"]["focus"] == ["on #email instead of on #name"]
+    confirmation = on_focus[0].confirmation
+    assert confirmation is not None and confirmation["matched"]["focus"] == ["on #email instead of on #name"]

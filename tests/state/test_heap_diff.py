@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from deepdiff import DeepDiff
@@ -25,12 +26,20 @@ def heap_pairs(draw: st.DrawFn) -> tuple[Any, Any]:
     return before, draw(_edited(before))
 
 
+def _in_order(order: list[Any], kept: dict[Any, Any]) -> dict[Any, Any]:
+    return {k: kept[k] for k in order if k in kept}
+
+
+def _extended(base: dict[Any, Any], extra: dict[Any, Any]) -> dict[Any, Any]:
+    return {**base, **extra}
+
+
 def _edited(value: Any) -> st.SearchStrategy[Any]:
     if isinstance(value, dict):
         edits = [st.fixed_dictionaries({}, optional={key: _edited(v) for key, v in value.items()})
-                 .map(lambda kept, order=list(value): {k: kept[k] for k in order if k in kept}),
+                 .map(partial(_in_order, list(value))),
                  st.fixed_dictionaries({key: _edited(v) for key, v in value.items()}),
-                 st.dictionaries(KEYS, HEAPS, max_size=2).map(lambda extra, base=value: {**base, **extra})]
+                 st.dictionaries(KEYS, HEAPS, max_size=2).map(partial(_extended, value))]
         return st.one_of(st.just(value), *edits)
     return st.one_of(st.just(value), HEAPS)
 

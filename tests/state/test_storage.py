@@ -4,7 +4,6 @@ in IndexedDB) make a harmful race that only storage shows."""
 
 from __future__ import annotations
 
-import asyncio
 import time
 from pathlib import Path
 
@@ -65,7 +64,9 @@ var ready = new Promise(function (resolve) {
   var request = new XMLHttpRequest();
   request.onload = function () {
     arrived.push(path);
-    ready.then(function (db) { db.transaction('kv', 'readwrite').objectStore('kv').put(request.responseText, 'last'); });
+    ready.then(function (db) {
+      db.transaction('kv', 'readwrite').objectStore('kv').put(request.responseText, 'last');
+    });
   };
   request.open('GET', path);
   request.send();

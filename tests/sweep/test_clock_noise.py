@@ -19,6 +19,7 @@ from webr4.record.session import record
 from webr4.rundir.run import RunDir
 from webr4.sweep.explore import explore
 from webr4.sweep.settings import SweepSettings
+from webr4.rundir.summary import Summary
 
 from ..route_server import route_server
 
@@ -47,10 +48,10 @@ request.send();
 </script>"""
 
 
-def _sweep(html: str, out) -> object:
+def _sweep(html: str, out) -> Summary:
     files = {"/": ("text/html", html.encode()), "/data.txt": ("text/plain", b"ok")}
     with route_server(lambda path: files.get(path)) as base:
-        async def go() -> object:
+        async def go() -> Summary:
             async with Driver() as driver:
                 session = await record(driver, base + "/", out / "session", [])
                 return await explore(driver, session, out, SweepSettings(bound=1, max_sequences=10))

@@ -40,8 +40,8 @@ async def _sweep(driver: Driver, session: Session, out: Path, monkeypatch: pytes
         return await confirm_reversal(*arguments)
 
     monkeypatch.setattr(early, "confirm_reversal", noted)
-    summary = await explore_session(session, out, SweepOptions(SweepSettings(max_sequences=3), confirm="all", resume=resume),
-                                    progress=JsonLines(stream), driver=driver)
+    options = SweepOptions(SweepSettings(max_sequences=3), confirm="all", resume=resume)
+    summary = await explore_session(session, out, options, progress=JsonLines(stream), driver=driver)
     assert summary.sequences == 3 and all(r.confirmation is not None for r in summary.reversals)
     return [json.loads(line)["event"] for line in stream.getvalue().splitlines()]
 
@@ -77,8 +77,8 @@ def test_a_witness_stopped_by_a_full_disk_stops_the_sweep_with_that_error(sites_
         async with Driver() as driver:
             session = await record(driver, sites_url + "slideshow/", tmp_path / "session",
                                    expected("slideshow")["session"])
-            await explore_session(session, tmp_path / "run", SweepOptions(SweepSettings(max_sequences=3), confirm="all"),
-                                  driver=driver)
+            await explore_session(session, tmp_path / "run",
+                                  SweepOptions(SweepSettings(max_sequences=3), confirm="all"), driver=driver)
 
     with pytest.raises(OSError, match="No space left"):
         asyncio.run(go())

@@ -14,7 +14,7 @@ import json
 import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from playwright.sync_api import sync_playwright

@@ -13,7 +13,8 @@ FINISHED = {"sequences_explored": 3, "counts": {"harmful": 1, "harmless": 1}, "t
 LATEST = {"id": 2, "verdict": "harmful", "reasons": ["exception-diff"], "location": "global cart",
           "locations": ["global cart", "window.app.total"],
           "differences": {"exceptions": ["new TypeError: cart is undefined at app.js:3:5"]},
-          "failure": None, "unrealised": None, "timing": "XHR GET /cart.json load arrived 12 ms later, after parse chunk 2/2"}
+          "failure": None, "unrealised": None,
+          "timing": "XHR GET /cart.json load arrived 12 ms later, after parse chunk 2/2"}
 
 
 def test_the_bar_shows_each_phase_then_done_of_an_estimated_total_and_the_verdicts_so_far():

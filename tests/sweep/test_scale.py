@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import cast
 
 import pytest
 from click.testing import CliRunner
@@ -72,6 +73,7 @@ def test_a_killed_sweep_resumes_without_running_finished_work_again(racing, tmp_
     command = [sys.executable, "-m", "webr4", "explore", str(session.directory), "--out", str(run),
                "--workers", "1", "--progress", "json"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    assert process.stdout is not None
     judged = 0
     for line in process.stdout:
         judged += json.loads(line)["event"] == "sequence"
@@ -148,7 +150,7 @@ def test_a_renderer_crash_is_an_error_verdict_and_the_sweep_goes_on(racing, tmp_
     async def sweep():
         async with Driver() as driver:
             crashing = CrashingDriver(driver, tuple(session.seed_trace().sequence))
-            summary = await explore(InProcess(crashing, session), session, tmp_path / "run")
+            summary = await explore(InProcess(cast(Driver, crashing), session), session, tmp_path / "run")
             return crashing, summary
 
     crashing, summary = asyncio.run(sweep())

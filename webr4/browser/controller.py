@@ -42,7 +42,7 @@ from playwright.async_api import CDPSession, Page
 from playwright.async_api import Error as PlaywrightError
 
 from webr4.browser.actions import UserAction, url_glob_matches
-from webr4.browser.budget import wait_within
+from webr4.browser.allowance import wait_within
 from webr4.browser.contexts import SERVICE_WORKER_POLICIES, ServiceWorkers
 from webr4.browser.network import NetworkError, NetworkGate
 from webr4.browser.pagechannel import PageChannel
@@ -314,7 +314,8 @@ class Controller:
         """Run one event; False when the run cannot go on (timeout, page gone)."""
         index = len(self.builder.steps)
         try:
-            record = await self._within_budget(self._dispatch(event_id, enabled[event_id]), self.limits.event_timeout_s)
+            record = await self._within_allowance(self._dispatch(event_id, enabled[event_id]),
+                                                  self.limits.event_timeout_s)
         except asyncio.TimeoutError:
             looping = await self.channel.script_busy()
             await self.channel.terminate_script()
@@ -327,9 +328,9 @@ class Controller:
         self.builder.absorb(record, step=index)
         return True
 
-    async def _within_budget(self, work: Awaitable[T], seconds: float) -> T:
+    async def _within_allowance(self, work: Awaitable[T], seconds: float) -> T:
         """``work`` given ``seconds`` of the page's time: time the gate spends rewriting scripts
-        and preparing the document meanwhile is added (:mod:`webr4.browser.budget`)."""
+        and preparing the document meanwhile is added (:mod:`webr4.browser.allowance`)."""
         return await wait_within(work, seconds, lambda: self.gate.busy_s)
 
     async def _run_stretch(self) -> _Actuation | str | None:
@@ -339,10 +340,11 @@ class Controller:
         Returns why it stopped: ``None`` to go on, the event to execute from Python (it must be
         actuated), or a reason the run is over.
         """
-        budget = self.limits.max_events - len(self.builder.steps)
-        run = self.channel.run_stretch(self.scheduler.follower.to_page(), self.limits.horizon_ms, budget, _STRETCH_MS)
+        steps_left = self.limits.max_events - len(self.builder.steps)
+        run = self.channel.run_stretch(self.scheduler.follower.to_page(), self.limits.horizon_ms, steps_left,
+                                       _STRETCH_MS)
         try:
-            stretch = await self._within_budget(run, self.limits.event_timeout_s + _STRETCH_MS / 1000)
+            stretch = await self._within_allowance(run, self.limits.event_timeout_s + _STRETCH_MS / 1000)
         except asyncio.TimeoutError:
             return await self._stretch_timed_out()
         except PlaywrightError as error:

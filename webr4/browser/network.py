@@ -41,7 +41,7 @@ from playwright.async_api import Frame, Request, Route
 
 from webr4.browser.frames import JoiningFrames, frame_of, is_top_level
 from webr4.browser.headers import is_policy, served_headers
-from webr4.browser.budget import HarnessTime
+from webr4.browser.allowance import HarnessTime
 from webr4.browser.neterrors import ABORTED, abort_reason, blocked_error, chromium_error
 from webr4.browser.responses import ResponseStore, StoredResponse
 from webr4.instrument import thrown

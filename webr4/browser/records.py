@@ -15,7 +15,7 @@ does not fit is a :class:`RecordError` whose one line names the field
 the JSON text of the event's access summary (:mod:`webr4.access_summary`): one string is far
 cheaper to hand over than many small arrays, and it is parsed and checked here like the rest.
 Long lists of flat values, such as those entries, are checked a column at a time
-(:mod:`webr4.browser.flatrows`, derived from the same annotations); a list that does not pass
+(:mod:`webr4.browser.fastcheck`, derived from the same annotations); a list that does not pass
 is checked again value by value, which names the first value that does not fit.
 Its ``promoted`` is the JSON text of the locations earlier events held back and this one
 touched (``instrument_js/access_log/holding.js``, "Holding back"), which belong to those events' steps.
@@ -29,7 +29,7 @@ from dataclasses import dataclass, fields, is_dataclass
 from functools import cache
 from typing import Annotated, Any, Callable, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
 
-from webr4.browser.flatrows import FlatRows
+from webr4.browser.fastcheck import FlatRows
 from webr4.errors import Webr4Error
 from webr4.gcpause import gc_paused
 

@@ -32,7 +32,7 @@ RUNTIME_PARTS: tuple[str, ...] = (
     "resize",  # ResizeObserver callbacks, after the rendering update's animation frames
     "scheduler",  # running one event and settling it
     "replay",  # following a plan approximately (the page's copy of webr4/browser/replay.py)
-    "stretch",  # events the page runs by itself
+    "autorun",  # events the page chooses and runs by itself
     "bridge",  # the step report and the API Python calls
 )
 """The parts of the runtime, in the order they are installed."""

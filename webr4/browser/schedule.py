@@ -231,7 +231,7 @@ def timers_not_due(enabled: Mapping[EventId, Candidate], events: Mapping[EventId
     plan says, so a plan that runs a timer before one due earlier waits for it. (A reversal that
     needs the later timer first delays what starts the other's chain instead:
     :func:`webr4.timer_order.start_to_delay`.) ``timersNotDue`` in
-    ``instrument_js/runtime/stretch.js`` is the same rule in the page."""
+    ``instrument_js/runtime/autorun.js`` is the same rule in the page."""
     first = first_timer(enabled, events)
     return {c.id for c in enabled.values() if c is not first and timer_delay(events.get(c.id)) is not None}
 

@@ -6,9 +6,9 @@ on stderr naming the problem and what to do — never a traceback.
 Exit status: 0 when no harmful race was found, 1 when one was (``explore``, ``check``; ``replay``
 when the difference does not reproduce; ``deflake`` when an order fails a test), 2 for bad input
 or a failure that stopped the command, 130 when interrupted (Ctrl-C, SIGTERM; see
-:mod:`webr4.interrupts`, whose ``main`` is the program that runs this command line). Nothing
-else: the group's guard turns any unexpected exception into status 2 and one line (the traceback
-too with ``--debug`` or ``WEBR4_DEBUG=1``).
+:mod:`webr4.interrupts`, and :func:`webr4.__main__.main`, the program that runs this command
+line). Nothing else: the group's guard turns any unexpected exception into status 2 and one line
+(the traceback too with ``--debug`` or ``WEBR4_DEBUG=1``).
 
 Defaults for every option can come from ``webr4.toml`` (or ``[tool.webr4]`` in
 ``pyproject.toml``) in the working directory; see :mod:`webr4.config`.
@@ -30,7 +30,8 @@ from typing import Any, NamedTuple
 
 import click
 
-from webr4 import __version__, interrupts
+from webr4 import interrupts
+from webr4.version import __version__
 from webr4.cli.failures import Failure, Interrupted, one_line, readable
 
 _EXIT_STATUSES = (0, 1, 2, 130)
@@ -56,15 +57,15 @@ COMMANDS: dict[str, CommandHome] = {
                                                                    "when RUN has a harmful race."),
     "record": CommandHome("webr4.cli.recording", "record_command", "Record a session of URL: the seed every "
                                                                   "exploration replays."),
-    "replay": CommandHome("webr4.cli.runs", "replay_command", "Re-execute both sequences of reversal ID and check "
-                                                              "that the difference reproduces."),
+    "replay": CommandHome("webr4.cli.replaying", "replay_command", "Re-execute both sequences of reversal ID and "
+                                                                   "check that the difference reproduces."),
     "report": CommandHome("webr4.cli.reporting", "report_command", "Write the HTML report of the run directory RUN to "
                                                               "RUN/report/index.html."),
-    "run": CommandHome("webr4.cli.execute", "run", "Execute URL once under control and write its trace and final "
-                                                   "state to --out."),
+    "run": CommandHome("webr4.cli.executing", "run_command", "Execute URL once under control and write its trace "
+                                                             "and final state to --out."),
     "sites": CommandHome("webr4.cli.sites", "sites", "The bundled sites with known races."),
-    "witness": CommandHome("webr4.cli.runs", "witness_command", "Keep reversal ID's race as plain Chromium shows it, "
-                                                                "without webr4: tests and traces."),
+    "witness": CommandHome("webr4.cli.replaying", "witness_command", "Keep reversal ID's race as plain Chromium "
+                                                                     "shows it, without webr4: tests and traces."),
 }
 """Every command of the group, by the name the user types."""
 

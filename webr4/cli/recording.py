@@ -9,7 +9,8 @@ from pathlib import Path
 import click
 
 from webr4.cli.options import WEB_URL, execution_limits, record_options
-from webr4.cli.running import session_steps, with_driver
+from webr4.cli.inputs import session_steps
+from webr4.cli.work import with_driver
 from webr4.record.session import record
 from webr4.rundir.summary import blocked_service_workers_line
 

@@ -16,7 +16,8 @@ from webr4.checking import Checked, SweepOptions, check, explore_session
 from webr4.cli.failures import Failure
 from webr4.cli.explore_options import explore_options, settle_conflicts
 from webr4.cli.options import WEB_URL, execution_limits, record_options
-from webr4.cli.running import interruptible, load_session, session_steps
+from webr4.cli.inputs import load_session, session_steps
+from webr4.cli.work import interruptible
 from webr4.config import load_settings
 from webr4.errors import Webr4Error
 from webr4.report import ci
@@ -139,7 +140,7 @@ def _sweep_options(out_dir: Path, *, keep: tuple[Path, ...], bound: int, strateg
                    time_limit: float | None, budget: float | None, mask: tuple[str, ...], mask_heap: tuple[str, ...],
                    rules: str | None, workers: int, cluster: str | None, resume: bool, progress: str | None,
                    junit: Path | None, sarif: Path | None, force: bool = False, confirm: str = "harmful",
-                   fail_on: str = "harmful") -> tuple[SweepOptions, Progress, _Outputs]:
+                   fail_on: str = "harmful", exhaustive: bool = False) -> tuple[SweepOptions, Progress, _Outputs]:
     """The explore options of the command line, merged with the settings file (their conflicts
     settled by :func:`~webr4.cli.explore_options.settle_conflicts`) and checked, the CI files among
     them before anything is written (``keep``: the run and session directories).
@@ -158,7 +159,7 @@ def _sweep_options(out_dir: Path, *, keep: tuple[Path, ...], bound: int, strateg
         cap = bound if budget is None else _budget_cap(bound)
         settings = SweepSettings.from_settings(
             file, mask=NoiseMask.from_options(mask, mask_heap), bound=cap, strategy=strategy,
-            max_sequences=max_sequences, time_limit=time_limit, budget=budget,
+            max_sequences=max_sequences, time_limit=time_limit, budget=budget, exhaustive=exhaustive,
             **({"rules": given_rules} if given_rules is not None else {}))
     except Webr4Error as error:
         raise click.UsageError(str(error)) from None
@@ -229,6 +230,7 @@ def _note_stored_settings(out_dir: Path, settings: SweepSettings) -> None:
     except sqlite3.DatabaseError as error:
         raise Failure(str(damaged(RunDir(out_dir).store, error))) from None
     given = settings.to_json()
+    given.pop("exhaustive")  # it wins over the stored settings: it runs what a grouped sweep left
     for values in (stored, given):  # the mask's parts are the options --mask and --mask-heap
         masks = values.pop("mask", None) or {}
         values.update(mask=masks.get("selectors", []), mask_heap=masks.get("heap_paths", []))

@@ -18,7 +18,7 @@ from functools import lru_cache
 from importlib.metadata import version
 from pathlib import Path
 
-from webr4 import __version__
+from webr4.version import __version__
 from webr4.instrument.pool import rewrite_elsewhere
 from webr4.instrument.rewrite import RewriteResult, UncontrolledSite, rewrite
 

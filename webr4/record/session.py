@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from webr4 import __version__
+from webr4.version import __version__
 from webr4.browser.actions import UserAction, parse_actions
 from webr4.browser.controller import Limits
 from webr4.browser.driver import Driver

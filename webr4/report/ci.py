@@ -28,7 +28,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
-from webr4 import __version__
+from webr4.version import __version__
 from webr4.classify.differences import differences_line, differences_lines
 from webr4.engine.describe import waiting_words
 from webr4.report.source import split_site

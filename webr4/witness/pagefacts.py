@@ -47,8 +47,8 @@ class PageFacts:
         return cls(url, list(steps), openers, images=images, service_workers=service_workers)
 
 
-class HarError(Webr4Error):
-    """The session's HAR cannot be read (one line)."""
+class PageFactsError(Webr4Error):
+    """The session's HAR, which the page's facts are read from, cannot be read (one line)."""
 
 
 def _recorded_responses(har: Path, url: str) -> tuple[str | None, tuple[str, ...]]:
@@ -66,7 +66,7 @@ def _recorded_responses(har: Path, url: str) -> tuple[str | None, tuple[str, ...
                 raw = base64.b64decode(text) if content.get("encoding") == "base64" else text.encode()
                 document = raw.decode("utf-8", errors="replace")
     except (OSError, ValueError, KeyError, TypeError) as error:
-        raise HarError(f"{har} is not a readable HAR file ({error}); record the session again") from None
+        raise PageFactsError(f"{har} is not a readable HAR file ({error}); record the session again") from None
     return document, tuple(sorted(images))
 
 

@@ -12,7 +12,8 @@ from webr4.browser.actions import UserAction
 from webr4.browser.responses import ResponseStore
 from webr4.cli.failures import Failure
 from webr4.cli.options import WEB_URL, execution_limits, limit_options
-from webr4.cli.running import load_actions, load_plan, load_store, with_driver
+from webr4.cli.inputs import load_actions, load_plan, load_store
+from webr4.cli.work import with_driver
 from webr4.execution import Execution
 from webr4.rundir.execution import ExecutionFiles
 from webr4.rundir.summary import blocked_service_workers_line
@@ -20,7 +21,7 @@ from webr4.state.categories import compared_state
 from webr4.state.snapshot import StateSnapshot
 
 
-@click.command()
+@click.command("run")
 @click.argument("url", type=WEB_URL)
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), required=True,
               help="Directory for trace.json, state.json, network.har (and screenshot.png).")
@@ -33,9 +34,9 @@ from webr4.state.snapshot import StateSnapshot
 @click.option("--seed", default=0, show_default=True, help="Seed for Math.random and crypto.getRandomValues.")
 @click.option("--screenshot/--no-screenshot", default=True, show_default=True)
 @limit_options
-def run(url: str, out_dir: Path, sequence: Path | None, actions: Path | None, network: Path | None, seed: int,
-        screenshot: bool, horizon: float, max_events: int, event_timeout: float,
-        parse_chunks: str, chunk_kb: int, step_wait: float, block_service_workers: bool) -> None:
+def run_command(url: str, out_dir: Path, sequence: Path | None, actions: Path | None, network: Path | None,
+                seed: int, screenshot: bool, horizon: float, max_events: int, event_timeout: float,
+                parse_chunks: str, chunk_kb: int, step_wait: float, block_service_workers: bool) -> None:
     """Execute URL once under control and write its trace and final state to --out."""
     plan = load_plan(sequence) if sequence else []
     steps = load_actions(actions) if actions else []

@@ -1,4 +1,4 @@
-"""An event's time budget is the page's: time webr4 spends rewriting what the page loads is not
+"""An event's time allowance is the page's: time webr4 spends rewriting what the page loads is not
 counted against it."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from tests.route_server import route_server
-from webr4.browser.budget import HarnessTime, wait_within
+from webr4.browser.allowance import HarnessTime, wait_within
 from webr4.browser.controller import Limits
 from webr4.browser.driver import Driver
 from webr4.execution import Capture
@@ -16,7 +16,7 @@ from webr4.instrument.cache import CachedRewriter
 from webr4.instrument.rewrite import RewriteResult
 
 
-def test_harness_time_extends_the_budget_and_page_time_does_not():
+def test_harness_time_extends_the_allowance_and_page_time_does_not():
     async def scenario() -> tuple[str, bool]:
         harness = [0.0]
 

@@ -1,4 +1,4 @@
-// webr4 runtime: a stretch of events the page chooses and runs by itself.
+// webr4 runtime: a stretch of events the page chooses and runs by itself, once no user action is left.
 
 // ------------------------------------------------------------------ running a stretch by itself
 // One Playwright round trip costs more than most events, so once no user action is left the

@@ -10,7 +10,7 @@ import click
 
 from webr4.classify.differences import MAX_ITEMS, differences_line
 from webr4.cli.failures import Failure
-from webr4.cli.running import run, with_driver
+from webr4.cli.work import run, with_driver
 from webr4.rundir.outputs import Output, OutputError, check_outputs
 from webr4.sweep.regression import Keep, export_witness
 from webr4.sweep.replay import ReplayError, find_reversal, replay_reversal, write_traces

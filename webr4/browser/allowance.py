@@ -1,9 +1,9 @@
-"""Wall-time budgets for the page's work that do not count webr4's own.
+"""An event's time allowance: the wall time the page's work may take, not counting webr4's own.
 
 An event may run for ``--event-timeout`` seconds. While it runs, webr4 may have to prepare what
 the page asked for (rewrite a script that just arrived, chunk a document); on a large script and
-a busy machine that alone can take longer than the budget, and the page would be blamed for a
-hang that was the harness's. :func:`wait_within` gives the work its budget plus every second the
+a busy machine that alone can take longer than the allowance, and the page would be blamed for a
+hang that was the harness's. :func:`wait_within` gives the work its allowance plus every second the
 harness reports spending meanwhile, and :class:`HarnessTime` keeps that running total.
 """
 
@@ -22,7 +22,7 @@ async def wait_within(work: Awaitable[T], seconds: float, harness_seconds: Calla
     """Await ``work`` for ``seconds`` of wall time plus the growth of ``harness_seconds()`` (a
     running total of the time the harness spent on the page's behalf) while it ran.
 
-    Raises :class:`asyncio.TimeoutError` when the budget runs out first; ``work`` is then
+    Raises :class:`asyncio.TimeoutError` when the allowance runs out first; ``work`` is then
     cancelled and waited for, as :func:`asyncio.wait_for` does.
     """
     task = asyncio.ensure_future(work)
@@ -48,8 +48,8 @@ class HarnessTime:
     """The wall time the harness has spent on the page's behalf, work still under way included.
 
     Work that awaits (a script rewritten in a worker process) is counted from its start, so that
-    a budget checked while it runs already sees it. Work running at the same time is counted once
-    per piece: a budget may be extended more than the page waited, never less. That holds for
+    an allowance checked while it runs already sees it. Work running at the same time is counted once
+    per piece: an allowance may be extended more than the page waited, never less. That holds for
     work done ahead of need too (a held script made ready before the page may run it): it takes
     the machine from whatever event runs meanwhile.
     """

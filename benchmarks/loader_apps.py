@@ -17,6 +17,11 @@ version, installed by :func:`benchmarks.real_apps.ensure_apps`), served as the p
   or skipped (they never appeared); and how many events ran that the plan did not name.
 
 ``python -m benchmarks --only loader_apps`` writes ``benchmarks/results/loader_apps.{md,json}``.
+For the cost of a whole bound-1 check, ``WEBR4_LOADER_UNCAPPED=1`` lifts the sequence cap
+(``WEBR4_LOADER_TIME_LIMIT`` seconds still stop a sweep when set), ``WEBR4_LOADER_EXHAUSTIVE=1``
+explores every reversal of a group (the sweep's ``exhaustive`` setting) and ``WEBR4_LOADER_APPS``
+(comma-separated) picks the apps; each row then also gives the sweep's own seconds, its sequences
+and the reversals its groups' representatives stood for.
 It reads ``Trace.matched`` where the revision has it, so the same file measures an older tree
 (``PYTHONPATH=OLD_TREE python -m benchmarks.loader_apps``, after copying it there) for a before
 and after.
@@ -27,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import sys
 import tempfile
 import time
@@ -54,6 +60,33 @@ MIN_STEPS = 4  # the two todos, typed and entered
 TIME_LIMIT_S = 150.0
 
 
+@dataclass(frozen=True)
+class SweepMode:
+    """How far each app's sweep goes: the table's caps, or (``uncapped``) all of bound 1 within
+    ``time_limit`` seconds (``None``: no limit); ``exhaustive`` runs every reversal of a group."""
+
+    uncapped: bool = False
+    time_limit: float | None = TIME_LIMIT_S
+    exhaustive: bool = False
+    apps: tuple[str, ...] = APPS
+
+    @classmethod
+    def from_environment(cls) -> SweepMode:
+        uncapped = os.environ.get("WEBR4_LOADER_UNCAPPED") == "1"
+        limit = os.environ.get("WEBR4_LOADER_TIME_LIMIT")
+        chosen = os.environ.get("WEBR4_LOADER_APPS")
+        return cls(uncapped, float(limit) if limit else None if uncapped else TIME_LIMIT_S,
+                   os.environ.get("WEBR4_LOADER_EXHAUSTIVE") == "1",
+                   tuple(chosen.split(",")) if chosen else APPS)
+
+    def settings(self) -> SweepSettings:
+        """The bound-1 sweep of this mode (``exhaustive`` only when asked, so that the file still
+        measures a tree from before the setting)."""
+        extra: dict[str, Any] = {"exhaustive": True} if self.exhaustive else {}
+        return SweepSettings(bound=1, max_sequences=None if self.uncapped else MAX_SEQUENCES,
+                             time_limit=self.time_limit, **extra)
+
+
 @dataclass
 class LoaderResult:
     app: str
@@ -64,12 +97,19 @@ class LoaderResult:
     matched: int = 0  # ... that ran under another id with the same creator-free identity
     skipped: int = 0  # ... that never appeared
     unplanned: int = 0  # events that ran although the plan did not name them
+    sweep_seconds: float = 0.0  # the sweep's own time (summary.json's seconds)
+    sequences: int = 0  # sequences the sweep executed, the seed included
+    represented: int = 0  # reversals not run, which their group's representative stood for
+    groups: list[str] = field(default_factory=list)  # each group of reversals through one pair of sites, a line
+    harmful: list[str] = field(default_factory=list)  # each harmful reversal: its pair and location
+    stop_reason: str | None = None
     confirmations: dict[str, int] = field(default_factory=dict)  # harmful reversals per plain-Chromium status
     unconfirmed: list[str] = field(default_factory=list)  # the pair and line of each harmful one not confirmed
     error: str | None = None
 
 
-async def measure_app(driver: Driver, url: str, session_steps: list[dict[str, Any]], scratch: Path) -> dict:
+async def measure_app(driver: Driver, url: str, session_steps: list[dict[str, Any]], scratch: Path,
+                      mode: SweepMode = SweepMode()) -> dict:
     name = url.rstrip("/").rsplit("/", 1)[-1]
     result = LoaderResult(name)
     started = time.perf_counter()
@@ -85,14 +125,17 @@ async def measure_app(driver: Driver, url: str, session_steps: list[dict[str, An
             result.steps = steps
             break
         assert session is not None
-        summary = await explore(driver, session, scratch / "run",
-                                SweepSettings(bound=1, max_sequences=MAX_SEQUENCES, time_limit=TIME_LIMIT_S))
+        summary = await explore(driver, session, scratch / "run", mode.settings())
+        result.sweep_seconds, result.sequences = summary.seconds, summary.sequences
+        result.represented, result.stop_reason = len(getattr(summary, "represented", [])), summary.stop_reason
+        result.groups = [group.line() for group in getattr(summary, "groups", [])]
         summary = await confirm_run(driver.browser, session, scratch / "run", "harmful")
     except Exception as error:  # noqa: BLE001 - one app's failure is its row, not the benchmark's end
         result.error = (str(error).strip().splitlines() or [type(error).__name__])[0][:200]
         return asdict(result)
     result.seconds = time.perf_counter() - started
     result.verdicts = dict(Counter(r.verdict for r in summary.reversals))
+    result.harmful = [f"{r.second} before {r.first} on {r.location}" for r in summary.harmful()]
     result.confirmations = dict(Counter(r.confirmation_status or "unchecked" for r in summary.harmful()))
     result.unconfirmed = [f"{r.second} before {r.first}: {(r.confirmation or {}).get('line', 'unchecked')}"
                           for r in summary.harmful() if r.confirmation_status != "confirmed"]
@@ -115,16 +158,17 @@ async def measure_app(driver: Driver, url: str, session_steps: list[dict[str, An
     return asdict(result)
 
 
-async def measure(examples: Path, session_steps: list[dict[str, Any]]) -> list[dict]:
+async def measure(examples: Path, session_steps: list[dict[str, Any]], mode: SweepMode = SweepMode()) -> list[dict]:
     results = []
     with serve(examples) as base, tempfile.TemporaryDirectory(prefix="webr4-loader-apps-") as scratch:
         async with Driver() as driver:
-            for app in APPS:
+            for app in mode.apps:
                 if not (examples / app / "index.html").is_file():
                     continue
                 print(f"loader_apps: {app} ...", file=sys.stderr, flush=True)
-                row = await measure_app(driver, f"{base}{app}/", session_steps, Path(scratch) / app)
-                print(f"loader_apps: {_row(row)}", file=sys.stderr, flush=True)
+                row = await measure_app(driver, f"{base}{app}/", session_steps, Path(scratch) / app, mode)
+                print(f"loader_apps: {_row(row)} sweep: {row['sweep_seconds']:.0f} s, {row['sequences']} sequences, "
+                      f"{row['represented']} represented, {row['stop_reason']}", file=sys.stderr, flush=True)
                 results.append(row)
     return results
 
@@ -153,7 +197,8 @@ def run(sites: list[Path]) -> Section:  # noqa: ARG001 - the section measures th
     corpus = load_corpus()
     if ensure_apps(corpus) is None:
         return Section("Module-loader apps", "not measured: the npm packages could not be installed", [])
-    results = asyncio.run(measure(CACHE / "node_modules" / "todomvc" / "examples", corpus.session))
+    mode = SweepMode.from_environment()
+    results = asyncio.run(measure(CACHE / "node_modules" / "todomvc" / "examples", corpus.session, mode))
     return Section("Module-loader apps: verdicts, and planned events after each reversal", table(results), results)
 
 

@@ -15,6 +15,7 @@ working directory.
     max-sequences = 200
     time-limit = 600
     budget = "5m"                      # anytime: likely harm first, bound by bound (90s, 5m, 1h)
+    exhaustive = false                 # true: run every reversal, not one per group racing through one pair of sites
     progress = "json"
     cluster = "tcp://scheduler:8786"
     confirm = "harmful"                # reversals checked in plain Chromium: none, harmful, all
@@ -57,8 +58,8 @@ class ConfigError(Webr4Error):
     """The settings file is unreadable or malformed (one line)."""
 
 
-EXPLORE_KEYS = frozenset({"bound", "strategy", "workers", "max-sequences", "time-limit", "budget", "progress",
-                          "cluster", "confirm", "fail-on"})
+EXPLORE_KEYS = frozenset({"bound", "strategy", "workers", "max-sequences", "time-limit", "budget", "exhaustive",
+                          "progress", "cluster", "confirm", "fail-on"})
 RECORD_KEYS = frozenset({"seed", "horizon", "max-events", "event-timeout", "parse-chunks", "chunk-kb", "step-wait",
                          "block-service-workers"})
 _TOP_KEYS = frozenset({"browser", "rules", "mask", "explore", "record"})

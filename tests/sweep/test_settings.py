@@ -21,7 +21,7 @@ OLD_RUN = Path(__file__).parent / "old_run"
 def test_settings_round_trip_through_their_stored_form() -> None:
     settings = SweepSettings(bound=None, max_sequences=7, budget=90.0, order="plan",
                              mask=NoiseMask.from_options(["#clock"], ["window.stats"]), rules=("commute",),
-                             filters=("same-value",))
+                             filters=("same-value",), exhaustive=True)
     assert SweepSettings.from_json(settings.to_json()) == settings
 
 

@@ -44,3 +44,14 @@ def test_a_screenshot_moved_to_a_file_of_the_run_is_kept_once_and_read_back_from
     store.close()
     assert back is not None and back.state.screenshot_png() == png
     assert png not in (moved / "webr4.sqlite").read_bytes()
+
+
+def test_a_report_belongs_to_the_execution_it_judged(tmp_path):
+    store = RunStore(tmp_path / "webr4.sqlite")
+    store.represented(2, {"id": 2, "representative": 1})
+    store.explored(2, "first")
+    store.judged(2, "first", {"id": 2, "verdict": "harmless"})
+    store.explored(2, "first")  # a resumed sweep running it as before keeps its report
+    assert store.report(2) == {"id": 2, "verdict": "harmless"}
+    store.explored(2, "other")  # a continuation that plans it otherwise judges it again
+    assert store.report(2) is None

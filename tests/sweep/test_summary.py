@@ -19,10 +19,10 @@ from ..conftest import expected
 
 pytestmark = pytest.mark.browser  # every test here drives Chromium
 
-TOP_LEVEL = {"site", "bound", "strategy", "parse_chunks", "seed_events", "races_uncovered", "sequences_explored", "truncated",
-             "reversals"}
+TOP_LEVEL = {"site", "bound", "strategy", "parse_chunks", "seed_events", "races_uncovered", "sequences_explored",
+             "truncated", "reversals", "represented", "groups"}
 PER_REVERSAL = {"id", "parent", "sequence", "depth", "events", "location", "verdict", "reasons", "differences",
-                "witness"}
+                "witness", "group"}
 
 
 @pytest.fixture(scope="module")

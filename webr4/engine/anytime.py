@@ -129,6 +129,18 @@ class AnytimeExplorer:
         self._deepest = self._deepest or planned.depth == self._working
         self.explored.append(ExploredSequence.of(planned, trace))
 
+    def withdraw(self, planned: PlannedSequence) -> None:
+        """Take back ``planned`` (the plan :meth:`next_plan` last returned) unexecuted
+        (:meth:`R4Explorer.withdraw`); a later bound that plans it again runs it."""
+        if self._outstanding is None or planned != self._outstanding[0]:
+            raise ValueError(f"sequence {planned.index} is not the outstanding plan")
+        local = self._outstanding[1]
+        self._outstanding = None
+        assert self._inner is not None
+        self._inner.withdraw(local)
+        self._local[local.index] = planned.index
+        self.explored.append(ExploredSequence.never_run(planned))
+
     def _next_local(self) -> PlannedSequence | None:
         """The inner explorers' next plan at the working bound, starting bound-1 branches in turn."""
         if self._inner is not None:

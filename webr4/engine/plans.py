@@ -24,13 +24,20 @@ class Reversal:
 
     In the parent ``first`` ran before ``second`` (or ``first`` disabled ``second``, when
     ``disable`` is set); the child is planned to run ``second`` before ``first``. ``location`` is a
-    location the two conflict on (the first one found, when they conflict on several).
+    location the two conflict on (the first one found, when they conflict on several), and
+    ``sites`` the source positions of their accesses to it, in parent order (``None`` where
+    unknown: always for ``disable``); the sites say where the race is, not which one it is, so
+    they take no part in comparing reversals. ``held`` marks the witness that holds a response
+    past a test's next read (:func:`webr4.engine.r4._held_response_witness`), which reverses
+    the same conflict as its plain witness but runs another order.
     """
 
     first: EventId
     second: EventId
     location: str
     disable: bool = False
+    sites: tuple[str | None, str | None] = field(default=(None, None), compare=False)
+    held: bool = False
 
 
 @dataclass(frozen=True)
@@ -62,15 +69,27 @@ class PlannedSequence:
 
 @dataclass(frozen=True)
 class ExploredSequence:
-    """A planned sequence together with what actually ran and which planned ids were skipped."""
+    """A planned sequence together with what actually ran and which planned ids were skipped;
+    a ``withdrawn`` one never ran (:meth:`Strategy.withdraw`), and its sequence is empty."""
 
     planned: PlannedSequence
     sequence: tuple[EventId, ...]
     skipped: tuple[EventId, ...] = ()
+    withdrawn: bool = False
 
     @classmethod
     def of(cls, planned: PlannedSequence, trace: Trace) -> ExploredSequence:
         return cls(planned, tuple(trace.sequence), tuple(trace.skipped))
+
+    @classmethod
+    def never_run(cls, planned: PlannedSequence) -> ExploredSequence:
+        """The record of ``planned``, withdrawn unexecuted."""
+        return cls(planned, (), (), withdrawn=True)
+
+
+def executed(explored: list[ExploredSequence]) -> int:
+    """How many of ``explored`` ran (the seed included): those not withdrawn."""
+    return sum(1 for record in explored if not record.withdrawn)
 
 
 class Strategy(Protocol):
@@ -89,6 +108,11 @@ class Strategy(Protocol):
 
     def observe(self, planned: PlannedSequence, trace: Trace) -> None:
         """Take the executor's trace for ``planned``."""
+        ...
+
+    def withdraw(self, planned: PlannedSequence) -> None:
+        """Take back ``planned`` (the outstanding plan) unexecuted: it keeps its index, recorded
+        as withdrawn, and the strategy goes on as it would had it never planned it."""
         ...
 
     def reads_accesses(self, planned: PlannedSequence) -> bool:
@@ -145,11 +169,11 @@ def run(
 
 def next_or_stop(strategy: Strategy, *, max_sequences: int | None, max_seconds: float | None,
                  elapsed: Callable[[], float]) -> PlannedSequence | StopReason:
-    """The strategy's next plan, or why there is none: :data:`MAX_SEQUENCES` once it explored
-    ``max_sequences`` (seed included), else :data:`TIME_LIMIT` once ``elapsed()`` (asked only
-    with a ``max_seconds``) reached ``max_seconds``, else :data:`EXHAUSTED` when it has no plan
-    left. Every loop over a strategy's plans stops by it."""
-    if max_sequences is not None and len(strategy.explored) >= max_sequences:
+    """The strategy's next plan, or why there is none: :data:`MAX_SEQUENCES` once it ran
+    ``max_sequences`` (seed included, withdrawn ones not), else :data:`TIME_LIMIT` once
+    ``elapsed()`` (asked only with a ``max_seconds``) reached ``max_seconds``, else
+    :data:`EXHAUSTED` when it has no plan left. Every loop over a strategy's plans stops by it."""
+    if max_sequences is not None and executed(strategy.explored) >= max_sequences:
         return MAX_SEQUENCES
     if max_seconds is not None and elapsed() >= max_seconds:
         return TIME_LIMIT

@@ -45,12 +45,12 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from webr4.engine.hb import HappensBefore, iter_bits
 from webr4.engine.plans import ExplorationResult, ExploredSequence, PlannedSequence, Reversal, run
-from webr4.engine.races import RaceFilter, find_races
+from webr4.engine.races import Race, RaceFilter, find_races
 from webr4.engine.stats import StrategyStats, por_pruning
 from webr4.timer_order import NoLaterStart, start_to_delay, timer_delay
 from webr4.trace import AccessKind, Category, EventId, Executor, Step, Trace, event_location
@@ -161,6 +161,24 @@ class R4Explorer:
             raise ValueError(f"sequence {planned.index} is not the outstanding plan")
         self._outstanding = None
         self._absorb(planned, trace)
+
+    def withdraw(self, planned: PlannedSequence) -> None:
+        """Take back ``planned`` (the plan :meth:`next_plan` last returned) unexecuted.
+
+        Its first event is unmarked as explored from the state it leaves, so the suffixes pending
+        there that start with that event (which its trace would have moved one state down) are
+        planned from there instead; the states it would have added never exist, and neither do
+        the sequences its races would have added. It keeps its index, recorded as withdrawn.
+        """
+        if planned != self._outstanding:
+            raise ValueError(f"sequence {planned.index} is not the outstanding plan")
+        self._outstanding = None
+        node = self._nodes[-1]
+        del node.visited[planned.plan[len(self._nodes) - 1]]  # explorable, so unvisited until planned
+        self._explored_total -= 1
+        if not node.visited:
+            self._enabled_total -= len(node.enabled)
+        self.explored.append(ExploredSequence.never_run(planned))
 
     def reads_accesses(self, planned: PlannedSequence) -> bool:
         """A sequence at the bound adds no sequence (a race it shows would be one reversal too
@@ -291,23 +309,24 @@ class R4Explorer:
             return
         steps, sequence = trace.steps, trace.sequence
         hb = HappensBefore(steps)
-        witnesses: dict[int, list[tuple[int, str]]] = {}
+        witnesses: dict[int, list[tuple[int, Race]]] = {}
         for (i, j), races in sorted(find_races(trace, hb, self.filters).uncovered_pairs().items()):
-            witnesses.setdefault(i, []).append((j, races[0].location))
+            witnesses.setdefault(i, []).append((j, races[0]))
         for i, step in enumerate(steps):
             node = self._nodes[i]
             for disabled in sorted(step.enabled - trace.enabled_before(i + 1) - {step.event}):
                 suffix = (disabled, *sequence[i:])
                 reversal = Reversal(step.event, disabled, event_location(disabled), disable=True)
                 self._insert(node, _Entry(suffix, depth, planned.index, reversal, i))
-            for j, location in witnesses.get(i, ()):
+            for j, race in witnesses.get(i, ()):
                 origin = _reversal_state(trace, hb, i, j)
                 suffix = _race_witness(sequence, hb, origin, j)
-                reversal = Reversal(step.event, sequence[j], location)
+                reversal = Reversal(step.event, sequence[j], race.location, sites=(race.first_site, race.second_site))
                 self._insert(self._nodes[origin], _Entry(suffix, depth, planned.index, reversal, origin))
                 held = _held_response_witness(trace, hb, origin, j)
                 if held is not None:
-                    self._insert(self._nodes[origin], _Entry(held, depth, planned.index, reversal, origin))
+                    self._insert(self._nodes[origin],
+                                 _Entry(held, depth, planned.index, replace(reversal, held=True), origin))
 
     def _insert(self, node: _Node, entry: _Entry) -> None:
         if entry.suffix[0] in node.visited or entry.suffix[0] not in node.enabled:

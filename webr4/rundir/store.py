@@ -8,7 +8,11 @@ The store is what makes ``webr4 explore --resume`` lose nothing and repeat nothi
   was started and, once finished, its trace and end state (compact JSON, zlib-compressed) and
   its screenshot (PNG), which moves out to a file of the run once an explored sequence owns it;
 * ``sequences``: the explored sequences in order (the seed is 0), each naming the execution it
-  ran as and holding its report once judged, with its confirmation in plain Chromium once done.
+  ran as and holding its report once judged, with its confirmation in plain Chromium once done;
+  a report belongs to the execution it judged, and a sequence that runs as another one has none;
+* ``represented``: the sequences not run because their group's representative stood for them
+  (:mod:`webr4.engine.grouping`), each with its record; a sequence that runs later (an
+  ``--exhaustive`` continuation) leaves it.
 
 The store is the only home of every trace and end state in the run directory, and each
 screenshot is kept once, in the store or as a PNG file it names; read them with
@@ -52,6 +56,7 @@ CREATE TABLE IF NOT EXISTS executions (
     seconds REAL
 );
 CREATE TABLE IF NOT EXISTS sequences (idx INTEGER PRIMARY KEY, key TEXT NOT NULL, report TEXT);
+CREATE TABLE IF NOT EXISTS represented (idx INTEGER PRIMARY KEY, record TEXT NOT NULL);
 """
 
 
@@ -178,9 +183,15 @@ class RunStore:
     # -- explored sequences -----------------------------------------------------------------------
 
     def explored(self, index: int, key: str) -> None:
-        """Sequence ``index`` ran as the execution ``key`` (kept with any report it already has)."""
-        self._db.execute("INSERT INTO sequences (idx, key) VALUES (?, ?) ON CONFLICT (idx) DO UPDATE SET key = ?",
-                         (index, key, key))
+        """Sequence ``index`` ran as the execution ``key``: kept with the report it already has of
+        that execution (a resumed sweep), else without one; it is no longer represented."""
+        self._db.execute("INSERT INTO sequences (idx, key) VALUES (?, ?) ON CONFLICT (idx) DO UPDATE SET "
+                         "report = CASE WHEN key = excluded.key THEN report END, key = excluded.key", (index, key))
+        self._db.execute("DELETE FROM represented WHERE idx = ?", (index,))
+
+    def represented(self, index: int, record: dict[str, Any]) -> None:
+        """Sequence ``index`` did not run: its group's representative stood for it (``record``)."""
+        self._db.execute("INSERT OR REPLACE INTO represented (idx, record) VALUES (?, ?)", (index, json.dumps(record)))
 
     def sequence_trace(self, index: int) -> str | None:
         """The trace JSON of explored sequence ``index``, or ``None`` when there is none."""

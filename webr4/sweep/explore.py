@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from webr4.browser.driver import Driver
@@ -72,7 +73,8 @@ async def explore(runner: Driver | Backend, session: Session, out: Path, setting
 
     ``runner`` is a driver to run executions in this process one at a time, or a
     :class:`~webr4.sweep.backends.Backend` (worker processes, a cluster). With ``resume``, the
-    sweep stored in ``out`` continues with its own settings (``settings`` is ignored):
+    sweep stored in ``out`` continues with its own settings (of ``settings`` only ``exhaustive``
+    counts, which runs the reversals the sweep left to their groups' representatives):
     finished executions are read back, not run again. A ``witness`` confirms the reversals in
     plain Chromium while the sweep goes on (:mod:`webr4.sweep.early`); the caller finishes it.
     """
@@ -81,7 +83,8 @@ async def explore(runner: Driver | Backend, session: Session, out: Path, setting
     run = RunDir(out)
     if resume:
         store = RunStore.open(out)
-        settings = stored_settings(store, session)
+        stored = stored_settings(store, session)
+        settings = replace(stored, exhaustive=stored.exhaustive or settings.exhaustive)
     else:
         store = reserve(out, session.directory, settings)
     pipeline = Pipeline(backend, store)

@@ -4,20 +4,27 @@ The seed has been replayed and the noise learnt (:func:`webr4.sweep.explore.expl
 step executes the next planned sequence (idle workers run the plans the strategy will probably
 ask for next, :mod:`webr4.sweep.speculate`), judges it against its parent and stores what it
 found in the run, or reads it back when a resumed sweep judged it before.
+
+Which plan runs next is decided here: a reversal whose group's representative stood for it
+(:mod:`webr4.engine.grouping`, unless the settings are ``exhaustive``) is withdrawn from the
+strategy and recorded as represented, in the store and the summary, and the next plan is asked.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from webr4.classify.judge import judge
 from webr4.engine.anytime import AnytimeExplorer
+from webr4.engine.describe import describe_location
 from webr4.engine.filters import filters_by_name
-from webr4.engine.plans import PlannedSequence, Strategy, next_or_stop
+from webr4.engine.grouping import GroupKey, Represented, ReversalGroups
+from webr4.engine.plans import PlannedSequence, Strategy, executed, next_or_stop
 from webr4.engine.strategies import make_strategy
 from webr4.rundir.run import RunDir
-from webr4.rundir.summary import FINISHED, ReversalReport, Summary
+from webr4.places import short_site
+from webr4.rundir.summary import FINISHED, RepresentedReversal, ReversalGroup, ReversalReport, Summary
 from webr4.state.noise import NoiseMask
 from webr4.state.snapshot import StateSnapshot
 from webr4.sweep.early import EarlyWitness
@@ -46,7 +53,8 @@ class Sweep:
     """The strategy ``settings`` name, explored from ``seed``: every sequence is run through
     ``pipeline`` (on ``workers`` workers), judged with the noise ``mask`` and kept in ``run`` and
     ``store``; with a ``witness``, each judged reversal is offered to it and the confirmations it
-    has done go into the summary as the sweep goes."""
+    has done go into the summary as the sweep goes. ``represented`` are the reversals withdrawn
+    because their group's representative stood for them, in the order they were planned."""
 
     def __init__(self, pipeline: Pipeline, run: RunDir, store: RunStore, settings: SweepSettings, seed: Seed,
                  mask: NoiseMask, workers: int, witness: EarlyWitness | None = None) -> None:
@@ -55,14 +63,27 @@ class Sweep:
         self.strategy = _strategy(settings, seed.trace)
         self._traces: dict[int, Trace] = {0: seed.trace}
         self._states: dict[int, StateSnapshot] = {0: self._save(0, seed.key, seed.state)}
+        self._groups = ReversalGroups(settings.bound, exhaustive=settings.exhaustive)
+        self.represented: list[Represented] = []
 
     def next_plan(self, started: float) -> PlannedSequence | StopReason:
-        """The next sequence to explore, or why the sweep stops: its strategy has none left, or
-        it explored ``max_sequences``, or the time limit or budget since ``started`` (a
-        :func:`time.monotonic`) ran out."""
+        """The next sequence to run, or why the sweep stops: its strategy has none left, or it
+        ran ``max_sequences``, or the time limit or budget since ``started`` (a
+        :func:`time.monotonic`) ran out. Plans a representative stands for are withdrawn on
+        the way (:attr:`represented`)."""
         limits = [limit for limit in (self._settings.time_limit, self._settings.budget) if limit is not None]
-        return next_or_stop(self.strategy, max_sequences=self._settings.max_sequences,
-                            max_seconds=min(limits) if limits else None, elapsed=lambda: time.monotonic() - started)
+        while True:
+            planned = next_or_stop(self.strategy, max_sequences=self._settings.max_sequences,
+                                   max_seconds=min(limits) if limits else None,
+                                   elapsed=lambda: time.monotonic() - started)
+            if isinstance(planned, StopReason):
+                return planned
+            represented = self._groups.admit(planned)
+            if represented is None:
+                return planned
+            self.strategy.withdraw(planned)
+            self.represented.append(represented)
+            self._store.represented(planned.index, self._represented_report(represented).to_json())
 
     async def step(self, planned: PlannedSequence) -> ReversalReport:
         """Execute ``planned``, tell the strategy, keep its files and judge it against its parent
@@ -70,7 +91,7 @@ class Sweep:
         report."""
         parent = self._traces[planned.derived_from]
         ahead = upcoming(self.strategy, planned, lambda p: self._pipeline.trace(p.plan), lambda: (parent, self._seed),
-                         self._workers - 1) if self._workers > 1 else []
+                         self._workers - 1, self._groups) if self._workers > 1 else []
         variant = self._variant(planned)
         self._pipeline.want([(planned.plan, variant), *((p.plan, self._variant(p)) for p in ahead)])
         key, child = await self._pipeline.outcome(planned.plan, variant=variant)
@@ -78,11 +99,12 @@ class Sweep:
         self._traces[planned.index] = child.trace
         self._states[planned.index] = self._save(planned.index, key, child.state)
         stored = self._store.report(planned.index)
-        if stored is not None:
-            report = ReversalReport.from_json(stored)
+        if stored is not None:  # its group as this sweep has it (an older run's reports have none)
+            report = replace(ReversalReport.from_json(stored), group=self._groups.representative_of(planned.index))
         else:
             report = self._judge(planned, child.trace)
             self._store.judged(planned.index, key, report.to_json())
+        self._groups.judged(planned.index, agrees=report.verdict == "harmless")
         if self._witness is not None:
             self._witness.offer(report, parent, child.trace)
         return report
@@ -95,12 +117,14 @@ class Sweep:
             report = await self.step(planned)
             summary.reversals.append(report)
             self._note(summary, started)
+            self._note_groups(summary)
             if self._witness is not None:
                 self._witness.settle(summary)
             self._run.write_summary(summary)
-            progress.advance(len(self.strategy.explored) - 1, _planned_total(self.strategy) - 1, summary.counts,
-                             report.to_json())
+            progress.advance(executed(self.strategy.explored) - 1, _planned_total(self.strategy) - 1,
+                             summary.counts, report.to_json())
         self._note(summary, started)
+        self._note_groups(summary)
         pruning = self.strategy.stats().pruning
         if pruning is not None:
             summary.pruning = {"enabled": pruning.enabled, "explored": pruning.explored,
@@ -114,13 +138,49 @@ class Sweep:
     def _note(self, summary: Summary, started: float) -> None:
         """Put into ``summary`` the sequences explored, the time taken and, for a sweep that goes
         bound by bound, which bound it completed and how far the next got."""
-        summary.sequences = len(self.strategy.explored)
+        summary.sequences = executed(self.strategy.explored)
         summary.seconds = round(time.monotonic() - started, 2)
         reached = self.strategy.stats().bounds
         if reached is not None:
             summary.completed_bound = reached.completed
             summary.next_bound = None if reached.working is None else {
                 "bound": reached.working, "explored": reached.explored, "pending": reached.pending}
+
+    def _note_groups(self, summary: Summary) -> None:
+        """Put into ``summary`` the reversals represented and every group of more than one
+        reversal so far, each with its members and the verdicts of those explored."""
+        summary.represented = [self._represented_report(r) for r in self.represented]
+        groups: dict[int, ReversalGroup] = {}
+        for report in summary.reversals:
+            if report.group is None:
+                continue
+            if report.group not in groups:
+                groups[report.group] = self._group(report.group)
+            groups[report.group].explored.append(report.id)
+            verdicts = groups[report.group].verdicts
+            verdicts[report.verdict] = verdicts.get(report.verdict, 0) + 1
+        for represented in self.represented:
+            groups[represented.representative].represented.append(represented.planned.index)
+        summary.groups = [group for group in groups.values() if group.count > 1]
+
+    def _group(self, representative: int) -> ReversalGroup:
+        """The group of the sequence ``representative``, as yet without members: its location
+        in words and its sites."""
+        planned = self.strategy.explored[representative].planned
+        key = GroupKey.of(planned.reversal)
+        assert key is not None  # a sequence with a group has a key
+        location = describe_location(key.location, self._traces[planned.derived_from])
+        return ReversalGroup(representative, location, [short_site(site) for site in key.sites])
+
+    def _represented_report(self, represented: Represented) -> RepresentedReversal:
+        """What the summary and the store keep of a reversal its group's representative stood for."""
+        planned = represented.planned
+        reversal = planned.reversal
+        assert reversal is not None  # only reversals have groups
+        events = self._traces[planned.derived_from].events
+        return RepresentedReversal(planned.index, planned.derived_from, planned.depth,
+                                   events[reversal.first].label, events[reversal.second].label,
+                                   reversal.first, reversal.second, represented.representative)
 
     def _variant(self, planned: PlannedSequence) -> Variant:
         """How ``planned`` runs: as recorded, its accesses logged in every step unless the strategy
@@ -137,7 +197,8 @@ class Sweep:
                        child, self._states[planned.index], self._mask, self._settings.rules)
         self._run.write_difference(planned.index, judged.difference)
         witness = self._run.write_witness(planned.index, planned.derived_from)
-        return ReversalReport.of(planned, judged, child, witness.directory.relative_to(self._run.directory).as_posix())
+        return ReversalReport.of(planned, judged, child, witness.directory.relative_to(self._run.directory).as_posix(),
+                                 self._groups.representative_of(planned.index))
 
     def _save(self, index: int, key: str, state: StateSnapshot) -> StateSnapshot:
         """Note that sequence ``index`` ran as the stored execution ``key`` (which holds its trace
@@ -163,8 +224,8 @@ def _strategy(settings: SweepSettings, seed: Trace) -> Strategy:
 
 
 def _planned_total(strategy: Strategy) -> int:
-    """Sequences explored plus those the strategy still has pending (an estimate for progress)."""
-    return len(strategy.explored) + strategy.pending
+    """Sequences run plus those the strategy still has pending (an estimate for progress)."""
+    return executed(strategy.explored) + strategy.pending
 
 
 def _as_planned(outcome: Outcome, planned: PlannedSequence, *known: Trace) -> Trace:

@@ -28,7 +28,9 @@ class SweepSettings:
     stop it early; a ``budget`` (seconds, R4 only) makes it anytime, bound 1 in ``order`` first
     (see :data:`webr4.engine.anytime.ORDERS`); ``mask`` is what the user asks to ignore when
     comparing; ``rules`` the classifier rules (``None``: all); ``filters`` the engine's race
-    filters by name.
+    filters by name; ``exhaustive`` runs every reversal, where otherwise a group's representative
+    stands for the reversals racing through the same sites as it, unless one of them disagreed
+    with its parent (see :mod:`webr4.engine.grouping`).
 
     Raises, as no sweep can run with them, :class:`~webr4.engine.strategies.UnknownStrategy` for a
     strategy there is not, :class:`~webr4.engine.anytime.BudgetError` for a budget with another
@@ -44,6 +46,7 @@ class SweepSettings:
     mask: NoiseMask = NoiseMask()
     rules: tuple[str, ...] | None = None
     filters: tuple[str, ...] = tuple(f.name for f in DEFAULT_FILTERS)
+    exhaustive: bool = False
 
     def __post_init__(self) -> None:
         if self.strategy not in STRATEGIES:
@@ -75,7 +78,7 @@ class SweepSettings:
         return {"bound": self.bound, "strategy": self.strategy, "max_sequences": self.max_sequences,
                 "time_limit": self.time_limit, "mask": self.mask.to_json(),
                 "rules": None if self.rules is None else list(self.rules), "filters": list(self.filters),
-                "budget": self.budget, "order": self.order}
+                "budget": self.budget, "order": self.order, "exhaustive": self.exhaustive}
 
     @classmethod
     def from_json(cls, raw: dict[str, Any]) -> SweepSettings:

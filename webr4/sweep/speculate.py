@@ -14,6 +14,7 @@ import copy
 from collections.abc import Callable, Iterable
 
 from webr4.engine import PlannedSequence, Strategy
+from webr4.engine.grouping import ReversalGroups
 from webr4.trace import EventId, Step, Trace
 
 TraceFor = Callable[[PlannedSequence], Trace | None]
@@ -46,16 +47,20 @@ def predict(plan: Iterable[EventId], known: Iterable[Trace]) -> Trace | None:
 
 
 def upcoming(strategy: Strategy, current: PlannedSequence, trace_for: TraceFor,
-             known: Callable[[], Iterable[Trace]], count: int) -> list[PlannedSequence]:
-    """Up to ``count`` plans ``strategy`` is likely to hand out after ``current`` (outstanding).
+             known: Callable[[], Iterable[Trace]], count: int,
+             groups: ReversalGroups | None = None) -> list[PlannedSequence]:
+    """Up to ``count`` plans ``strategy`` is likely to hand out after ``current`` (outstanding)
+    and the sweep to run: with its ``groups``, those a representative would stand for are
+    withdrawn, every sequence not judged yet guessed to agree with its parent, as most do.
 
-    ``strategy`` itself is not touched: a deep copy is advanced with real traces where
-    ``trace_for`` has them and predictions elsewhere, and stops at the first plan it cannot
-    predict.
+    Neither ``strategy`` nor ``groups`` is touched: deep copies are advanced with real traces
+    where ``trace_for`` has them and predictions elsewhere, and stop at the first plan they
+    cannot predict.
     """
     if count <= 0:
         return []
     shadow = copy.deepcopy(strategy)
+    guess = copy.deepcopy(groups) if groups is not None else ReversalGroups(None)
     ahead: list[PlannedSequence] = []
     planned = current
     while len(ahead) < count:
@@ -63,7 +68,11 @@ def upcoming(strategy: Strategy, current: PlannedSequence, trace_for: TraceFor,
         if trace is None:
             break
         shadow.observe(planned, trace)
+        guess.judged(planned.index, agrees=True)
         following = shadow.next_plan()
+        while following is not None and guess.admit(following) is not None:
+            shadow.withdraw(following)
+            following = shadow.next_plan()
         if following is None:
             break
         ahead.append(following)

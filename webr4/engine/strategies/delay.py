@@ -119,3 +119,10 @@ class DelayBoundedSampler:
         self._outstanding = None
         self._sample.base, self._sample.base_index = trace, planned.index
         self.explored.append(ExploredSequence.of(planned, trace))
+
+    def withdraw(self, planned: PlannedSequence) -> None:
+        """Keep ``planned`` as withdrawn; the sample goes on from the base it had."""
+        if planned != self._outstanding:
+            raise ValueError(f"sequence {planned.index} is not the outstanding plan")
+        self._outstanding = None
+        self.explored.append(ExploredSequence.never_run(planned))

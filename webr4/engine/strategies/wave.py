@@ -60,6 +60,11 @@ class WaveSampler:
         self.explored.append(ExploredSequence.of(planned, trace))
         self.explored.sort(key=lambda record: record.planned.index)
 
+    def withdraw(self, planned: PlannedSequence) -> None:
+        """Keep ``planned`` as withdrawn: the other copies do not depend on it."""
+        self.explored.append(ExploredSequence.never_run(planned))
+        self.explored.sort(key=lambda record: record.planned.index)
+
     def _swap(self, order: list[int]) -> bool:
         """Swap one random pair of positions if the result still respects happens-before."""
         if len(order) < 2:

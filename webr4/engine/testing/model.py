@@ -75,7 +75,9 @@ class ModelEvent:
     """One event: its program, how it becomes pending (root, user, or created by an op), and
     whether it can run again once it has run (``repeats``; never for user events). An event
     with a ``delay`` is a ``setTimeout`` of that delay: its trace event is a timer carrying it,
-    which is all :mod:`webr4.timer_order` needs to order it against other timers."""
+    which is all :mod:`webr4.timer_order` needs to order it against other timers. ``code`` names
+    the function its ops are (its id when ``None``): the sites of their accesses are the code's,
+    so events of one code (the modules a loader defines through one function) share them."""
 
     id: EventId
     ops: tuple[Op, ...] = ()
@@ -84,6 +86,7 @@ class ModelEvent:
     category: Category = Category.OTHER
     repeats: bool = False
     delay: float | None = None
+    code: str | None = None
 
 
 State = tuple[tuple[tuple[str, int], ...], frozenset[EventId]]
@@ -325,7 +328,8 @@ class _Program:
         return value
 
     def _access(self, kind: AccessKind, location: str, value: str | None = None) -> None:
-        self.accesses.append(Access(kind, location, site=f"{self.event_id}:{len(self.accesses)}", value=value))
+        code = self.model.events[self.event_id].code or self.event_id
+        self.accesses.append(Access(kind, location, site=f"{code}:{len(self.accesses)}", value=value))
 
 
 class ModelExecutor:

@@ -1,0 +1,117 @@
+"""Grouped exploration against plain R4 on models: reversals racing through one pair of sites."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from models import CELLS, models
+
+from webr4.engine.grouping import GroupKey, Represented, ReversalGroups
+from webr4.engine.r4 import R4Explorer, explore
+from webr4.engine.testing.model import Model, ModelEvent, ModelExecutor, Op, Read, State, Write
+from webr4.trace import Category
+
+PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+
+
+@dataclass
+class Sweep:
+    """What a sweep over a model explored: each sequence run with its end state and its parent's,
+    and the reversals a representative stood for."""
+
+    ran: list[tuple[int, GroupKey | None, State, State]] = field(default_factory=list)
+    represented: list[Represented] = field(default_factory=list)
+
+    def harmful_states(self) -> set[State]:
+        """The end states of sequences that differ from their parent's."""
+        return {state for _index, _key, state, parent in self.ran if state != parent}
+
+
+def sweep(model: Model, bound: int, *, exhaustive: bool = False) -> Sweep:
+    """R4 on ``model`` from its default run, deciding as the sweep does: a plan a representative
+    stands for is withdrawn, every other runs and is judged (agreeing when its end state is its
+    parent's)."""
+    executor = ModelExecutor(model)
+    seed = executor.execute([])
+    strategy, groups = R4Explorer(seed, bound), ReversalGroups(bound, exhaustive=exhaustive)
+    states = {0: model.final_state(seed.sequence)}
+    result = Sweep()
+    while (planned := strategy.next_plan()) is not None:
+        represented = groups.admit(planned)
+        if represented is not None:
+            strategy.withdraw(planned)
+            result.represented.append(represented)
+            continue
+        trace = executor.execute(planned.plan)
+        strategy.observe(planned, trace)
+        state, parent = model.final_state(trace.sequence), states[planned.derived_from]
+        states[planned.index] = state
+        groups.judged(planned.index, agrees=state == parent)
+        result.ran.append((planned.index, GroupKey.of(planned.reversal), state, parent))
+    return result
+
+
+def loader(*programs: tuple[Op, ...]) -> Model:
+    """The scripts a loader fetches, each running its program through the loader's one function
+    ``define``: their races go through the same sites, whatever values they write."""
+    return Model([ModelEvent(f"m{k}", program, root=True, category=Category.NETWORK, code="define")
+                  for k, program in enumerate(programs)])
+
+
+@st.composite
+def loader_models(draw: st.DrawFn) -> Model:
+    """A random small model beside two or three modules of one shape (the same reads and writes
+    of the same cells, so the same sites), each writing values of its own."""
+    base = draw(models(max_events=3))
+    shape = draw(st.lists(st.tuples(st.booleans(), st.sampled_from((*CELLS, "queue"))), min_size=1, max_size=3))
+    programs = [tuple(Write(cell, draw(st.integers(0, 1))) if writes else Read(cell) for writes, cell in shape)
+                for _ in range(draw(st.integers(2, 3)))]
+    return Model([*base.events.values(), *loader(*programs).events.values()])
+
+
+def _members_agree(plain: Sweep) -> bool:
+    """Whether every member of each group has the outcome of the group's first member."""
+    outcomes: dict[GroupKey, bool] = {}
+    for _index, key, state, parent in plain.ran:
+        if key is not None and outcomes.setdefault(key, state == parent) != (state == parent):
+            return False
+    return True
+
+
+@PROPERTY
+@given(loader_models(), st.integers(1, 2))
+def test_grouping_finds_every_harmful_end_state_when_members_agree_with_their_representative(
+        model: Model, bound: int) -> None:
+    plain = sweep(model, bound, exhaustive=True)
+    assume(_members_agree(plain))
+    grouped = sweep(model, bound)
+    assert plain.harmful_states() <= grouped.harmful_states()
+    assert len(grouped.ran) <= len(plain.ran)
+
+
+@PROPERTY
+@given(models(max_events=5), st.integers(1, 2))
+def test_an_exhaustive_sweep_explores_what_plain_r4_explores(model: Model, bound: int) -> None:
+    executor = ModelExecutor(model)
+    plain = explore(executor, executor.execute([]), bound)
+    exhaustive = sweep(model, bound, exhaustive=True)
+    assert [index for index, *_ in exhaustive.ran] == [record.planned.index for record in plain.explored[1:]]
+    assert not exhaustive.represented
+
+
+def test_a_harmless_representative_stands_for_the_rest_of_its_group() -> None:
+    append = (Read("queue"), Write("queue", 1))  # each module appends to the loader's queue: any order ends alike
+    grouped = sweep(loader(append, append, append), bound=1)
+    (representative, *_), = grouped.ran  # three modules race pairwise: one of the three reversals runs
+    assert [r.representative for r in grouped.represented] == [representative, representative]
+
+
+def test_a_representative_that_disagrees_gets_the_rest_of_its_group_explored() -> None:
+    # each module sets the loader's last definition: the order decides which stays
+    model = loader((Write("last", 0),), (Write("last", 1),), (Write("last", 2),))
+    grouped, plain = sweep(model, bound=1), sweep(model, bound=1, exhaustive=True)
+    assert not grouped.represented
+    assert grouped.ran == plain.ran
+    assert len(grouped.ran) == 3 and len({key for _index, key, *_ in grouped.ran}) == 1

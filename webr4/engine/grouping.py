@@ -1,0 +1,104 @@
+"""Reversals that race through the same code, explored through one of them.
+
+A module loader makes a reversal of nearly every pair of the modules it fetches, and each races
+on the loader's own queue through the same two lines of the loader: one race of the code, many
+times over. A :class:`GroupKey` names that race: the location a reversal's conflict is on and
+the sites of its two accesses (and whether it is the witness that holds a response, which runs
+another order). :class:`ReversalGroups` decides, as a strategy hands the reversals out, which run:
+
+* the first member of a group handed out, its **representative**, runs;
+* another member runs once an explored member of its group disagreed with its parent (any
+  verdict but harmless): the group of a race that can do harm is explored in full;
+* otherwise the representative stands for it (:class:`Represented`): the sweep withdraws it
+  from the strategy (:meth:`~webr4.engine.plans.Strategy.withdraw`) unexecuted.
+
+Only sequences at the bound are grouped: they add no reversal of their own, so withdrawing one
+takes nothing deeper from the exploration. A reversal without both sites (a disabled event's)
+belongs to no group, and with ``exhaustive`` every reversal runs (the groups are still kept, to
+be reported). The decisions depend only on the plans and verdicts in the order they come, so a
+resumed sweep takes them again alike.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from webr4.engine.plans import PlannedSequence, Reversal
+
+
+@dataclass(frozen=True)
+class GroupKey:
+    """One race of the code: ``location`` and the ``sites`` of the two accesses in parent order;
+    ``held`` for the witness holding a response past a test's read."""
+
+    location: str
+    sites: tuple[str, str]
+    held: bool = False
+
+    @classmethod
+    def of(cls, reversal: Reversal | None) -> GroupKey | None:
+        """The group of ``reversal``; ``None`` when it has none (no reversal, or a site unknown)."""
+        if reversal is None:
+            return None
+        first, second = reversal.sites
+        if first is None or second is None:
+            return None
+        return cls(reversal.location, (first, second), reversal.held)
+
+
+@dataclass(frozen=True)
+class Represented:
+    """A reversal not run: the sequence ``representative`` stood for ``planned``."""
+
+    planned: PlannedSequence
+    representative: int
+
+
+@dataclass
+class _Group:
+    representative: int
+    judged: int = 0  # explored members judged so far
+    disagreed: bool = False
+
+
+@dataclass
+class ReversalGroups:
+    """The groups of one sweep at conflict-reversal bound ``bound`` (``None``: nothing is
+    grouped). Ask :meth:`admit` of each plan the strategy hands out, and tell :meth:`judged`
+    the verdict of each that ran."""
+
+    bound: int | None
+    exhaustive: bool = False
+    _groups: dict[GroupKey, _Group] = field(default_factory=dict)
+    _members: dict[int, _Group] = field(default_factory=dict)  # sequence index -> its group
+
+    def admit(self, planned: PlannedSequence) -> Represented | None:
+        """``None`` when ``planned`` is to run, which makes it a member of its group (its
+        representative, when first); else the representative that stands for it.
+
+        A group whose representative is not judged yet runs its other members: only a verdict
+        can stand for them."""
+        key = GroupKey.of(planned.reversal)
+        if key is None or planned.depth != self.bound:
+            return None
+        group = self._groups.get(key)
+        if group is None:
+            group = self._groups[key] = _Group(planned.index)
+        elif not (self.exhaustive or group.disagreed or group.judged == 0):
+            return Represented(planned, group.representative)
+        self._members[planned.index] = group
+        return None
+
+    def judged(self, index: int, *, agrees: bool) -> None:
+        """The sequence ``index``, admitted to run, was judged: ``agrees`` when its verdict is
+        that its end state does not differ from its parent's in any way that matters."""
+        group = self._members.get(index)
+        if group is not None:
+            group.judged += 1
+            group.disagreed = group.disagreed or not agrees
+
+    def representative_of(self, index: int) -> int | None:
+        """The representative of the group of the sequence ``index`` that ran (itself, when it
+        is one); ``None`` when it belongs to no group."""
+        group = self._members.get(index)
+        return None if group is None else group.representative

@@ -31,6 +31,11 @@ def explore_options(command: Any) -> Any:
                            help="Explore for this long (90s, 5m, 1h) and stop with the best found: bound 1 "
                                 "in order of likely harm, then bound 2, 3, ... while time remains, up to "
                                 "--bound when it is given (no cap otherwise).")(command)
+    command = click.option("--exhaustive", is_flag=True,
+                           help="Run every reversal. Otherwise the reversals that race on one location through "
+                                "the same two code sites (a module loader's queue, say) are a group: the first "
+                                "runs and stands for the others, which run only once one of the group is not "
+                                "harmless. With --resume, runs those the sweep left to their group.")(command)
     command = click.option("--mask", multiple=True, metavar="SELECTOR",
                            help="Ignore this part of the DOM when comparing (#id, .class, tag); repeatable; adds "
                                 "to [mask] selectors of webr4.toml.")(command)
@@ -61,7 +66,8 @@ def explore_options(command: Any) -> Any:
                                 "difference is confirmed there.")(command)
     command = click.option("--fail-on", type=click.Choice(FAIL_ON_CHOICES), default="harmful", show_default=True,
                            help="Exit with status 1 on any harmful reversal, or only on one plain Chromium "
-                                "confirmed.")(command)
+                                "confirmed with timing a network and a person produce (not one it confirmed "
+                                "only under extreme timing: confirmed-extreme).")(command)
     return command
 
 

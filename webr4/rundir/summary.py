@@ -50,8 +50,9 @@ class ReversalReport:
     such a reversal's verdict is ``unrealised``) and ``timing`` and ``timing_ms`` (how far the
     order that ran is from the recorded timing, in words and in virtual milliseconds: see
     :mod:`webr4.engine.realism`), ``confirmation`` (null until the reversal is checked in plain
-    Chromium: ``status``, ``line``, ``matched``, ``plain``, ``order``, ``seconds``; see
-    :mod:`webr4.witness.confirm`).
+    Chromium: ``status``, ``line``, ``matched``, ``plain``, ``order``, ``seconds``, ``extreme``; see
+    :mod:`webr4.witness.confirm`), ``group`` (the id of its group's representative, itself
+    when it is one; null when it belongs to no group: see :class:`ReversalGroup`).
     ``index``, ``first``, ``second``, ``first_id``, ``second_id`` and ``skipped`` repeat those
     facts for the report.
     """
@@ -79,21 +80,24 @@ class ReversalReport:
     timing: str = ""  # how far the order that ran is from the recorded timing, in words
     timing_ms: float | None = None  # that distance in virtual ms (0: the recorded times allow it)
     confirmation: dict[str, Any] | None = None  # the plain-Chromium check (webr4.witness.confirm), when run
+    group: int | None = None  # the representative of its group (webr4.engine.grouping); None: in none
 
     @property
     def confirmation_status(self) -> str | None:
-        """``confirmed``, ``reproduced``, ``not-reproduced`` or ``not-forceable``; ``None`` when unchecked."""
+        """``confirmed``, ``confirmed-extreme``, ``reproduced``, ``not-reproduced``, ``not-forceable`` or
+        ``error``; ``None`` when unchecked."""
         return str(self.confirmation["status"]) if self.confirmation else None
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
-    def of(cls, planned: PlannedSequence, judged: Judgement, child: Trace, witness: str) -> ReversalReport:
+    def of(cls, planned: PlannedSequence, judged: Judgement, child: Trace, witness: str,
+           group: int | None = None) -> ReversalReport:
         """The report of the sequence ``planned``, which ran as ``child``, judged against its
         parent as ``judged`` (:func:`~webr4.classify.judge.judge`); ``witness`` is its witness
-        directory, relative to the run. A pair that conflicts on nothing nameable is located at
-        :data:`ORDER_OF_EVENTS`."""
+        directory, relative to the run, ``group`` its group's representative. A pair that
+        conflicts on nothing nameable is located at :data:`ORDER_OF_EVENTS`."""
         first, second = judged.first, judged.second
         return cls(
             id=planned.index, index=planned.index, parent=planned.derived_from, depth=planned.depth,
@@ -105,7 +109,7 @@ class ReversalReport:
             events=[{"id": e.id, "label": e.label, "site": site, "waits_for": e.params.get("waits_for")}
                     for e, site in zip((first, second), judged.sites)],
             witness=witness, failure=judged.failure, unrealised=judged.unrealised, timing=judged.timing,
-            timing_ms=judged.timing_ms,
+            timing_ms=judged.timing_ms, group=group,
         )
 
     @classmethod
@@ -124,6 +128,68 @@ class ReversalReport:
             "events": [e for e in events if isinstance(e, dict)],
             "locations": given.get("locations") or ([location] if location else []),
         })
+
+
+@dataclass(frozen=True)
+class RepresentedReversal:
+    """A reversal the sweep did not run because its group's representative stood for it (see
+    :mod:`webr4.engine.grouping`): an entry of ``summary.json``'s ``represented``. It is no
+    verdict: ``--exhaustive``, with ``--resume`` too, runs it. Its keys: ``id`` (its sequence
+    number), ``parent``, ``depth``, ``first`` and ``second`` (the labels of the racing events
+    in parent order), ``first_id``, ``second_id`` and ``representative`` (the id of the reversal
+    that stood for it)."""
+
+    id: int
+    parent: int
+    depth: int
+    first: str
+    second: str
+    first_id: str
+    second_id: str
+    representative: int
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> RepresentedReversal:
+        return cls(**{f.name: raw[f.name] for f in fields(cls)})
+
+
+@dataclass
+class ReversalGroup:
+    """Reversals racing on one location through one pair of sites (:mod:`webr4.engine.grouping`):
+    an entry of ``summary.json``'s ``groups``. Its keys: ``representative`` (the id of the first
+    explored), ``location`` (in words, as its representative's report says it), ``sites`` (the two
+    sites, short), ``explored`` (the ids run), ``represented`` (the ids it stood for) and
+    ``verdicts`` (explored members per verdict)."""
+
+    representative: int
+    location: str
+    sites: list[str]
+    explored: list[int] = field(default_factory=list)
+    represented: list[int] = field(default_factory=list)
+    verdicts: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def count(self) -> int:
+        """Its reversals, explored or not."""
+        return len(self.explored) + len(self.represented)
+
+    def line(self) -> str:
+        """``149 reversals on globalDefQueue through require.js:16, 1 explored, harmless``."""
+        through = " and ".join(dict.fromkeys(self.sites))
+        verdicts = ", ".join(f"{n} {verdict}" if len(self.verdicts) > 1 else verdict
+                             for verdict, n in sorted(self.verdicts.items())) or "not judged"
+        return (f"{self.count} reversals on {self.location} through {through}, "
+                f"{len(self.explored)} explored, {verdicts}")
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> ReversalGroup:
+        return cls(**{f.name: raw[f.name] for f in fields(cls) if f.name in raw})
 
 
 @dataclass
@@ -155,7 +221,9 @@ class Summary:
     ``{"bound", "explored", "pending"}``: sequences of it run and about how many were left;
     null when no bound was left to explore), ``seconds``, ``confirmations`` (reversals
     per confirmation status, once any was checked in plain Chromium), ``confirm_seconds`` (the
-    time those checks took) and ``reversals`` (each a :class:`ReversalReport`).
+    time those checks took), ``reversals`` (each a :class:`ReversalReport`), ``represented``
+    (the reversals a group's representative stood for, each a :class:`RepresentedReversal`)
+    and ``groups`` (each a :class:`ReversalGroup`, in the order of their representatives).
     """
 
     url: str
@@ -180,6 +248,8 @@ class Summary:
     next_bound: dict[str, int] | None = None  # the bound it was in when it stopped: bound, explored, pending
     confirm_seconds: float = 0.0  # the plain-Chromium checks after the sweep
     reversals: list[ReversalReport] = field(default_factory=list)
+    represented: list[RepresentedReversal] = field(default_factory=list)
+    groups: list[ReversalGroup] = field(default_factory=list)
 
     @property
     def confirmations(self) -> dict[str, int]:
@@ -187,7 +257,8 @@ class Summary:
         return dict(Counter(r.confirmation_status for r in self.reversals if r.confirmation_status))
 
     def confirmed(self) -> list[ReversalReport]:
-        """The harmful reversals plain Chromium confirmed."""
+        """The harmful reversals plain Chromium confirmed with timing a network and a person
+        produce (``confirmed``; not ``confirmed-extreme``)."""
         return [r for r in self.harmful() if r.confirmation_status == "confirmed"]
 
     @property
@@ -228,6 +299,7 @@ class Summary:
         counts = ", ".join(f"{n} {verdict}" for verdict, n in sorted(self.counts.items())) or "no reversals"
         bounds = f"; {self.bounds_reached}" if self.bounds_reached else ""
         lines = [f"{self.sequences} sequences in {self.seconds:g} s: {counts} ({self.stop_reason}{bounds})"]
+        lines += [group.line() for group in self.groups if group.count > 1]
         if self.confirmations:
             confirmed = ", ".join(f"{n} {status}" for status, n in sorted(self.confirmations.items()))
             lines.append(f"in plain Chromium ({self.confirm_seconds:g} s): {confirmed}")
@@ -248,12 +320,14 @@ class Summary:
     def from_json(cls, raw: dict[str, Any]) -> Summary:
         """The summary in ``raw``, whose ``reversals`` must each have ``id`` and ``verdict``. A
         summary from before webr4 recorded its sweep's status counts as finished."""
-        derived = {"url", "bound", "sequences", "status", "reversals"}
+        derived = {"url", "bound", "sequences", "status", "reversals", "represented", "groups"}
         status = raw.get("status", FINISHED)
         return cls(
             url=raw.get("site") or raw.get("url") or "", bound=raw.get("bound"),
             sequences=raw.get("sequences_explored", raw.get("sequences", 1)),
             status=status if isinstance(status, str) else "unknown",
             reversals=[ReversalReport.from_json(r) for r in raw.get("reversals", [])],
+            represented=[RepresentedReversal.from_json(r) for r in raw.get("represented", [])],
+            groups=[ReversalGroup.from_json(g) for g in raw.get("groups", [])],
             **{f.name: raw[f.name] for f in fields(cls) if f.name in raw and f.name not in derived},
         )

@@ -36,7 +36,8 @@ CONFIRM_CHOICES = ("none", "harmful", "all")
 """Which reversals are confirmed after a sweep (``--confirm``, ``confirm`` in the settings file)."""
 FAIL_ON_CHOICES = ("harmful", "confirmed")
 """What makes ``explore`` and ``check`` exit with status 1 (``--fail-on``): any harmful reversal,
-or only one plain Chromium confirmed."""
+or only one plain Chromium confirmed (:meth:`~webr4.rundir.summary.Summary.confirmed`: never one
+``confirmed-extreme``, whose order needs timing no network or person produces)."""
 
 
 class UnknownConfirm(Webr4Error, ValueError):

@@ -5,7 +5,12 @@ Both orders of the racing pair are run from their plain schedules (:mod:`webr4.w
 categories and noise mask. The judgement is one of
 
 * ``confirmed``: webr4 judged the reversal harmful, and the reversed plain run differs from the
-  parent plain run in the way webr4 reported (``matched`` names the items found in both);
+  parent plain run in the way webr4 reported (``matched`` names the items found in both), the
+  order forced with what a network and a person produce (:mod:`webr4.witness.realism`);
+* ``confirmed-extreme``: the same, but the reversed order took a lever beyond them (input within
+  one task, a timer held past its due time, a response later than a network delivers one):
+  ``extreme`` says which. A race users meet only under such timing is no reason to fail a build
+  (``--fail-on confirmed`` leaves it out);
 * ``reproduced``: webr4 judged it otherwise (harmless, heap-only, …) and the plain runs show the
   same difference: the verdict rests on webr4's rules, not on its harness;
 * ``not-reproduced``: the order was forced but the reported difference did not appear (the line
@@ -17,38 +22,36 @@ categories and noise mask. The judgement is one of
 
 The parent's order runs twice: what differs between those two runs (``Date.now()``, random ids,
 which nothing in a plain page fixes) is masked, as webr4 masks what differs between two replays
-of its seed. Items match when they say the same thing of the same part of the page: an exception by its
-message (a plain page shows an unhandled rejection as an uncaught error, and an inline handler's
-column as the browser counts it), a DOM change by the element it changed, a screenshot change by
-being one, any other item word for word. The JS heap and pending events cannot be read without
-webr4's code in the page, so they are never matched.
+of its seed, and the counters an app numbers its elements with are abstracted
+(:mod:`webr4.witness.compare`, which also says when a plain item matches a reported one). The
+JS heap and pending events cannot be read without webr4's code in the page, so they are never
+matched.
 """
 
 from __future__ import annotations
 
 import asyncio
-import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from playwright.async_api import Browser
 from playwright.async_api import Error as PlaywrightError
 
-from webr4.classify.differences import describe_differences
 from webr4.state.noise import NoiseMask
 from webr4.trace import EventId, Trace
+from webr4.witness.compare import found, plain_difference
+from webr4.witness.realism import extreme_forcing
 from webr4.witness.run import RUN_TIMEOUT_S, PlainRun, run_plain
 from webr4.witness.pagefacts import PageFacts
 from webr4.witness.schedule import NotForceable, PlainSchedule, plain_schedules
 
 CONFIRMED, REPRODUCED, NOT_REPRODUCED, NOT_FORCEABLE = "confirmed", "reproduced", "not-reproduced", "not-forceable"
+CONFIRMED_EXTREME = "confirmed-extreme"
 ERROR = "error"
-STATUSES = (CONFIRMED, REPRODUCED, NOT_REPRODUCED, NOT_FORCEABLE, ERROR)
+STATUSES = (CONFIRMED, CONFIRMED_EXTREME, REPRODUCED, NOT_REPRODUCED, NOT_FORCEABLE, ERROR)
 UNREADABLE = frozenset({"heap", "pending"})
 """Categories a plain page cannot show without webr4's code in it."""
-
-_EXCEPTION = re.compile(r"^(new|gone) (?:Uncaught )?(?:\(in promise\) )?(?:[A-Za-z]*Error: )?(.*?)(?: at \S+)?$")
 
 
 @dataclass(frozen=True)
@@ -56,7 +59,8 @@ class Confirmation:
     """The plain-Chromium check of one reversal: ``status`` (one of :data:`STATUSES`), ``line``
     (the judgement in one line), ``matched`` (category → items webr4 reported that the plain runs
     showed too), ``plain`` (category → the plain runs' own items), ``order`` (the reversed order
-    forced, in words) and ``seconds`` (the plain runs, added up)."""
+    forced, in words), ``seconds`` (the plain runs, added up) and ``extreme`` (for
+    ``confirmed-extreme``: the lever beyond a network and a person, in words; else "")."""
 
     status: str
     line: str
@@ -64,6 +68,7 @@ class Confirmation:
     plain: dict[str, list[str]] = field(default_factory=dict)
     order: str = ""
     seconds: float = 0.0
+    extreme: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -71,7 +76,16 @@ class Confirmation:
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> Confirmation:
         return cls(str(raw["status"]), str(raw.get("line", "")), dict(raw.get("matched") or {}),
-                   dict(raw.get("plain") or {}), str(raw.get("order", "")), float(raw.get("seconds", 0.0)))
+                   dict(raw.get("plain") or {}), str(raw.get("order", "")), float(raw.get("seconds", 0.0)),
+                   str(raw.get("extreme", "")))
+
+    def forced_with(self, extreme: str | None) -> Confirmation:
+        """This judgement of an order forced with the lever ``extreme`` (``None``: with none beyond
+        a network and a person): a ``confirmed`` becomes ``confirmed-extreme``, saying why."""
+        if self.status != CONFIRMED or extreme is None:
+            return self
+        return replace(self, status=CONFIRMED_EXTREME, extreme=extreme,
+                       line=f"{self.line}, but only under timing no network or person produces: the order {extreme}")
 
 
 @dataclass(frozen=True)
@@ -115,19 +129,18 @@ async def confirm(browser: Browser, page: PageFacts, har: Path, parent: Trace, c
         return PlainWitness(parent_run, child_run, Confirmation(
             NOT_FORCEABLE, f"the order could not be forced: {problem}", order=schedules[1].order, seconds=seconds),
             schedules)
-    if again.problem is None:  # what varies between two plain runs of one order is noise (Date.now, random ids)
-        mask = mask | NoiseMask.from_baselines(parent_run.state, again.state)
-    plain = describe_differences(mask.diff(parent_run.state, child_run.state))
-    judged = judge(verdict, reported, plain)
-    return PlainWitness(parent_run, child_run, Confirmation(judged.status, judged.line, judged.matched, plain,
-                                                            schedules[1].order, seconds), schedules)
+    # what varies between two plain runs of one order is noise (Date.now, random ids)
+    plain = plain_difference(parent_run.state, child_run.state, again.state if again.problem is None else None, mask)
+    judged = judge(verdict, reported, plain).forced_with(extreme_forcing(schedules[1]))
+    return PlainWitness(parent_run, child_run, replace(judged, plain=plain, order=schedules[1].order, seconds=seconds),
+                        schedules)
 
 
 def judge(verdict: str, reported: Mapping[str, list[str]], plain: Mapping[str, list[str]]) -> Confirmation:
     """The judgement of a forced pair of plain runs whose difference is ``plain``, for a reversal
     webr4 judged ``verdict`` with the differences ``reported``."""
     readable = {c: items for c, items in reported.items() if c not in UNREADABLE}
-    matched = {c: found for c, items in readable.items() if (found := _found(c, items, plain.get(c, [])))}
+    matched = {c: shown for c, items in readable.items() if (shown := found(c, items, plain.get(c, [])))}
     telling = set(readable) - {"screenshot"} or set(readable)
     agrees = bool(telling & set(matched))
     if agrees and verdict == "harmful":
@@ -153,20 +166,3 @@ def _first(differences: Mapping[str, list[str]]) -> str:
     category, items = next(iter(differences.items()))
     return f"{category}: {items[0]}" if items else category
 
-
-def _found(category: str, reported: list[str], plain: list[str]) -> list[str]:
-    """The items of ``reported`` that the plain items say too."""
-    keys = {_key(category, item) for item in plain}
-    return [item for item in reported if _key(category, item) in keys and not item.startswith("… ")]
-
-
-def _key(category: str, item: str) -> str:
-    """What an item says, as far as plain Chromium can say it (see the module docstring)."""
-    if category == "exceptions":
-        parsed = _EXCEPTION.match(item)
-        return f"{parsed.group(1)} {parsed.group(2)}" if parsed else item
-    if category == "dom":
-        return item.split(": ", 1)[0]
-    if category == "screenshot":
-        return "changed"
-    return item

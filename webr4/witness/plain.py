@@ -5,7 +5,8 @@ This module imports nothing of webr4, so that an exported regression test
 A schedule is the JSON form of :class:`webr4.witness.schedule.PlainSchedule`: ``url``, ``calls``
 (each user step as the Playwright ``Locator`` method and its arguments, ``{"observe": selector}``
 for a test's read, or ``{"wait": ms}``),
-``holds``, ``timings``, ``held_keys``, ``clock``, ``clock_runs`` and ``horizon_ms``; a sign is
+``holds``, ``timings``, ``held_keys``, ``clock``, ``clock_runs``, ``horizon_ms`` and ``patience_s``
+(how long a sign may keep the run waiting while the page shows nothing new); a sign is
 ``{"kind", "target"}``.
 
 The context is fresh and has no init script: Playwright serves every response from the HAR as
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 from pathlib import Path
 from typing import Any, Sequence
 from urllib.parse import parse_qsl, urlsplit
@@ -44,7 +46,8 @@ QUIET_TICK_MS = 4
 """How far a paused clock goes on per poll (every :data:`SETTLE_S` / 8) while a step waits for a
 quiet page: at most some 480 virtual ms in :data:`QUIET_PATIENCE_S`."""
 ORDER_TIMEOUT_S = 10.0
-"""How long a plain run waits for a sign its schedule needs before it gives the order up."""
+"""The longest a plain run waits for a sign its schedule needs before it gives the order up: the
+ceiling of a schedule's ``patience_s``, and its patience when it has none."""
 CLOCK_START_MS = 600_000
 """Where the paused clock starts (``Date.now()`` in a schedule with a clock): well after the
 moment it was installed at, as ``pause_at`` only goes forward."""
@@ -240,28 +243,31 @@ class _ScheduleRun:
         self.problems: list[str] = []
         self.timings = {timing["step"]: timing["after"] for timing in schedule["timings"]}
         self.held_keys = {held["step"]: held["up_after"] for held in schedule["held_keys"]}
+        self.patience = min(float(schedule.get("patience_s", ORDER_TIMEOUT_S)), ORDER_TIMEOUT_S)
         self.ticking = asyncio.Lock()  # one clock run at a time
         self.steps_done = 0  # how many of the session's steps have been performed
+        self.steps_over = False  # the steps are done, or stopped at one that could not go ahead
 
     async def wait(self, sign: dict[str, Any] | None) -> bool:
         """Until ``sign`` has come and :data:`SETTLE_S` more (``None``: at once); ``False``, with the
-        problem noted, when it did not come in :data:`ORDER_TIMEOUT_S`. A step's sign is waited
-        for as long as the steps before it go on, each within that time: a late step of a long
-        session (each waits for a quiet page) has not failed to happen."""
+        problem noted, when it did not come within the schedule's ``patience_s``, or while the page
+        showed new signs (a busy machine), within :data:`ORDER_TIMEOUT_S`; a step's sign (the run's own)
+        while the steps go on short of it, each within :data:`ORDER_TIMEOUT_S`."""
         if sign is None:
             return True
         came = self.observed.sign(sign["kind"], sign.get("target", ""))
-        while True:
-            steps_done = self.steps_done
-            try:
-                await asyncio.wait_for(came.wait(), ORDER_TIMEOUT_S)
-                break
-            except asyncio.TimeoutError:
-                if sign["kind"] == STEP and self.steps_done > steps_done:
-                    continue
-                self.problems.append(f"{sign_words(sign)} never happened in plain Chromium "
-                                     f"(waited {ORDER_TIMEOUT_S:g} s)")
-                return False
+        step, started, going_on = sign["kind"] == STEP, time.monotonic(), True
+        while going_on and not came.is_set():
+            steps_done, shown = self.steps_done, len(self.observed.seen)
+            until = time.monotonic() + (ORDER_TIMEOUT_S if step else self.patience)
+            while not came.is_set() and time.monotonic() < until and not (step and self.steps_over):
+                await asyncio.sleep(SETTLE_S / 8)
+            going_on = (self.steps_done > steps_done and not self.steps_over if step
+                        else len(self.observed.seen) > shown and time.monotonic() - started < ORDER_TIMEOUT_S)
+        if not came.is_set():
+            self.problems.append(f"{sign_words(sign)} never happened in plain Chromium "
+                                 f"(waited {time.monotonic() - started:.0f} s)")
+            return False
         await asyncio.sleep(SETTLE_S)
         return True
 
@@ -356,7 +362,8 @@ class _ScheduleRun:
                 await asyncio.sleep(float(call["wait"]) / 1000)
                 continue
             if not await self.step(number, call):
-                return
+                break
+        self.steps_over = True
 
     async def step(self, number: int, call: dict[str, Any]) -> bool:
         """Perform step ``number`` once its sign has come, on a page as webr4 had it by then;
@@ -375,12 +382,14 @@ class _ScheduleRun:
             self.steps_done += 1
             self.observed.see(STEP, str(number))
             return True
+        # After a quiet page's wait for its target, the patience; a fast user's target may still be loading.
+        timeout_ms = (self.patience if after is not None else ORDER_TIMEOUT_S) * 1000
         try:
             locator = self.page.locator(call["selector"]).first  # as webr4 acts: on the first match
             if number in self.held_keys:
-                await self.hold_key(number, locator, call["args"][0])
+                await self.hold_key(number, locator, call["args"][0], timeout_ms)
             else:
-                await getattr(locator, call["method"])(*call["args"], timeout=ORDER_TIMEOUT_S * 1000)
+                await getattr(locator, call["method"])(*call["args"], timeout=timeout_ms)
         except PlaywrightError as error:
             if not self.forced():
                 self.problems.append(f"step {number + 1} ({call['method']} on {call['selector']}) failed in plain "
@@ -392,10 +401,10 @@ class _ScheduleRun:
         self.observed.see(STEP, str(number))
         return True
 
-    async def hold_key(self, number: int, locator: Locator, key: str) -> None:
-        """Press ``key`` on ``locator`` as ``press`` does (focus it, then the key down and up), the
-        key held down until step ``number``'s ``up_after`` sign has come (or was given up)."""
-        await locator.focus(timeout=ORDER_TIMEOUT_S * 1000)
+    async def hold_key(self, number: int, locator: Locator, key: str, timeout_ms: float) -> None:
+        """Press ``key`` on ``locator`` as ``press`` does (focus it within ``timeout_ms``, the key down
+        and up), the key held down until step ``number``'s ``up_after`` sign has come (or was given up)."""
+        await locator.focus(timeout=timeout_ms)
         keys = _chord(key)
         for name in keys:
             await self.page.keyboard.down(name)
@@ -467,13 +476,13 @@ async def _visible(page: Page, selector: str) -> bool:
 
 async def _finish(page: Page, schedule: dict[str, Any], observed: _Observed) -> None:
     """Let the page come to rest: its ``load`` (bounded), the clock run to the horizon
-    (:func:`_horizon`), a settle."""
+    (:func:`_horizon`) and on, firing what is due there (a timer held back to the end), a settle."""
     try:
         await page.wait_for_load_state("load", timeout=ORDER_TIMEOUT_S * 1000)
     except PlaywrightError:
         pass
     horizon = _horizon(schedule, observed)
-    if schedule["clock"] and horizon > observed.clock_ms:
+    if schedule["clock"] and horizon >= observed.clock_ms:
         await page.clock.run_for(int(horizon - observed.clock_ms) + 1)
         observed.clock_ms = horizon
     await asyncio.sleep(SETTLE_S * 2)

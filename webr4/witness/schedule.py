@@ -32,7 +32,12 @@ from webr4.trace import Category, Event, EventId, Trace
 from webr4.useractions import ACTIONS, OBSERVATIONS
 from webr4.witness.levers import ClockRun, HeldKey, Hold, Sign, StepTiming
 from webr4.witness.pagefacts import PageFacts
-from webr4.witness.plain import CLOCK, DOM_READY, KEY_DOWN, LOAD, RESPONSE, STEP, request_key
+from webr4.witness.plain import CLOCK, DOM_READY, KEY_DOWN, LOAD, ORDER_TIMEOUT_S, RESPONSE, STEP, request_key
+
+PATIENCE_FACTOR = 3.0
+PATIENCE_FLOOR_S = 5.0
+"""How long a plain run waits for a missing sign at least: half the ceiling, a margin a page
+loading on a machine at load 10 keeps; one that shows new signs is waited for longer."""
 
 
 @dataclass(frozen=True)
@@ -48,7 +53,8 @@ class PlainSchedule:
     the last step as ``horizon_ms`` is past its time in ``step_times``). A press in ``held_keys``
     keeps its key down until a sign. ``pair`` is the signs
     of the racing pair's two events in the order this schedule forces: the run checks that the
-    first came first, so that a lever that failed to hold never passes for a forced order."""
+    first came first, so that a lever that failed to hold never passes for a forced order.
+    ``patience_s`` is how long the run waits for a missing sign (:func:`patience`)."""
 
     url: str
     steps: tuple[Mapping[str, Any], ...]
@@ -62,6 +68,7 @@ class PlainSchedule:
     step_times: tuple[float, ...] = ()  # per session step, the virtual ms it ran at in this order's trace
     pair: tuple[Sign, Sign] | None = None
     service_workers: str = "block"  # Playwright's context option, as the session had it
+    patience_s: float = ORDER_TIMEOUT_S
 
     def timing(self, step: int) -> StepTiming:
         """When step ``step`` runs (after ``load`` unless the schedule says otherwise)."""
@@ -131,9 +138,22 @@ def plain_schedules(page: PageFacts, parent: Trace, child: Trace, first: EventId
     horizon = max([step.time for trace in (parent, child) for step in trace.steps] + [0.0])
     schedules = [PlainSchedule(page.url, tuple(page.steps), order, tuple(levers.holds), tuple(levers.timings),
                                tuple(levers.held_keys), clock, tuple(levers.clock_runs),
-                               max(horizon, levers.horizon_ms), _step_times(page, trace), pair, page.service_workers)
+                               max(horizon, levers.horizon_ms), _step_times(page, trace), pair, page.service_workers,
+                               patience(abs(times.get(a.id, 0.0) - times.get(b.id, 0.0))))
                  for (order, levers, pair), trace in zip(orders, (parent, child))]
     return schedules[0], schedules[1]
+
+
+def patience(gap_ms: float) -> float:
+    """How long a plain run of a pair recorded ``gap_ms`` virtual ms apart waits for a sign that
+    does not come before it gives the order up: :data:`PATIENCE_FACTOR` times that gap, at least
+    :data:`PATIENCE_FLOOR_S` and at most :data:`~webr4.witness.plain.ORDER_TIMEOUT_S`. A pair a
+    second apart (a response and a watchdog's timer) is given three; two events of one page load
+    are given the floor, where a fixed wait of the ceiling made an order that cannot be forced
+    cost ten seconds a sign (and a step whose target never appears, ten seconds a step). The run
+    waits on while the page shows new signs (:meth:`webr4.witness.plain._ScheduleRun.wait`), up
+    to the ceiling."""
+    return min(max(PATIENCE_FACTOR * gap_ms / 1000, PATIENCE_FLOOR_S), ORDER_TIMEOUT_S)
 
 
 def _step_times(page: PageFacts, trace: Trace) -> tuple[float, ...]:

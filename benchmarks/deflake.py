@@ -201,7 +201,7 @@ def _with_earlier(rows: list[Row], corpus: list[dict[str, Any]]) -> list[Row]:
     """``rows`` (some of the corpus, measured now) with the corpus's other rows as the results
     file last holds them, in the corpus's order."""
     stored = RESULTS / "deflake.json"
-    earlier = json.loads(stored.read_text())["data"] if stored.is_file() else []
+    earlier = json.loads(stored.read_text())["section"]["data"] if stored.is_file() else []
     names = {f.name for f in fields(Row)}
     by_test = {raw["test"]: Row(**{k: v for k, v in raw.items() if k in names}) for raw in earlier}
     by_test.update({row.test: row for row in rows})

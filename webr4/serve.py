@@ -7,11 +7,12 @@ background thread and yields the base URL (ending in ``/``).
 from __future__ import annotations
 
 import contextlib
+import sys
 import threading
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
@@ -32,6 +33,12 @@ class _Server(ThreadingHTTPServer):
     # lock are dropped, and Chromium's retry comes a second later: a page load here took up to a
     # second longer now and then, with or without webr4.
     request_queue_size = 128
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that went away mid-response (a page closed, a load cut short) is no error of
+        the server's, and says nothing; any other error is printed as the standard library does."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
 
 @contextlib.contextmanager

@@ -50,7 +50,8 @@ held|            self.page.route(self.held[path][0], lambda route: routes.append
 held|        return path
 held|
 held|    def release(self, path: str) -> None:
-held|        """Let the held responses to ``path`` go, and every later one through."""
+held|        """Let the held responses to ``path`` go, and every later one through; once
+held|        one was held, wait until it has arrived (the page's own order goes on from there)."""
 held|        matches, routes = self.held.pop(path, (None, []))
 held|        if matches is not None:
 held|            self.page.unroute(matches)
@@ -59,6 +60,8 @@ held|            try:
 held|                route.continue_()
 held|            except Error:  # the page went on without it
 held|                pass
+held|        if routes:
+held|            self.arrived(path)
 early|
 early|    def early(self, action: Callable[..., Any], *args: str, held: list[str]) -> None:
 early|        """Act before the held responses arrive; when the app waits for them first (the
@@ -147,13 +150,15 @@ held|    }}
 held|    return path;
 held|  }}
 held|
-held|  /** Let the held responses to `path` go, and every later one through. */
+held|  /** Let the held responses to `path` go, and every later one through; once
+held|   * one was held, wait until it has arrived (the page goes on from there). */
 held|  async release(path: string): Promise<void> {{
 held|    const held = this.held.get(path);
 held|    if (!held) return;
 held|    this.held.delete(path);
 held|    await this.page.unroute(held.matches);
 held|    for (const route of held.routes) await route.continue().catch(() => {{}});
+held|    if (held.routes.length) await this.arrived(path);
 held|  }}
 early|
 early|  /** Act before the held responses arrive; if the app waits for them first
@@ -229,7 +234,7 @@ def _needs(test: RaceTest) -> set[str]:
     kinds = {step.kind for step in test.steps}
     early = any(step.early for step in test.steps)
     needs = {tag for tag, used in (("held", bool(test.held)), ("clock", test.clock),
-                                   ("arrived", "arrived" in kinds or early), ("early", early),
+                                   ("arrived", "arrived" in kinds or early or bool(test.held)), ("early", early),
                                    ("errors", any(check.kind == "errors" for check in test.checks))) if used}
     return needs | ({"paths"} if needs & {"held", "arrived"} else set())
 
@@ -325,11 +330,8 @@ def _docstring(test: RaceTest, runner: str, width: int) -> list[str]:
     """The test's opening words, wrapped at ``width``: the race in one sentence, then the levers."""
     levers = (f"The levers force this order against the live app: the test fails while the race is there and "
               f"passes once it is fixed, and with {LEVERS_SWITCH}=off (the app's own order). Run: {runner}")
-    return [*_wrapped(test.sentence(), width), "", *_wrapped(levers, width)]
-
-
-def _wrapped(paragraph: str, width: int) -> list[str]:
-    return textwrap.wrap(paragraph, width, break_on_hyphens=False, break_long_words=False)
+    return [*(line for paragraph in (test.sentence(), "", levers)
+              for line in textwrap.wrap(paragraph, width, break_on_hyphens=False, break_long_words=False) or [""])]
 
 
 def python_test(test: RaceTest, file_name: str) -> str:

@@ -4,12 +4,12 @@ Each test of ``project/`` passes on a fast server and fails when one response is
 a fixed wait (``test_cart``, which opens its page from pytest-playwright's ``context``), a count
 after a fixed wait for a debounced search (``test_search``), a click before a deferred script
 attached its handler (``test_shop``), an item typed before the saved list arrived and replaced it
-(``test_list``). One deflake run must find each one's failing order, name the racing response,
-confirm it in plain Chromium and offer a fix proven to remove it; ``--apply`` then writes the
-fixes, and the fixed tests pass in plain Chromium under the slow response that fails the originals.
-``test_badge``'s app overwrites the added item with a late saved count: the test's stopgap waits
-for the saved count before adding. ``test_prices``'s two prices, asked for at once, race: no wait
-of the test orders them, so its proposed fix is refused.
+(``test_list``). Deflake (two runs side by side) must find each one's failing order, name the
+racing response, confirm it in plain Chromium and offer a fix proven to remove it; ``--apply`` then
+writes the fixes, and the fixed tests pass in plain Chromium under the slow response that fails the
+originals. ``test_badge``'s app overwrites the added item with a late saved count: the test's
+stopgap waits for the saved count before adding. ``test_prices``'s two prices, asked for at once,
+race: no wait of the test orders them, so its proposed fix is refused.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import os
 import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -30,15 +31,26 @@ SLOW = {"test_cart.py": "cart.json", "test_search.py": "results.json", "test_sho
         "test_list.py": "saved.json", "test_badge.py": "added.json"}
 
 
+HALVES = {"run": ["test_list.py", "test_prices.py", "test_cart.py"],
+          "run-2": ["test_search.py", "test_shop.py", "test_badge.py"]}
+"""The project's tests in two deflake runs side by side (each mostly waits on its browser), into
+``run`` and ``run-2`` beside the project."""
+
+
 @pytest.fixture(scope="module")
-def deflaked(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subprocess.CompletedProcess[str], dict]:
+def deflaked(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[subprocess.CompletedProcess[str]], dict]:
+    """The project copied, each half deflaked with ``--apply``; both runs' outcomes, and one
+    summary holding every test's entry."""
     root = tmp_path_factory.mktemp("deflake")
     project = root / "project"
     shutil.copytree(PROJECT, project)
-    done = subprocess.run([sys.executable, "-m", "webr4", "deflake", *SLOW, "test_prices.py",
-                           "--out", str(root / "run"), "--apply"],
-                          cwd=project, capture_output=True, text=True, timeout=900)
-    summary = json.loads((root / "run" / "summary.json").read_text())
+    with ThreadPoolExecutor(max_workers=len(HALVES)) as pool:
+        runs = [pool.submit(subprocess.run, [sys.executable, "-m", "webr4", "deflake", *tests, "--out", str(root / run),
+                                             "--apply"], cwd=project, capture_output=True, text=True, timeout=900)
+                for run, tests in HALVES.items()]
+        done = [run.result() for run in runs]
+    summaries = [json.loads((root / run / "summary.json").read_text()) for run in HALVES]
+    summary = {"tests": [entry for each in summaries for entry in each["tests"]]}
     return project, done, summary
 
 
@@ -55,7 +67,7 @@ def _plain(project: Path, name: str, slow: str | None) -> bool:
 
 def test_a_test_that_can_fail_exits_1(deflaked) -> None:
     _project, done, summary = deflaked
-    assert done.returncode == 1, done.stderr[-2000:]
+    assert [run.returncode for run in done] == [1, 1], [run.stderr[-2000:] for run in done]
     assert {Path(e["test"].split("::")[0]).name for e in summary["tests"] if e["status"] == "flaky"} == {
         *SLOW, "test_prices.py"}
 

@@ -3,9 +3,10 @@ pytest, pytest-playwright and playwright (and ``@playwright/test`` from the npm 
 TypeScript form).
 
 The generated tests run against the live site: for every bundled site with a harmful race, each
-fails on the racy site and passes on its fixed twin served in its place (nothing recorded again),
-with its levers and without. (Without its levers a test may fail on a racy site too: the race is
-real, and a real network runs it either way.) The offline test serves the recorded
+fails on the racy site and passes on its fixed twin served in its place (nothing recorded again).
+The two forms run side by side: they mostly wait, on assertions that must fail and on responses
+held. (Without its levers a test may fail on a racy site too: the race is real, and a real network
+runs it either way; the real-app benchmark runs them so.) The offline test serves the recorded
 responses, so it sees a fix only once the fixed page is recorded; the traces hold both plain runs.
 """
 
@@ -19,7 +20,8 @@ import sys
 import xml.etree.ElementTree as ElementTree
 import zipfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
@@ -151,26 +153,50 @@ def _pytest_outcomes(python: Path, generated: Generated, env: dict[str, str], re
     return outcomes
 
 
-def test_the_pytest_form_fails_on_the_race_and_passes_once_the_site_is_fixed(generated, fresh_python, tmp_path):
-    names = {f"test_{site.replace('-', '_')}" for site in HARMFUL}
-    racy = _pytest_outcomes(fresh_python, generated, _environment(tmp_path, "on", RACY_EXPECT_MS),
-                            tmp_path / "racy.xml")
-    assert set(racy) == names
-    unforced = {name: message for name, message in racy.items() if "AssertionError" not in message}
-    assert not unforced, "each must fail on an assertion of the outcome"
-    with fixed_twins(generated.root):  # the fixed site passes in the forced order
-        fixed = _pytest_outcomes(fresh_python, generated, _environment(tmp_path, "on", 5_000), tmp_path / "fixed.xml")
-    assert fixed == {name: "passed" for name in names}
+@dataclass(frozen=True)
+class Outcomes:
+    """Each form's outcome per generated test, on the racy sites and on their fixed twins; the
+    TypeScript form's are None, with ``no_typescript`` saying why, when it could not run."""
+
+    pytest_racy: dict[str, str]
+    pytest_fixed: dict[str, str]
+    typescript_racy: dict[str, str] | None
+    typescript_fixed: dict[str, str] | None
+    no_typescript: str = ""
 
 
 @pytest.fixture(scope="module")
-def playwright_test(request: pytest.FixtureRequest) -> Path:
+def outcomes(generated: Generated, fresh_python: Path, request: pytest.FixtureRequest,
+             tmp_path_factory: pytest.TempPathFactory) -> Outcomes:
+    """Both forms run side by side on the racy sites, then on their fixed twins."""
+    modules, no_typescript = _playwright_test(request)
+    tmp = tmp_path_factory.mktemp("outcomes")
+    runs: list[tuple[dict[str, str], dict[str, str] | None]] = []
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        for state, expect_ms in (("racy", RACY_EXPECT_MS), ("fixed", 5_000)):
+            with fixed_twins(generated.root) if state == "fixed" else nullcontext():
+                env = _environment(tmp, "on", expect_ms)
+                python = pool.submit(_pytest_outcomes, fresh_python, generated, env, tmp / f"{state}.xml")
+                typescript = pool.submit(_spec_outcomes, generated, modules, env) if modules else None
+                runs.append((python.result(), typescript.result() if typescript else None))
+    (pytest_racy, typescript_racy), (pytest_fixed, typescript_fixed) = runs
+    return Outcomes(pytest_racy, pytest_fixed, typescript_racy, typescript_fixed, no_typescript)
+
+
+def test_the_pytest_form_fails_on_the_race_and_passes_once_the_site_is_fixed(outcomes: Outcomes) -> None:
+    names = {f"test_{site.replace('-', '_')}" for site in HARMFUL}
+    assert set(outcomes.pytest_racy) == names
+    unforced = {name: message for name, message in outcomes.pytest_racy.items() if "AssertionError" not in message}
+    assert not unforced, "each must fail on an assertion of the outcome"
+    assert outcomes.pytest_fixed == {name: "passed" for name in names}  # the fixed site passes in the forced order
+
+
+def _playwright_test(request: pytest.FixtureRequest) -> tuple[Path | None, str]:
     """A directory whose ``node_modules`` holds ``@playwright/test`` of the Python package's
-    minor version, from the npm registry (cached); the test is skipped when Node or the registry is not
-    there."""
+    minor version, from the npm registry (cached); else None, and why."""
     npm = shutil.which("npm")
     if npm is None or shutil.which("node") is None:
-        pytest.skip("Node is not installed: the TypeScript form is checked in the benchmark")
+        return None, "Node is not installed: the TypeScript form is checked in the benchmark"
     package = "@playwright/test@" + ".".join(version("playwright").split(".")[:2])  # the newest patch of that minor
     directory = Path(request.config.cache.mkdir("webr4-playwright-test"))
     with installing(directory):
@@ -180,11 +206,11 @@ def playwright_test(request: pytest.FixtureRequest) -> Path:
                 done = subprocess.run([npm, "install", "--no-audit", "--no-fund", "--prefix", str(directory), package],
                                       capture_output=True, text=True, timeout=600, check=False)
             except subprocess.TimeoutExpired:
-                pytest.skip("npm install timed out: is the npm registry reachable?")
+                return None, "npm install timed out: is the npm registry reachable?"
             if done.returncode != 0:
-                pytest.skip(f"npm install {package} failed: {done.stderr.strip()[-300:]}")
+                return None, f"npm install {package} failed: {done.stderr.strip()[-300:]}"
             marker.write_text(package)
-    return directory
+    return directory, ""
 
 
 def _spec_outcomes(generated: Generated, modules: Path, env: dict[str, str]) -> dict[str, str]:
@@ -206,16 +232,14 @@ def _spec_outcomes(generated: Generated, modules: Path, env: dict[str, str]) -> 
     return outcomes
 
 
-def test_the_typescript_form_fails_on_the_race_and_passes_once_the_site_is_fixed(generated, playwright_test,
-                                                                                  tmp_path):
+def test_the_typescript_form_fails_on_the_race_and_passes_once_the_site_is_fixed(outcomes: Outcomes) -> None:
+    if outcomes.typescript_racy is None:
+        pytest.skip(outcomes.no_typescript)
     files = {f"{site}.spec.ts" for site in HARMFUL}
-    racy = _spec_outcomes(generated, playwright_test, _environment(tmp_path, "on", RACY_EXPECT_MS))
-    assert set(racy) == files
-    unforced = {name: message for name, message in racy.items() if "expect(" not in message}
+    assert set(outcomes.typescript_racy) == files
+    unforced = {name: message for name, message in outcomes.typescript_racy.items() if "expect(" not in message}
     assert not unforced, "each must fail on an assertion of the outcome"
-    with fixed_twins(generated.root):
-        fixed = _spec_outcomes(generated, playwright_test, _environment(tmp_path, "on", 5_000))
-    assert fixed == {name: "passed" for name in files}
+    assert outcomes.typescript_fixed == {name: "passed" for name in files}
 
 
 def test_a_generated_test_reads_as_the_race(generated):

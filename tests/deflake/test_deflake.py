@@ -137,6 +137,8 @@ def test_two_page_responses_racing_get_the_tests_stopgap_when_one_starts_before_
 def test_a_fix_that_leaves_a_failing_order_is_refused(deflaked) -> None:
     project, _done, summary = deflaked
     entry = _entry(summary, "test_prices.py")
-    assert not entry["fix"]["verified"] and "the app must order them" in entry["fix"]["why"]
+    # refused as the app's to order, or, when the race shows by itself (a loaded machine), as failing unslowed
+    why = entry["fix"]["why"]
+    assert not entry["fix"]["verified"] and ("the app must order them" in why or "without any slow response" in why)
     assert "test_prices.py" not in (project.parent / "run" / "fix.diff").read_text()
     assert (project / "test_prices.py").read_text() == (PROJECT / "test_prices.py").read_text()

@@ -284,15 +284,14 @@ class _ScheduleRun:
     async def quiet(self, target: str) -> None:
         """Until no request but a held one has been in flight for :data:`SETTLE_S` (what a
         released response or a loaded script asks for next has arrived and run) and ``target``
-        (a selector) is visible, at most :data:`QUIET_PATIENCE_S`: a step after a sign runs on a
-        page that has taken it in, as webr4 runs a step only on a quiet page whose own due timers
-        have run, once its target is actionable. With a clock, it goes on by
-        :data:`QUIET_TICK_MS` a poll meanwhile (never past a racing timer whose sign has not come),
-        so that a loader's chain of short timers, and the views it renders, go on as they do in
-        webr4's virtual time, where the clock jumps to the next timer."""
+        (a selector) is visible, at most :data:`QUIET_PATIENCE_S` after the last request in flight
+        (:data:`ORDER_TIMEOUT_S` in all): a step runs on a quiet page whose due timers have run,
+        once its target is actionable, as in webr4. With a clock, it goes on by :data:`QUIET_TICK_MS`
+        a poll meanwhile (never past a racing timer whose sign has not come), so that a loader's
+        chain of short timers, and its views, go on as in webr4's virtual time."""
         loop = asyncio.get_running_loop()
-        give_up, calm_since = loop.time() + QUIET_PATIENCE_S, loop.time()
-        while loop.time() < give_up:
+        start = calm_since = loop.time()
+        while loop.time() < min(calm_since + QUIET_PATIENCE_S, start + ORDER_TIMEOUT_S):
             if self.schedule["clock"]:
                 await self.run_clock(min(self.observed.clock_ms + QUIET_TICK_MS, self.ceiling()), due_now=True)
             if any(key not in self.released or self.released[key].is_set()

@@ -31,7 +31,7 @@ import tempfile
 from dataclasses import asdict, dataclass, field
 from importlib.metadata import version
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from playwright.async_api import async_playwright
 
@@ -50,6 +50,7 @@ from webr4.sweep.explore import explore
 from webr4.sweep.settings import SweepSettings
 from webr4.witness.writers import LEVERS_SWITCH
 
+RESULTS = Path(__file__).resolve().parent / "results"
 MAX_SEQUENCES = 20
 TIME_LIMIT_S = 300.0
 REPEATS = 10
@@ -174,8 +175,11 @@ def measure_race(app: str, run: Path, reversal: int, base: str, work: Path, node
     return row
 
 
-async def measure(apps: list[tuple[str, Path]], steps: list[dict[str, Any]], node: bool) -> list[AppRow]:
-    rows = []
+async def measure(apps: list[tuple[str, Path]], steps: list[dict[str, Any]], node: bool,
+                  measured: Callable[[list[AppRow]], None]) -> list[AppRow]:
+    """Each app's row; ``measured`` is called with the rows so far after each app, so that a run cut
+    short keeps what it measured."""
+    rows: list[AppRow] = []
     with tempfile.TemporaryDirectory(prefix="webr4-regression-tests-") as scratch:
         async with async_playwright() as playwright:
             os.environ.setdefault("WEBR4_BENCH_CHROMIUM", chromium_path(playwright))
@@ -189,6 +193,7 @@ async def measure(apps: list[tuple[str, Path]], steps: list[dict[str, Any]], nod
                     except Exception as error:  # noqa: BLE001 - one app's failure is its row
                         row.error = str(error).splitlines()[0][:200] if str(error) else type(error).__name__
                         rows.append(row)
+                        measured(rows)
                         continue
                     confirmed = [r.index for r in RunDir(run).read_summary().harmful()
                                  if r.confirmation_status == "confirmed"]
@@ -196,8 +201,20 @@ async def measure(apps: list[tuple[str, Path]], steps: list[dict[str, Any]], nod
                     row.races = [measure_race(name, run, index, base, Path(scratch) / "tests", node)
                                  for index in confirmed]
                 rows.append(row)
+                measured(rows)
                 print(f"regression_tests: {json.dumps(asdict(row))}", file=sys.stderr, flush=True)
     return rows
+
+
+def _with_earlier(rows: list[AppRow], order: list[str]) -> list[AppRow]:
+    """``rows`` (some apps, measured now) with the other apps' rows as the results file last holds
+    them, in the corpus's ``order``."""
+    stored = RESULTS / "regression_tests.json"
+    earlier = json.loads(stored.read_text())["section"]["data"] if stored.is_file() else []
+    by_app = {raw["app"]: AppRow(raw["app"], raw["confirmed"], [RaceRow(**race) for race in raw["races"]],
+                                 raw["error"]) for raw in earlier}
+    by_app.update({row.app: row for row in rows})
+    return [by_app[name] for name in order if name in by_app]
 
 
 def _playwright_test() -> bool:
@@ -243,11 +260,20 @@ def run(sites: list[Path]) -> Section:  # noqa: ARG001 - the section measures th
     examples = CACHE / "node_modules" / "todomvc" / "examples"
     only = set(os.environ.get("REGRESSION_APPS", "").split(",")) - {""}
     apps = [(app.name, apps_dir) for app in corpus.apps] + [(name, examples) for name in LOADER_APPS]
+    order = [name for name, _ in apps]
     apps = [(name, root) for name, root in apps if not only or name in only]
     node = _playwright_test()
-    rows = asyncio.run(measure(apps, corpus.session, node))
-    return Section(title, table(rows, node), [asdict(row) for row in rows])
+
+    def section(rows: list[AppRow]) -> Section:
+        rows = _with_earlier(rows, order) if only else rows
+        return Section(title, table(rows, node), [asdict(row) for row in rows])
+
+    def keep(rows: list[AppRow]) -> None:
+        section(rows).write(RESULTS / "regression_tests")
+
+    rows = asyncio.run(measure(apps, corpus.session, node, keep))
+    return section(rows)
 
 
-if __name__ == "__main__":
-    print(run([]).markdown)
+if __name__ == "__main__":  # some apps again: REGRESSION_APPS=a,b python -m benchmarks.regression_tests
+    run([]).write(RESULTS / "regression_tests")

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from benchmarks.section import Section, served
 from webr4.browser.actions import UserAction, parse_actions
-from webr4.browser.controller import Limits
+from webr4.browser.limits import Limits
 from webr4.browser.driver import VIEWPORT, Driver
 from webr4.browser.responses import ResponseStore
 from webr4.execution import Capture

@@ -25,7 +25,7 @@ from benchmarks.plain import plain_browser, plain_session
 from benchmarks.section import Section, served
 from playwright.async_api import Browser
 from webr4.browser.actions import UserAction, parse_actions
-from webr4.browser.controller import Limits
+from webr4.browser.limits import Limits
 from webr4.browser.driver import Driver
 from webr4.browser.responses import ResponseStore
 from webr4.execution import Capture

@@ -32,7 +32,7 @@ from benchmarks.section import find_sites, served
 from benchmarks.stages import CONTEXT_START, Timers
 from webr4.browser.actions import UserAction, parse_actions
 from webr4.browser.contexts import ContextSupply
-from webr4.browser.controller import Limits
+from webr4.browser.limits import Limits
 from webr4.browser.driver import Driver
 from webr4.browser.responses import ResponseStore
 from webr4.execution import Capture

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from benchmarks.plot import log_log_chart
 from benchmarks.section import Section, served
-from webr4.browser.controller import Limits
+from webr4.browser.limits import Limits
 from webr4.browser.driver import Driver
 from webr4.engine import R4Explorer, find_races
 from webr4.engine.filters import DEFAULT_FILTERS

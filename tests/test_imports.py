@@ -27,7 +27,7 @@ PACKAGE = REPO / "webr4"
 ARCHITECTURE = REPO / "ARCHITECTURE.md"
 
 CHAIN: tuple[tuple[str, ...], ...] = (
-    ("__init__", "__main__", "pytest_plugin", "pytest_chromium", "demo"),
+    ("__init__", "__main__", "pytest_plugin", "pytest_chromium", "demo", "docformats"),
     ("cli",),
     ("deflake",),
     ("checking",),
@@ -37,8 +37,8 @@ CHAIN: tuple[tuple[str, ...], ...] = (
     ("rundir",),
     ("browser", "engine", "state", "classify"),
     ("instrument",),
-    ("config", "errors", "gcpause", "interrupts", "libraries", "resources", "runlock", "serve", "useractions",
-     "version", "vocabulary"),
+    ("config", "errors", "gcpause", "interrupts", "keydocs", "libraries", "resources", "runlock", "serve",
+     "useractions", "version", "vocabulary"),
     ("execution", "trace", "access_summary", "timer_order", "places"),
 )
 """The layers of ARCHITECTURE.md's chain, left to right: packages and root modules by their names

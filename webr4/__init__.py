@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from webr4.version import __version__
 
 if TYPE_CHECKING:
-    from webr4.browser.controller import Limits
+    from webr4.browser.limits import Limits
     from webr4.checking import Checked, SweepOptions, check, explore_session
     from webr4.errors import Webr4Error
     from webr4.report.write import write_report
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from webr4.sweep.settings import SweepSettings
 
 _HOMES: dict[str, str | tuple[str, str]] = {  # public name -> its module (and its name there, when that differs)
-    "Limits": "webr4.browser.controller",
+    "Limits": "webr4.browser.limits",
     "Checked": "webr4.checking",
     "SweepOptions": "webr4.checking",
     "check": "webr4.checking",

@@ -15,7 +15,7 @@ from pathlib import Path
 
 
 from webr4.browser.driver_process import playwright_session
-from webr4.browser.controller import Limits
+from webr4.browser.limits import Limits
 from webr4.browser.driver import Driver
 from webr4.browser.launch import launch
 from webr4.report.write import write_report

@@ -33,9 +33,10 @@ working directory.
 
 Every setting is also a command-line option, which wins over the file: a file value that
 conflicts with an option given on the command line is dropped. Command-line ``--mask``/``--mask-heap``
-add to the file's masks; ``--rules`` replaces its rules. This module checks the file's form (its
-tables and keys); the command that runs checks each value with the type of its option
-(:mod:`webr4.cli.file_defaults`), as it checks the command line's.
+add to the file's masks; ``--rules`` replaces its rules. :data:`SETTINGS` lists every key. This
+module checks the file's form (its tables and keys) and the values of the keys outside
+``[explore]`` and ``[record]``; the command that runs checks each of those with the type of its
+option (:mod:`webr4.cli.file_defaults`), as it checks the command line's.
 """
 
 from __future__ import annotations
@@ -58,11 +59,56 @@ class ConfigError(Webr4Error):
     """The settings file is unreadable or malformed (one line)."""
 
 
-EXPLORE_KEYS = frozenset({"bound", "strategy", "workers", "max-sequences", "time-limit", "budget", "exhaustive",
-                          "progress", "cluster", "confirm", "fail-on"})
-RECORD_KEYS = frozenset({"seed", "horizon", "max-events", "event-timeout", "parse-chunks", "chunk-kb", "step-wait",
-                         "block-service-workers"})
-_TOP_KEYS = frozenset({"browser", "rules", "mask", "explore", "record"})
+@dataclass(frozen=True)
+class Setting:
+    """A key of the settings file: ``name`` in the table ``section`` (``""``: the top level).
+
+    A key of ``[explore]`` or ``[record]`` is the default of the option of its name (dashes
+    kept: ``max-sequences`` is ``--max-sequences``) of the commands that section names
+    (:meth:`Settings.default_map`); that option checks its value and its help says what it is.
+    Any other key is checked here: ``option`` names the option it stands for, ``value`` what it
+    must hold, ``default`` what holds without it and ``doc`` what it is for."""
+
+    section: str
+    name: str
+    option: str = ""
+    value: str = ""
+    default: str = ""
+    doc: str = ""
+
+    @property
+    def is_option_default(self) -> bool:
+        """Whether the key is an option's default, checked by that option."""
+        return self.section in OPTION_SECTIONS
+
+
+OPTION_SECTIONS = ("explore", "record")
+"""The tables whose keys are the defaults of the options of their names."""
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("", "browser", "--browser", "a path", "`WEBR4_CHROMIUM`, then `/usr/bin/chromium`, then Playwright's",
+            "the Chromium binary to drive; `--browser` and `WEBR4_CHROMIUM` win over it"),
+    Setting("", "rules", "--rules", "a list of strings", "all the rules",
+            "the classifier rules to use; `--rules` replaces them"),
+    Setting("mask", "selectors", "--mask", "a list of strings", "none",
+            "the parts of the DOM that vary on their own (`#clock`, `.ad`), left out of every comparison; "
+            "`--mask` adds to them"),
+    Setting("mask", "heap", "--mask-heap", "a list of strings", "none",
+            "the heap paths that vary on their own (`window.stats`); `--mask-heap` adds to them"),
+    *(Setting("explore", name) for name in ("bound", "strategy", "workers", "max-sequences", "time-limit", "budget",
+                                            "exhaustive", "progress", "cluster", "confirm", "fail-on")),
+    *(Setting("record", name) for name in ("seed", "horizon", "max-events", "event-timeout", "parse-chunks",
+                                           "chunk-kb", "step-wait", "block-service-workers")),
+)
+"""Every key the settings file may hold, in the order the documentation lists them."""
+
+
+def _keys(section: str) -> frozenset[str]:
+    return frozenset(setting.name for setting in SETTINGS if setting.section == section)
+
+
+EXPLORE_KEYS, RECORD_KEYS, _MASK_KEYS = _keys("explore"), _keys("record"), _keys("mask")
+_TOP_KEYS = _keys("") | {setting.section for setting in SETTINGS if setting.section}
 
 
 _DURATION = re.compile(r"(?P<amount>\d+(?:\.\d+)?)(?P<unit>[smh])")
@@ -131,6 +177,7 @@ def load_settings(directory: Path = Path(".")) -> Settings:
         browser = table.get("browser")
         if browser is not None and not isinstance(browser, str):
             raise ConfigError(f"{path}: 'browser' must be a path string")
+        _known(mask, _MASK_KEYS, f"{path} [mask]")
         explore, record = _table(table, "explore", path), _table(table, "record", path)
         _known(explore, EXPLORE_KEYS, f"{path} [explore]")
         _known(record, RECORD_KEYS, f"{path} [record]")

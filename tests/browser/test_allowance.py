@@ -9,7 +9,7 @@ import pytest
 
 from tests.route_server import route_server
 from webr4.browser.allowance import HarnessTime, wait_within
-from webr4.browser.controller import Limits
+from webr4.browser.limits import Limits
 from webr4.browser.driver import Driver
 from webr4.execution import Capture
 from webr4.instrument.cache import CachedRewriter

@@ -7,7 +7,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from webr4.browser.controller import Limits
+from webr4.browser.limits import Limits
 from webr4.browser.network import NetworkError
 from webr4.cli import main
 from webr4.execution import Capture

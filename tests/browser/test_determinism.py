@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from webr4.browser.actions import parse_actions
-from webr4.browser.controller import Limits
+from webr4.browser.limits import Limits
 from webr4.browser.responses import ResponseStore
 from webr4.execution import Capture
 

@@ -13,7 +13,7 @@ from typing import Iterator
 import pytest
 from playwright.sync_api import sync_playwright
 
-from webr4.browser.controller import Limits
+from webr4.browser.limits import Limits
 from webr4.browser.driver import Driver
 from webr4.browser.launch import CHROMIUM_ARGS, chromium_path
 from webr4.browser.responses import ResponseStore

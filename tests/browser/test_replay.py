@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from webr4.browser.controller import Limits
+from webr4.browser.limits import Limits
 from webr4.execution import Capture
 from webr4.trace import Trace
 

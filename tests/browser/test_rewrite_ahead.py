@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from tests.route_server import route_server
-from webr4.browser.controller import Limits
+from webr4.browser.limits import Limits
 from webr4.browser.driver import Driver
 from webr4.browser.responses import ResponseStore
 from webr4.execution import Capture, Execution

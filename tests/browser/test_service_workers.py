@@ -14,7 +14,7 @@ import pytest
 from playwright.async_api import Page
 
 from ..route_server import route_server
-from webr4.browser.controller import Limits
+from webr4.browser.limits import Limits
 from webr4.execution import Capture
 from webr4.record.session import record
 from webr4.resources import javascript

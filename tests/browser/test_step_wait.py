@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from webr4.browser.controller import Limits
+from webr4.browser.limits import Limits
 from webr4.browser.driver import Driver
 from webr4.browser.schedule import QUIET_PATIENCE_MS
 from webr4.cli import main

@@ -43,7 +43,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from webr4.browser.actions import UserAction, url_glob_matches
 from webr4.browser.allowance import wait_within
-from webr4.browser.contexts import SERVICE_WORKER_POLICIES, ServiceWorkers
+from webr4.browser.limits import Limits
 from webr4.browser.network import NetworkError, NetworkGate
 from webr4.browser.pagechannel import PageChannel
 from webr4.browser.readiness import TargetState, target_state
@@ -51,7 +51,6 @@ from webr4.browser.records import (ActuationRequest, ChunkRelease, PageError, Re
                                    StretchReport)
 from webr4.browser.schedule import GIVE_UP, PAST_HORIZON, USER_PRIORITY, Candidate, Scheduler
 from webr4.browser.tracebuilder import TraceBuilder
-from webr4.instrument.chunks import ChunkModel
 from webr4.trace import Category, ErrorRecord, EventId, Navigation, Trace
 from webr4.vocabulary import Truncation
 
@@ -60,42 +59,7 @@ T = TypeVar("T")
 _STRETCH_MS = 200  # wall time the page may run events by itself before reporting back
 _NAVIGATION_WAIT_S = 2.0  # how long a navigation the page began may take to reach the network
 _ALLOCATING_MB = 512.0  # a heap this large after a stopped loop (pages rarely hold 100 MB): it was filling memory
-RUN_TIME_PER_STEP_S = 0.25
-"""Wall time a run may take per user event on top of :attr:`Limits.run_timeout_s`: a step costs
-about 30 ms on a quiet machine (Playwright waits two animation frames for a stable target) and
-several times that on a loaded one."""
 _CUT_SHORT = frozenset({Truncation.HORIZON, Truncation.MAX_EVENTS, Truncation.RUN_TIMEOUT})
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Bounds that end a run early (the trace then names the one that did, ``truncated``), the
-    parse-chunk model the document is split by, and whether the page's service workers run: a
-    session keeps them, so that every replay runs under the same ones."""
-
-    horizon_ms: float = 60_000.0  # virtual time beyond which the default policy stops
-    max_events: int = 5_000
-    event_timeout_s: float = 10.0  # wall time one event may take (endless loops)
-    run_timeout_s: float = 120.0  # wall time a run may take, plus RUN_TIME_PER_STEP_S for each user step
-    settle_ms: int = 5_000  # wall time to wait for native completions after an event
-    parse_chunks: str = "yield"  # the kind of :class:`ChunkModel`
-    chunk_kb: int = 16  # its data-arrival interval
-    step_wait_ms: float = 30_000.0  # virtual time a user step waits for an actionable target (Playwright's default)
-    service_workers: ServiceWorkers = "block"  # Playwright's context option: "allow" lets them register and run
-
-    def __post_init__(self) -> None:
-        ChunkModel(self.parse_chunks, self.chunk_kb)  # raises ChunkModelError for a model that does not exist
-        if self.service_workers not in SERVICE_WORKER_POLICIES:
-            raise ValueError(f"service_workers must be one of {', '.join(SERVICE_WORKER_POLICIES)}")
-
-    def wall_time_s(self, user_events: int) -> float:
-        """The wall time a run of ``user_events`` user events may take before it is cut
-        (``run-timeout``): Playwright checks each step's target, so a long session takes longer."""
-        return self.run_timeout_s + RUN_TIME_PER_STEP_S * user_events
-
-    @property
-    def chunking(self) -> ChunkModel:
-        return ChunkModel(self.parse_chunks, self.chunk_kb)
 
 
 _Actuation = tuple[EventId, dict[EventId, Candidate], bool]

@@ -22,7 +22,8 @@ from webr4.browser.accesslogs import access_log_source, dom_log_source
 from webr4.access_summary import without_unshared_reads
 from webr4.browser.actions import UserAction
 from webr4.browser.contexts import VIEWPORT, ContextSetup, ContextSupply
-from webr4.browser.controller import Controller, Limits
+from webr4.browser.controller import Controller
+from webr4.browser.limits import Limits
 from webr4.browser.launch import launch
 from webr4.browser.naming import collect_names
 from webr4.browser.network import NetworkGate

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from webr4.browser.controller import Limits
+from webr4.browser.limits import Limits
 from webr4.browser.actions import UserAction
 from webr4.browser.responses import ResponseStore
 from webr4.cli.failures import Failure

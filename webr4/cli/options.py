@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 import click
 
-from webr4.browser.controller import Limits
+from webr4.browser.limits import Limits
 from webr4.config import DurationError, parse_duration
 from webr4.instrument.chunks import CHUNK_MODELS
 

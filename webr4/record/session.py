@@ -13,13 +13,13 @@ import asyncio
 import json
 import shutil
 import tempfile
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from webr4.version import __version__
 from webr4.browser.actions import UserAction, parse_actions
-from webr4.browser.controller import Limits
+from webr4.browser.limits import Limits
 from webr4.browser.driver import Driver
 from webr4.browser.responses import ResponseStore
 from webr4.vocabulary import failure
@@ -31,6 +31,7 @@ from webr4.state.categories import compared_state
 from webr4.state.snapshot import StateSnapshot
 from webr4.trace import Category, Trace
 from webr4.errors import Webr4Error
+from webr4.keydocs import UNWRITTEN, KeyTable, doc
 from webr4.vocabulary import Truncation
 
 
@@ -40,12 +41,22 @@ class SessionError(Webr4Error):
 
 @dataclass(frozen=True)
 class Session:
-    url: str
-    actions: list[dict[str, Any]]
-    seed: int = 0
-    limits: dict[str, Any] = field(default_factory=dict)
-    version: str = __version__
-    directory: Path = Path(".")
+    """A recorded session, as its manifest ``session.json`` keeps it (:data:`SESSION_KEYS`), and
+    the directory it was read from."""
+
+    url: str = field(metadata=doc("the page recorded"))
+    actions: list[dict[str, Any]] = field(metadata=doc(
+        "the user's steps, each an object as `--actions` takes them, a script's or `--auto`'s too"))
+    seed: int = field(default=0, metadata=doc("the seed of the page's random numbers (`--seed`)"))
+    limits: dict[str, Any] = field(default_factory=dict, metadata=doc(
+        "the bounds of every execution, the parse-chunk model and the service workers' policy (below)"))
+    version: str = field(default=__version__, metadata=doc(
+        "the webr4 that recorded it: a webr4 of another minor version refuses to replay it"))
+    directory: Path = field(default=Path("."), metadata=UNWRITTEN)
+
+    def to_json(self) -> dict[str, Any]:
+        """The manifest, ``session.json``."""
+        return SESSION_KEYS.to_json(self)
 
     @property
     def user_actions(self) -> list[UserAction]:
@@ -140,17 +151,20 @@ async def record(driver: Driver, url: str, out: Path, actions: StepSource, *, se
     if execution.trace.truncated == Truncation.CAPTURE_FAILED:  # no end state to keep as the seed's
         raise SessionError(f"{failure(execution.trace)}; record the session again")
     _check_actions_ran(execution.trace, steps)
-    session = Session(url, given, seed, asdict(limits), __version__, out)
+    session = Session(url, given, seed, limits.to_json(), __version__, out)
     out.parent.mkdir(parents=True, exist_ok=True)
     partial = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     files = SessionDir(partial)
     try:
         store.save_har(files.network)
         files.seed.write(execution.trace, StateSnapshot.from_execution(execution, execution.heap))
-        manifest = {k: v for k, v in asdict(session).items() if k != "directory"}
-        files.manifest.write_text(json.dumps(manifest, indent=1))
+        files.manifest.write_text(json.dumps(session.to_json(), indent=1))
         partial.rename(out)
     except BaseException:
         shutil.rmtree(partial, ignore_errors=True)
         raise
     return session
+
+
+SESSION_KEYS = KeyTable.of(Session)
+"""The keys of ``session.json``."""

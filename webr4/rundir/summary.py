@@ -4,10 +4,11 @@ Readers accept what earlier versions wrote: summaries without the keys added sin
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from webr4.errors import Webr4Error
+from webr4.keydocs import Derived, KeyTable, doc
 from webr4.vocabulary import StopReason
 
 if TYPE_CHECKING:
@@ -34,53 +35,55 @@ class SummaryError(Webr4Error, ValueError):
 
 @dataclass(frozen=True)
 class ReversalReport:
-    """One explored sequence against its parent: an entry of ``summary.json``'s ``reversals``.
+    """One explored sequence against its parent: an entry of ``summary.json``'s ``reversals``,
+    whose keys are its fields, each described beside it (:data:`REVERSAL_KEYS`). The words of
+    ``locations`` come from :func:`~webr4.engine.describe.describe_locations`, ``differences``
+    from :mod:`webr4.classify.differences`, ``timing`` from :mod:`webr4.engine.realism`,
+    ``confirmation`` from :mod:`webr4.witness.confirm` and ``group`` from
+    :mod:`webr4.engine.grouping`."""
 
-    Its keys: ``id``, ``parent``, ``sequence`` (the event ids it executed), ``depth``,
-    ``events`` (the two racing events, each ``{"id", "label", "site", "waits_for"}``, in parent
-    order; ``waits_for`` is what the parser waits for before a parse chunk, else null),
-    ``locations`` (every location the two events conflict on, in words, most visible to the
-    user first: see :func:`~webr4.engine.describe.describe_locations`), ``location`` (the first
-    of them) and ``location_key``, ``verdict`` (``harmful``, ``harmless``, ``heap-only``,
-    ``unrealised`` or ``error``), ``reasons`` (reason codes), ``differences`` (category → short
-    items, see :mod:`webr4.classify.differences`), ``witness`` (its directory, relative to the
-    run), ``failure`` (why the reversal's or its parent's execution failed, in words, or null
-    when neither did; such a reversal's verdict is ``error`` and it has no differences),
-    ``unrealised`` (why the planned order did not happen, in words, or null when it did;
-    such a reversal's verdict is ``unrealised``) and ``timing`` and ``timing_ms`` (how far the
-    order that ran is from the recorded timing, in words and in virtual milliseconds: see
-    :mod:`webr4.engine.realism`), ``confirmation`` (null until the reversal is checked in plain
-    Chromium: ``status``, ``line``, ``matched``, ``plain``, ``order``, ``seconds``, ``extreme``; see
-    :mod:`webr4.witness.confirm`), ``group`` (the id of its group's representative, itself
-    when it is one; null when it belongs to no group: see :class:`ReversalGroup`).
-    ``index``, ``first``, ``second``, ``first_id``, ``second_id`` and ``skipped`` repeat those
-    facts for the report.
-    """
-
-    id: int
-    index: int
-    parent: int
-    depth: int
-    first: str  # label of the event that ran first in the parent
-    second: str  # label of the event the child runs first
-    first_id: str
-    second_id: str
-    location: str  # in words: the first of ``locations``
-    location_key: str
-    verdict: str
-    reasons: list[str]
-    differences: dict[str, list[str]]
-    skipped: int
-    sequence: list[str]
-    events: list[dict[str, str | None]]
-    witness: str
-    locations: list[str] = field(default_factory=list)
-    unrealised: str | None = None  # why the planned order did not happen, in words; None when it did
-    failure: str | None = None  # why the child's or the parent's execution failed, in words; None when neither did
-    timing: str = ""  # how far the order that ran is from the recorded timing, in words
-    timing_ms: float | None = None  # that distance in virtual ms (0: the recorded times allow it)
-    confirmation: dict[str, Any] | None = None  # the plain-Chromium check (webr4.witness.confirm), when run
-    group: int | None = None  # the representative of its group (webr4.engine.grouping); None: in none
+    id: int = field(metadata=doc("the reversal: the number of the sequence it ran"))
+    index: int = field(metadata=doc("the same as `id`, for the report"))
+    parent: int = field(metadata=doc("the sequence it reverses a conflict of (0: the seed)"))
+    depth: int = field(metadata=doc("how many reversals deep it is: 1 for a reversal of the seed"))
+    first: str = field(metadata=doc("the label of the racing event that ran first in the parent"))
+    second: str = field(metadata=doc("the label of the racing event it runs first instead"))
+    first_id: str = field(metadata=doc("the id of `first`"))
+    second_id: str = field(metadata=doc("the id of `second`"))
+    location: str = field(metadata=doc("the first of `locations`; `order of events` when the two events "
+                                       "conflict on nothing nameable, only on their order"))
+    location_key: str = field(metadata=doc("that location as webr4 keys it (`prop:9.textContent`), for the report"))
+    verdict: str = field(metadata=doc("`harmful`, `harmless`, `heap-only`, `unrealised` or `error`"))
+    reasons: list[str] = field(metadata=doc("the reason codes of the verdict"))
+    differences: dict[str, list[str]] = field(metadata=doc(
+        "each state category that differs from the parent's, with at most 5 short items"))
+    skipped: int = field(metadata=doc("how many of its planned events were not enabled when their turn came"))
+    sequence: list[str] = field(metadata=doc("the event ids executed"))
+    events: list[dict[str, str | None]] = field(metadata=doc(
+        "the two racing events, in the parent's order: `id`, `label`, `site` (the source location that "
+        "made it) and `waits_for`: for a parse chunk, what Chromium's parser waits for before it "
+        "(`script /js/app.js`, `style sheet /css/site.css`, `more of the document`), else null"))
+    witness: str = field(metadata=doc("its witness directory, `reversals/<id>/`"))
+    locations: list[str] = field(default_factory=list, metadata=doc(
+        "every location the two events conflict on, in words: first those the differences are about (an "
+        "element id, a heap path, a storage key or a name they mention), then the others most visible first: "
+        "DOM, then storage and cookies, then the JS heap, then event scheduling; the focus, "
+        "`document.activeElement`, which every click moves, last"))
+    unrealised: str | None = field(default=None, metadata=doc(
+        "why the planned order did not happen, in words (`click on #add was not enabled when its turn came and "
+        "ran after parse chunk 1/2`); null when it did"))
+    failure: str | None = field(default=None, metadata=doc(
+        "why the reversal's or its parent's execution failed, in words (`the reversal's execution failed: the "
+        "end state could not be read: reading the DOM took longer than 10 s`); null when neither did. Such a "
+        "reversal's verdict is `error`, and it has no differences"))
+    timing: str = field(default="", metadata=doc("how far the order that ran is from the recorded timing, in words"))
+    timing_ms: float | None = field(default=None, metadata=doc(
+        "that distance in virtual milliseconds: 0 when the recorded times allow the order"))
+    confirmation: dict[str, Any] | None = field(default=None, metadata=doc(
+        "what plain Chromium showed: `status`, `line`, `matched`, `plain`, `order`, `seconds` and `extreme`; "
+        "null until the reversal is checked there"))
+    group: int | None = field(default=None, metadata=doc(
+        "the id of its group's first reversal (its own id when it is that one); null when it belongs to no group"))
 
     @property
     def confirmation_status(self) -> str | None:
@@ -89,7 +92,7 @@ class ReversalReport:
         return str(self.confirmation["status"]) if self.confirmation else None
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return REVERSAL_KEYS.to_json(self)
 
     @classmethod
     def of(cls, planned: PlannedSequence, judged: Judgement, child: Trace, witness: str,
@@ -133,23 +136,21 @@ class ReversalReport:
 @dataclass(frozen=True)
 class RepresentedReversal:
     """A reversal the sweep did not run because its group's representative stood for it (see
-    :mod:`webr4.engine.grouping`): an entry of ``summary.json``'s ``represented``. It is no
-    verdict: ``--exhaustive``, with ``--resume`` too, runs it. Its keys: ``id`` (its sequence
-    number), ``parent``, ``depth``, ``first`` and ``second`` (the labels of the racing events
-    in parent order), ``first_id``, ``second_id`` and ``representative`` (the id of the reversal
-    that stood for it)."""
+    :mod:`webr4.engine.grouping`): an entry of ``summary.json``'s ``represented``, whose keys
+    are its fields (:data:`REPRESENTED_KEYS`). It is no verdict: ``--exhaustive``, with
+    ``--resume`` too, runs it."""
 
-    id: int
-    parent: int
-    depth: int
-    first: str
-    second: str
-    first_id: str
-    second_id: str
-    representative: int
+    id: int = field(metadata=doc("its sequence number"))
+    parent: int = field(metadata=doc("the sequence it would reverse a conflict of"))
+    depth: int = field(metadata=doc("how many reversals deep it is"))
+    first: str = field(metadata=doc("the label of the racing event that ran first in the parent"))
+    second: str = field(metadata=doc("the label of the racing event it would run first instead"))
+    first_id: str = field(metadata=doc("the id of `first`"))
+    second_id: str = field(metadata=doc("the id of `second`"))
+    representative: int = field(metadata=doc("the id of the reversal that stood for it"))
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return REPRESENTED_KEYS.to_json(self)
 
     @classmethod
     def from_json(cls, raw: dict[str, Any]) -> RepresentedReversal:
@@ -159,17 +160,15 @@ class RepresentedReversal:
 @dataclass
 class ReversalGroup:
     """Reversals racing on one location through one pair of sites (:mod:`webr4.engine.grouping`):
-    an entry of ``summary.json``'s ``groups``. Its keys: ``representative`` (the id of the first
-    explored), ``location`` (in words, as its representative's report says it), ``sites`` (the two
-    sites, short), ``explored`` (the ids run), ``represented`` (the ids it stood for) and
-    ``verdicts`` (explored members per verdict)."""
+    an entry of ``summary.json``'s ``groups``, whose keys are its fields (:data:`GROUP_KEYS`)."""
 
-    representative: int
-    location: str
-    sites: list[str]
-    explored: list[int] = field(default_factory=list)
-    represented: list[int] = field(default_factory=list)
-    verdicts: dict[str, int] = field(default_factory=dict)
+    representative: int = field(metadata=doc("the id of its first reversal explored, which stands for the others"))
+    location: str = field(metadata=doc("the location they race on, in words, as its first reversal says it"))
+    sites: list[str] = field(metadata=doc("the two code sites they race through, short"))
+    explored: list[int] = field(default_factory=list, metadata=doc("the ids of its reversals that ran"))
+    represented: list[int] = field(default_factory=list, metadata=doc(
+        "the ids of those its first stood for, which did not run"))
+    verdicts: dict[str, int] = field(default_factory=dict, metadata=doc("those that ran, counted per verdict"))
 
     @property
     def count(self) -> int:
@@ -185,7 +184,7 @@ class ReversalGroup:
                 f"{len(self.explored)} explored, {verdicts}")
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return GROUP_KEYS.to_json(self)
 
     @classmethod
     def from_json(cls, raw: dict[str, Any]) -> ReversalGroup:
@@ -195,61 +194,59 @@ class ReversalGroup:
 @dataclass
 class Summary:
     """A sweep as ``summary.json`` has it, written when exploring starts and rewritten after
-    every reversal.
+    every reversal. Its keys are its fields and a few properties, each described beside it
+    (:data:`SUMMARY_KEYS`); the reversals' are :class:`ReversalReport`'s, :class:`RepresentedReversal`'s
+    and :class:`ReversalGroup`'s. ``pruning`` comes from :mod:`webr4.engine.stats`, ``budget``,
+    ``completed_bound`` and ``next_bound`` from :mod:`webr4.engine.anytime`."""
 
-    Its keys: ``status`` (``running`` while the sweep goes on — and after a ``kill -9``, which
-    leaves no chance to say otherwise —, ``interrupted`` when it stopped on an interrupt or an
-    error, ``finished`` when it ended by itself), ``stop_reason`` (once finished: ``exhausted``,
-    ``max-sequences`` or ``time-limit``; null before), ``site`` (the URL, also as ``url``),
-    ``bound``, ``strategy``, ``parse_chunks`` (the parse-chunk model, in words), ``seed_events``,
-    ``races_uncovered`` (in the seed, after filters), ``sequences_explored`` (the seed included,
-    also as ``sequences``), ``truncated`` (once finished, the budget that stopped the run, else
-    null), ``counts`` (reversals per verdict), ``session`` (its directory, relative to the
-    run), ``noise`` (categories masked because they differed between two replays of the seed),
-    ``clock_noise`` (what was masked, item by item, because it moved in a replay of the seed with
-    the virtual clock and the random seed moved: it follows the clock or the random numbers),
-    ``failed_requests`` (the requests of the recording that failed, as the page saw them, in
-    recorded order: ``GET url: net::ERR_NAME_NOT_RESOLVED``, ``GET url: HTTP 404``; every
-    replay fails them the same way), ``blocked_service_workers`` (the script URLs of the service
-    workers the page registered while the session blocked them, the default: the page went on
-    without them), ``sandbox`` (``on``, or ``off (why)``: whether Chromium ran
-    sandboxed), ``pruning`` (R4 only: the enabled events of the explored states, those explored,
-    and the fraction partial-order reduction pruned; for a budget, those of the last bound
-    explored), ``budget`` (the seconds of an anytime sweep, ``--budget``, else null),
-    ``completed_bound`` (an anytime sweep's highest bound explored in full: 0 for none; null
-    without a budget), ``next_bound`` (the bound it was exploring when it stopped,
-    ``{"bound", "explored", "pending"}``: sequences of it run and about how many were left;
-    null when no bound was left to explore), ``seconds``, ``confirmations`` (reversals
-    per confirmation status, once any was checked in plain Chromium), ``confirm_seconds`` (the
-    time those checks took), ``reversals`` (each a :class:`ReversalReport`), ``represented``
-    (the reversals a group's representative stood for, each a :class:`RepresentedReversal`)
-    and ``groups`` (each a :class:`ReversalGroup`, in the order of their representatives).
-    """
-
-    url: str
-    bound: int | None
-    strategy: str = "r4"
-    session: str = ""  # the session directory explored, relative to the run directory
-    parse_chunks: str = ""  # the parse-chunk model of the session, in words
-    seed_events: int = 0
-    races_uncovered: int = 0
-    sequences: int = 1
-    status: str = RUNNING
-    stop_reason: str | None = None  # set when the sweep finishes
-    seconds: float = 0.0
-    noise: list[str] = field(default_factory=list)
-    clock_noise: list[str] = field(default_factory=list)
-    failed_requests: list[str] = field(default_factory=list)  # the recording's, in recorded order
-    blocked_service_workers: list[str] = field(default_factory=list)  # scripts the page registered, blocked
-    sandbox: str = ""  # Chromium's sandbox in this sweep: on, or off (why)
-    pruning: dict[str, float] | None = None  # R4 only: enabled, explored, ratio (see webr4.engine.stats)
-    budget: float | None = None  # seconds of an anytime sweep (webr4.engine.anytime); None: plain
-    completed_bound: int | None = None  # an anytime sweep's highest bound explored in full
-    next_bound: dict[str, int] | None = None  # the bound it was in when it stopped: bound, explored, pending
-    confirm_seconds: float = 0.0  # the plain-Chromium checks after the sweep
-    reversals: list[ReversalReport] = field(default_factory=list)
-    represented: list[RepresentedReversal] = field(default_factory=list)
-    groups: list[ReversalGroup] = field(default_factory=list)
+    url: str = field(metadata=doc("the same as `site`, under the name older runs gave it"))
+    bound: int | None = field(metadata=doc(
+        "the conflict-reversal bound; null for a `--budget` sweep without `--bound`, which has no cap"))
+    strategy: str = field(default="r4", metadata=doc("the strategy that chose the sequences (`--strategy`)"))
+    session: str = field(default="", metadata=doc("the session directory explored, relative to the run"))
+    parse_chunks: str = field(default="", metadata=doc("the session's parse-chunk model, in words"))
+    seed_events: int = field(default=0, metadata=doc("the events of the seed"))
+    races_uncovered: int = field(default=0, metadata=doc("the seed's uncovered races, after the filters"))
+    sequences: int = field(default=1, metadata=doc(
+        "the same as `sequences_explored`, under the name older runs gave it"))
+    status: str = field(default=RUNNING, metadata=doc(
+        f"`{RUNNING}` while the sweep goes on, `{INTERRUPTED}` when Ctrl-C, SIGTERM or an error stopped it, "
+        f"`{FINISHED}` when it ended by itself; a `kill -9` leaves `{RUNNING}`"))
+    stop_reason: str | None = field(default=None, metadata=doc(
+        f"once finished: {', '.join(f'`{reason}`' for reason in StopReason)} (which a spent `--budget` is too); "
+        "null before"))
+    seconds: float = field(default=0.0, metadata=doc("the time the sweep has taken, in seconds"))
+    noise: list[str] = field(default_factory=list, metadata=doc(
+        "the state categories masked because they differed between two replays of the seed"))
+    clock_noise: list[str] = field(default_factory=list, metadata=doc(
+        "what was masked item by item because it moved when a replay of the seed moved the virtual clock and "
+        "the random seed: it follows the clock or the random numbers"))
+    failed_requests: list[str] = field(default_factory=list, metadata=doc(
+        "the recording's requests that failed, as the page saw them, in recorded order: "
+        "`GET http://cdn.example/a.png: net::ERR_NAME_NOT_RESOLVED`, `GET /api: HTTP 500`, "
+        "`GET http://cdn.example/b.js: blocked:csp`; every replay fails them the same way"))
+    blocked_service_workers: list[str] = field(default_factory=list, metadata=doc(
+        "the script URLs of the service workers the page registered while the session blocked them"))
+    sandbox: str = field(default="", metadata=doc("`on`, or `off (why)`: whether Chromium ran with its sandbox"))
+    pruning: dict[str, float] | None = field(default=None, metadata=doc(
+        "R4 only: `enabled` (the enabled events of the explored states), `explored` (those explored) and "
+        "`ratio` (the part partial-order reduction pruned); for a budget, those of the last bound explored; "
+        "null for another strategy"))
+    budget: float | None = field(default=None, metadata=doc("the seconds of a `--budget` sweep; null without"))
+    completed_bound: int | None = field(default=None, metadata=doc(
+        "the highest bound a `--budget` sweep explored in full (0: none); null without a budget"))
+    next_bound: dict[str, int] | None = field(default=None, metadata=doc(
+        "the bound a `--budget` sweep was exploring when it stopped: `bound`, `explored` (its sequences run) "
+        "and `pending` (about how many were left); null when none was left, and without a budget"))
+    confirm_seconds: float = field(default=0.0, metadata=doc(
+        "the time the plain-Chromium confirmations took, in seconds"))
+    reversals: list[ReversalReport] = field(default_factory=list, metadata=doc(
+        "every reversal run, in the order they ran (below)"))
+    represented: list[RepresentedReversal] = field(default_factory=list, metadata=doc(
+        "the reversals not run because their group's first stood for them (below)"))
+    groups: list[ReversalGroup] = field(default_factory=list, metadata=doc(
+        "each group of more than one reversal racing on one location through the same two code sites (below), "
+        "in the order of their first reversals"))
 
     @property
     def confirmations(self) -> dict[str, int]:
@@ -308,13 +305,7 @@ class Summary:
         return lines
 
     def to_json(self) -> dict[str, Any]:
-        raw = asdict(self)
-        raw["counts"] = self.counts
-        raw["confirmations"] = self.confirmations
-        raw["site"] = self.url
-        raw["sequences_explored"] = self.sequences
-        raw["truncated"] = self.truncated
-        return raw
+        return SUMMARY_KEYS.to_json(self)
 
     @classmethod
     def from_json(cls, raw: dict[str, Any]) -> Summary:
@@ -331,3 +322,26 @@ class Summary:
             groups=[ReversalGroup.from_json(g) for g in raw.get("groups", [])],
             **{f.name: raw[f.name] for f in fields(cls) if f.name in raw and f.name not in derived},
         )
+
+
+REVERSAL_KEYS = KeyTable.of(ReversalReport)
+"""The keys of an entry of ``summary.json``'s ``reversals``."""
+
+REPRESENTED_KEYS = KeyTable.of(RepresentedReversal)
+"""The keys of an entry of ``summary.json``'s ``represented``."""
+
+GROUP_KEYS = KeyTable.of(ReversalGroup)
+"""The keys of an entry of ``summary.json``'s ``groups``."""
+
+SUMMARY_KEYS = KeyTable.of(
+    Summary,
+    Derived("site", "the URL explored", source="url", after="url"),
+    Derived("sequences_explored", "the sequences explored, the seed included", source="sequences",
+            after="sequences"),
+    Derived("truncated", "once finished, the budget that stopped the sweep (as `stop_reason` says it), else null",
+            after="stop_reason"),
+    Derived("counts", "the reversals run, counted per verdict", after="truncated"),
+    Derived("confirmations", "the reversals checked in plain Chromium, counted per confirmation status",
+            after="next_bound"),
+)
+"""The keys of ``summary.json``."""

@@ -4,7 +4,7 @@ the sweep.
 
 A new strategy parameter is a field here, with its default: it is stored by its name, a stored
 run without it resumes with the default, and the settings file's ``[explore]`` gives it by its
-name with dashes once :data:`webr4.config.EXPLORE_KEYS` lists that key.
+name with dashes once :data:`webr4.config.SETTINGS` lists that key.
 """
 
 from __future__ import annotations

@@ -17,6 +17,8 @@ import pytest
 from bs4 import BeautifulSoup, Tag
 
 from webr4.cli import COMMANDS, main
+from webr4.cli.recording import record_command
+from webr4.rundir.summary import SUMMARY_KEYS
 
 REPO = Path(__file__).resolve().parent.parent
 README = REPO / "README.md"
@@ -116,6 +118,29 @@ def test_the_reference_shows_every_option_of_every_command(site: Path, name: str
     for ctx in contexts:
         missing = _missing_options(reference, ctx)
         assert not missing, f"the reference's section on '{ctx.command_path}' lacks {missing}"
+
+
+def test_an_option_added_to_a_command_shows_in_the_command_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+    page = (REPO / "docs" / "reference" / "cli.md").read_text(encoding="utf-8")
+
+    def rendered() -> str:  # the reference page as the site's markdown extension renders it, without the site
+        return markdown.markdown(page, extensions=["attr_list", "tables", "mkdocs-click"])
+
+    assert "--scratch-pause" not in rendered()
+    scratch = click.Option(["--scratch-pause"], type=click.IntRange(min=0), help="A scratch option of record.")
+    monkeypatch.setattr(record_command, "params", [*record_command.params, scratch])
+    section = BeautifulSoup(rendered(), "html.parser")
+    assert "--scratch-pause" in _section(section, "webr4-record")
+    assert "A scratch option of record." in _section(section, "webr4-record")
+
+
+@pytest.mark.slow  # builds the documentation site
+def test_the_format_pages_show_their_generated_tables(site: Path) -> None:
+    summary = _page(site, "reference/run-directory.md")
+    keys = {cell.get_text() for table in summary.find_all("table") for cell in table.select("td:first-child code")}
+    assert set(SUMMARY_KEYS.names) <= keys
+    for source in ("reference/run-directory.md", "reference/recording.md", "reference/settings.md"):
+        assert "webr4-format" not in str(_page(site, source)), f"{source} kept a format marker"
 
 
 def test_the_readme_is_short() -> None:

@@ -78,7 +78,7 @@ def _option(command: click.Command, key: str) -> click.Option:
     return found
 
 
-def either(words: Sequence[str]) -> str:
+def _either(words: Sequence[str]) -> str:
     """``a``, ``a or b``, ``a, b or c``."""
     return " or ".join(filter(None, (", ".join(words[:-1]), words[-1])))
 
@@ -91,7 +91,7 @@ def _value_words(option: click.Option) -> str:
     if kind is DURATION:
         return 'a duration: `"90s"`, `"5m"`, `"1h"`'
     if isinstance(kind, click.Choice):
-        return either([f"`{json.dumps(choice)}`" for choice in kind.choices])
+        return _either([f"`{json.dumps(choice)}`" for choice in kind.choices])
     if isinstance(kind, (click.IntRange, click.FloatRange)):
         number = "an integer" if isinstance(kind, click.IntRange) else "a number"
         low = "" if kind.min is None else f" {'>' if kind.min_open else '≥'} {kind.min:g}"

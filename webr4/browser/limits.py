@@ -21,7 +21,7 @@ class Limits:
     parse-chunk model the document is split by, and whether the page's service workers run."""
 
     horizon_ms: float = field(default=60_000.0, metadata=doc(
-        "the virtual time beyond which no event runs (`--horizon`)"))
+        "the virtual time, in milliseconds, beyond which no event runs (`--horizon`)"))
     max_events: int = field(default=5_000, metadata=doc("the events after which a run stops (`--max-events`)"))
     event_timeout_s: float = field(default=10.0, metadata=doc(
         "the wall time one event may take, in seconds: an endless loop is stopped then (`--event-timeout`)"))
@@ -32,7 +32,7 @@ class Limits:
     parse_chunks: str = field(default="yield", metadata=doc("the parse-chunk model (`--parse-chunks`)"))
     chunk_kb: int = field(default=16, metadata=doc("its data-arrival interval, in KB (`--chunk-kb`)"))
     step_wait_ms: float = field(default=30_000.0, metadata=doc(
-        "the virtual time a user step waits for an actionable target (`--step-wait`)"))
+        "the virtual time, in milliseconds, a user step waits for an actionable target (`--step-wait`)"))
     service_workers: ServiceWorkers = field(default="block", metadata=doc(
         "whether the page's service workers are blocked or run, outside control (`--allow-service-workers`)"))
 

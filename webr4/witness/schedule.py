@@ -173,7 +173,7 @@ def _force(page: PageFacts, a: Event, b: Event, events: Mapping[EventId, Event],
     """The levers that make ``a`` happen before ``b`` in a plain page, as in ``trace`` (webr4's
     execution of that order; ``other`` is its execution of the other order)."""
     levers = _Levers()
-    sign = _sign(page, a, times)
+    sign = _sign(page, a, times) or _creator_sign(page, a, events, times)
     if sign is None:
         return NotForceable(f"no sign a plain page shows tells when {a.label} has happened")
     if a.category is Category.TIMER:
@@ -476,4 +476,25 @@ def _held_requests(page: PageFacts, event: Event, later: list[Event],
         return _images(page, events) or (every_blocking if dom_ready_later else []) or NotForceable(
             "nothing was left for the window's load to wait for once DOMContentLoaded had come, and the page loads "
             "no image: Chromium then fires load in the task that ends parsing, and nothing comes between the two")
+    creator = _posted_by(event, events)
+    if creator is not None:  # a message holds back as what posts it does
+        return _held_requests(page, creator, later, events)
     return NotForceable(f"no browser lever holds back {event.label} ({event.category.value} {event.type})")
+
+
+def _posted_by(event: Event, events: Mapping[EventId, Event]) -> Event | None:
+    """The event that posted ``event``, a message (``postMessage``: a task of its own as soon as
+    it is posted), when that is a parse chunk or a response: holding it back holds the message
+    back, and once it has happened the message follows within a task."""
+    creator = events.get(event.creator) if event.creator else None
+    if event.category is Category.MESSAGE and creator is not None \
+            and creator.category in (Category.PARSE, Category.NETWORK):
+        return creator
+    return None
+
+
+def _creator_sign(page: PageFacts, event: Event, events: Mapping[EventId, Event],
+                  times: Mapping[EventId, float]) -> Sign | None:
+    """For a message, the sign of what posted it: the message runs within a task after it."""
+    creator = _posted_by(event, events)
+    return None if creator is None else _sign(page, creator, times)

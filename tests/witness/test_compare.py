@@ -34,3 +34,10 @@ def test_only_a_class_names_ending_digits_are_abstracted() -> None:
 def test_an_element_numbered_in_its_id_matches_webr4s_item_of_it() -> None:
     plain = {"dom": ['#ember125 > li: "Buy milk" → "Walk the dog"']}
     assert judge("harmful", {"dom": ['#ember123 > li: "Buy milk" → "Walk the dog"']}, plain).status == CONFIRMED
+
+
+def test_the_note_of_ids_renamed_alike_confirms_nothing() -> None:
+    note = "ignored, renamed alike wherever referenced: #todo-input-2 → #todo-input-1"
+    reported = {"dom": ['ul#todo-list > li: removed <li class="completed">…', note]}
+    plain = {"dom": ['#toggle-all: checked "false" → "true"', note]}
+    assert judge("harmful", reported, plain).status != CONFIRMED

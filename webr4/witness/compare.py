@@ -26,6 +26,7 @@ import re
 from typing import Sequence
 
 from webr4.classify.differences import describe_differences
+from webr4.state.categories.dom import RENAMING_NOTE
 from webr4.state.noise import NoiseMask
 from webr4.state.snapshot import StateSnapshot
 
@@ -67,9 +68,10 @@ def _abstracted(state: StateSnapshot) -> StateSnapshot:
 
 def found(category: str, reported: Sequence[str], plain: Sequence[str]) -> list[str]:
     """The items of ``reported`` that the ``plain`` items of ``category`` say too (the closing
-    "… n more" item is never one)."""
+    "… n more" item and the note of ids renamed alike are never ones)."""
     keys = {item_key(category, item) for item in plain}
-    return [item for item in reported if item_key(category, item) in keys and not item.startswith("… ")]
+    return [item for item in reported
+            if item_key(category, item) in keys and not item.startswith(("… ", RENAMING_NOTE))]
 
 
 def item_key(category: str, item: str) -> str:

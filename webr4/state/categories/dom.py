@@ -22,6 +22,9 @@ from webr4.state.categories.words import clip, quoted
 from webr4.state.dom import SHADOW_ROOT, DomLine, Selector, changed_blocks, parse_dom
 from webr4.state.renaming import find_renaming, rename
 
+RENAMING_NOTE = "ignored, renamed alike wherever referenced: "
+"""How the DOM item that lists ids renamed alike begins: a note, never a difference of its own."""
+
 if TYPE_CHECKING:
     from webr4.execution import Execution
 
@@ -171,7 +174,7 @@ def _hunk(hunk: Hunk) -> str:
 def _renaming_item(renamed: Mapping[str, str]) -> str:
     """The item that says which renamed ids were ignored."""
     names = ", ".join(f"#{old} → #{new}" for old, new in sorted(renamed.items()))
-    return f"ignored, renamed alike wherever referenced: {clip(names)}"
+    return f"{RENAMING_NOTE}{clip(names)}"
 
 
 def _placeholder(line: DomLine) -> str:

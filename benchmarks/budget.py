@@ -24,9 +24,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benchmarks.real_apps import Corpus, ensure_apps, load_corpus
-from benchmarks.readme_section import BENCHMARK_PAGES, update_readme
-from benchmarks.section import Section, served
+from benchmarks.corpora import AppCorpus, ensure_apps, load_apps, served, site_session
+from benchmarks.section import Section
 from webr4.browser.driver import Driver
 from webr4.record.session import Session, record
 from webr4.serve import serve
@@ -36,8 +35,6 @@ from webr4.sweep.progress import Quiet
 
 ORDERS = ("plan", "harm")
 SHARES = (0.25, 0.5, 1.0)
-MARKERS = ("<!-- budget:start -->", "<!-- budget:end -->")
-DOCS_PAGE = BENCHMARK_PAGES / "budget.md"  # the documentation page whose table this writes
 BUDGET_S = 3600.0  # far more than a bundled site's bound 1 takes: each sweep runs to its end
 
 
@@ -112,12 +109,12 @@ async def measure(sites: list[Path]) -> list[Site]:
     with served(harmful_sites) as urls, tempfile.TemporaryDirectory() as scratch:
         async with Driver() as driver:
             for site in harmful_sites:
-                actions = json.loads((site / "expected.json").read_text())["session"]
+                actions = site_session(site)
                 results.append(await _compare(driver, site.name, urls[site], actions, Path(scratch)))
     return results
 
 
-async def measure_corpus(corpus: Corpus, apps_dir: Path) -> list[Site]:
+async def measure_corpus(corpus: AppCorpus, apps_dir: Path) -> list[Site]:
     results = []
     with serve(apps_dir) as base, tempfile.TemporaryDirectory() as scratch:
         async with Driver() as driver:
@@ -163,13 +160,12 @@ NOTE = ("Both orders explore the same sequences. Where a site has one reversal t
 
 def run(sites: list[Path]) -> Section:
     bundled = asyncio.run(measure(sites))
-    corpus = load_corpus()
+    corpus = load_apps()
     apps_dir = ensure_apps(corpus)
     apps = asyncio.run(measure_corpus(corpus, apps_dir)) if apps_dir is not None else []
     markdown = (f"Bundled sites with a harmful race:\n\n{table(bundled)}\n\n"
                 f"Real-app corpus (TodoMVC session):\n\n{table(apps)}\n\n{NOTE}")
-    if apps:
-        update_readme(markdown, MARKERS, DOCS_PAGE)
     return Section("Anytime exploration: harmful verdicts over time, plan order against likely-harm order",
                    markdown, {name: [asdict(r) | {"exhaustive_s": r.exhaustive_s} for r in results]
-                              for name, results in (("bundled", bundled), ("real_apps", apps))})
+                              for name, results in (("bundled", bundled), ("real_apps", apps))},
+                   docs=markdown if apps else None)

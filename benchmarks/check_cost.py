@@ -44,9 +44,7 @@ from typing import Any
 from playwright.async_api import async_playwright
 
 from benchmarks.plain import cold_script, cold_script_seconds
-from benchmarks.readme_section import BENCHMARK_PAGES, update_readme
-from benchmarks.real_apps import App, Corpus, ensure_apps, load_corpus
-from benchmarks.real_web import CACHE as REAL_WEB_CACHE
+from benchmarks.corpora import WEB_CACHE, App, AppCorpus, ensure_apps, load_apps
 from benchmarks.section import Section
 from webr4.browser.launch import chromium_path
 from webr4.instrument.cache import CACHE_ENV, CachedRewriter
@@ -56,9 +54,7 @@ from webr4.sweep.progress import CONFIRMING, RECORDING, SEED
 COLD_REPEATS = 3
 CHECK_TIMEOUT_S = 1_800.0
 APPS_ENV = "CHECK_COST_APPS"
-BUNDLE = REAL_WEB_CACHE / "node_modules" / "swagger-ui-dist" / "swagger-ui-bundle.js"
-MARKERS = ("<!-- check_cost:start -->", "<!-- check_cost:end -->")
-DOCS_PAGE = BENCHMARK_PAGES / "real-apps.md"  # the documentation page whose table this writes
+BUNDLE = WEB_CACHE / "node_modules" / "swagger-ui-dist" / "swagger-ui-bundle.js"
 RECORD_TARGET = 2.0
 """``webr4 record`` with an empty rewrite cache, at most this many times the cold plain script."""
 STARTUP_TARGET_S = 0.3
@@ -160,7 +156,7 @@ def time_check(result: CheckCost, url: str, actions: Path, out: Path, cache: Pat
     result.harmful = summary["counts"].get("harmful", 0)
 
 
-def measure_app(app: App, url: str, corpus: Corpus, chromium: str, scratch: Path) -> CheckCost:
+def measure_app(app: App, url: str, corpus: AppCorpus, chromium: str, scratch: Path) -> CheckCost:
     """The cold plain script, a cold recording and a whole check of one app."""
     source = cold_script(url, corpus.session, chromium)
     try:
@@ -179,7 +175,7 @@ def measure_app(app: App, url: str, corpus: Corpus, chromium: str, scratch: Path
     return result
 
 
-def chosen(corpus: Corpus, names: str | None) -> list[App]:
+def chosen(corpus: AppCorpus, names: str | None) -> list[App]:
     """The apps named in ``names`` (comma-separated), every app when None; ``ValueError`` names
     one the corpus lacks."""
     if names is None:
@@ -196,7 +192,7 @@ async def _chromium() -> str:
         return chromium_path(playwright)
 
 
-def measure(corpus: Corpus, apps: list[App], apps_dir: Path) -> list[CheckCost]:
+def measure(corpus: AppCorpus, apps: list[App], apps_dir: Path) -> list[CheckCost]:
     chromium = asyncio.run(_chromium())
     results = []
     with serve(apps_dir) as base:
@@ -300,7 +296,7 @@ def _bundle_line(bundle: BundleRewrite | None) -> str:
 
 def run(sites: list[Path]) -> Section:  # noqa: ARG001 - the corpus is its own set of pages
     """The benchmark section; with every app measured, the documentation's table is replaced too."""
-    corpus = load_corpus()
+    corpus = load_apps()
     names = os.environ.get(APPS_ENV)
     apps = chosen(corpus, names)
     title = "A whole check against the user's own cold plain script: bound 1, one worker, empty rewrite cache"
@@ -310,10 +306,8 @@ def run(sites: list[Path]) -> Section:  # noqa: ARG001 - the corpus is its own s
     results = measure(corpus, apps, apps_dir)
     bundle = measure_bundle()
     startup = {argument: startup_seconds(argument) for argument in ("--version", "--help")}
-    section = Section(title, table(results, bundle, startup), {
+    markdown = table(results, bundle, startup)
+    return Section(title, markdown, {
         "record_target": RECORD_TARGET, "startup_target_s": STARTUP_TARGET_S, "startup_s": startup,
         "apps": [r.to_json() for r in results],
-        "bundle": None if bundle is None else asdict(bundle)})
-    if names is None:
-        update_readme(section.markdown, MARKERS, DOCS_PAGE)
-    return section
+        "bundle": None if bundle is None else asdict(bundle)}, docs=markdown if names is None else None)

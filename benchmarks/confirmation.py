@@ -6,14 +6,14 @@ its line, so that every one is explained."""
 from __future__ import annotations
 
 import asyncio
-import json
 import statistics
 import tempfile
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from benchmarks.section import Section, served
+from benchmarks.corpora import served, site_session
+from benchmarks.section import Section
 from webr4.browser.driver import Driver
 from webr4.checking import SweepOptions, explore_session
 from webr4.record.session import record
@@ -39,7 +39,7 @@ async def measure(sites: list[Path]) -> list[Confirmed]:
     with served(sites) as urls, tempfile.TemporaryDirectory() as scratch:
         async with Driver() as driver:
             for site in sites:
-                actions = json.loads((site / "expected.json").read_text())["session"]
+                actions = site_session(site)
                 out = Path(scratch) / site.name
                 session = await record(driver, urls[site], out / "session", actions)
                 summary = await explore_session(session, out, SweepOptions(confirm="all"), driver=driver)

@@ -10,17 +10,18 @@ machine: compare them with each other, not across machines.
 from __future__ import annotations
 
 import asyncio
-import json
 import statistics
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from benchmarks.section import Section, served
+from benchmarks.corpora import served, site_session
+from benchmarks.plain import plain_session
+from benchmarks.section import Section
 from webr4.browser.actions import UserAction, parse_actions
+from webr4.browser.driver import Driver
 from webr4.browser.limits import Limits
-from webr4.browser.driver import VIEWPORT, Driver
 from webr4.browser.responses import ResponseStore
 from webr4.execution import Capture
 
@@ -41,28 +42,16 @@ class SiteCost:
         return self.instrumented_s / self.plain_s
 
 
-async def plain_load(driver: Driver, url: str, until: str | None = None) -> float:
-    """Seconds for a fresh context to load ``url`` (and, with ``until``, for that JavaScript
-    expression to become true) and close."""
-    started = time.perf_counter()
-    context = await driver.browser.new_context(viewport=VIEWPORT)
-    page = await context.new_page()
-    await page.goto(url, wait_until="load")
-    if until is not None:
-        await page.wait_for_function(until)
-    await context.close()
-    return time.perf_counter() - started
-
-
 async def median_costs(driver: Driver, url: str, store: ResponseStore, repeats: int,
                        actions: Sequence[UserAction] = (), until: str | None = None) -> tuple[float, float, float]:
-    """Median seconds of a plain load, a controlled execution replayed from ``store`` and one with
-    access logging, the three interleaved ``repeats`` times so that machine noise hits them alike."""
+    """Median seconds of a plain load in webr4's browser (:func:`benchmarks.plain.plain_session`
+    without steps), a controlled execution replayed from ``store`` and one with access logging, the
+    three interleaved ``repeats`` times so that machine noise hits them alike."""
     plain: list[float] = []
     controlled: list[float] = []
     instrumented: list[float] = []
     for _ in range(repeats):
-        plain.append(await plain_load(driver, url, until))
+        plain.append(await plain_session(driver.browser, url, until=until))
         for instrument, bucket in ((False, controlled), (True, instrumented)):
             started = time.perf_counter()
             await driver.execute(url, actions=actions, store=store, live_network=False, limits=LIMITS,
@@ -77,7 +66,7 @@ async def measure(sites: list[Path]) -> list[SiteCost]:
         async with Driver() as driver:
             for site in sites:
                 url = urls[site]
-                actions = parse_actions(json.loads((site / "expected.json").read_text())["session"])
+                actions = parse_actions(site_session(site))
                 store = ResponseStore()
                 seed = await driver.execute(url, actions=actions, store=store, live_network=True, limits=LIMITS,
                                             capture=Capture())

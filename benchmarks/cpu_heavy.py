@@ -15,12 +15,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from benchmarks.controlled_execution import LIMITS, median_costs
-from benchmarks.section import Section, served
+from benchmarks.corpora import CPU_HEAVY_PAGE, served
+from benchmarks.section import Section
 from webr4.browser.driver import Driver
 from webr4.browser.responses import ResponseStore
 from webr4.execution import Capture
 
-PAGE = Path(__file__).resolve().parent / "pages" / "cpu-heavy"
 REPEATS = 3
 
 
@@ -39,8 +39,8 @@ class Cost:
 
 
 async def measure() -> Cost:
-    with served([PAGE]) as urls:
-        url = urls[PAGE]
+    with served([CPU_HEAVY_PAGE]) as urls:
+        url = urls[CPU_HEAVY_PAGE]
         async with Driver() as driver:
             store = ResponseStore()
             seed = await driver.execute(url, store=store, live_network=True, limits=LIMITS, capture=Capture())

@@ -36,20 +36,16 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from benchmarks import real_apps, real_web
-from benchmarks.readme_section import BENCHMARK_PAGES, update_readme
+from benchmarks.corpora import FLAKY_DIR, ensure_apps, ensure_web_root, load_apps, load_flaky, load_pages
+from benchmarks.registry import RESULTS, by_name
 from benchmarks.section import Section
 
-CORPUS_DIR = Path(__file__).resolve().parent / "flaky"
-TESTS = CORPUS_DIR / "tests"
+TESTS = FLAKY_DIR / "tests"
 RUNS = 20
 """Runs of each fixed test under its slow response, and without it (the plain runs time it too)."""
 RUN_LIMIT_S = 900.0
-_ENV = {**os.environ, "PYTHONPATH": str(CORPUS_DIR.parent.parent)}  # a copy of the corpus imports its server
-MARKERS = ("<!-- deflake:start -->", "<!-- deflake:end -->")
-RESULTS = Path(__file__).resolve().parent / "results"
+_ENV = {**os.environ, "PYTHONPATH": str(FLAKY_DIR.parent.parent)}  # a copy of the corpus imports its server
 TITLE = "deflake on the flaky-test corpus"
-DOCS_PAGE = BENCHMARK_PAGES / "deflake.md"  # the documentation page whose table this writes
 
 
 @dataclass
@@ -191,7 +187,7 @@ def table(rows: list[Row]) -> str:
 
 def _commit() -> str:
     """The checkout's commit, short, with ``+`` when its tree has changes."""
-    root = CORPUS_DIR.parent.parent
+    root = FLAKY_DIR.parent.parent
     head = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
     dirty = subprocess.run(["git", "-C", str(root), "diff", "--quiet", "HEAD"], capture_output=True)
     return (head.stdout.strip() or "unknown") + ("+" if dirty.returncode else "")
@@ -210,10 +206,10 @@ def _with_earlier(rows: list[Row], corpus: list[dict[str, Any]]) -> list[Row]:
 
 
 def run(_sites: list[Path], only: list[str] | None = None) -> Section:
-    corpus = json.loads((CORPUS_DIR / "corpus.json").read_text())
+    corpus = load_flaky()
     # the corpus's tests on TodoMVC apps and real-web pages need them installed (from the npm registry)
-    real_apps.ensure_apps(real_apps.load_corpus())
-    real_web.ensure_root(real_web.load_corpus())
+    ensure_apps(load_apps())
+    ensure_web_root(load_pages())
     entries = [e for e in corpus if not only or any(name in e["test"] for name in only)]
     rows = []
     with tempfile.TemporaryDirectory(prefix="webr4-deflake-bench-") as scratch:
@@ -227,9 +223,9 @@ def run(_sites: list[Path], only: list[str] | None = None) -> Section:
     if only:
         rows = _with_earlier(rows, corpus)
     markdown = table(rows)
-    update_readme(markdown, MARKERS, DOCS_PAGE)
-    return Section(TITLE, markdown, [asdict(r) | {"time_ratio": r.time_ratio, "cost": r.cost} for r in rows])
+    return Section(TITLE, markdown, [asdict(r) | {"time_ratio": r.time_ratio, "cost": r.cost} for r in rows],
+                   docs=markdown)
 
 
 if __name__ == "__main__":  # measure some tests again: python -m benchmarks.deflake NAME...
-    run([], sys.argv[1:] or None).write(RESULTS / "deflake")
+    by_name()["deflake"].publish(run([], sys.argv[1:] or None))

@@ -14,8 +14,8 @@ A harmful verdict counts as finding an expected race when it is on that race (se
 whose ``expected.json`` says ``"harmful": false``, is a false harmful verdict. "Executions" are
 browser runs: for webr4 the seed replays plus every explored sequence (the recording is made
 once per site and not counted); "first exposed" is the explored sequence (or plain run) that first
-exposed each expected harmful race. Writes the section "How webr4 compares" into ``README.md`` and
-into the overview of the benchmarks, ``docs/benchmarks/index.md``.
+exposed each expected harmful race. Its documentation body, the section "How webr4 compares", goes
+into ``README.md`` and into the overview of the benchmarks, ``docs/benchmarks/index.md``.
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ from typing import Any
 
 from benchmarks import naive
 from benchmarks.race_match import ExpectedRace, expected_races, race_of
-from benchmarks.readme_section import BENCHMARK_PAGES, END, README, START, update_readme
-from benchmarks.section import Section, served
+from benchmarks.corpora import served
+from benchmarks.section import Section
 from webr4.browser.actions import parse_actions
 from webr4.browser.driver import Driver
 from webr4.sweep.explore import SEED_REPLAYS, SeedNotReproducible, explore
@@ -45,7 +45,6 @@ SAMPLER_DELAYS = 2
 R4_K1, R4_K2, DELAY, WAVE, PLAIN = "R4 k=1", "R4 k=2", "delay-bounded", "WAVE-like", "Playwright + delays"
 APPROACHES = (R4_K1, R4_K2, DELAY, WAVE, PLAIN)
 COMMAND = ".venv/bin/python -m benchmarks --only evaluation"
-COMPARISON_PAGES = (README, BENCHMARK_PAGES / "index.md")  # where the section "How webr4 compares" goes
 
 
 @dataclass(frozen=True)
@@ -267,9 +266,9 @@ def readme_body(results: list[Result], deterministic: dict[str, bool]) -> str:
 
 
 def run(sites: list[Path]) -> Section:
+    """The section; its documentation body is the comparison of ``README.md`` and the overview."""
     results, deterministic = asyncio.run(measure(sites))
-    for page in COMPARISON_PAGES:
-        update_readme(readme_body(results, deterministic), (START, END), page)
     return Section("How webr4 compares", table(results, deterministic),
                    {"results": [asdict(r) | {"per_execution_s": r.per_execution_s} for r in results],
-                    "totals": [asdict(r) for r in totals(results)], "deterministic": deterministic})
+                    "totals": [asdict(r) for r in totals(results)], "deterministic": deterministic},
+                   docs=readme_body(results, deterministic))

@@ -14,15 +14,15 @@ next to the targets: ratio ≤ 2 for the median site and ≤ 4 for the worst, me
 from __future__ import annotations
 
 import asyncio
-import json
 import statistics
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from benchmarks.corpora import served, site_session
 from benchmarks.plain import plain_browser, plain_session
-from benchmarks.section import Section, served
+from benchmarks.section import Section
 from playwright.async_api import Browser
 from webr4.browser.actions import UserAction, parse_actions
 from webr4.browser.limits import Limits
@@ -78,7 +78,7 @@ async def measure(sites: list[Path]) -> list[Floor]:
     with served(sites) as urls:
         async with Driver() as driver, plain_browser() as plain_chromium:
             for site in sites:
-                steps = parse_actions(json.loads((site / "expected.json").read_text())["session"])
+                steps = parse_actions(site_session(site))
                 floors.append(await measure_site(driver, plain_chromium, urls[site], site.name, steps))
     return floors
 

@@ -4,7 +4,7 @@ A loader's modules arrive in any order, and which module arrives last decides wh
 the timers and requests that start the app. A reversal of two modules therefore changes the
 creators, and so the exact identities, of the events after it. This benchmark measures how
 approximate replay copes, per app of the ``todomvc`` package (the real-app corpus's pinned
-version, installed by :func:`benchmarks.real_apps.ensure_apps`), served as the package ships it:
+version, installed by :func:`benchmarks.corpora.ensure_apps`), served as the package ships it:
 
 * the session: the corpus's (add two todos, complete one, show the completed ones); an app whose
   markup lacks a step's target (an older app without filters) gets the longest part of it that it
@@ -41,7 +41,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benchmarks.real_apps import CACHE, ensure_apps, load_corpus
+from benchmarks.corpora import TODOMVC, ensure_apps, load_apps
 from benchmarks.section import Section
 from webr4.browser.driver import Driver
 from webr4.record.session import SessionError, record
@@ -194,11 +194,11 @@ def table(results: list[dict]) -> str:
 
 
 def run(sites: list[Path]) -> Section:  # noqa: ARG001 - the section measures the npm apps, not the sites
-    corpus = load_corpus()
+    corpus = load_apps()
     if ensure_apps(corpus) is None:
         return Section("Module-loader apps", "not measured: the npm packages could not be installed", [])
     mode = SweepMode.from_environment()
-    results = asyncio.run(measure(CACHE / "node_modules" / "todomvc" / "examples", corpus.session, mode))
+    results = asyncio.run(measure(TODOMVC, corpus.session, mode))
     return Section("Module-loader apps: verdicts, and planned events after each reversal", table(results), results)
 
 

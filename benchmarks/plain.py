@@ -63,10 +63,13 @@ class PlainStepError(Exception):
     found, on one line."""
 
 
-async def perform_session(page: Page, url: str, steps: Sequence[UserAction]) -> None:
-    """Load ``url`` in ``page`` and perform ``steps`` with Playwright, as a user's script does;
-    :class:`PlainStepError` names a step that fails."""
+async def perform_session(page: Page, url: str, steps: Sequence[UserAction], until: str | None = None) -> None:
+    """Load ``url`` in ``page`` (and, with ``until``, wait for that JavaScript expression to become
+    true) and perform ``steps`` with Playwright, as a user's script does; :class:`PlainStepError`
+    names a step that fails."""
     await page.goto(url, wait_until="load")
+    if until is not None:
+        await page.wait_for_function(until)
     for step in steps:
         try:
             await step.perform(page, STEP_TIMEOUT_MS)
@@ -104,10 +107,12 @@ async def in_fresh_context(browser: Browser, work: Callable[[Page], Awaitable[T]
     raise AssertionError("unreachable: the last try returns or raises")
 
 
-async def plain_session(browser: Browser, url: str, steps: Sequence[UserAction]) -> float:
-    """Seconds for a fresh context of ``browser`` to load ``url``, perform ``steps`` with Playwright
-    and close (see :func:`in_fresh_context`)."""
-    _, seconds = await in_fresh_context(browser, lambda page: perform_session(page, url, steps))
+async def plain_session(browser: Browser, url: str, steps: Sequence[UserAction] = (),
+                        until: str | None = None) -> float:
+    """The baseline of every cost ratio: seconds for a fresh context of ``browser`` to load
+    ``url`` (and wait for ``until``), perform ``steps`` with Playwright and close (see
+    :func:`in_fresh_context`). Without steps it is a plain load of the page."""
+    _, seconds = await in_fresh_context(browser, lambda page: perform_session(page, url, steps, until))
     return seconds
 
 

@@ -1,12 +1,14 @@
 """Replacing the generated parts of the documentation: the text between two marker comments.
 
-A benchmark that ran in full writes its table into the page that holds it: the comparison into
-``README.md`` and the overview of the benchmarks in ``docs/``, every other table into its page
-of ``docs/benchmarks/``. Each module names its markers and its page.
+A benchmark that ran in full has its table written into the page that holds it: the comparison
+into ``README.md`` and the overview of the benchmarks in ``docs/``, every other table into its
+page of ``docs/benchmarks/``. The registry (:mod:`benchmarks.registry`) names each section's
+:class:`DocsTable` entries; the section gives the body (:attr:`benchmarks.section.Section.docs`).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -33,3 +35,19 @@ def update_readme(body: str, markers: tuple[str, str], page: Path) -> None:
     the documentation."""
     name = str(page.relative_to(REPO)) if page.is_relative_to(REPO) else str(page)
     page.write_text(replace_between(page.read_text(), body, *markers, name=name))
+
+
+@dataclass(frozen=True)
+class DocsTable:
+    """A generated table: the text of ``page`` between ``<!-- NAME:start -->`` and ``<!-- NAME:end -->``."""
+
+    page: Path
+    name: str
+
+    @property
+    def markers(self) -> tuple[str, str]:
+        return f"<!-- {self.name}:start -->", f"<!-- {self.name}:end -->"
+
+    def write(self, body: str) -> None:
+        """Replace the table with ``body`` (:class:`MarkersMissing` when the page lacks its markers)."""
+        update_readme(body, self.markers, self.page)

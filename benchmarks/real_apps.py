@@ -31,29 +31,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
-import os
 import shutil
 import statistics
 import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
-from unittest.mock import patch
 
 from playwright.async_api import Browser
 
-from benchmarks.npm import npm_install
+from benchmarks.corpora import App, AppCorpus, ensure_apps, load_apps
 from benchmarks.plain import PerExecution, plain_browser, plain_session
-from benchmarks.readme_section import BENCHMARK_PAGES, update_readme
 from benchmarks.section import Section
-from webr4.browser.actions import UserAction, parse_actions
 from webr4.browser.driver import Driver
-from webr4.instrument.cache import CACHE_ENV
+from webr4.instrument.cache import CachedRewriter
 from webr4.record.session import Session, record
 from webr4.rundir.execution import trace_text
 from webr4.serve import serve
@@ -62,16 +57,10 @@ from webr4.sweep.explore import explore
 from webr4.sweep.settings import SweepSettings
 from webr4.rundir.store import RunStore, execution_key
 
-CORPUS = Path(__file__).resolve().parent / "real_apps.json"
-CACHE = Path(__file__).resolve().parent / ".cache" / "real_apps"
 MAX_SEQUENCES = 6
 PLAIN_REPEATS = 3
 SWEEP_TIME_LIMIT_S = 1_200.0
 """A sweep stops after this long even before its six sequences (the table says so)."""
-APP_FIELDS = ("name", "framework", "version", "generation", "source")
-
-MARKERS = ("<!-- real_apps:start -->", "<!-- real_apps:end -->")
-DOCS_PAGE = BENCHMARK_PAGES / "real-apps.md"  # the documentation page whose table this writes
 TARGETS = {
     "per_execution_ratio_median": 1.5,
     "per_execution_ratio_worst": 2.0,
@@ -80,78 +69,6 @@ TARGETS = {
     "run_mb_per_sequence": 2.0,
 }
 """The performance goals the figures are judged against."""
-
-
-@dataclass(frozen=True)
-class App:
-    """One app of the corpus: ``source`` is its folder inside the installed packages, ``vendor``
-    maps a path inside the app to a file of another pinned package that it is copied from."""
-
-    name: str
-    framework: str
-    version: str
-    generation: str
-    source: str
-    vendor: dict[str, str] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Corpus:
-    packages: tuple[str, ...]
-    session: list[dict[str, Any]]
-    apps: tuple[App, ...]
-
-    @property
-    def steps(self) -> list[UserAction]:
-        return parse_actions(self.session)
-
-
-def load_corpus(path: Path = CORPUS) -> Corpus:
-    """Read and check the corpus file; ``ValueError`` names the first problem."""
-    raw = json.loads(path.read_text())
-    packages = raw.get("packages")
-    if not isinstance(packages, list) or not all(isinstance(p, str) and "@" in p[1:] for p in packages):
-        raise ValueError("packages must be a list of pinned npm specs such as 'todomvc@0.1.1'")
-    parse_actions(raw.get("session"))
-    apps = []
-    for entry in raw.get("apps", []):
-        missing = [name for name in APP_FIELDS if not isinstance(entry.get(name), str) or not entry[name]]
-        if missing:
-            raise ValueError(f"app {entry.get('name', '?')!r} lacks {', '.join(missing)}")
-        unknown = set(entry) - {*APP_FIELDS, "vendor"}
-        if unknown:
-            raise ValueError(f"app {entry['name']!r} has unknown fields {', '.join(sorted(unknown))}")
-        apps.append(App(**entry))
-    if len({app.name for app in apps}) != len(apps):
-        raise ValueError("app names must be unique")
-    installed = [spec.rsplit("@", 1)[0] for spec in packages]
-    for app in apps:
-        for source in (app.source, *app.vendor.values()):
-            if not any(source.startswith(f"{name}/") for name in installed):
-                raise ValueError(f"app {app.name!r} takes {source} from a package the corpus does not install")
-    return Corpus(tuple(packages), raw["session"], tuple(apps))
-
-
-def ensure_apps(corpus: Corpus, cache: Path = CACHE) -> Path | None:
-    """The directory that holds one folder per app, installing and assembling them when the cache
-    lacks them; None (with a note on stderr) when npm or the registry cannot provide them."""
-    marker = cache / ".installed"
-    apps = cache / "apps"
-    wanted = json.dumps([corpus.packages, [asdict(app) for app in corpus.apps]])
-    if marker.is_file() and marker.read_text() == wanted:
-        return apps
-    if not npm_install(cache, corpus.packages, who="real_apps", otherwise="the real-app corpus is not measured",
-                       save=False):
-        return None
-    shutil.rmtree(apps, ignore_errors=True)
-    modules = cache / "node_modules"
-    for app in corpus.apps:
-        shutil.copytree(modules / app.source, apps / app.name)
-        for target, source in app.vendor.items():
-            (apps / app.name / target).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(modules / source, apps / app.name / target)
-    marker.write_text(wanted)
-    return apps
 
 
 @dataclass
@@ -223,25 +140,12 @@ def directory_bytes(directory: Path) -> int:
     return sum(sizes.values())
 
 
-@contextlib.contextmanager
-def served_corpus(prefix: str) -> Iterator[tuple[Corpus, str, Path]]:
-    """For a tool that measures the corpus: the corpus, the loopback URL its apps are served
-    under and a scratch directory named with ``prefix``, removed afterwards. Exits with status 2
-    when the apps cannot be installed (the installer has said why)."""
-    corpus = load_corpus()
-    apps_dir = ensure_apps(corpus)
-    if apps_dir is None:
-        raise SystemExit(2)
-    with serve(apps_dir) as base, tempfile.TemporaryDirectory(prefix=prefix) as scratch:
-        yield corpus, base, Path(scratch)
-
-
 def _one_line(error: BaseException) -> str:
     text = str(error).strip()
     return (text.splitlines()[0] if text else type(error).__name__)[:300]
 
 
-async def measure_app(driver: Driver, plain_chromium: Browser, app: App, url: str, corpus: Corpus,
+async def measure_app(driver: Driver, plain_chromium: Browser, app: App, url: str, corpus: AppCorpus,
                       scratch: Path) -> AppResult:
     """Plain sessions, recording and sweep of one app (each failure ends that app's row with its
     error line; the next app still runs)."""
@@ -309,11 +213,10 @@ def _measure_seed(result: AppResult, run_dir: Path, session: Session) -> None:
         result.accesses = sum(len(step.accesses) for step in seed.steps)
 
 
-async def measure(corpus: Corpus, apps_dir: Path) -> list[AppResult]:
+async def measure(corpus: AppCorpus, apps_dir: Path) -> list[AppResult]:
     results = []
     with serve(apps_dir) as base, tempfile.TemporaryDirectory(prefix="webr4-real-apps-") as scratch:
-        with patch.dict(os.environ, {CACHE_ENV: str(Path(scratch) / "cache")}):  # a recording rewrites every script
-            driver = Driver()
+        driver = Driver(CachedRewriter(directory=Path(scratch) / "cache"))  # a recording rewrites every script
         async with driver, plain_browser() as plain_chromium:
             for app in corpus.apps:
                 print(f"real_apps: {app.name} ...", file=sys.stderr, flush=True)
@@ -409,14 +312,14 @@ def targets(results: list[AppResult]) -> str:
 
 
 def run(sites: list[Path]) -> Section:
-    """The benchmark section; ``sites`` (the bundled sites) are not used: the corpus is its own."""
-    corpus = load_corpus()
+    """The benchmark section; ``sites`` (the bundled sites) are not used: the corpus is its own.
+    The documentation's table is replaced only when every app was recorded and explored."""
+    corpus = load_apps()
     apps_dir = ensure_apps(corpus)
     title = f"Real apps: TodoMVC sessions, explore --max-sequences {MAX_SEQUENCES}, one worker"
     if apps_dir is None:
         return Section(title, "Not measured: the npm packages of the corpus could not be installed.", [])
     results = asyncio.run(measure(corpus, apps_dir))
-    section = Section(title, table(results), {"targets": TARGETS, "apps": [r.to_json() for r in results]})
-    if all(r.error is None for r in results):
-        update_readme(section.markdown, MARKERS, DOCS_PAGE)
-    return section
+    markdown = table(results)
+    return Section(title, markdown, {"targets": TARGETS, "apps": [r.to_json() for r in results]},
+                   docs=markdown if all(r.error is None for r in results) else None)

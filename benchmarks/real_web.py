@@ -32,9 +32,7 @@ page as it is.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
-import re
 import shutil
 import statistics
 import sys
@@ -49,12 +47,11 @@ from typing import Any
 from playwright.async_api import Browser
 from playwright.async_api import Page as BrowserPage
 
-from benchmarks.npm import npm_install
+from benchmarks.corpora import PageCorpus, WebPage, ensure_web_root, load_pages
 from benchmarks.plain import PerExecution, in_fresh_context, perform_session, plain_browser, plain_session
-from benchmarks.readme_section import BENCHMARK_PAGES, update_readme
 from benchmarks.real_apps import directory_bytes
 from benchmarks.section import Section
-from webr4.browser.actions import UserAction, parse_actions
+from webr4.browser.actions import UserAction
 from webr4.browser.driver import Driver
 from webr4.record.session import record
 from webr4.resources import javascript
@@ -66,9 +63,6 @@ from webr4.sweep.confirm import confirm_run
 from webr4.sweep.explore import explore
 from webr4.sweep.settings import SweepSettings
 
-CORPUS = Path(__file__).resolve().parent / "real_web.json"
-HOST_PAGES = Path(__file__).resolve().parent / "pages" / "real_web"
-CACHE = Path(__file__).resolve().parent / ".cache" / "real_web"
 PAGES_ENV = "REAL_WEB_PAGES"
 MAX_SEQUENCES = 6
 TIME_LIMIT_S = 300.0
@@ -80,89 +74,6 @@ CAPTURE_GAP_S = 0.4
 """Plain Chromium's final DOM: two sessions, each captured four times 0.4 s apart from 6 s after
 its last step (past a page's 5 s idle timer); what differs among those eight captures is noise."""
 SHOWN_DIFFERENCES = 3
-PAGE_FIELDS = ("name", "kind", "package", "page")
-MARKERS = ("<!-- real_web:start -->", "<!-- real_web:end -->")
-DOCS_PAGE = BENCHMARK_PAGES / "real-web.md"  # the documentation page whose table this writes
-_PINNED = re.compile(r"(@[a-z0-9._-]+/)?[a-z0-9._-]+@\d+\.\d+\.\d+")
-
-
-@dataclass(frozen=True)
-class Page:
-    """One page of the corpus: ``page`` is its path under the served root."""
-
-    name: str
-    kind: str
-    package: str
-    page: str
-    session: list[dict[str, Any]]
-
-    @property
-    def steps(self) -> list[UserAction]:
-        return parse_actions(self.session)
-
-
-@dataclass(frozen=True)
-class Corpus:
-    packages: tuple[str, ...]
-    pages: tuple[Page, ...]
-
-
-def load_corpus(path: Path = CORPUS, host_pages: Path = HOST_PAGES) -> Corpus:
-    """Read and check the corpus file; ``ValueError`` names the first problem: a package not
-    pinned to one version, a page lacking a field or with one unknown, a session that is not
-    webr4's action format, a page whose package the corpus does not install, a page outside its
-    package or missing from ``host_pages``, or a name used twice."""
-    raw = json.loads(path.read_text())
-    packages = raw.get("packages")
-    if not isinstance(packages, list) or not all(isinstance(p, str) and _PINNED.fullmatch(p) for p in packages):
-        raise ValueError("packages must be a list of npm specs pinned to one version, such as 'quill@2.0.3'")
-    pages = []
-    for entry in raw.get("pages", []):
-        name = entry.get("name", "?")
-        missing = [key for key in PAGE_FIELDS if not isinstance(entry.get(key), str) or not entry[key]]
-        if missing:
-            raise ValueError(f"page {name!r} lacks {', '.join(missing)}")
-        unknown = set(entry) - {*PAGE_FIELDS, "session"}
-        if unknown:
-            raise ValueError(f"page {name!r} has unknown fields {', '.join(sorted(unknown))}")
-        try:
-            parse_actions(entry.get("session"))
-        except (ValueError, TypeError) as error:
-            raise ValueError(f"page {name!r} has a bad session: {error}") from None
-        if entry["package"] not in packages:
-            raise ValueError(f"page {name!r} shows {entry['package']}, which the corpus does not install")
-        package_name = entry["package"].rsplit("@", 1)[0]
-        shipped = entry["page"].startswith(f"node_modules/{package_name}/")
-        hosted = entry["page"].startswith(f"pages/{name}/")
-        if not shipped and not hosted:
-            raise ValueError(f"page {name!r} must be node_modules/{package_name}/... or pages/{name}/...")
-        if hosted and not (host_pages / entry["page"].removeprefix("pages/")).is_file():
-            raise ValueError(f"page {name!r}: {entry['page']} is not in {host_pages}")
-        pages.append(Page(**entry))
-    if len({page.name for page in pages}) != len(pages):
-        raise ValueError("page names must be unique")
-    return Corpus(tuple(packages), tuple(pages))
-
-
-def ensure_root(corpus: Corpus, cache: Path = CACHE) -> Path | None:
-    """The directory to serve, holding ``node_modules`` (the corpus's packages, installed when
-    the cache lacks them) and ``pages`` (a link to the host pages); None, with a note on stderr,
-    when npm or the registry cannot provide the packages."""
-    marker = cache / ".installed"
-    wanted = json.dumps(corpus.packages)
-    if not (marker.is_file() and marker.read_text() == wanted):
-        if not npm_install(cache, corpus.packages, who="real_web", otherwise="the real-web corpus is not measured",
-                           save=False):
-            return None
-        marker.write_text(wanted)
-    root = cache / "root"
-    root.mkdir(exist_ok=True)
-    for name, target in (("node_modules", cache / "node_modules"), ("pages", HOST_PAGES)):
-        link = root / name
-        if not link.is_symlink() or link.resolve() != target.resolve():
-            link.unlink(missing_ok=True)
-            link.symlink_to(target.resolve(), target_is_directory=True)
-    return root
 
 
 @dataclass
@@ -237,7 +148,7 @@ def dom_differences(plain: list[str], recorded: str) -> list[str]:
     return DOM.items(difference) if difference else []
 
 
-async def measure_page(driver: Driver, plain_chromium: Browser, page: Page, url: str, scratch: Path) -> PageResult:
+async def measure_page(driver: Driver, plain_chromium: Browser, page: WebPage, url: str, scratch: Path) -> PageResult:
     """The plain sessions, the DOM comparison, the recording, the sweep and the confirmation of
     one page; a failure ends the page's row with its error line (the next page still runs)."""
     steps = page.steps
@@ -274,7 +185,7 @@ async def measure_page(driver: Driver, plain_chromium: Browser, page: Page, url:
     return result
 
 
-def chosen(corpus: Corpus, names: str | None) -> list[Page]:
+def chosen(corpus: PageCorpus, names: str | None) -> list[WebPage]:
     """The pages named in ``names`` (comma-separated), every page when None; ``ValueError``
     names a page the corpus lacks."""
     if names is None:
@@ -286,7 +197,7 @@ def chosen(corpus: Corpus, names: str | None) -> list[Page]:
     return [page for page in corpus.pages if page.name in wanted]
 
 
-async def measure(pages: list[Page], root: Path) -> list[PageResult]:
+async def measure(pages: list[WebPage], root: Path) -> list[PageResult]:
     results = []
     with serve(root) as base, tempfile.TemporaryDirectory(prefix="webr4-real-web-") as scratch:
         async with Driver() as driver, plain_browser() as plain_chromium:
@@ -363,15 +274,13 @@ def table(results: list[PageResult]) -> str:
 
 def run(sites: list[Path]) -> Section:  # noqa: ARG001 - the corpus is its own set of pages
     """The benchmark section; with every page measured, the documentation's table is replaced too."""
-    corpus = load_corpus()
+    corpus = load_pages()
     names = os.environ.get(PAGES_ENV)
     pages = chosen(corpus, names)
     title = f"Real web pages: one session each, explore bound 1 --max-sequences {MAX_SEQUENCES}, one worker"
-    root = ensure_root(corpus)
+    root = ensure_web_root(corpus)
     if root is None:
         return Section(title, "Not measured: the npm packages of the corpus could not be installed.", [])
     results = asyncio.run(measure(pages, root))
-    section = Section(title, table(results), [r.to_json() for r in results])
-    if names is None:
-        update_readme(section.markdown, MARKERS, DOCS_PAGE)
-    return section
+    markdown = table(results)
+    return Section(title, markdown, [r.to_json() for r in results], docs=markdown if names is None else None)

@@ -38,7 +38,7 @@ from playwright.async_api import async_playwright
 from benchmarks.loader_apps import APPS as LOADER_APPS
 from benchmarks.loader_apps import MIN_STEPS
 from benchmarks.npm import npm_install
-from benchmarks.real_apps import CACHE, ensure_apps, load_corpus
+from benchmarks.corpora import APPS_CACHE, TODOMVC, ensure_apps, load_apps
 from benchmarks.section import Section
 from webr4.browser.driver import Driver
 from webr4.browser.launch import chromium_path
@@ -54,7 +54,7 @@ RESULTS = Path(__file__).resolve().parent / "results"
 MAX_SEQUENCES = 20
 TIME_LIMIT_S = 300.0
 REPEATS = 10
-PLAYWRIGHT_TEST = CACHE.parent / "playwright_test"
+PLAYWRIGHT_TEST = APPS_CACHE.parent / "playwright_test"
 
 CONFTEST = '''import os
 
@@ -252,14 +252,13 @@ def table(rows: list[AppRow], node: bool) -> str:
 
 
 def run(sites: list[Path]) -> Section:  # noqa: ARG001 - the section measures the npm apps, not the sites
-    corpus = load_corpus()
+    corpus = load_apps()
     apps_dir = ensure_apps(corpus)
     title = "Generated regression tests on the real-app corpora, against the unmodified apps"
     if apps_dir is None:
         return Section(title, "not measured: the npm packages could not be installed", [])
-    examples = CACHE / "node_modules" / "todomvc" / "examples"
     only = set(os.environ.get("REGRESSION_APPS", "").split(",")) - {""}
-    apps = [(app.name, apps_dir) for app in corpus.apps] + [(name, examples) for name in LOADER_APPS]
+    apps = [(app.name, apps_dir) for app in corpus.apps] + [(name, TODOMVC) for name in LOADER_APPS]
     order = [name for name, _ in apps]
     apps = [(name, root) for name, root in apps if not only or name in only]
     node = _playwright_test()

@@ -22,32 +22,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.npm import npm_install
-from benchmarks.real_apps import CACHE, load_corpus
+from benchmarks.corpora import APPS_DIR, LIBRARIES, ensure_libraries, load_apps
 from benchmarks.section import Section
 from webr4.instrument import rewrite
 from webr4.instrument.chunks import split_into_chunks
 
 _UNIT = "function f(a) { var b = a.x + g.y; obj[a] = b; return b.c(d, e.f); }\n"
-_NPM_DIR = Path(__file__).resolve().parent.parent / ".pytest_cache" / "d" / "webr4-instrument-npm"
-_NPM_CACHE = _NPM_DIR / "node_modules"
-_NPM_PACKAGES = ("jquery@3", "react@18", "react-dom@18", "vue@3", "jsdom@24")
-"""The packages and versions of ``tests/conftest.py``'s ``npm_dir`` fixture, with its marker file."""
-_MARKER = _NPM_DIR / ".webr4-installed"
 _LIBRARIES = ("jquery/dist/jquery.js", "react-dom/umd/react-dom.production.min.js",
               "react-dom/umd/react-dom.development.js", "vue/dist/vue.global.js")
-
-
-def ensure_libraries() -> bool:
-    """Install the test suite's npm packages into its cache unless they are there; False (with a
-    note on stderr) when they cannot be had."""
-    if _MARKER.is_file() and _MARKER.read_text() == " ".join(_NPM_PACKAGES):
-        return True
-    if not npm_install(_NPM_DIR, _NPM_PACKAGES, who="rewrite_speed", otherwise="measuring the synthetic script only",
-                       timeout=600):
-        return False
-    _MARKER.write_text(" ".join(_NPM_PACKAGES))
-    return True
 
 
 def _best_of(source: str, url: str, runs: int = 3) -> float:
@@ -64,7 +46,7 @@ def measure() -> list[tuple[str, int, float]]:
     rows = [("synthetic", len(_UNIT * 4000), _best_of(_UNIT * 4000, "synthetic.js"))]
     ensure_libraries()
     for relative in _LIBRARIES:
-        path = _NPM_CACHE / relative
+        path = LIBRARIES / relative
         if path.is_file():
             text = path.read_text(encoding="utf-8")
             rows.append((relative.split("/")[-1], len(text.encode()), _best_of(text, relative)))
@@ -81,10 +63,9 @@ def app_scripts(app_dir: Path) -> list[Path]:
 def measure_apps() -> list[tuple[str, int, int, float]]:
     """(app, script files, bytes, best-of-3 seconds to rewrite them all) per app of the installed
     corpus; empty when the corpus is not installed (``python -m benchmarks --only real_apps`` does)."""
-    apps_dir = CACHE / "apps"
     rows = []
-    for app in load_corpus().apps:
-        scripts = [path for path in app_scripts(apps_dir / app.name) if path.is_file()] if apps_dir.is_dir() else []
+    for app in load_apps().apps:
+        scripts = [path for path in app_scripts(APPS_DIR / app.name) if path.is_file()] if APPS_DIR.is_dir() else []
         if not scripts:
             continue
         sources = [(path.read_text(encoding="utf-8", errors="replace"), path.name) for path in scripts]
@@ -141,12 +122,11 @@ json.dump(seconds, sys.stdout)
 def comparison_inputs() -> list[Path]:
     """The libraries and, per installed corpus app, the largest script its page loads."""
     ensure_libraries()
-    inputs = [_NPM_CACHE / relative for relative in _LIBRARIES if (_NPM_CACHE / relative).is_file()]
-    apps_dir = CACHE / "apps"
-    for app in load_corpus().apps:
-        if not (apps_dir / app.name / "index.html").is_file():
+    inputs = [LIBRARIES / relative for relative in _LIBRARIES if (LIBRARIES / relative).is_file()]
+    for app in load_apps().apps:
+        if not (APPS_DIR / app.name / "index.html").is_file():
             continue
-        scripts = [path for path in app_scripts(apps_dir / app.name) if path.is_file()]
+        scripts = [path for path in app_scripts(APPS_DIR / app.name) if path.is_file()]
         if scripts:
             inputs.append(max(scripts, key=lambda path: path.stat().st_size))
     return inputs
@@ -181,7 +161,7 @@ def comparison_table(revision: str, rows: list[tuple[Path, float, float]]) -> st
 
 def _label(path: Path) -> str:
     """``path`` from the npm cache or the corpus apps' directory, whichever holds it."""
-    for root in (_NPM_CACHE, CACHE / "apps"):
+    for root in (LIBRARIES, APPS_DIR):
         if path.is_relative_to(root):
             return str(path.relative_to(root))
     return path.name

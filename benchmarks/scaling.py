@@ -25,7 +25,8 @@ from functools import partial
 from pathlib import Path
 
 from benchmarks.plot import log_log_chart
-from benchmarks.section import Section, served
+from benchmarks.corpora import served
+from benchmarks.section import Section
 from webr4.browser.limits import Limits
 from webr4.browser.driver import Driver
 from webr4.engine import R4Explorer, find_races

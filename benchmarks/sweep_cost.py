@@ -4,15 +4,15 @@ whole sweep (two seed replays included) against one plain Playwright load of the
 from __future__ import annotations
 
 import asyncio
-import json
 import statistics
 import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from benchmarks.controlled_execution import plain_load
-from benchmarks.section import Section, served
+from benchmarks.corpora import served, site_session
+from benchmarks.plain import plain_session
+from benchmarks.section import Section
 from webr4.browser.driver import Driver
 from webr4.sweep.explore import explore
 from webr4.record.session import record
@@ -40,9 +40,9 @@ async def measure(sites: list[Path]) -> list[SweepCost]:
         async with Driver() as driver:
             for site in sites:
                 url = urls[site]
-                actions = json.loads((site / "expected.json").read_text())["session"]
+                actions = site_session(site)
                 session = await record(driver, url, Path(scratch) / site.name / "session", actions)
-                plain = statistics.median([await plain_load(driver, url) for _ in range(3)])
+                plain = statistics.median([await plain_session(driver.browser, url) for _ in range(3)])
                 started = time.perf_counter()
                 summary = await explore(driver, session, Path(scratch) / site.name / "run")
                 costs.append(SweepCost(site.name, summary.sequences - 1, time.perf_counter() - started, plain))

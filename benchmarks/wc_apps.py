@@ -1,7 +1,7 @@
 """webr4 on TodoMVC apps that build their page from web-component polyfills or a boot loader.
 
 The apps are examples of the ``todomvc`` package (the real-app corpus's pinned version, installed
-by :func:`benchmarks.real_apps.ensure_apps`), served as the package ships them, each with the
+by :func:`benchmarks.corpora.ensure_apps`), served as the package ships them, each with the
 corpus's session (add two todos, complete one, show the completed ones). What they do before
 the first step is what webr4's runtime must leave as Chromium does it:
 
@@ -25,8 +25,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from benchmarks.real_apps import CACHE, ensure_apps, load_corpus
-from benchmarks.real_web import MAX_SEQUENCES, Page, measure, table
+from benchmarks.corpora import TODOMVC, WebPage, ensure_apps, load_apps
+from benchmarks.real_web import MAX_SEQUENCES, measure, table
 from benchmarks.section import Section
 
 PACKAGE = "todomvc"
@@ -37,15 +37,15 @@ APPS = {
 """The examples measured, with what builds their page."""
 
 
-def pages(session: list[dict[str, Any]]) -> list[Page]:
+def pages(session: list[dict[str, Any]]) -> list[WebPage]:
     """The apps as pages of the examples' folder, each with ``session``."""
-    return [Page(name, kind, PACKAGE, f"{name}/", session) for name, kind in APPS.items()]
+    return [WebPage(name, kind, PACKAGE, f"{name}/", session) for name, kind in APPS.items()]
 
 
 def run(sites: list[Path]) -> Section:  # noqa: ARG001 - the section measures the npm apps, not the sites
     title = f"Web-component and boot-loader apps: explore bound 1 --max-sequences {MAX_SEQUENCES}, one worker"
-    corpus = load_corpus()
+    corpus = load_apps()
     if ensure_apps(corpus) is None:
         return Section(title, "Not measured: the npm packages could not be installed.", [])
-    results = asyncio.run(measure(pages(corpus.session), CACHE / "node_modules" / PACKAGE / "examples"))
+    results = asyncio.run(measure(pages(corpus.session), TODOMVC))
     return Section(title, table(results), [r.to_json() for r in results])

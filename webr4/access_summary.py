@@ -46,7 +46,7 @@ only and leaves the trace, writes included; the step keeps the names it wrote th
 (:attr:`webr4.trace.Step.unlisted_writes`), all that the classifier's rules ask of them. Races,
 filter decisions, conflicts, racing-object names and rule outcomes stay those of the full log
 (``tests/engine/test_summary.py``, ``tests/browser/test_access_summary.py``,
-``python -m benchmarks.held_accesses`` on the real-app corpus).
+``python -m benchmarks.profiling.held_accesses`` on the real-app corpus).
 """
 
 from __future__ import annotations

@@ -15,7 +15,6 @@ adversary run fails.
 from __future__ import annotations
 
 import argparse
-import json
 import subprocess
 import sys
 import tempfile
@@ -24,9 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benchmarks.corpora import load_flaky
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
-CORPUS = HERE / "corpus.json"
 TESTS = HERE / "tests"
 DESCRIPTION = "Every corpus test must pass on the fast server and fail under its adversary."
 RUN_TIMEOUT_S = 180.0
@@ -48,12 +48,6 @@ class Tally:
     def trustworthy(self) -> bool:
         """Whether every plain run passed and every adversary run failed."""
         return self.plain_passed == self.runs and self.adversary_failed == self.runs
-
-
-def load_corpus(path: Path = CORPUS) -> list[dict[str, Any]]:
-    """The corpus entries, in file order."""
-    entries: list[dict[str, Any]] = json.loads(path.read_text())
-    return entries
 
 
 def outcome(junit: Path) -> str:
@@ -126,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3, help="runs per test, plain and under the adversary (default 3)")
     parser.add_argument("names", nargs="*", help="check only the tests whose id contains one of these")
     args = parser.parse_args(argv)
-    entries = [e for e in load_corpus() if not args.names or any(name in e["test"] for name in args.names)]
+    entries = [e for e in load_flaky() if not args.names or any(name in e["test"] for name in args.names)]
     if not entries:
         parser.error("no corpus entry matches")
     tallies: list[Tally] = []

@@ -17,12 +17,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from benchmarks.corpora import APPS_DIR, WEB_ROOT
 from webr4.serve import serve
 
 SITE = Path(__file__).resolve().parent / "site"
 """The corpus's own pages, one app per subfolder."""
-CACHE = Path(__file__).resolve().parent.parent / ".cache"
-REAL_APPS = {"todomvc": CACHE / "real_apps" / "apps", "web": CACHE / "real_web" / "root"}
+REAL_APPS = {"todomvc": APPS_DIR, "web": WEB_ROOT}
 """Where the real apps are served from, by the path they are served under, once installed."""
 
 

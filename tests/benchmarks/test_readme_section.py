@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from benchmarks import budget, check_cost, deflake, evaluation, real_apps, real_web
 from benchmarks.readme_section import END, README, START, MarkersMissing, replace_between, update_readme
+from benchmarks.registry import BENCHMARKS
 
 _plain = st.text(alphabet=st.characters(blacklist_characters="<"), max_size=40)
 
@@ -44,19 +44,16 @@ def test_a_page_without_the_markers_is_named_in_the_error(tmp_path) -> None:
     assert page.read_text() == "no markers here\n"
 
 
-_SECTIONS = [(module.__name__, module.MARKERS, module.DOCS_PAGE)
-             for module in (budget, check_cost, deflake, real_apps, real_web)]
-_SECTIONS += [(evaluation.__name__, (START, END), page) for page in evaluation.COMPARISON_PAGES]
+_TABLES = [(benchmark.name, table) for benchmark in BENCHMARKS for table in benchmark.tables]
 
 
-@pytest.mark.parametrize(("writer", "markers", "page"), _SECTIONS,
-                         ids=[f"{writer}:{page.name}" for writer, _, page in _SECTIONS])
-def test_every_benchmark_page_holds_its_markers_once_and_in_order(writer, markers, page) -> None:
-    text = page.read_text()
-    start, end = markers
-    assert text.count(start) == 1 and text.count(end) == 1, f"{writer} writes {page}, which lacks its markers"
+@pytest.mark.parametrize(("writer", "table"), _TABLES, ids=[f"{writer}:{table.page.name}" for writer, table in _TABLES])
+def test_every_benchmark_page_holds_its_markers_once_and_in_order(writer, table) -> None:
+    text = table.page.read_text()
+    start, end = table.markers
+    assert text.count(start) == 1 and text.count(end) == 1, f"{writer} writes {table.page}, which lacks its markers"
     assert text.index(start) < text.index(end)
 
 
 def test_the_readme_keeps_the_comparison() -> None:
-    assert README in evaluation.COMPARISON_PAGES
+    assert any(table.page == README and table.markers == (START, END) for _, table in _TABLES)

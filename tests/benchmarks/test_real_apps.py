@@ -4,50 +4,51 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
 
-from benchmarks import real_apps
-from benchmarks.real_apps import APP_FIELDS, CORPUS, AppResult, load_corpus, table
+from benchmarks.corpora import APP_FIELDS, APPS_FILE, ensure_apps, load_apps
+from benchmarks.real_apps import AppResult, table
 from webr4.browser.actions import parse_actions
 
 FRAMEWORKS = {"React", "Vue", "AngularJS", "Ember", "Backbone", "jQuery", "Knockout", "plain JS"}
 
 
 def test_the_corpus_covers_every_framework_with_complete_entries() -> None:
-    corpus = load_corpus()
+    corpus = load_apps()
     assert {app.framework for app in corpus.apps} >= FRAMEWORKS
     for app in corpus.apps:
         assert all(getattr(app, name) for name in APP_FIELDS), app.name
 
 
 def test_every_package_is_pinned_to_one_version() -> None:
-    for spec in load_corpus().packages:
+    for spec in load_apps().packages:
         assert re.fullmatch(r"(@?[a-z0-9._-]+/)?[a-z0-9._-]+@\d+\.\d+\.\d+", spec), spec
 
 
 def test_the_session_adds_two_todos_completes_one_and_filters() -> None:
-    steps = parse_actions(json.loads(CORPUS.read_text())["session"])
+    steps = parse_actions(json.loads(APPS_FILE.read_text())["session"])
     assert [step.kind for step in steps] == ["fill", "keydown", "keyup", "fill", "keydown", "keyup", "click", "click"]
 
 
 def test_an_app_missing_a_field_is_named(tmp_path: Path) -> None:
-    raw = json.loads(CORPUS.read_text())
+    raw = json.loads(APPS_FILE.read_text())
     del raw["apps"][1]["framework"]
     broken = tmp_path / "corpus.json"
     broken.write_text(json.dumps(raw))
     with pytest.raises(ValueError, match=f"app '{raw['apps'][1]['name']}' lacks framework"):
-        load_corpus(broken)
+        load_apps(broken)
 
 
 def test_a_vendored_file_must_come_from_an_installed_package(tmp_path: Path) -> None:
-    raw = json.loads(CORPUS.read_text())
+    raw = json.loads(APPS_FILE.read_text())
     raw["apps"][0]["vendor"] = {"lib/x.js": "not-installed/x.js"}
     broken = tmp_path / "corpus.json"
     broken.write_text(json.dumps(raw))
     with pytest.raises(ValueError, match="not-installed/x.js"):
-        load_corpus(broken)
+        load_apps(broken)
 
 
 def test_a_failed_recording_shows_its_error_and_no_target_is_met() -> None:
@@ -62,8 +63,8 @@ def test_a_failed_recording_shows_its_error_and_no_target_is_met() -> None:
 
 def test_without_npm_the_corpus_is_skipped_with_a_message(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                            capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(real_apps.shutil, "which", lambda name: None)
-    assert real_apps.ensure_apps(load_corpus(), tmp_path / "cache") is None
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    assert ensure_apps(load_apps(), tmp_path / "cache") is None
     assert "npm is not installed" in capsys.readouterr().err
 
 

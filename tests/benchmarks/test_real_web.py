@@ -7,14 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.real_web import CORPUS, PageResult, chosen, dom_differences, load_corpus, table
+from benchmarks.corpora import WEB_FILE, load_pages
+from benchmarks.real_web import PageResult, chosen, dom_differences, table
 
 KINDS = {"API console", "documentation site generator", "presentation framework", "code editor",
          "rich-text editor", "chart library demo", "map library demo", "web-components app", "dashboard"}
 
 
 def _broken(tmp_path: Path, change: dict[str, object], index: int = 0) -> Path:
-    raw = json.loads(CORPUS.read_text())
+    raw = json.loads(WEB_FILE.read_text())
     raw["pages"][index].update(change)
     path = tmp_path / "corpus.json"
     path.write_text(json.dumps(raw))
@@ -22,53 +23,53 @@ def _broken(tmp_path: Path, change: dict[str, object], index: int = 0) -> Path:
 
 
 def test_the_corpus_has_twelve_pages_or_more_of_every_kind_asked_for() -> None:
-    corpus = load_corpus()
+    corpus = load_pages()
     assert len(corpus.pages) >= 12
     assert {page.kind for page in corpus.pages} >= KINDS
     assert all(page.steps for page in corpus.pages)
 
 
 def test_every_package_a_page_shows_is_installed_and_every_installed_one_is_shown() -> None:
-    corpus = load_corpus()
+    corpus = load_pages()
     assert {page.package for page in corpus.pages} == set(corpus.packages)
 
 
 @pytest.mark.parametrize("spec", ["quill", "quill@^2.0.3", "quill@latest", "quill@2"])
 def test_a_package_not_pinned_to_one_version_is_refused(tmp_path: Path, spec: str) -> None:
-    raw = json.loads(CORPUS.read_text())
+    raw = json.loads(WEB_FILE.read_text())
     raw["packages"][0] = spec
     path = tmp_path / "corpus.json"
     path.write_text(json.dumps(raw))
     with pytest.raises(ValueError, match="pinned to one version"):
-        load_corpus(path)
+        load_pages(path)
 
 
 def test_a_page_from_a_package_the_corpus_does_not_install_is_named(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="shows quill@1.3.7, which the corpus does not install"):
-        load_corpus(_broken(tmp_path, {"package": "quill@1.3.7"}))
+        load_pages(_broken(tmp_path, {"package": "quill@1.3.7"}))
 
 
 def test_a_host_page_must_exist_and_a_shipped_page_must_be_its_packages(tmp_path: Path) -> None:
-    name = load_corpus().pages[0].name
+    name = load_pages().pages[0].name
     with pytest.raises(ValueError, match=f"pages/{name}/missing.html is not in"):
-        load_corpus(_broken(tmp_path, {"page": f"pages/{name}/missing.html"}))
+        load_pages(_broken(tmp_path, {"page": f"pages/{name}/missing.html"}))
     with pytest.raises(ValueError, match="must be node_modules/"):
-        load_corpus(_broken(tmp_path, {"page": "node_modules/leaflet/index.html"}))
+        load_pages(_broken(tmp_path, {"page": "node_modules/leaflet/index.html"}))
 
 
 def test_a_session_not_in_webr4s_action_format_is_named(tmp_path: Path) -> None:
-    name = load_corpus().pages[0].name
+    name = load_pages().pages[0].name
     with pytest.raises(ValueError, match=f"page '{name}' has a bad session"):
-        load_corpus(_broken(tmp_path, {"session": [{"tap": "#x"}]}))
+        load_pages(_broken(tmp_path, {"session": [{"tap": "#x"}]}))
 
 
 def test_a_page_missing_a_field_is_named(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="lacks kind"):
-        load_corpus(_broken(tmp_path, {"kind": ""}))
+        load_pages(_broken(tmp_path, {"kind": ""}))
 
 
 def test_pages_are_chosen_by_name_and_an_unknown_name_is_refused() -> None:
-    corpus = load_corpus()
+    corpus = load_pages()
     first, second = corpus.pages[0].name, corpus.pages[1].name
     assert [page.name for page in chosen(corpus, f"{second}, {first}")] == [first, second]
     assert chosen(corpus, None) == list(corpus.pages)

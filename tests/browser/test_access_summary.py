@@ -5,7 +5,8 @@ once, then replayed from the recording twice, with the full access log and as we
 replays run the same events, and each step's accesses are :func:`webr4.access_summary.summarise`
 of that step's full log, less every variable and property no other step touches (the page holds
 them back and never hands them over), whose written names the step keeps in ``unlisted_writes``.
-Every answer computed from the accesses is the full log's (:func:`benchmarks.held_accesses.differing_answers`).
+Every answer computed from the accesses is the full log's
+(:func:`benchmarks.profiling.held_accesses.differing_answers`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.held_accesses import as_before, differing_answers
+from benchmarks.profiling.held_accesses import as_before, differing_answers
 from webr4.access_summary import by_location
 from webr4.browser.actions import parse_actions
 from webr4.browser.responses import ResponseStore

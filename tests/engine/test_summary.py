@@ -10,7 +10,7 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from benchmarks import held_accesses
+from benchmarks.profiling import held_accesses
 from webr4.access_summary import LocationFacts, by_location, summarise, without_unshared_reads
 from webr4.browser.naming import racing_ids
 from webr4.engine.describe import conflict_locations

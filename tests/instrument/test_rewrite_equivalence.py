@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.real_apps import CACHE
+from benchmarks.corpora import APPS_DIR
 from benchmarks.rewrite_speed import app_scripts
 from webr4.instrument import rewrite
 
@@ -61,7 +61,7 @@ def _jobs(npm_dir: Path) -> list[tuple[str, dict[str, bool]]]:
     for path in sorted(CORPUS.iterdir()):
         jobs += [(str(path), {}), (str(path), {"module": True}), (str(path), {"handler": True})]
     scripts = [npm_dir / "node_modules" / library for library in LIBRARIES]
-    apps = CACHE / "apps"
+    apps = APPS_DIR
     if apps.is_dir():
         scripts += [script for app in sorted(apps.iterdir()) if (app / "index.html").is_file()
                     for script in app_scripts(app) if script.is_file()]

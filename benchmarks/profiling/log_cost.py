@@ -1,15 +1,17 @@
 """What the access log costs on a real app's accesses, measured apart from the browser.
 
-``python -m benchmarks.log_cost [--against REVISION] [APP ...]`` (default: react, emberjs,
+``python -m benchmarks.profiling.log_cost [--against REVISION] [APP ...]`` (default: react, emberjs,
 angularjs) records each app's TodoMVC session, replays its seed once with the full access log,
-and saves every step's accesses. ``benchmarks/log_replay.js`` then feeds that stream, in Node,
+and saves every step's accesses. ``benchmarks/profiling/log_replay.js`` then feeds that stream, in Node,
 through the access log and the runtime's summary, as rewritten code would call them, event by
 event, ending each as the runtime does (flush, hand-over of held locations, the record's JSON),
 and prints the CPU milliseconds of each round and whether every build handed over the same
 summaries and held locations. With ``--against``, the same stream goes through the injected
 JavaScript of that git revision too, the two alternating in separate processes, so that both see
-the same load; the page's wall-clock times (``benchmarks.page_profile``) vary too
+the same load; the page's wall-clock times (``benchmarks.profiling.page_profile``) vary too
 much on a shared machine to tell the two apart.
+
+Finding: ``benchmarks/results/log_cost.md``.
 """
 
 from __future__ import annotations
@@ -25,8 +27,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchmarks.page_profile import builds_of
-from benchmarks.real_apps import load_corpus, served_corpus
+from benchmarks.corpora import load_apps, served_apps
+from benchmarks.profiling.page_profile import builds_of
 from webr4.browser.accesslogs import access_log_in
 from webr4.browser.driver import Driver
 from webr4.execution import AccessLog, Capture
@@ -78,7 +80,7 @@ class Cost:
 async def measure(names: Sequence[str], against: Sequence[str]) -> dict[str, Cost]:
     """app -> its cost."""
     results: dict[str, Cost] = {}
-    with served_corpus("webr4-log-cost-") as (corpus, base, scratch):
+    with served_apps("webr4-log-cost-") as (corpus, base, scratch):
         builds = builds_of(against, scratch)
         async with Driver() as driver:
             streams = {}
@@ -102,7 +104,8 @@ async def measure(names: Sequence[str], against: Sequence[str]) -> dict[str, Cos
 def markdown(results: dict[str, Cost]) -> str:
     builds = list(next(iter(results.values())).ms)
     lines = ["# The access log's CPU time on each app's accesses", "",
-             f"Measured by `python -m benchmarks.log_cost`: median CPU ms of {ROUNDS * PROCESSES} replays of the "
+             "Measured by `python -m benchmarks.profiling.log_cost`: median CPU ms of "
+             f"{ROUNDS * PROCESSES} replays of the "
              "seed's full access stream through the access log and the runtime's summary, in Node.", "",
              "| app | accesses | " + " | ".join(f"{build} ms" for build in builds) + " | same output |",
              "|---|---:|" + "---:|" * len(builds) + "---|"]
@@ -113,12 +116,13 @@ def markdown(results: dict[str, Cost]) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.log_cost", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.profiling.log_cost",
+                                     description=__doc__.splitlines()[0])
     parser.add_argument("apps", nargs="*", default=list(DEFAULT_APPS), help="apps of the corpus")
     parser.add_argument("--against", action="append", default=[], metavar="REVISION",
                         help="also replay through the injected JavaScript of this git revision; repeatable")
     args = parser.parse_args(argv)
-    known = {app.name for app in load_corpus().apps}
+    known = {app.name for app in load_apps().apps}
     unknown = sorted(set(args.apps) - known)
     if unknown:
         parser.error(f"not in the corpus: {', '.join(unknown)}")

@@ -1,6 +1,6 @@
 """What making the next execution's page ahead saves, measured against making it on the spot.
 
-``python -m benchmarks.floor_spare [SITE ...] [--app NAME ...]`` records each bundled site's
+``python -m benchmarks.profiling.floor_spare [SITE ...] [--app NAME ...]`` records each bundled site's
 session (default: the three sites of ``floor_stages``) and, with ``--app``, each named app of
 the real-app corpus, then runs executions as a sweep runs them (replayed network, screenshot,
 heap, the categories' page reads) in alternating blocks, in one process and one browser so that
@@ -9,6 +9,10 @@ the block makes the first spare), then :data:`BLOCK` whose page is made on the s
 :data:`ROUNDS` times. Prints, per site, the median seconds per execution each way, the ratio, and
 the mean of the stages the spare moves: the context start an execution waits for and the end
 state that the next page's making overlaps.
+
+Finding: docs/benchmarks/index.md, "Cost on the bundled sites" (each execution's page is made
+while the execution before reads its end state). The profiler drops the driver's spare page
+through its private context supply to make the next one on the spot.
 """
 
 from __future__ import annotations
@@ -25,18 +29,16 @@ from typing import Any
 from unittest.mock import patch
 
 import webr4.browser.driver as driver_module
+from benchmarks.corpora import bundled_sites, served, served_apps
 from benchmarks.floor import LIMITS
-from benchmarks.floor_stages import DEFAULT_SITES
-from benchmarks.real_apps import served_corpus
-from benchmarks.section import find_sites, served
-from benchmarks.stages import CONTEXT_START, Timers
+from benchmarks.profiling.floor_stages import DEFAULT_SITES
+from benchmarks.profiling.stages import CONTEXT_START, Timers
 from webr4.browser.actions import UserAction, parse_actions
 from webr4.browser.contexts import ContextSupply
 from webr4.browser.limits import Limits
 from webr4.browser.driver import Driver
 from webr4.browser.responses import ResponseStore
 from webr4.execution import Capture
-from webr4.resources import resource_dir
 from webr4.state.categories import compared_state
 
 ROUNDS = 4
@@ -122,7 +124,7 @@ def table(comparisons: Sequence[Comparison]) -> str:
 
 
 async def measure(site_names: Sequence[str], app_names: Sequence[str]) -> str:
-    sites = [site for site in find_sites(resource_dir("sites")) if site.name in site_names]
+    sites = [site for site in bundled_sites() if site.name in site_names]
     comparisons = []
     with served(sites) as urls:
         async with Driver() as driver:
@@ -137,18 +139,19 @@ async def measure(site_names: Sequence[str], app_names: Sequence[str]) -> str:
 async def _apps(driver: Driver, names: Sequence[str]) -> list[Comparison]:
     """The comparison for apps of the real-app corpus, with the corpus's session steps."""
     comparisons = []
-    with served_corpus("webr4-floor-spare-") as (corpus, base, _):
+    with served_apps("webr4-floor-spare-") as (corpus, base, _):
         for name in names:
             comparisons.append(await compare(driver, Target(name, f"{base}{name}/", corpus.steps, LIMITS)))
     return comparisons
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.floor_spare", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.profiling.floor_spare",
+                                     description=__doc__.splitlines()[0])
     parser.add_argument("sites", nargs="*", default=list(DEFAULT_SITES), help="bundled sites to measure")
     parser.add_argument("--app", action="append", default=[], help="an app of the real-app corpus to measure too")
     args = parser.parse_args(argv)
-    known = {site.name for site in find_sites(resource_dir("sites"))}
+    known = {site.name for site in bundled_sites()}
     unknown = sorted(set(args.sites) - known)
     if unknown:
         parser.error(f"no bundled site named {', '.join(unknown)}")

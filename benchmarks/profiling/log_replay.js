@@ -1,6 +1,6 @@
 // Replays a recorded stream of accesses through the access log and the runtime's summary, in Node,
 // and prints the CPU milliseconds each round took and the digest of everything the log handed
-// over (see benchmarks/log_cost.py).
+// over (see benchmarks/profiling/log_cost.py).
 //
 // node log_replay.js JS_DIR ACCESS_LOG.js STREAM.json ROUNDS
 //   JS_DIR       an instrument_js tree: its runtime/natives.js (from the captured natives on) and

@@ -1,6 +1,6 @@
 """Wall-clock time per stage of an execution, by wrapping the callables that make each stage.
 
-Shared by the profiles (``floor_stages``, ``real_apps_profile``): a stage is named by the
+Shared by the profilers (``floor_stages``, ``floor_spare``, ``real_apps_profile``): a stage is named by the
 ``(owner, attribute, stage)`` rows of the callables timed, and its figure is the sum over them.
 """
 

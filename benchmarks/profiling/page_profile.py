@@ -1,6 +1,6 @@
 """Where the page's own CPU time goes during a logged seed replay: webr4's helpers or the app.
 
-``python -m benchmarks.page_profile [--against REVISION] [APP ...]`` (default: react, emberjs)
+``python -m benchmarks.profiling.page_profile [--against REVISION] [APP ...]`` (default: react, emberjs)
 records each app's TodoMVC session, then replays its seed from the recording, alternately without
 access logging and with it (``--replays`` each, their median wall-clock seconds printed), and
 once more each way under V8's sampling CPU profiler (CDP ``Profiler``, started on the page before
@@ -15,6 +15,9 @@ parts, ``dom_log/``) by finding each file's text in the script's source, and eve
 script is the page's own code. The profiler slows the page down, so its figures are shares and
 milliseconds of one profiled run, comparable between two builds profiled in one sitting, not the
 unprofiled replay's times.
+
+Finding: ``benchmarks/results/page_profile.md``, and "Where the time goes" in
+docs/benchmarks/real-apps.md.
 """
 
 from __future__ import annotations
@@ -33,8 +36,9 @@ from pathlib import Path
 from typing import Any
 from unittest.mock import patch
 
-from benchmarks.real_apps import load_corpus, served_corpus
-from benchmarks.real_apps_profile import _replay
+from benchmarks.corpora import load_apps, served_apps
+from benchmarks.profiling.real_apps_profile import replay_seed
+from benchmarks.readme_section import REPO
 from webr4 import resources
 from webr4.browser.accesslogs import ACCESS_LOG_PARTS, DOM_LOG_PARTS
 from webr4.browser.controller import Controller
@@ -51,7 +55,6 @@ PAGE = "page code"
 BUILTINS = "browser built-ins (DOM and other native functions)"
 IDLE = "(idle)"
 THIS = "this checkout"
-_ROOT = Path(__file__).resolve().parent.parent
 FILES: tuple[str, ...] = (*(f"access_log/{part}.js" for part in ACCESS_LOG_PARTS),
                           *(f"runtime/{part}.js" for part in RUNTIME_PARTS),
                           *(f"dom_log/{part}.js" for part in DOM_LOG_PARTS))
@@ -196,7 +199,7 @@ def javascript_of(revision: str, scratch: Path) -> Path:
     """The ``instrument_js`` tree of git ``revision`` of this checkout, unpacked under ``scratch``."""
     target = scratch / "js" / revision.replace("/", "_")
     target.mkdir(parents=True, exist_ok=True)
-    archive = subprocess.run(["git", "-C", str(_ROOT), "archive", revision, "instrument_js"], capture_output=True,
+    archive = subprocess.run(["git", "-C", str(REPO), "archive", revision, "instrument_js"], capture_output=True,
                              check=False)
     if archive.returncode != 0:
         raise SystemExit(f"page_profile: no instrument_js at {revision!r}: {archive.stderr.decode().strip()}")
@@ -207,7 +210,7 @@ def javascript_of(revision: str, scratch: Path) -> Path:
 async def _sampled(driver: Driver, session: Session, logged: bool) -> SampledRun:
     store: list[dict[str, Any]] = []
     with patch.object(Controller, "run", profiling_run(store)):
-        await _replay(driver, session, logged)
+        await replay_seed(driver, session, logged)
     return attribute(store[0]["profile"], store[0]["sources"])
 
 
@@ -217,10 +220,10 @@ async def profile_app(driver: Driver, name: str, url: str, steps: list[dict[str,
     bare: list[float] = []
     logged: dict[str, list[float]] = {build: [] for build in builds}
     for _ in range(replays):  # interleaved, so that the machine's noise hits every build alike
-        bare.append(await _replay(driver, session, False))
+        bare.append(await replay_seed(driver, session, False))
         for build, directory in builds.items():
             with injected_javascript(directory):
-                logged[build].append(await _replay(driver, session, True))
+                logged[build].append(await replay_seed(driver, session, True))
     sampled_bare = await _sampled(driver, session, False)
     sampled: dict[str, SampledRun] = {}
     for build, directory in builds.items():
@@ -232,7 +235,8 @@ async def profile_app(driver: Driver, name: str, url: str, steps: list[dict[str,
 
 def markdown(profiles: Sequence[PageProfile], replays: int, top: int = 15) -> str:
     lines = ["# The page's CPU time during a logged seed replay", "",
-             f"Measured by `python -m benchmarks.page_profile`: median wall-clock seconds of {replays} seed replays "
+             "Measured by `python -m benchmarks.profiling.page_profile`: median wall-clock seconds of "
+             f"{replays} seed replays "
              "without access logging and with it (with each build's injected JavaScript, interleaved), then "
              f"V8's sampling profiler (every {SAMPLING_US} µs) over one more replay of each, self time by file "
              "and by function.", ""]
@@ -267,7 +271,7 @@ def markdown(profiles: Sequence[PageProfile], replays: int, top: int = 15) -> st
 
 async def profile(names: Sequence[str], against: Sequence[str], replays: int) -> list[PageProfile]:
     profiles = []
-    with served_corpus("webr4-page-profile-") as (corpus, base, scratch):
+    with served_apps("webr4-page-profile-") as (corpus, base, scratch):
         builds: dict[str, Path | None] = dict(builds_of(against, scratch))
         async with Driver() as driver:
             for name in names:
@@ -278,7 +282,8 @@ async def profile(names: Sequence[str], against: Sequence[str], replays: int) ->
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.page_profile", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.profiling.page_profile",
+                                     description=__doc__.splitlines()[0])
     parser.add_argument("apps", nargs="*", default=list(DEFAULT_APPS),
                         help="apps of the corpus (default: react emberjs)")
     parser.add_argument("--against", action="append", default=[], metavar="REVISION",
@@ -286,7 +291,7 @@ def main(argv: list[str] | None = None) -> None:
                              "interleaved with this checkout's (the rewriter is this checkout's); repeatable")
     parser.add_argument("--replays", type=int, default=REPLAYS, help=f"timed replays of each kind (default {REPLAYS})")
     args = parser.parse_args(argv)
-    known = {app.name for app in load_corpus().apps}
+    known = {app.name for app in load_apps().apps}
     unknown = sorted(set(args.apps) - known)
     if unknown:
         parser.error(f"not in the corpus: {', '.join(unknown)}")

@@ -1,6 +1,6 @@
 """Where a sweep execution's time goes on the most expensive real apps.
 
-``python -m benchmarks.real_apps_profile [APP ...]`` (default: the two apps with the most seconds
+``python -m benchmarks.profiling.real_apps_profile [APP ...]`` (default: the two apps with the most seconds
 per execution in ``benchmarks/results/real_apps.json``) records each app's session with timers
 around the stages of a recording (every script rewritten for the first time, in an empty rewrite
 cache) and once more with every rewrite cached, then runs a short sweep (``explore
@@ -37,23 +37,24 @@ from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from unittest.mock import patch
 
 from playwright._impl.transport import Transport
 from playwright.async_api import BrowserContext
 
 import webr4.browser.driver as driver_module
 import webr4.sweep.explore as explore_module
+from benchmarks.corpora import App, AppCorpus, ensure_apps, load_apps
 from benchmarks.plain import plain_session
-from benchmarks.real_apps import App, Corpus, ensure_apps, load_corpus
-from benchmarks.stages import CONTEXT_START, Stage
-from benchmarks.stages import Timers as StageTimers
+from benchmarks.profiling.stages import CONTEXT_START, Stage
+from benchmarks.profiling.stages import Timers as StageTimers
+from benchmarks.readme_section import REPO
+from benchmarks.registry import RESULTS
 from webr4.browser.controller import Controller
 from webr4.browser.driver import Driver
 from webr4.browser.network import NetworkGate
 from webr4.browser.responses import ResponseStore
 from webr4.execution import Capture
-from webr4.instrument.cache import CACHE_ENV, CachedRewriter
+from webr4.instrument.cache import CachedRewriter
 from webr4.instrument.page import DocumentCache
 from webr4.record.session import Session, record
 from webr4.rundir.execution import ExecutionFiles
@@ -63,8 +64,6 @@ from webr4.sweep.explore import SeedNotReproducible, explore
 from webr4.sweep.settings import SweepSettings
 from webr4.rundir.store import RunStore
 
-_ROOT = Path(__file__).resolve().parent.parent
-RESULTS = _ROOT / "benchmarks" / "results"
 SEQUENCES = 3
 REPLAYS = 2
 DEFAULT_APPS = ("react", "emberjs")
@@ -104,7 +103,7 @@ RECORDING_STAGES: tuple[tuple[Any, str, str], ...] = CONTEXT_START + (
 
 @dataclass
 class Timers(StageTimers):
-    """:class:`benchmarks.stages.Timers` that also counts the bytes of protocol messages received."""
+    """:class:`benchmarks.profiling.stages.Timers` that also counts the bytes of protocol messages received."""
 
     timed: tuple[tuple[Any, str, str], ...] = STAGES
     received_bytes: int = 0
@@ -190,8 +189,10 @@ class AppProfile:
     failure: str | None = None  # why the sweep stopped early, if it did
 
 
-async def _replay(driver: Driver, session: Session, instrument: bool,
-                  profiler: cProfile.Profile | None = None) -> float:
+async def replay_seed(driver: Driver, session: Session, instrument: bool,
+                      profiler: cProfile.Profile | None = None) -> float:
+    """Wall seconds of one replay of the session's seed from its recording, with access logging
+    when ``instrument``, ``profiler`` (when given) enabled over it."""
     started = time.perf_counter()
     if profiler is not None:
         profiler.enable()
@@ -208,7 +209,7 @@ def _cpu_since(before: dict[str, float]) -> dict[str, float]:
     return {name: after.get(name, 0.0) - before.get(name, 0.0) for name in after}
 
 
-async def _profile_recording(driver: Driver, url: str, corpus: Corpus,
+async def _profile_recording(driver: Driver, url: str, corpus: AppCorpus,
                              scratch: Path) -> tuple[Session, RecordingProfile]:
     """Record twice: first with the app's scripts new to the rewrite cache, then with them cached."""
     timers = Timers(RECORDING_STAGES)
@@ -223,15 +224,15 @@ async def _profile_recording(driver: Driver, url: str, corpus: Corpus,
     return session, RecordingProfile(cold, time.perf_counter() - started, dict(timers.stages), cpu)
 
 
-async def profile_app(driver: Driver, app: App, url: str, corpus: Corpus, scratch: Path) -> AppProfile:
+async def profile_app(driver: Driver, app: App, url: str, corpus: AppCorpus, scratch: Path) -> AppProfile:
     session, recording = await _profile_recording(driver, url, corpus, scratch / app.name)
     plain = statistics.median([await plain_session(driver.browser, url, corpus.steps) for _ in range(REPLAYS)])
     bare: list[float] = []
     logged: list[float] = []
     profiler = cProfile.Profile()  # over the last logged replay only: it slows the page's events down
     for repeat in range(REPLAYS):  # interleaved, so that the machine's noise hits both alike
-        bare.append(await _replay(driver, session, False))
-        logged.append(await _replay(driver, session, True, profiler if repeat == REPLAYS - 1 else None))
+        bare.append(await replay_seed(driver, session, False))
+        logged.append(await replay_seed(driver, session, True, profiler if repeat == REPLAYS - 1 else None))
     timers = Timers()
     failure = None
     cpu_before = cpu_by_process()
@@ -257,7 +258,7 @@ def hottest(profiler: cProfile.Profile, count: int = 12) -> list[tuple[str, int,
     rows = []
     ranked = sorted(raw.items(), key=lambda item: -item[1][2])[:count]
     for (path, line, name), (_, calls, own, cumulative, _) in ranked:
-        for prefix in (f"{_ROOT}/", "site-packages/", "python3.11/"):
+        for prefix in (f"{REPO}/", "site-packages/", "python3.11/"):
             path = path.split(prefix, 1)[-1]
         rows.append((f"{path}:{line}({name})", calls, own, cumulative))
     return rows
@@ -265,7 +266,7 @@ def hottest(profiler: cProfile.Profile, count: int = 12) -> list[tuple[str, int,
 
 def markdown(profiles: Sequence[AppProfile]) -> str:
     lines = ["# Where an execution's time goes on the most expensive real apps", "",
-             f"Measured by `python -m benchmarks.real_apps_profile` on one machine: a short sweep "
+             f"Measured by `python -m benchmarks.profiling.real_apps_profile` on one machine: a short sweep "
              f"(`explore --max-sequences {SEQUENCES}`, one worker) of each app's TodoMVC session, with wall-clock "
              "timers around the stages of an execution, the CPU seconds of each process, and cProfile over "
              "the Python side of one seed replay. Stages nest (the controlled run holds the rewriting, decoding "
@@ -327,13 +328,12 @@ def _most_expensive(count: int = 2) -> list[str]:
 async def _corpus_driver(apps_dir: Path) -> AsyncIterator[tuple[Driver, str, Path]]:
     """A driver whose rewrite cache starts empty, the corpus's base URL and a scratch directory."""
     with serve(apps_dir) as base, tempfile.TemporaryDirectory(prefix="webr4-profile-") as scratch:
-        with patch.dict(os.environ, {CACHE_ENV: str(Path(scratch) / "cache")}):  # empty: every script is new
-            driver = Driver()
+        driver = Driver(CachedRewriter(directory=Path(scratch) / "cache"))  # empty: every script is new
         async with driver:
             yield driver, base, Path(scratch)
 
 
-async def profile(corpus: Corpus, apps_dir: Path, names: Sequence[str]) -> list[AppProfile]:
+async def profile(corpus: AppCorpus, apps_dir: Path, names: Sequence[str]) -> list[AppProfile]:
     wanted = [app for name in names for app in corpus.apps if app.name == name]
     profiles = []
     async with _corpus_driver(apps_dir) as (driver, base, scratch):
@@ -343,7 +343,7 @@ async def profile(corpus: Corpus, apps_dir: Path, names: Sequence[str]) -> list[
     return profiles
 
 
-async def profile_recordings(corpus: Corpus, apps_dir: Path, names: Sequence[str]) -> str:
+async def profile_recordings(corpus: AppCorpus, apps_dir: Path, names: Sequence[str]) -> str:
     """The recording part of :func:`profile` alone, as markdown."""
     lines = ["# Recordings of real apps, first and cached", ""]
     async with _corpus_driver(apps_dir) as (driver, base, scratch):
@@ -356,12 +356,13 @@ async def profile_recordings(corpus: Corpus, apps_dir: Path, names: Sequence[str
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.real_apps_profile", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.profiling.real_apps_profile",
+                                     description=__doc__.splitlines()[0])
     parser.add_argument("apps", nargs="*", help="apps of the corpus (default: the two slowest per execution)")
     parser.add_argument("--recordings", action="store_true",
                         help="time the recordings only; printed, not written to the results")
     args = parser.parse_args(argv)
-    corpus = load_corpus()
+    corpus = load_apps()
     names = args.apps or _most_expensive()
     unknown = sorted(set(names) - {app.name for app in corpus.apps})
     if unknown:

@@ -6,7 +6,7 @@ states what must not change — :func:`answers`: the races, uncovered races and 
 decisions, the conflicting locations of every pair of events, the racing objects to name, and
 what the classifier's rules read of each step's writes — and checks it on the real-app corpus:
 
-``python -m benchmarks.held_accesses [APP ...]`` (default: react, emberjs, angularjs, jquery)
+``python -m benchmarks.profiling.held_accesses [APP ...]`` (default: react, emberjs, angularjs, jquery)
 records each app's session, replays the seed from the recording with the full access log and as
 webr4 runs, compares their answers, and prints per app the accesses and trace size of the full
 log's summary without unshared reads (what webr4 kept before holding back) and of the trace it
@@ -18,6 +18,9 @@ The racing objects to name are compared with those of the full log's locations t
 steps touch: naming takes the objects two events touch, one writing, whichever locations
 (:func:`webr4.browser.naming.racing_ids`), so leaving out the locations one step alone touches
 names fewer objects than the full log, only those whose locations can take part in no race.
+
+Finding: docs/concepts/control.md (the accesses the page holds back); ``tests/engine/test_summary.py``
+and ``tests/browser/test_access_summary.py`` check :func:`answers` on small pages in every run.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from benchmarks.real_apps import served_corpus
+from benchmarks.corpora import served_apps
 from webr4.access_summary import summarise, without_unshared_reads
 from webr4.browser.driver import Driver
 from webr4.browser.naming import racing_ids
@@ -130,7 +133,7 @@ async def replay(driver: Driver, session: Session, *, full: bool) -> Trace:
 
 async def check(names: list[str]) -> list[Comparison]:
     results = []
-    with served_corpus("webr4-held-") as (corpus, base, scratch):
+    with served_apps("webr4-held-") as (corpus, base, scratch):
         async with Driver() as driver:
             for app in [app for name in names for app in corpus.apps if app.name == name]:
                 print(f"held_accesses: {app.name} ...", file=sys.stderr, flush=True)
@@ -145,7 +148,8 @@ async def check(names: list[str]) -> list[Comparison]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.held_accesses", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.profiling.held_accesses",
+                                     description=__doc__.splitlines()[0])
     parser.add_argument("apps", nargs="*", default=list(DEFAULT_APPS), help="apps of the corpus")
     args = parser.parse_args(argv)
     results = asyncio.run(check(args.apps))

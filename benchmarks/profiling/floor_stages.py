@@ -1,6 +1,6 @@
 """Where one execution's wall time goes on the bundled sites, stage by stage.
 
-``python -m benchmarks.floor_stages [SITE ...]`` (default: three sites of the floor table)
+``python -m benchmarks.profiling.floor_stages [SITE ...]`` (default: three sites of the floor table)
 records each site's session, then runs :data:`REPEATS` executions as a sweep runs them
 (screenshot, heap and the categories' page reads, replayed network) with wall-clock timers
 around the stages below, and prints milliseconds per execution for each stage next to the
@@ -8,6 +8,9 @@ execution's total, the Python
 process's CPU milliseconds and the Playwright calls it made per execution (each a message to
 Playwright's driver, most a round trip to the page). The stages do not overlap; "other" is what
 the timers do not cover (Python between stages, the trace's post-processing).
+
+Finding: docs/benchmarks/index.md, "Cost on the bundled sites" (what the end state and the
+context start cost, and what was done about them).
 """
 
 from __future__ import annotations
@@ -26,15 +29,14 @@ from playwright.async_api import BrowserContext
 
 import webr4.browser.controller as controller_module
 import webr4.browser.driver as driver_module
+from benchmarks.corpora import bundled_sites, served
 from benchmarks.floor import LIMITS
-from benchmarks.section import find_sites, served
-from benchmarks.stages import CONTEXT_START, Timers
+from benchmarks.profiling.stages import CONTEXT_START, Timers
 from webr4.browser.actions import parse_actions
 from webr4.browser.controller import Controller
 from webr4.browser.driver import Driver
 from webr4.browser.responses import ResponseStore
 from webr4.execution import Capture
-from webr4.resources import resource_dir
 from webr4.state.categories import compared_state
 
 REPEATS = 5
@@ -94,7 +96,7 @@ async def profile_site(driver: Driver, url: str, steps: Sequence[Any]) -> SitePr
 
 
 async def measure(names: Sequence[str]) -> str:
-    sites = [site for site in find_sites(resource_dir("sites")) if site.name in names]
+    sites = [site for site in bundled_sites() if site.name in names]
     stages = list(dict.fromkeys(stage for _, _, stage in STAGES))
     columns: list[tuple[str, SiteProfile]] = []
     with served(sites) as urls:
@@ -115,10 +117,11 @@ async def measure(names: Sequence[str]) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.floor_stages", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.profiling.floor_stages",
+                                     description=__doc__.splitlines()[0])
     parser.add_argument("sites", nargs="*", default=list(DEFAULT_SITES), help="bundled sites to measure")
     args = parser.parse_args(argv)
-    known = {site.name for site in find_sites(resource_dir("sites"))}
+    known = {site.name for site in bundled_sites()}
     unknown = sorted(set(args.sites) - known)
     if unknown:
         parser.error(f"no bundled site named {', '.join(unknown)}")

@@ -4,7 +4,7 @@ On every bundled site with a harmful race, and on each app of the real-app corpu
 (:mod:`benchmarks.real_apps`, its TodoMVC session; left out, with a note, when npm cannot
 install it), the session is recorded once and swept twice at bound 1, to the end, with the
 anytime explorer: once in R4's own order (``plan``) and once in
-order of likely harm (``harm``; :mod:`webr4.engine.harm`). Both explore the same sequences, so
+order of likely harm (``harm``; :mod:`webr4.engine.harm_order`). Both explore the same sequences, so
 they find the same harmful verdicts; what differs is when. For each order: the sequences and
 seconds until the first harmful verdict, and the share of all harmful verdicts found within
 25 %, 50 % and 100 % of the time the plan-order sweep took (the exhaustive bound-1 sweep, ``T``).

@@ -50,7 +50,7 @@ from benchmarks.section import Section
 from webr4.browser.driver import Driver
 from webr4.instrument.cache import CachedRewriter
 from webr4.record.session import Session, record
-from webr4.rundir.execution import trace_text
+from webr4.rundir.execution_files import trace_text
 from webr4.serve import serve
 from webr4.sweep.confirm import confirm_run
 from webr4.sweep.explore import explore

@@ -55,7 +55,7 @@ from webr4.browser.actions import UserAction
 from webr4.browser.driver import Driver
 from webr4.record.session import record
 from webr4.resources import javascript
-from webr4.rundir.execution import read_state
+from webr4.rundir.execution_files import read_state
 from webr4.serve import serve
 from webr4.state.categories.dom import DOM, diff_dom
 from webr4.state.renaming import find_renaming, rename

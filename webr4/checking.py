@@ -24,7 +24,7 @@ from webr4.rundir.summary import Summary
 from webr4.runlock import claim
 from webr4.sweep.backends import Backend, DaskCluster, WorkerProcesses
 from webr4.sweep.confirm import CONFIRM_CHOICES, UnknownConfirm, confirm_run, wanted
-from webr4.sweep.early import DriverBrowser, EarlyWitness, LaunchedBrowser, overlaps
+from webr4.sweep.early_witness import DriverBrowser, EarlyWitness, LaunchedBrowser, overlaps
 from webr4.sweep.explore import explore, reserve
 from webr4.sweep.progress import RECORDING, Progress, Quiet
 from webr4.sweep.settings import SweepSettings
@@ -68,7 +68,7 @@ async def explore_session(session: Session, out: Path, options: SweepOptions = S
     One worker runs the executions in this process, in ``driver`` when given (it stays open), else
     in a browser started and closed here. The reversals ``options.confirm`` names are confirmed
     in plain Chromium: while the sweep goes on when it leaves a core spare
-    (:mod:`webr4.sweep.early`), in ``driver``'s browser or one started for it; whatever is left
+    (:mod:`webr4.sweep.early_witness`), in ``driver``'s browser or one started for it; whatever is left
     after the sweep, in ``driver``'s browser while it lives, else one started for it. Raises
     :class:`~webr4.runlock.RunInUse` when another process is using ``out``.
     """
@@ -105,7 +105,7 @@ async def _explore_and_confirm(session: Session, out: Path, options: SweepOption
 async def _early_witness(session: Session, out: Path, options: SweepOptions, progress: Progress,
                          driver: Driver | None) -> AsyncIterator[EarlyWitness | None]:
     """The witness that confirms while the sweep goes on, when the sweep leaves a core for it
-    (:func:`~webr4.sweep.early.overlaps`; a cluster's never does), else None; stopped at the end."""
+    (:func:`~webr4.sweep.early_witness.overlaps`; a cluster's never does), else None; stopped at the end."""
     if options.confirm == "none" or options.cluster or not overlaps(options.workers):
         yield None
         return

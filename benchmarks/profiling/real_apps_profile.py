@@ -57,7 +57,7 @@ from webr4.execution import Capture
 from webr4.instrument.cache import CachedRewriter
 from webr4.instrument.page import DocumentCache
 from webr4.record.session import Session, record
-from webr4.rundir.execution import ExecutionFiles
+from webr4.rundir.execution_files import ExecutionFiles
 from webr4.serve import serve
 from webr4.state.snapshot import StateSnapshot
 from webr4.sweep.explore import SeedNotReproducible, explore

@@ -17,7 +17,7 @@ from playwright.async_api import Page
 
 from ..route_server import route_server
 from webr4.record.session import record
-from webr4.rundir.execution import read_state
+from webr4.rundir.execution_files import read_state
 from webr4.record.steps import AutoExplore
 from webr4.report.write import write_report
 from webr4.resources import javascript

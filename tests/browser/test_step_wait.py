@@ -26,7 +26,7 @@ from webr4.record.auto import perform
 from webr4.record.scripted import plain_page
 from webr4.record.session import Session, SessionError, record
 from webr4.resources import javascript
-from webr4.rundir.execution import read_state
+from webr4.rundir.execution_files import read_state
 from webr4.rundir.session import SessionDir
 from webr4.trace import Category
 

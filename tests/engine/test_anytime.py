@@ -13,7 +13,7 @@ from models import figure1, models
 
 from webr4.engine.anytime import AnytimeExplorer
 from webr4.engine.r4 import R4Explorer
-from webr4.engine.harm import HEAP, SCHEDULING, VISIBLE, Harm, likely_harm
+from webr4.engine.harm_order import HEAP, SCHEDULING, VISIBLE, Harm, likely_harm
 from webr4.engine.plans import ExploredSequence, PlannedSequence, Reversal, run
 from webr4.engine.testing.model import Cancel, Model, ModelEvent, ModelExecutor, Read, Write
 from webr4.trace import Trace

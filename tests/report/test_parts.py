@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from webr4.report.align import align
-from webr4.report.run import Run
+from webr4.report.run_view import Run
 from webr4.report.source import SourceStore, split_site
 from webr4.report.write import write_report
 from webr4.rundir.summary import ReversalReport

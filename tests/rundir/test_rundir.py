@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from webr4.cli import main
 from webr4.record.session import Session
 from webr4.report.write import write_report
-from webr4.rundir.execution import (ExecutionFiles, PlanError, plan_from_json, read_state, read_trace,
+from webr4.rundir.execution_files import (ExecutionFiles, PlanError, plan_from_json, read_state, read_trace,
                                    trace_from_text, trace_text, write_state)
 from webr4.rundir.run import RunDir
 from webr4.rundir.summary import RepresentedReversal, ReversalGroup, ReversalReport, Summary

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from webr4.browser.driver import Driver
 from webr4.cli import main
 from webr4.execution import Capture
-from webr4.rundir.execution import ExecutionFiles, read_state
+from webr4.rundir.execution_files import ExecutionFiles, read_state
 from webr4.rundir.session import SessionDir
 from webr4.state import StateSnapshot
 from webr4.state.categories import page_scripts

@@ -17,7 +17,7 @@ from webr4.report.ci import in_words
 from webr4.state.snapshot import StateSnapshot
 from webr4.sweep.explore import SeedNotReproducible, explore
 from webr4.sweep.settings import SweepSettings
-from webr4.sweep.execution import AS_RECORDED, Variant, run_plan
+from webr4.sweep.plan_execution import AS_RECORDED, Variant, run_plan
 from webr4.rundir.outcome import Outcome
 from webr4.trace import ErrorRecord, Trace
 from webr4.vocabulary import Truncation

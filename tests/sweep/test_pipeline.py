@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from webr4.state.snapshot import StateSnapshot
-from webr4.sweep.execution import AS_RECORDED, Variant
+from webr4.sweep.plan_execution import AS_RECORDED, Variant
 from webr4.rundir.outcome import Outcome
 from webr4.sweep.pipeline import Pipeline
 from webr4.rundir.store import RunStore

@@ -33,7 +33,7 @@ from playwright.async_api import Page, Route, async_playwright
 
 from webr4.browser.launch import launch
 from webr4.witness.plain import CLOCK, RESPONSE, STEP, VIEWPORT, request_key
-from webr4.witness.run import run_plain
+from webr4.witness.plain_run import run_plain
 from webr4.witness.schedule import ClockRun, Hold, PlainSchedule, Sign, StepTiming
 
 pytestmark = pytest.mark.browser

@@ -11,7 +11,7 @@ import pytest
 from playwright.async_api import async_playwright
 
 from webr4.browser.launch import launch
-from webr4.witness import run
+from webr4.witness import plain_run
 from webr4.witness.schedule import PlainSchedule
 
 pytestmark = pytest.mark.browser
@@ -34,12 +34,12 @@ def _har(path: Path, html: str) -> Path:
     return path
 
 
-def _run(har: Path) -> run.PlainRun:
-    async def go() -> run.PlainRun:
+def _run(har: Path) -> plain_run.PlainRun:
+    async def go() -> plain_run.PlainRun:
         async with async_playwright() as playwright:
             browser = await launch(playwright)
             try:
-                return await run.run_plain(browser, PlainSchedule(URL, (), "as it comes"), har)
+                return await plain_run.run_plain(browser, PlainSchedule(URL, (), "as it comes"), har)
             finally:
                 await browser.close()
 
@@ -58,6 +58,6 @@ def test_a_plain_page_runs_without_anything_of_webr4_and_its_errors_are_read(tmp
 
 
 def test_a_page_that_hangs_in_plain_chromium_is_given_up(tmp_path, monkeypatch):
-    monkeypatch.setattr(run, "RUN_TIMEOUT_S", 3.0)
+    monkeypatch.setattr(plain_run, "RUN_TIMEOUT_S", 3.0)
     with pytest.raises(asyncio.TimeoutError):
         _run(_har(tmp_path / "page.har", "<script>while (true) {}</script>"))

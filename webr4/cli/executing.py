@@ -15,7 +15,7 @@ from webr4.cli.options import WEB_URL, execution_limits, limit_options
 from webr4.cli.inputs import load_actions, load_plan, load_store
 from webr4.cli.work import with_driver
 from webr4.execution import Execution
-from webr4.rundir.execution import ExecutionFiles
+from webr4.rundir.execution_files import ExecutionFiles
 from webr4.rundir.summary import blocked_service_workers_line
 from webr4.state.categories import compared_state
 from webr4.state.snapshot import StateSnapshot

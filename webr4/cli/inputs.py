@@ -18,7 +18,7 @@ from webr4.cli.failures import Failure
 from webr4.record.scripted import Steps, StepsError
 from webr4.record.session import Session, SessionError
 from webr4.record.steps import AutoExplore, Script, StepSource, user_steps
-from webr4.rundir.execution import PlanError, plan_from_json
+from webr4.rundir.execution_files import PlanError, plan_from_json
 
 
 def read_json(path: Path, what: str) -> Any:
@@ -31,7 +31,7 @@ def read_json(path: Path, what: str) -> Any:
 
 
 def load_plan(path: Path) -> list[str]:
-    """The event ids of a sequence file (see :func:`~webr4.rundir.execution.plan_from_json`)."""
+    """The event ids of a sequence file (see :func:`~webr4.rundir.execution_files.plan_from_json`)."""
     try:
         return plan_from_json(read_json(path, "sequence file"))
     except PlanError as error:

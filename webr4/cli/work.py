@@ -17,7 +17,7 @@ from webr4.cli.failures import Failure, Interrupted, one_line
 from webr4.errors import Webr4Error
 from webr4.rundir.run import RunDir
 from webr4.rundir.store import damaged
-from webr4.sweep.execution import BrowserLost
+from webr4.sweep.plan_execution import BrowserLost
 
 T = TypeVar("T")
 

@@ -6,7 +6,7 @@ its time is up rather than when a bound is done, so what it explores first matte
 * **Bound 1** is split into R4's independent branches (:meth:`R4Explorer.branches
   <webr4.engine.r4.R4Explorer.branches>`), one per state of the seed and first event of a
   reversal. The branches are taken in order of their first plan's likely harm
-  (:mod:`webr4.engine.harm`), or in R4's own order with ``order="plan"``; each is explored
+  (:mod:`webr4.engine.harm_order`), or in R4's own order with ``order="plan"``; each is explored
   depth-first as R4 does. Together they explore exactly the sequences the plain bound-1
   explorer explores.
 * **Bound k ≥ 2** runs the plain bound-k explorer in its own depth-first order. A plan that an
@@ -28,7 +28,7 @@ from dataclasses import replace
 from typing import Any
 
 from webr4.errors import Webr4Error
-from webr4.engine.harm import Harm, likely_harm
+from webr4.engine.harm_order import Harm, likely_harm
 from webr4.engine.plans import ExploredSequence, PlannedSequence
 from webr4.engine.races import RaceFilter
 from webr4.engine.r4 import R4Explorer

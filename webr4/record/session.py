@@ -24,7 +24,7 @@ from webr4.browser.driver import Driver
 from webr4.browser.responses import ResponseStore
 from webr4.vocabulary import failure
 from webr4.execution import AccessLog, Execution
-from webr4.rundir.execution import read_trace
+from webr4.rundir.execution_files import read_trace
 from webr4.record.steps import StepSource, user_steps
 from webr4.rundir.session import SessionDir
 from webr4.state.categories import compared_state

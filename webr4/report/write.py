@@ -21,7 +21,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from webr4.classify.differences import differences_line
 from webr4.report.ci import replay_command, unfinished_reason
 from webr4.report.groups import groups
-from webr4.report.run import VERDICTS, Run
+from webr4.report.run_view import VERDICTS, Run
 from webr4.report.timeline import layout
 from webr4.resources import resource_dir
 from webr4.rundir.run import DIFF, SCREENSHOT, RunDir

@@ -1,10 +1,10 @@
 """What webr4 keeps on disk: the layout of its directories and the one reader and writer of each
 file, a module per kind.
 
-* an **execution** (:class:`~webr4.rundir.execution.ExecutionFiles`): ``trace.json``,
+* an **execution** (:class:`~webr4.rundir.execution_files.ExecutionFiles`): ``trace.json``,
   ``state.json``, ``screenshot.png`` and, when it carries its own network, ``network.har``.
   ``webr4 run --out`` writes one, a session's ``seed/`` is one, and ``webr4 replay --traces DIR``
-  writes the traces of two, ``DIR/parent`` and ``DIR/child``. :mod:`webr4.rundir.execution`
+  writes the traces of two, ``DIR/parent`` and ``DIR/child``. :mod:`webr4.rundir.execution_files`
   also holds the one trace JSON and end-state JSON schema, wherever they are kept (a file or the
   store);
 * a **session** (:class:`~webr4.rundir.session.SessionDir`, written by ``webr4 record``):

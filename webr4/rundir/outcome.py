@@ -2,7 +2,7 @@
 
 An :class:`Outcome` is the trace and the end state of one execution, whichever process or machine
 ran it. It pickles (for worker processes and clusters) and round-trips through the run store
-(:mod:`webr4.rundir.store`) in the schemas of :mod:`webr4.rundir.execution`.
+(:mod:`webr4.rundir.store`) in the schemas of :mod:`webr4.rundir.execution_files`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from webr4.rundir.execution import state_from_text, state_text, trace_from_text, trace_text
+from webr4.rundir.execution_files import state_from_text, state_text, trace_from_text, trace_text
 from webr4.state.snapshot import StateSnapshot
 from webr4.trace import ErrorRecord, Trace
 from webr4.vocabulary import FAILED_RUNS, Truncation

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from webr4.rundir.execution import state_from_text, trace_from_text
+from webr4.rundir.execution_files import state_from_text, trace_from_text
 from webr4.rundir.run import SCREENSHOT, RunDir
 from webr4.state.snapshot import StateSnapshot
 from webr4.rundir.store import RunStore

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from webr4.rundir.execution import ExecutionFiles
+from webr4.rundir.execution_files import ExecutionFiles
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 
-from webr4.rundir.execution import trace_from_text
+from webr4.rundir.execution_files import trace_from_text
 from webr4.rundir.run import RunDir
 from webr4.rundir.outcome import Outcome
 from webr4.trace import Trace

@@ -1,12 +1,12 @@
 """Where a sweep's executions run: this process, worker processes, or a Dask cluster.
 
-Every backend turns a plan into an :class:`~webr4.sweep.execution.Outcome` and may run up to
+Every backend turns a plan into an :class:`~webr4.sweep.plan_execution.Outcome` and may run up to
 :attr:`Backend.workers` plans at once. What goes wrong in the page — a renderer crash, a hang
 past the session's run timeout — comes back as a failed outcome after one retry (classified
 ``error``). An execution lost to a dead browser, Playwright driver or worker process (a
 signal, an out-of-memory kill) is not the page's doing: it runs once more on a new browser,
 and when that one is lost too the backend raises
-:class:`~webr4.sweep.execution.BrowserLost`, which stops the sweep as interrupted; it never
+:class:`~webr4.sweep.plan_execution.BrowserLost`, which stops the sweep as interrupted; it never
 becomes a verdict.
 """
 
@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from webr4.browser.driver import Driver
-from webr4.sweep.execution import AS_RECORDED, BrowserLost, Variant, execute
+from webr4.sweep.plan_execution import AS_RECORDED, BrowserLost, Variant, execute
 from webr4.rundir.outcome import Outcome
-from webr4.sweep.lifeline import bind_to_parent, signals_held
+from webr4.sweep.parent_death import bind_to_parent, signals_held
 from webr4.record.session import Session
 from webr4.sweep.workers import execute_packed, execute_plan, pack_session
 from webr4.errors import Webr4Error

@@ -1,7 +1,7 @@
 """Confirming a sweep's reversals in plain Chromium, after the sweep, and exporting one.
 
 (A sweep with a core to spare confirms them while it goes on, one reversal at a time with
-:func:`confirm_reversal`: :mod:`webr4.sweep.early`; what is left is confirmed here.)
+:func:`confirm_reversal`: :mod:`webr4.sweep.early_witness`; what is left is confirmed here.)
 
 For each reversal asked for (``harmful``: those judged harmful; ``all``: every one), both orders of
 its racing pair run in a stock context (:mod:`webr4.witness`) and the judgement goes into

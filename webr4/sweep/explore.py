@@ -11,7 +11,7 @@
    strategies (``delay``: delay-bounded random sampling, ``wave``: random happens-before-
    respecting swaps of the recording) are judged at the first event where child and parent part.
    Idle workers run the plans the strategy will probably ask for next
-   (:mod:`webr4.sweep.speculate`); the strategy only ever sees real traces, so the result does
+   (:mod:`webr4.sweep.plan_prediction`); the strategy only ever sees real traces, so the result does
    not depend on the number of workers.
 3. Everything is written under the run directory as it happens, through
    :class:`~webr4.rundir.run.RunDir` (its layout is described in :mod:`webr4.rundir`): the store
@@ -37,8 +37,8 @@ from webr4.rundir.run import RunDir
 from webr4.rundir.summary import INTERRUPTED, Summary
 from webr4.state.noise import NoiseMask
 from webr4.sweep.backends import Backend, InProcess
-from webr4.sweep.early import EarlyWitness
-from webr4.sweep.execution import SHIFTED, UNLOGGED
+from webr4.sweep.early_witness import EarlyWitness
+from webr4.sweep.plan_execution import SHIFTED, UNLOGGED
 from webr4.rundir.outcome import Outcome
 from webr4.sweep.loop import Seed, Sweep
 from webr4.sweep.pipeline import Pipeline
@@ -76,7 +76,7 @@ async def explore(runner: Driver | Backend, session: Session, out: Path, setting
     sweep stored in ``out`` continues with its own settings (of ``settings`` only ``exhaustive``
     counts, which runs the reversals the sweep left to their groups' representatives):
     finished executions are read back, not run again. A ``witness`` confirms the reversals in
-    plain Chromium while the sweep goes on (:mod:`webr4.sweep.early`); the caller finishes it.
+    plain Chromium while the sweep goes on (:mod:`webr4.sweep.early_witness`); the caller finishes it.
     """
     started = time.monotonic()
     backend = InProcess(runner, session) if isinstance(runner, Driver) else runner
@@ -175,7 +175,7 @@ def _blocked_service_workers(session: Session, seed: Trace) -> list[str]:
 
 def _clock_noise(seed: Outcome, shifted: Outcome) -> NoiseMask:
     """What of the seed's end state follows the virtual clock or the random numbers: what differs
-    in a replay of the seed with both moved (:data:`~webr4.sweep.execution.SHIFTED`). A reversal
+    in a replay of the seed with both moved (:data:`~webr4.sweep.plan_execution.SHIFTED`). A reversal
     runs events at other virtual times, so a stored timestamp or an id made from one changes
     without anything a user would call different. Nothing when that replay ran other events: its
     differences are then not the clock's alone."""

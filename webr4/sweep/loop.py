@@ -2,7 +2,7 @@
 
 The seed has been replayed and the noise learnt (:func:`webr4.sweep.explore.explore`); each
 step executes the next planned sequence (idle workers run the plans the strategy will probably
-ask for next, :mod:`webr4.sweep.speculate`), judges it against its parent and stores what it
+ask for next, :mod:`webr4.sweep.plan_prediction`), judges it against its parent and stores what it
 found in the run, or reads it back when a resumed sweep judged it before.
 
 Which plan runs next is decided here: a reversal whose group's representative stood for it
@@ -27,13 +27,13 @@ from webr4.places import short_site
 from webr4.rundir.summary import FINISHED, RepresentedReversal, ReversalGroup, ReversalReport, Summary
 from webr4.state.noise import NoiseMask
 from webr4.state.snapshot import StateSnapshot
-from webr4.sweep.early import EarlyWitness
-from webr4.sweep.execution import AS_RECORDED, Variant
+from webr4.sweep.early_witness import EarlyWitness
+from webr4.sweep.plan_execution import AS_RECORDED, Variant
 from webr4.rundir.outcome import Outcome
 from webr4.sweep.pipeline import Pipeline
 from webr4.sweep.progress import Progress
 from webr4.sweep.settings import SweepSettings
-from webr4.sweep.speculate import predict, upcoming
+from webr4.sweep.plan_prediction import predict, upcoming
 from webr4.rundir.store import RunStore
 from webr4.trace import Trace
 from webr4.vocabulary import StopReason, Truncation

@@ -12,7 +12,7 @@ import time
 from collections.abc import Sequence
 
 from webr4.sweep.backends import Backend
-from webr4.sweep.execution import AS_RECORDED, Variant
+from webr4.sweep.plan_execution import AS_RECORDED, Variant
 from webr4.rundir.outcome import Outcome
 from webr4.rundir.store import RunStore, execution_key
 from webr4.trace import Trace

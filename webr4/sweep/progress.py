@@ -9,7 +9,7 @@ turn out to be covered) and the verdict counts so far, and :meth:`Progress.finis
 sweep ends, finished or not (the summary's ``status`` says which). The confirmation that follows
 begins a phase with the number of reversals it will check and calls :meth:`Progress.confirmed`
 after each; :meth:`Progress.stop` lets go of the terminal whenever a stage ends early. A sweep
-that confirms while it goes (:mod:`webr4.sweep.early`) calls :meth:`Progress.confirmed` between
+that confirms while it goes (:mod:`webr4.sweep.early_witness`) calls :meth:`Progress.confirmed` between
 its sequences too, and its confirming phase holds only the reversals left when it ends.
 """
 

@@ -13,11 +13,11 @@ from pathlib import Path
 
 from webr4.browser.driver import Driver
 from webr4.classify.differences import describe_differences
-from webr4.rundir.execution import ExecutionFiles, write_trace
+from webr4.rundir.execution_files import ExecutionFiles, write_trace
 from webr4.rundir.run import RunDir
 from webr4.rundir.summary import ReversalReport, Summary, SummaryError
 from webr4.state.snapshot import StateSnapshot
-from webr4.sweep.execution import run_plan
+from webr4.sweep.plan_execution import run_plan
 from webr4.rundir.runfiles import RunFiles
 from webr4.record.session import Session
 from webr4.trace import Trace

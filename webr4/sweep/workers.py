@@ -4,7 +4,7 @@ Worker processes (``--workers N``) and Dask workers (``--cluster``) call :func:`
 or :func:`execute_packed`; the first call in a process starts an asyncio loop on a thread of its
 own and a :class:`~webr4.browser.driver.Driver` on it, later calls reuse both. A browser that
 died is started again and the execution it was running is run once more on the new one
-(:class:`~webr4.sweep.execution.BrowserLost` when that one dies too).
+(:class:`~webr4.sweep.plan_execution.BrowserLost` when that one dies too).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from pathlib import Path
 
 from webr4.browser.driver import Driver
 from webr4.browser.teardown import quiet_lost_browser
-from webr4.sweep.execution import AS_RECORDED, BrowserLost, Variant, execute
+from webr4.sweep.plan_execution import AS_RECORDED, BrowserLost, Variant, execute
 from webr4.rundir.outcome import Outcome
 from webr4.record.session import Session
 

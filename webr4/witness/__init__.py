@@ -8,7 +8,7 @@ webr4's own categories:
 
 * :mod:`webr4.witness.schedule`: a plain schedule for each order of a pair, from the session and
   the explored traces, or the lever that is missing (``not-forceable``);
-* :mod:`webr4.witness.run`: running a schedule in a fresh stock context and reading its end state;
+* :mod:`webr4.witness.plain_run`: running a schedule in a fresh stock context and reading its end state;
 * :mod:`webr4.witness.confirm`: the judgement, ``confirmed``, ``reproduced``, ``not-reproduced``
   or ``not-forceable``, in one line.
 

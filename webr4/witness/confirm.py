@@ -1,7 +1,7 @@
 """The confirmation of one reversal in plain Chromium, and the judgement behind it.
 
 Both orders of the racing pair are run from their plain schedules (:mod:`webr4.witness.schedule`,
-:mod:`webr4.witness.run`), and the two plain end states are compared with webr4's own
+:mod:`webr4.witness.plain_run`), and the two plain end states are compared with webr4's own
 categories and noise mask. The judgement is one of
 
 * ``confirmed``: webr4 judged the reversal harmful, and the reversed plain run differs from the
@@ -42,7 +42,7 @@ from webr4.state.noise import NoiseMask
 from webr4.trace import EventId, Trace
 from webr4.witness.compare import found, plain_difference
 from webr4.witness.realism import extreme_forcing
-from webr4.witness.run import RUN_TIMEOUT_S, PlainRun, run_plain
+from webr4.witness.plain_run import RUN_TIMEOUT_S, PlainRun, run_plain
 from webr4.witness.pagefacts import PageFacts
 from webr4.witness.schedule import NotForceable, PlainSchedule, plain_schedules
 

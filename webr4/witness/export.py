@@ -34,7 +34,7 @@ from webr4.state.categories.storage import STORAGE
 from webr4.witness import plain
 from webr4.witness.outcome import Read, checks_of, reads_of
 from webr4.witness.racetest import RaceTest, Unwritable, race_test
-from webr4.witness.run import PlainRun, run_plain
+from webr4.witness.plain_run import PlainRun, run_plain
 from webr4.witness.schedule import PlainSchedule
 from webr4.witness.writers import WRITERS
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from webr4.engine.grouping import ReversalGroups
 from webr4.engine.r4 import R4Explorer
 from webr4.engine.testing.model import Model, ModelEvent, ModelExecutor, Read, Write
-from webr4.sweep.speculate import upcoming
+from webr4.sweep.plan_prediction import upcoming
 from webr4.trace import Category
 
 

@@ -15,17 +15,17 @@ from tests.conftest import expected
 from webr4.browser.driver import Driver
 from webr4.checking import SweepOptions, explore_session
 from webr4.record.session import Session, record
-from webr4.sweep import early
+from webr4.sweep import early_witness
 from webr4.sweep.progress import JsonLines
 from webr4.sweep.settings import SweepSettings
 from webr4.witness.confirm import Confirmation
 
 
 def test_a_sweep_overlaps_its_confirmation_only_with_a_core_beyond_its_workers() -> None:
-    assert early.overlaps(1, cores=2)
-    assert early.overlaps(3, cores=8)
-    assert not early.overlaps(2, cores=2)
-    assert not early.overlaps(1, cores=1)
+    assert early_witness.overlaps(1, cores=2)
+    assert early_witness.overlaps(3, cores=8)
+    assert not early_witness.overlaps(2, cores=2)
+    assert not early_witness.overlaps(1, cores=1)
 
 
 async def _sweep(driver: Driver, session: Session, out: Path, monkeypatch: pytest.MonkeyPatch,
@@ -33,13 +33,13 @@ async def _sweep(driver: Driver, session: Session, out: Path, monkeypatch: pytes
     """The progress events of a sweep of ``session`` (or of resuming it) confirming every reversal,
     with ``witness`` where each witness started."""
     stream = io.StringIO()
-    confirm_reversal = early.confirm_reversal
+    confirm_reversal = early_witness.confirm_reversal
 
     async def noted(*arguments: Any) -> Confirmation:
         stream.write('{"event": "witness"}\n')
         return await confirm_reversal(*arguments)
 
-    monkeypatch.setattr(early, "confirm_reversal", noted)
+    monkeypatch.setattr(early_witness, "confirm_reversal", noted)
     options = SweepOptions(SweepSettings(max_sequences=3), confirm="all", resume=resume)
     summary = await explore_session(session, out, options, progress=JsonLines(stream), driver=driver)
     assert summary.sequences == 3 and all(r.confirmation is not None for r in summary.reversals)
@@ -48,7 +48,7 @@ async def _sweep(driver: Driver, session: Session, out: Path, monkeypatch: pytes
 
 @pytest.mark.browser
 def test_a_witness_starts_during_the_sweep_when_a_core_is_spare(sites_url, tmp_path, monkeypatch) -> None:
-    monkeypatch.setattr(early, "usable_cores", lambda: 2)
+    monkeypatch.setattr(early_witness, "usable_cores", lambda: 2)
 
     async def go() -> tuple[list[str], list[str]]:
         async with Driver() as driver:
@@ -64,14 +64,14 @@ def test_a_witness_starts_during_the_sweep_when_a_core_is_spare(sites_url, tmp_p
 
 @pytest.mark.browser
 def test_a_witness_stopped_by_a_full_disk_stops_the_sweep_with_that_error(sites_url, tmp_path, monkeypatch) -> None:
-    monkeypatch.setattr(early, "usable_cores", lambda: 2)
+    monkeypatch.setattr(early_witness, "usable_cores", lambda: 2)
     attempts: list[int] = []
 
     async def disk_full(*arguments: Any) -> Confirmation:
         attempts.append(1)
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(early, "confirm_reversal", disk_full)
+    monkeypatch.setattr(early_witness, "confirm_reversal", disk_full)
 
     async def go() -> None:
         async with Driver() as driver:

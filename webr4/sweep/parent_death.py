@@ -48,7 +48,7 @@ def bind_to_parent(parent_pid: int) -> None:
         os.setsid()
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
     if not (sys.platform.startswith("linux") and _kernel_kills_on_parent_death()):
-        threading.Thread(target=_exit_when_orphaned, args=(parent_pid,), name="webr4-lifeline", daemon=True).start()
+        threading.Thread(target=_exit_when_orphaned, args=(parent_pid,), name="webr4-parent-watch", daemon=True).start()
     if os.getppid() != parent_pid:  # the parent died before the binding took effect
         os._exit(1)
 

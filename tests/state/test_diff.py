@@ -13,8 +13,8 @@ from webr4.state import StateSnapshot, diff_states
 from webr4.state.categories.dom import diff_dom
 from webr4.state.categories.heap import diff_heap
 from webr4.state.categories.screenshot import diff_screenshots
-from webr4.state.dom import parse_dom
-from webr4.state.screenshot import Tolerance
+from webr4.state.dom_lines import parse_dom
+from webr4.state.pixels import Tolerance
 from webr4.trace import Category, ErrorRecord, Event, Trace
 
 from tests.state.helpers import DOM, png

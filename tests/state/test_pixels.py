@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from webr4.state.screenshot import compare, encode
+from webr4.state.pixels import compare, encode
 
 
 def test_the_same_bytes_compare_as_the_same_pixels_do() -> None:

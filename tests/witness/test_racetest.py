@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from webr4.witness.levers import ClockRun, Hold, Sign, StepTiming
-from webr4.witness.outcome import Check, Read, checks_of, css_selector, reads_of
+from webr4.witness.asserted_outcome import Check, Read, checks_of, css_selector, reads_of
 from webr4.witness.plain import CLOCK, DOM_READY, LOAD, RESPONSE, STEP
 from webr4.witness.racetest import RaceTest, Unwritable, race_test
 from webr4.witness.schedule import PlainSchedule

@@ -47,7 +47,7 @@ from webr4.classify.verdict import Kind
 from webr4.engine.realism import unrealised
 from webr4.errors import Webr4Error
 from webr4.state.diff import StateDiff
-from webr4.state.dom import FORM_STATE
+from webr4.state.dom_lines import FORM_STATE
 from webr4.trace import AccessKind, Category, Event, Trace
 from webr4.useractions import USER_EVENTS
 from webr4.vocabulary import FAILED_RUNS, UNLOAD_TYPES, Truncation

@@ -54,7 +54,7 @@ from tree_sitter import Node
 from webr4.instrument.edits import EditList
 from webr4.instrument.positions import PositionMap, kept_runs, line_starts, original_column
 from webr4.instrument.scopes import Analysis, Form, MemberAccess, MemberForm, Reference, ScopeKind
-from webr4.instrument.sites import LineIndex, SiteTable
+from webr4.instrument.site_ids import LineIndex, SiteTable
 from webr4.instrument.walker import analyze
 from webr4.instrument.syntax import FUNCTION_TYPES, child_of_type, first_statement, parse, source_text
 

@@ -19,7 +19,7 @@ from typing import Any, Collection, Iterable
 
 from webr4.state.categories import CATEGORIES, MASK_FIELDS
 from webr4.state.diff import StateDiff, diff_states
-from webr4.state.dom import Selector
+from webr4.state.dom_lines import Selector
 from webr4.state.heappaths import parse_path
 from webr4.state.parts import Parts
 from webr4.state.snapshot import StateSnapshot
@@ -45,7 +45,7 @@ class NoiseMask(Parts):
 
     @classmethod
     def from_options(cls, selectors: Iterable[str] = (), heap_prefixes: Iterable[str] = ()) -> NoiseMask:
-        """A user mask; raises :class:`~webr4.state.dom.MaskSelectorError` on an unsupported selector,
+        """A user mask; raises :class:`~webr4.state.dom_lines.MaskSelectorError` on an unsupported selector,
         :class:`~webr4.state.heappaths.HeapPathError` on a malformed path."""
         selectors = tuple(selectors)
         for selector in selectors:

@@ -26,7 +26,7 @@ from webr4.sweep.replay import find_reversal, stored_trace
 from webr4.rundir.runfiles import RunFiles
 from webr4.witness.confirm import PlainWitness
 from webr4.witness.export import NoCheck, generate, race_test_of, write_pytest, write_test, write_traces
-from webr4.witness.outcome import Read, reads_of
+from webr4.witness.asserted_outcome import Read, reads_of
 from webr4.witness.pagefacts import PageFacts
 from webr4.witness.racetest import Unwritable
 from webr4.witness.schedule import NotForceable, PlainSchedule, plain_schedules

@@ -2,7 +2,7 @@
 test, and Playwright traces.
 
 :func:`generate` runs both orders once more in plain Chromium, reading there what tells them apart
-(:mod:`webr4.witness.outcome`), and lays the race out as a test a Playwright user would write
+(:mod:`webr4.witness.asserted_outcome`), and lays the race out as a test a Playwright user would write
 (:mod:`webr4.witness.racetest`); :func:`write_test` writes it for pytest or Playwright Test
 (:mod:`webr4.witness.writers`). It loads the app from its server, so it sees the developer's fix.
 
@@ -32,7 +32,7 @@ from webr4.resources import javascript
 from webr4.rundir.outputs import EXPORTED_TEST_MARK, replacing, write_atomically
 from webr4.state.categories.storage import STORAGE
 from webr4.witness import plain
-from webr4.witness.outcome import Read, checks_of, reads_of
+from webr4.witness.asserted_outcome import Read, checks_of, reads_of
 from webr4.witness.racetest import RaceTest, Unwritable, race_test
 from webr4.witness.plain_run import PlainRun, run_plain
 from webr4.witness.schedule import PlainSchedule

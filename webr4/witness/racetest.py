@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 from webr4.errors import Webr4Error
 from webr4.witness.levers import Hold as ScheduledHold
-from webr4.witness.outcome import Check, most_visible
+from webr4.witness.asserted_outcome import Check, most_visible
 from webr4.witness.plain import CLOCK, DOM_READY, KEY_DOWN, LOAD, RESPONSE, STEP, request_key, sign_key
 from webr4.witness.schedule import PlainSchedule
 

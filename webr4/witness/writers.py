@@ -17,7 +17,7 @@ import textwrap
 from typing import Any, Callable
 
 from webr4.rundir.outputs import EXPORTED_TEST_MARK, EXPORTED_TEST_WORDS
-from webr4.witness.outcome import Check
+from webr4.witness.asserted_outcome import Check
 from webr4.witness.racetest import RaceTest, Step
 
 LEVERS_SWITCH = "WEBR4_LEVERS"

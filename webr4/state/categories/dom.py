@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Collection, Iterable, Mapping
 
 from webr4.state.categories.base import StateCategory, MaskField
 from webr4.state.categories.words import clip, quoted
-from webr4.state.dom import SHADOW_ROOT, DomLine, Selector, changed_blocks, parse_dom
+from webr4.state.dom_lines import SHADOW_ROOT, DomLine, Selector, changed_blocks, parse_dom
 from webr4.state.renaming import find_renaming, rename
 
 RENAMING_NOTE = "ignored, renamed alike wherever referenced: "
@@ -86,7 +86,7 @@ def diff_dom(before: str, after: str) -> DomDiff:
 
 
 def short_path(path: str) -> str:
-    """An element path of :mod:`webr4.state.dom` from its nearest element with an id:
+    """An element path of :mod:`webr4.state.dom_lines` from its nearest element with an id:
     ``html > body > form#signup > input`` → ``form#signup > input``; ``… > input#email`` →
     ``#email``; without an id, from ``body``. An id names an element only within its tree, so
     inside a shadow root the path is the host's short path, the root, and the path within it:

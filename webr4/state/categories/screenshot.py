@@ -1,7 +1,7 @@
 """``screenshot``: the full-page screenshot, PNG bytes or the path of a PNG file, ``None`` when
 not taken.
 
-Compared pixel by pixel with a :class:`~webr4.state.screenshot.Tolerance`
+Compared pixel by pixel with a :class:`~webr4.state.pixels.Tolerance`
 (:class:`ScreenshotDiff`), only when both sides have one (``compared`` says whether they did).
 Masked by boxes (``boxes``: 16-pixel tiles around what changed between two replays, painted
 black). Items: ``963 pixels changed in 120×16 at (8, 40)``. Its section of the reversal page
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Collection, Mapping
 
-from webr4.state import screenshot as pixels
+from webr4.state import pixels
 from webr4.state.categories.base import StateCategory, MaskField
 
 if TYPE_CHECKING:

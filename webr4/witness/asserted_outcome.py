@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from webr4.state.dom import SHADOW_ROOT, DomLine, changed_blocks, parse_dom
+from webr4.state.dom_lines import SHADOW_ROOT, DomLine, changed_blocks, parse_dom
 from webr4.state.categories.dom import short_path
 from webr4.state.categories.words import quoted
 
@@ -141,7 +141,7 @@ def _joined(parent: str, tag: str) -> str:
 
 
 def css_selector(path: str) -> str:
-    """A CSS selector for an element path of :mod:`webr4.state.dom` (its short form, an id that is
+    """A CSS selector for an element path of :mod:`webr4.state.dom_lines` (its short form, an id that is
     no CSS identifier written as an attribute selector), or ``""`` inside a shadow root or a frame,
     which one CSS selector cannot reach."""
     short = short_path(path)

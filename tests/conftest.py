@@ -134,6 +134,11 @@ def output_dir() -> Path:
     return path
 
 
+PLAIN_PATIENCE_MS = 30_000
+"""How long a plain-Chromium oracle waits for the page to show what it waits for: only how
+soon a test whose page never gets there fails."""
+
+
 class SyncDriver:
     """The asynchronous driver, run on one event loop for the whole test session."""
 
@@ -163,13 +168,18 @@ class SyncDriver:
 
         return self._runner.run(run())
 
-    def plain(self, url: str, expression: str, settle_ms: int = 500) -> Any:
+    def plain(self, url: str, expression: str, settle_ms: int = 500, until: str | None = None) -> Any:
         """Load ``url`` in plain Chromium and evaluate ``expression`` once the page has loaded
-        and ``settle_ms`` have passed."""
+        and, given ``until`` (a JavaScript expression), once it is true, else once ``settle_ms``
+        have passed. A page whose end can be told should give ``until``: a fixed settle is a
+        margin a busy machine may overrun."""
 
         async def load(page: Page) -> Any:
             await page.goto(url, wait_until="load")
-            await page.wait_for_timeout(settle_ms)
+            if until is None:
+                await page.wait_for_timeout(settle_ms)
+            else:
+                await page.wait_for_function(until, timeout=PLAIN_PATIENCE_MS)
             return await page.evaluate(expression)
 
         return self.in_plain_chromium(load)

@@ -90,7 +90,7 @@ class SlowRewriter(CachedRewriter):
 
     async def rewrite_async(self, source: str, url: str, **options: object) -> RewriteResult:
         if url.endswith("/big.js"):
-            await asyncio.sleep(2.5)
+            await asyncio.sleep(4.0)
         return await super().rewrite_async(source, url, **options)  # type: ignore[arg-type]
 
 
@@ -108,7 +108,7 @@ def test_a_script_slow_to_rewrite_is_not_an_event_timeout():
 
     async def run(url: str):
         async with Driver(rewriter=SlowRewriter()) as driver:
-            return await driver.execute(url, limits=Limits(horizon_ms=1_000, event_timeout_s=1.0), capture=Capture())
+            return await driver.execute(url, limits=Limits(horizon_ms=1_000, event_timeout_s=3.0), capture=Capture())
 
     with route_server(answers.get) as base:
         execution = asyncio.run(run(base + "/"))

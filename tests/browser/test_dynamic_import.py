@@ -79,5 +79,5 @@ def test_a_dynamically_imported_module_loads_as_in_plain_chromium(driver, base, 
     url = base + page
     execution = driver.execute(url, store=ResponseStore(), live_network=True,
                                capture=Capture(page_scripts={"out": f"() => {OUT}"}))
-    assert driver.plain(url, OUT) == shown
+    assert driver.plain(url, OUT, until=f"{OUT} !== 'waiting'") == shown
     assert execution.captured["out"] == shown

@@ -82,6 +82,11 @@ setTimeout(() => { status.textContent = 'ready'; }, 0);
 </script>"""
 
 
+LATE_S = 3.0
+"""How late ``/late`` answers: far beyond its XHR's 200 ms timeout, however late a busy machine
+fires that."""
+
+
 def _dead_port() -> int:
     """A loopback port nothing listens on: connecting to it is refused."""
     with socket.socket() as probe:
@@ -93,12 +98,12 @@ def _dead_port() -> int:
 def failing_server(pages: dict[str, str]) -> Iterator[str]:
     """Serve ``pages`` (path → HTML or script) on loopback; ``/reset`` resets the connection,
     ``/closed`` closes it before any response, ``/api`` answers 503, ``/broken.js`` 500 and
-    ``/late`` after a second. Yields the base URL."""
+    ``/late`` after :data:`LATE_S`. Yields the base URL."""
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
             if self.path == "/late":
-                time.sleep(1)
+                time.sleep(LATE_S)
             if self.path in ("/reset", "/closed"):
                 if self.path == "/reset":  # linger 0: close sends RST
                     self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
@@ -150,8 +155,8 @@ def _plain(driver, url: str) -> tuple[str, dict[str, str]]:
 
         page.on("requestfailed", failed)
         await page.goto(url, wait_until="load")
-        await page.wait_for_function("document.getElementById('timeout').textContent !== ''")
-        await page.wait_for_timeout(500)
+        await page.wait_for_function("[...document.querySelectorAll('li')].every((item) => item.textContent)")
+        await page.wait_for_timeout(500)  # for the frame's failure, which the page does not show
         return await page.evaluate(javascript("capture_dom.js")), failures
 
     return driver.in_plain_chromium(load)

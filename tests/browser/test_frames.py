@@ -64,6 +64,13 @@ fetch('data.txt').then(function (r) { return r.text(); }).then(function (t) {
   document.getElementById('out').textContent = t;
 });
 </script>"""
+SETTLED = """(() => {
+  const child = document.getElementById('child').contentDocument;
+  return ['timer', 'data', 'xhr'].every((id) => child.getElementById(id).textContent)
+    && ['from-other', 'from-boxed'].every((id) => document.getElementById(id).textContent);
+})()"""
+"""The parent page's end in plain Chromium: the frame's timer and responses have shown, and the
+other frames have posted what their scripts did."""
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +86,7 @@ def base_url() -> Iterator[str]:
 
 
 def test_a_same_origin_frame_s_events_are_controlled_and_its_document_is_in_the_final_dom(driver, base_url) -> None:
-    plain = driver.plain(base_url + "/", javascript("capture_dom.js"))
+    plain = driver.plain(base_url + "/", javascript("capture_dom.js"), until=SETTLED)
     execution = driver.execute(base_url + "/", capture=Capture())
     assert execution.dom == plain
     assert "child script +parent" in plain and "saw:child" in plain and "response" in plain

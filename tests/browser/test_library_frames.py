@@ -54,7 +54,7 @@ def test_plain_chromium_stacks_hold_the_library_frame_first_then_the_app(driver,
             };
             window.addEventListener("error", (e) => { window.__stacks.error = e.error.stack; });""")
         await page.goto(url, wait_until="load")
-        await page.wait_for_timeout(300)
+        await page.wait_for_function("window.__stacks.error")  # the library's timer has fired and thrown
         return await page.evaluate("window.__stacks")
 
     plain = driver.in_plain_chromium(stacks)

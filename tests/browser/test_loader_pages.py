@@ -108,7 +108,7 @@ def test_a_user_step_waits_for_a_frame_that_sets_a_component_up(driver):
 def test_loader_pages_end_as_in_plain_chromium(driver, files):
     with route_server(files.get) as base:
         url = base + "/"
-        plain = driver.plain(url, OUT)
+        plain = driver.plain(url, OUT, until=f"{OUT} !== 'waiting'")
         execution = driver.execute(url, store=ResponseStore(), live_network=True, capture=Capture())
     assert execution.trace.truncated is None
     assert not execution.trace.errors

@@ -33,11 +33,16 @@ PAGES = {
 }
 
 
+SLOW_S = 1.5
+"""How late the parser's slow script and style sheet come: far longer than a busy machine takes to
+run the 0 ms timer the parser lets through while it waits."""
+
+
 @pytest.fixture(scope="module")
 def pages_url() -> Iterator[str]:
     def respond(path: str) -> tuple[str, bytes]:
         if path.startswith("/slow."):
-            time.sleep(0.3)
+            time.sleep(SLOW_S)
             if path.endswith(".js"):
                 return "text/javascript", b"note('slow')"
             return "text/css", b"p { color: teal }"

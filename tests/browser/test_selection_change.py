@@ -41,7 +41,6 @@ editor.addEventListener('click', function () {
 });
 </script>"""
 SESSION = [{"click": "#editor"}, {"click": "#pick"}]
-SETTLE_MS = 300
 ORDER = ["click", "selectionchange of document bubbles false", "click timer", "selection timer",
          "selectionchange of field bubbles true", "selection timer"]
 
@@ -55,9 +54,9 @@ def page_url() -> Iterator[str]:
 async def session(page: Page) -> None:
     """What the user does in plain Chromium, and what the test waits for there."""
     await page.click("#editor")
-    await page.wait_for_timeout(SETTLE_MS)
+    await page.wait_for_function("fired.filter((x) => x.endsWith('timer')).length >= 2")  # the click's, the selection's
     await page.click("#pick")
-    await page.wait_for_timeout(SETTLE_MS)
+    await page.wait_for_function(f"fired.length >= {len(ORDER)}")
 
 
 def logged(dom: str) -> list[str]:

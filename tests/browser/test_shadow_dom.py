@@ -43,7 +43,7 @@ class UserCard extends HTMLElement {
 }
 customElements.define('user-card', UserCard);
 const card = document.getElementById('card');
-setTimeout(() => { if (card.status === 'pending') card.status = 'offline'; }, 200);
+setTimeout(() => { if (card.status === 'pending') card.status = 'offline'; }, 2000);
 fetch('/user').then((r) => r.text()).then((name) => { if (card.status === 'pending') card.status = name; });
 </script>"""
 

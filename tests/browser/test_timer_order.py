@@ -30,10 +30,11 @@ PAGES = {
     "two-clicks": "<!DOCTYPE html><body><button id='go'>go</button>" + LOG + """var clicks = 0;
 go.addEventListener('click', function () { var k = ++clicks; setTimeout(function () { log('click' + k); }, 1000); });
 </script></body>""",
-    # (b) a task sets a 500 ms timer while 10 ms and 1 ms timers set by other tasks are pending
-    "long-after-short": "<!DOCTYPE html><body>" + LOG + """setTimeout(function () { setTimeout(function () { log('10ms'); }, 10); }, 0);
+    # (b) a task sets a 3000 ms timer while 1000 ms and 1 ms timers set by other tasks are pending
+    # (far apart: a busy machine may run the three setting tasks hundreds of milliseconds apart)
+    "long-after-short": "<!DOCTYPE html><body>" + LOG + """setTimeout(function () { setTimeout(function () { log('1000ms'); }, 1000); }, 0);
 setTimeout(function () { setTimeout(function () { log('1ms'); }, 1); }, 0);
-setTimeout(function () { setTimeout(function () { log('500ms'); }, 500); }, 0);
+setTimeout(function () { setTimeout(function () { log('3000ms'); }, 3000); }, 0);
 </script></body>""",
     # (c) equal delays set by different tasks
     "same-delay": "<!DOCTYPE html><body>" + LOG + """setTimeout(function () { setTimeout(function () { log('a'); }, 50); }, 0);
@@ -110,7 +111,7 @@ def test_timers_of_two_clicks_fire_in_click_order(driver, pages_url):
 def test_a_long_timer_fires_after_shorter_ones_of_other_tasks(driver, pages_url):
     url = pages_url + "long-after-short/"
     execution = driver.execute(url, capture=Capture())
-    assert logged(execution.dom) == chromium_order(url) == ["1ms", "10ms", "500ms"]
+    assert logged(execution.dom) == chromium_order(url) == ["1ms", "1000ms", "3000ms"]
     assert_never_reversed(execution.trace, timer_steps(execution.trace))
 
 

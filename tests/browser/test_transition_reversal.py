@@ -4,9 +4,9 @@ Chromium shortens a transition that reverses one still running by how far the fi
 the second's end depends on the clock the first ran on. webr4 runs a transition whose end is
 pending on the virtual clock (``instrument_js/runtime/animations.js``): otherwise its progress,
 and so the reversed transition's length, would follow how long the harness took. The page
-starts a 3 s linear transition and reverses it from a 1 s timer: plain Chromium ends the reversed
-one about 1 s later, between timers of 1.5 s and 3 s (an unshortened one would end at 4 s). The
-margins are half a second and more, so that a busy machine's plain Chromium keeps that order.
+starts a 6 s linear transition and reverses it from a 2 s timer: plain Chromium ends the reversed
+one about 2 s later, between timers of 3 s and 6 s (an unshortened one would end at 8 s). The
+margins are a second and more, so that a busy machine's plain Chromium keeps that order.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from ..route_server import route_server
 pytestmark = pytest.mark.browser
 
 PAGE = """<!DOCTYPE html><style>
-#bar { width: 0; height: 10px; transition: width 3000ms linear; }
+#bar { width: 0; height: 10px; transition: width 6000ms linear; }
 #bar.full { width: 300px; }
 </style>
 <div id="bar"></div><p id="out"></p>
@@ -34,11 +34,11 @@ var fired = [], bar = document.getElementById('bar');
 function log(x) { fired.push(x); document.getElementById('out').textContent = fired.join(', '); }
 bar.addEventListener('transitionend', function () { log('transitionend'); });
 bar.getBoundingClientRect(); bar.className = 'full';
-setTimeout(function () { bar.className = ''; log('reversed'); }, 1000);
-setTimeout(function () { log('timer 1500'); }, 1500);
+setTimeout(function () { bar.className = ''; log('reversed'); }, 2000);
 setTimeout(function () { log('timer 3000'); }, 3000);
+setTimeout(function () { log('timer 6000'); }, 6000);
 </script>"""
-ORDER = ["reversed", "timer 1500", "transitionend", "timer 3000"]
+ORDER = ["reversed", "timer 3000", "transitionend", "timer 6000"]
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +49,7 @@ def page_url() -> Iterator[str]:
 
 async def session(page: Page) -> None:
     """What the user does in plain Chromium, and what the test waits for there."""
-    await page.wait_for_function("fired.length >= 4", timeout=10_000)
+    await page.wait_for_function("fired.length >= 4", timeout=30_000)
 
 
 def test_a_reversed_transition_ends_as_far_from_the_reversal_as_the_first_had_come(driver, page_url):

@@ -2,8 +2,8 @@
 
 Chromium runs them on its real clock and timers here run on the virtual one, so webr4 makes each
 end an event due at the end on the virtual clock (``instrument_js/runtime/animations.js``). The
-page starts a 2.4 s transition, a 0.6 s animation and a 1.2 s transition that a 120 ms timer
-cancels, among timers of 120, 1400 and 3600 ms: plain Chromium is the oracle for the order of the
+page starts a 4.8 s transition, a 1.2 s animation and a 2.4 s transition that a 240 ms timer
+cancels, among timers of 240, 2800 and 7200 ms: plain Chromium is the oracle for the order of the
 handlers, the events' fields and the final page.
 """
 
@@ -23,11 +23,11 @@ from ..route_server import page_server
 pytestmark = pytest.mark.browser
 
 PAGE = """<!DOCTYPE html><style>
-#box { width: 10px; height: 10px; transition: width 2400ms linear; }
+#box { width: 10px; height: 10px; transition: width 4800ms linear; }
 #box.wide { width: 100px; }
 @keyframes grow { from { opacity: 0; } to { opacity: 1; } }
-#spin.on { animation: grow 600ms; }
-#cut { width: 10px; transition: width 1200ms; }
+#spin.on { animation: grow 1200ms; }
+#cut { width: 10px; transition: width 2400ms; }
 #cut.wide { width: 90px; }
 </style>
 <div id="box"></div><div id="spin"></div><div id="cut"></div><p id="out"></p>
@@ -43,12 +43,12 @@ spin.addEventListener('animationend', function (e) {
 });
 box.getBoundingClientRect(); cut.getBoundingClientRect();
 box.className = 'wide'; spin.className = 'on'; cut.className = 'wide';
-setTimeout(function () { cut.style.transition = 'none'; log('timer 120'); }, 120);
-setTimeout(function () { log('timer 1400'); }, 1400);
-setTimeout(function () { log('timer 3600'); }, 3600);
+setTimeout(function () { cut.style.transition = 'none'; log('timer 240'); }, 240);
+setTimeout(function () { log('timer 2800'); }, 2800);
+setTimeout(function () { log('timer 7200'); }, 7200);
 </script>"""
-ORDER = ["timer 120", "animationend grow 0.6 true true", "timer 1400", "transitionend box width 2.4 true true",
-         "timer 3600"]  # each at least 480 ms from the next in plain Chromium, so that a busy machine keeps the order
+ORDER = ["timer 240", "animationend grow 1.2 true true", "timer 2800", "transitionend box width 4.8 true true",
+         "timer 7200"]  # each at least 960 ms from the next in plain Chromium, so that a busy machine keeps the order
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +59,7 @@ def page_url() -> Iterator[str]:
 
 async def session(page: Page) -> None:
     """What the user does in plain Chromium, and what the test waits for there."""
-    await page.wait_for_function("fired.length >= 5", timeout=10_000)
+    await page.wait_for_function("fired.length >= 5", timeout=30_000)
 
 
 def test_transition_and_animation_ends_keep_chromiums_order_against_timers(driver, page_url):

@@ -33,7 +33,8 @@ MOMENTS = ["start-up", "recording", "seed", "sweep", "confirming", "after-the-su
 
 @pytest.fixture(scope="module")
 def sites() -> Iterator[tuple[str, str, threading.Event]]:
-    """The racing page, and a page whose one request takes two seconds (set when it is asked for)."""
+    """The racing page, and a page whose one request takes ten seconds (set when it is asked for):
+    far longer than a busy machine takes to deliver a signal sent then."""
     asked = threading.Event()
 
     def respond(path: str) -> tuple[str, bytes] | None:
@@ -41,7 +42,7 @@ def sites() -> Iterator[tuple[str, str, threading.Event]]:
             return "text/html", SLOW_PAGE
         if path == "/slow":
             asked.set()
-            time.sleep(2)
+            time.sleep(10)
             return "text/plain", b"late"
         return None
 

@@ -76,7 +76,7 @@ var ready = new Promise(function (resolve) {
 
 def test_storage_is_what_plain_chromium_leaves(driver) -> None:
     with page_server(STORING) as url:
-        plain = driver.plain(url, PLAIN_STORAGE)
+        plain = driver.plain(url, PLAIN_STORAGE, until="localStorage.getItem('cart') !== null")
         execution = driver.execute(url, capture=Capture(page_scripts=page_scripts()))
     assert plain == {"localStorage.theme": "dark", "localStorage.cart": '{"n":1}', "sessionStorage.step": "2"}
     assert StateSnapshot.from_execution(execution).storage == plain
@@ -102,7 +102,8 @@ opening.onsuccess = () => {
 
 def test_indexeddb_and_cache_storage_are_what_plain_chromium_leaves(driver) -> None:
     with page_server(DATABASES) as url:
-        plain = driver.plain(url, STORAGE.page_script)
+        plain = driver.plain(url, STORAGE.page_script,
+                             until="document.getElementById('state').textContent === 'stored'")
         execution = driver.execute(url, capture=Capture(page_scripts=page_scripts()))
     assert plain == {
         'indexedDB.shop.cart[1]': '{"sku":"tea","n":2}',

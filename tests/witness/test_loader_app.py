@@ -105,12 +105,22 @@ async def _todos(schedule: PlainSchedule, har: Path) -> list[str]:
     return [label.get_text(strip=True) for label in labels]
 
 
+LISTENING = """const listen = EventTarget.prototype.addEventListener;
+EventTarget.prototype.addEventListener = function (type, ...rest) {
+  if (type === 'keydown') window.listening = true;
+  return listen.call(this, type, ...rest);
+};"""
+"""The by-hand runs' probe: ``window.listening`` once the app's last module has set its handler."""
+
+
 async def _by_hand(har: Path, user: Any) -> list[str]:
-    """What plain Playwright, without webr4, shows when ``user`` acts on the app's page."""
+    """What plain Playwright, without webr4, shows when ``user`` acts on the app's page (with
+    :data:`LISTENING` as its only script)."""
     async with async_playwright() as playwright:
         browser = await launch(playwright)
         try:
             context = await browser.new_context(viewport=VIEWPORT)
+            await context.add_init_script(LISTENING)
             await context.route_from_har(har, not_found="abort")
             page = await context.new_page()
             await user(page)
@@ -141,8 +151,7 @@ def test_steps_after_the_pair_wait_for_the_loader_in_both_orders(tmp_path) -> No
         await page.fill("#new-todo", "milk")
         await page.press("#new-todo", "Enter")
         released.set()
-        await page.wait_for_load_state("networkidle")  # the loader has fetched every module
-        await page.wait_for_timeout(100)  # and the last one's timer has fired
+        await page.wait_for_function("window.listening")  # the loader's last module has set the handler
         await page.fill("#new-todo", "dog")
         await page.press("#new-todo", "Enter")
 
@@ -166,7 +175,9 @@ def test_the_clock_runs_until_the_step_that_sets_the_racing_timer_and_holds_afte
         await page.clock.install(time=0)
         await page.clock.pause_at(1000)
         await page.goto(BASE)
-        for _ in range(40):  # the app starts: its timers fire as its responses come
+        for _ in range(400):  # the app starts (10 s at most): its timers fire as its responses come
+            if await page.evaluate("window.listening"):
+                break
             await page.clock.run_for(5)
             await page.wait_for_timeout(25)
         await page.fill("#new-todo", "milk")

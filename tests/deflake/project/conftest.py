@@ -3,15 +3,19 @@
 It names no browser: where Playwright's own Chromium is not installed, webr4's plugin hands
 pytest-playwright the one webr4 drives.
 
-``SLOW=<path>`` makes the response to that path come 2.5 s late, as a slow network would.
+``SLOW=<path>`` makes the response to that path come 2.5 s late, as a slow network would;
+``EXPECT_MS`` is how long a web-first assertion waits (5 s, Playwright's default, unless given).
 """
 
 import os
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from webr4.serve import serve
+
+expect.set_options(timeout=int(os.environ.get("EXPECT_MS", "5000")))
 
 
 @pytest.fixture(scope="session")

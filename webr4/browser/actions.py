@@ -28,6 +28,7 @@ from playwright.async_api import Locator, Page, expect
 
 from webr4.trace import Category, Event
 from webr4.errors import Webr4Error
+from webr4.places import short_name
 from webr4.useractions import ACTION_OF_EVENT, ACTIONS, OBSERVATIONS, READS
 
 
@@ -86,7 +87,7 @@ class UserAction:
     @property
     def step_text(self) -> str:
         """The session step it comes from, in words: ``step 2 (press on #name)``."""
-        return f"step {self.step + 1} ({ACTION_OF_EVENT[self.kind].name} on {self.selector})"
+        return f"step {self.step + 1} ({ACTION_OF_EVENT[self.kind].name} on {short_name(self.selector)})"
 
     @property
     def event_id(self) -> str:
@@ -329,11 +330,12 @@ def _observation_argument(position: int, kind: str, step: dict[str, Any]) -> str
                           f"'options', got {_json(step)}")
     call = step[name]
     if kind == "read" and call not in READS and call != PAGE_URL:
-        raise ActionError(f"action {position}: read cannot call {call!r}; it calls one of {', '.join(READS)}, "
-                          f"or {PAGE_URL}")
+        raise ActionError(f"action {position}: read cannot call {short_name(repr(call))}; it calls one of "
+                          f"{', '.join(READS)}, or {PAGE_URL}")
     if kind == "expect" and call not in (LOAD_STATE, RESPONSE) and not re.fullmatch(r"(page\.)?(not_)?to_[a-z_]+",
                                                                                      call):
-        raise ActionError(f"action {position}: {call!r} is not a Playwright locator assertion (to_have_text, …)")
+        raise ActionError(f"action {position}: {short_name(repr(call))} is not a Playwright locator assertion "
+                          "(to_have_text, …)")
     try:
         return Observation.of_step(kind, step).to_text()
     except ActionError as error:
@@ -341,5 +343,5 @@ def _observation_argument(position: int, kind: str, step: dict[str, Any]) -> str
 
 
 def _json(value: Any) -> str:
-    """A step as the user wrote it (JSON), for an error line."""
-    return json.dumps(value, ensure_ascii=False, default=str)
+    """A step as the user wrote it (JSON), for an error line: as long as a message holds."""
+    return short_name(json.dumps(value, ensure_ascii=False, default=str))

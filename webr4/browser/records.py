@@ -32,6 +32,7 @@ from typing import Annotated, Any, Callable, Literal, TypeVar, Union, get_args, 
 from webr4.browser.fastcheck import FlatRows
 from webr4.errors import Webr4Error
 from webr4.gcpause import gc_paused
+from webr4.places import short_name
 
 EventId = str
 
@@ -197,8 +198,7 @@ def _hints(cls: type) -> dict[str, Any]:
 
 
 def _describe(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+    return short_name(repr(value), 40)
 
 
 def _convert(kind: Any, raw: Any, path: str) -> Any:

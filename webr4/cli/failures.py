@@ -6,6 +6,8 @@ from typing import Any
 
 import click
 
+from webr4.places import short_words
+
 
 class Failure(click.ClickException):
     """A one-line error that stopped the command (exit status 2, like a usage error)."""
@@ -23,21 +25,17 @@ class Interrupted(click.ClickException):
 
 
 LONGEST_WORD = 200
-"""A word of an error line longer than this (a ``data:`` URL, a 20 KB selector) is cut in its
-middle; a file's path is rarely this long, and stays whole."""
+"""A word of an error line longer than this (a 20 KB selector) is cut in its middle, as
+:func:`~webr4.places.short_name` cuts a name; a file's path is rarely this long, and stays whole.
+A ``data:`` URL is written as its media type and size, however long."""
 LONGEST_LINE = 800
 """An error line longer than this is cut at its end."""
 
 
 def readable(message: str) -> str:
-    """``message`` at a length a person reads: each overlong word cut in its middle, saying how long
-    it was, and the whole cut at :data:`LONGEST_LINE`."""
-    words = []
-    for word in message.split(" "):
-        if len(word) > LONGEST_WORD:
-            word = f"{word[:120]}…{word[-40:]} ({len(word):,} characters)"
-        words.append(word)
-    line = " ".join(words)
+    """``message`` at a length a person reads: each overlong word and each ``data:`` URL written
+    short (:func:`~webr4.places.short_words`), and the whole cut at :data:`LONGEST_LINE`."""
+    line = short_words(message, LONGEST_WORD)
     return line if len(line) <= LONGEST_LINE else line[:LONGEST_LINE - 1] + "…"
 
 

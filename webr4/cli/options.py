@@ -13,6 +13,7 @@ import click
 from webr4.browser.limits import Limits
 from webr4.config import DurationError, parse_duration
 from webr4.instrument.chunks import CHUNK_MODELS
+from webr4.places import short_name
 
 
 class _WebUrl(click.ParamType):
@@ -23,7 +24,7 @@ class _WebUrl(click.ParamType):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         url = str(value)
-        shown = url if len(url) <= 60 else url[:57] + "..."
+        shown = short_name(url)
         try:
             parts = urlsplit(url)
             host = parts.hostname

@@ -29,6 +29,7 @@ from webr4.browser.driver_process import sync_playwright_session
 from webr4.browser.actions import PAGE_URL
 from webr4.browser.launch import CHROMIUM_ARGS, chromium_path, not_startable, sandbox_off_reason
 from webr4.errors import Webr4Error
+from webr4.places import short_name
 from webr4.useractions import ACTIONS, BY_METHOD, READS, ActionKind
 
 Steps = list[dict[str, Any]]
@@ -394,7 +395,7 @@ def load_run(path: Path) -> Callable[[Any], Any]:
         raise StepsError(f"script {path} called sys.exit({exiting.code!r}) while loading"
                          f"{script_line(exiting, path)}") from exiting
     except Exception as error:  # the script is user code: any failure is reported in one line
-        raise StepsError(f"script {path} failed to load: {type(error).__name__}: {first_line(error)}"
+        raise StepsError(f"script {path} failed to load: {type(error).__name__}: {short_name(first_line(error))}"
                          f"{script_line(error, path)}") from error
     run = getattr(module, "run", None)
     if not callable(run):
@@ -414,7 +415,7 @@ def actions_from_script(path: Path, url: str, pace: float | None = None) -> Step
             raise StepsError(f"script {path} called sys.exit({exiting.code!r}) in run(page)"
                              f"{script_line(exiting, path)}; let run return instead") from exiting
         except Exception as error:  # the script is user code: any failure is reported in one line
-            raise StepsError(f"script {path} raised {type(error).__name__}: {first_line(error)}"
+            raise StepsError(f"script {path} raised {type(error).__name__}: {short_name(first_line(error))}"
                              f"{script_line(error, path)}") from error
     return log.steps
 

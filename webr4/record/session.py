@@ -32,6 +32,7 @@ from webr4.state.snapshot import StateSnapshot
 from webr4.trace import Category, Trace
 from webr4.errors import Webr4Error
 from webr4.keydocs import UNWRITTEN, KeyTable, doc
+from webr4.places import short_name, short_words
 from webr4.vocabulary import Truncation
 
 
@@ -113,10 +114,10 @@ def _check_actions_ran(trace: Trace, actions: list[UserAction]) -> None:
             continue
         if trace.navigation is not None:
             raise SessionError(
-                f"{action.step_text} never happened: the page had navigated away to {trace.navigation.target}; "
-                "webr4 explores one page, so end the steps there")
+                f"{action.step_text} never happened: the page had navigated away to "
+                f"{short_name(trace.navigation.target)}; webr4 explores one page, so end the steps there")
         if trace.truncated in (Truncation.EVENT_TIMEOUT, Truncation.ENDLESS_LOOP):
-            stuck = trace.events[trace.sequence[-1]].label if trace.sequence else "the page's loading"
+            stuck = short_words(trace.events[trace.sequence[-1]].label) if trace.sequence else "the page's loading"
             raise SessionError(f"{action.step_text} never happened: the page was stuck in {stuck}, "
                                "which never finished")
         why = [e.message for e in trace.errors if e.kind == "harness" and e.message.startswith(action.step_text)]

@@ -33,6 +33,7 @@ from webr4.browser.launch import sandbox_state
 from webr4.vocabulary import failure
 from webr4.engine import find_races
 from webr4.engine.filters import filters_by_name
+from webr4.places import short_words
 from webr4.rundir.run import RunDir
 from webr4.rundir.summary import INTERRUPTED, Summary
 from webr4.state.noise import NoiseMask
@@ -62,7 +63,7 @@ class SeedNotReproducible(Webr4Error):
 def _first_divergence(a: Trace, b: Trace) -> str:
     for i, (x, y) in enumerate(zip(a.sequence, b.sequence)):
         if x != y:
-            return f"step {i}: {a.events[x].label} vs {b.events[y].label}"
+            return f"step {i}: {short_words(a.events[x].label)} vs {short_words(b.events[y].label)}"
     return f"one replay ran {len(a.steps)} events, the other {len(b.steps)}"
 
 

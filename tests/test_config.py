@@ -165,6 +165,16 @@ def test_the_file_is_checked_as_the_command_line_is_and_named_with_its_key(tmp_p
     assert not (tmp_path / "run").exists()
 
 
+def test_a_fractional_seed_is_refused_on_the_command_line_as_in_the_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    missing = tmp_path / "actions.json"  # stops the command before any browser, had the seed passed
+    result = CliRunner().invoke(main, ["check", URL, "--seed", "1.5", "--actions", str(missing),
+                                       "--out", str(tmp_path / "run")])
+    assert (result.exit_code, result.stderr) == (2, "Error: Invalid value for '--seed': '1.5' is not a valid "
+                                                    "integer.\n")
+    assert not (tmp_path / "run").exists()
+
+
 def test_a_number_too_large_for_the_file_is_one_line_naming_its_key(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "webr4.toml").write_text("[explore]\nmax-sequences = 1e400\n")  # TOML reads it as inf

@@ -68,5 +68,5 @@ def test_each_kind_is_recorded_from_its_playwright_method(kind, page_url, tmp_pa
 def test_a_call_a_step_cannot_say_is_not_recorded(page_url, tmp_path: Path):
     script = tmp_path / "flow.py"
     script.write_text("def run(page):\n    page.click('#button', button='right')\n"
-                      "    page.locator('#choice').select_option(index=1)\n    page.click('#button', timeout=900)\n")
+                      "    page.locator('#choice').select_option(index=1)\n    page.click('#button', timeout=9000)\n")
     assert actions_from_script(script, page_url, pace=0) == [{"click": "#button"}]

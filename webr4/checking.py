@@ -22,7 +22,7 @@ from webr4.report.write import write_report
 from webr4.rundir.run import RunDir
 from webr4.rundir.summary import Summary
 from webr4.runlock import claim
-from webr4.sweep.backends import Backend, DaskCluster, WorkerProcesses
+from webr4.sweep.backends import Backend, DaskCluster, DaskConnection, WorkerProcesses
 from webr4.sweep.confirm import CONFIRM_CHOICES, UnknownConfirm, confirm_run, wanted
 from webr4.sweep.early_witness import DriverBrowser, EarlyWitness, LaunchedBrowser, overlaps
 from webr4.sweep.explore import explore, reserve
@@ -48,13 +48,16 @@ class SweepOptions:
     browser each, or a Dask cluster at ``cluster`` (``local:N``); with ``resume``, the sweep stored
     in the run continues with its own settings; which reversals are then confirmed in plain
     Chromium (``confirm``: ``none``, ``harmful``, ``all``; see :mod:`webr4.sweep.confirm`; any
-    other raises :class:`~webr4.sweep.confirm.UnknownConfirm`)."""
+    other raises :class:`~webr4.sweep.confirm.UnknownConfirm`). A ``connection`` to the cluster
+    at ``cluster``, when given, is one several sweeps share (a campaign's): the sweep runs on it
+    and leaves it open; else the sweep connects to ``cluster`` itself and closes it after."""
 
     settings: SweepSettings = SweepSettings()
     workers: int = 1
     cluster: str | None = None
     resume: bool = False
     confirm: str = "harmful"
+    connection: DaskConnection | None = None
 
     def __post_init__(self) -> None:
         if self.confirm not in CONFIRM_CHOICES:
@@ -126,7 +129,9 @@ async def _explore(session: Session, out: Path, options: SweepOptions, progress:
         return await explore(driver, session, out, options.settings, resume=options.resume, progress=progress,
                              witness=witness)
     backend: Backend
-    if options.cluster:
+    if options.connection is not None:
+        backend = await options.connection.backend(session)
+    elif options.cluster:
         backend = await DaskCluster.connect(options.cluster, session)
     else:
         backend = WorkerProcesses(session, options.workers)

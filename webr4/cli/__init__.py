@@ -3,12 +3,12 @@
 Every failure the user can fix (a bad file, an unreachable site, no browser) ends in one line
 on stderr naming the problem and what to do — never a traceback.
 
-Exit status: 0 when no harmful race was found, 1 when one was (``explore``, ``check``; ``replay``
-when the difference does not reproduce; ``deflake`` when an order fails a test), 2 for bad input
-or a failure that stopped the command, 130 when interrupted (Ctrl-C, SIGTERM; see
-:mod:`webr4.interrupts`, and :func:`webr4.__main__.main`, the program that runs this command
-line). Nothing else: the group's guard turns any unexpected exception into status 2 and one line
-(the traceback too with ``--debug`` or ``WEBR4_DEBUG=1``).
+Exit status: 0 when no harmful race was found, 1 when one was (``explore``, ``check``,
+``campaign``; ``replay`` when the difference does not reproduce; ``deflake`` when an order fails
+a test), 2 for bad input or a failure that stopped the command, 130 when interrupted (Ctrl-C,
+SIGTERM; see :mod:`webr4.interrupts`, and :func:`webr4.__main__.main`, the program that runs
+this command line). Nothing else: the group's guard turns any unexpected exception into status
+2 and one line (the traceback too with ``--debug`` or ``WEBR4_DEBUG=1``).
 
 Defaults for every option can come from ``webr4.toml`` (or ``[tool.webr4]`` in
 ``pyproject.toml``) in the working directory; see :mod:`webr4.config`.
@@ -47,6 +47,8 @@ class CommandHome(NamedTuple):
 
 
 COMMANDS: dict[str, CommandHome] = {
+    "campaign": CommandHome("webr4.cli.campaigning", "campaign_command", "Check every entry of SOURCE, each into a "
+                                                                         "run of its own, and write one overview."),
     "check": CommandHome("webr4.cli.sweeping", "check_command", "Record URL, explore it and write the report, "
                                                                 "in one command."),
     "deflake": CommandHome("webr4.cli.deflaking", "deflake_command", "Find the event orders that fail Playwright "

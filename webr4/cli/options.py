@@ -6,14 +6,13 @@ from __future__ import annotations
 import math
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import click
 
 from webr4.browser.limits import Limits
 from webr4.config import DurationError, parse_duration
 from webr4.instrument.chunks import CHUNK_MODELS
-from webr4.places import short_name
+from webr4.record.steps import web_url_problem
 
 
 class _WebUrl(click.ParamType):
@@ -24,15 +23,9 @@ class _WebUrl(click.ParamType):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         url = str(value)
-        shown = short_name(url)
-        try:
-            parts = urlsplit(url)
-            host = parts.hostname
-        except ValueError as error:
-            self.fail(f"{shown} is not a valid URL ({error})", param, ctx)
-        if parts.scheme not in ("http", "https") or not host:
-            self.fail(f"{shown} is not an http:// or https:// URL; webr4 loads pages from a web server "
-                      "(serve a local page with: python -m http.server)", param, ctx)
+        problem = web_url_problem(url)
+        if problem:
+            self.fail(problem, param, ctx)
         return url
 
 

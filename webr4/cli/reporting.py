@@ -1,21 +1,27 @@
 """The commands that read a finished run and start no browser: write its ``report``, ``export``
-its verdicts for CI. Neither imports Playwright (a test keeps it so)."""
+its verdicts for CI. Either takes a campaign's directory too (``campaign.json``): its overview,
+each entry's report, one JUnit and one SARIF file for all of its entries. Neither imports
+Playwright (a test keeps it so)."""
 
 from __future__ import annotations
 
 import sqlite3
 import webbrowser
+from collections.abc import Callable
 from pathlib import Path
 
 import click
 
 from webr4.cli.failures import Failure
 from webr4.report import ci
+from webr4.report.campaign import (entry_summary, unfinished_campaign, write_campaign_junit, write_campaign_report,
+                                   write_campaign_sarif)
 from webr4.report.write import write_report
+from webr4.rundir.campaign import CampaignDir, CampaignError
 from webr4.rundir.outputs import Output, OutputError, check_outputs
 from webr4.rundir.run import RunDir
 from webr4.rundir.store import StoreError, damaged
-from webr4.rundir.summary import SummaryError
+from webr4.rundir.summary import Summary, SummaryError
 
 
 @click.command("report")
@@ -24,8 +30,8 @@ from webr4.rundir.summary import SummaryError
 def report_command(run_dir: Path, open_page: bool) -> None:
     """Write the HTML report of the run directory RUN to RUN/report/index.html."""
     try:
-        page = write_report(run_dir)
-    except SummaryError as error:
+        page = _write_campaign_reports(run_dir) if CampaignDir(run_dir).is_campaign() else write_report(run_dir)
+    except (SummaryError, CampaignError) as error:
         raise click.UsageError(str(error)) from None
     except StoreError as error:
         raise Failure(str(error)) from None
@@ -48,29 +54,63 @@ def report_command(run_dir: Path, open_page: bool) -> None:
 def export_command(run_dir: Path, junit: Path | None, sarif: Path | None, force: bool, allow_unfinished: bool) -> None:
     """Write the verdicts of RUN for CI; exit status 1 when RUN has a harmful race.
 
-    A sweep that has not finished is refused (status 2) unless --allow-unfinished is given.
+    A sweep that has not finished is refused (status 2) unless --allow-unfinished is given. RUN
+    may be a campaign: its JUnit file holds a testsuite per entry, its SARIF file a run per entry.
     """
     try:
-        summary = RunDir(run_dir).read_summary()
         check_outputs([Output(option, path, option.removeprefix("--"))
                        for option, path in (("--junit", junit), ("--sarif", sarif)) if path is not None],
                       keep=[run_dir], force=force)
-    except (SummaryError, OutputError) as error:
+        campaign = CampaignDir(run_dir).read() if CampaignDir(run_dir).is_campaign() else None
+        summary = RunDir(run_dir).read_summary() if campaign is None else None
+    except (SummaryError, OutputError, CampaignError) as error:
         raise click.UsageError(str(error)) from None
-    unfinished = ci.unfinished_reason(run_dir, summary)
+    if campaign is not None:
+        _export((("--junit", junit, write_campaign_junit), ("--sarif", sarif, write_campaign_sarif)), run_dir,
+                allow_unfinished, unfinished_campaign(run_dir, campaign))
+        found = 0
+        for entry in campaign.entries:
+            found += _harmful_in_words(run_dir / entry.run, entry_summary(run_dir, entry), f"{entry.name}: ")
+    else:
+        assert summary is not None
+        _export((("--junit", junit, ci.write_junit), ("--sarif", sarif, ci.write_sarif)), run_dir, allow_unfinished,
+                ci.unfinished_reason(run_dir, summary))
+        found = _harmful_in_words(run_dir, summary)
+    if found:
+        raise SystemExit(1)
+
+
+def _export(writers: tuple[tuple[str, Path | None, Callable[[Path, Path], Path]], ...], run_dir: Path,
+            allow_unfinished: bool, unfinished: str | None) -> None:
+    """Write the files ``writers`` name (option, path, writer) for the run or campaign ``run_dir``,
+    unless it is ``unfinished`` and that is not allowed."""
     if unfinished and not allow_unfinished:
         raise Failure(f"{unfinished}, or pass --allow-unfinished")
     if unfinished:
         click.echo(f"warning: {unfinished}", err=True)
-    for option, path, write in (("--junit", junit, ci.write_junit), ("--sarif", sarif, ci.write_sarif)):
+    for option, path, write in writers:
         if path is not None:
             try:
                 click.echo(f"wrote {write(run_dir, path)}")
             except OSError as error:
                 raise click.BadParameter(f"cannot write {path}: {error.strerror}", param_hint=option) from None
-    found = summary.harmful()
-    click.echo(f"{len(found)} harmful of {len(summary.reversals)} reversals")
+
+
+def _harmful_in_words(run_dir: Path, summary: Summary | None, entry: str = "") -> int:
+    """Say how many of the run's reversals are harmful (``entry``: the campaign entry's name and a
+    colon), and each of those in words; return how many."""
+    found = summary.harmful() if summary is not None else []
+    click.echo(f"{entry}{len(found)} harmful of {len(summary.reversals) if summary else 0} reversals")
     for reversal in found:
         click.echo(ci.in_words(run_dir, reversal))
-    if found:
-        raise SystemExit(1)
+    return len(found)
+
+
+def _write_campaign_reports(directory: Path) -> Path:
+    """Write the report of every entry of the campaign in ``directory`` that has a run, then its
+    overview; return the overview's path."""
+    files = CampaignDir(directory)
+    for entry in files.read().entries:
+        if entry_summary(directory, entry) is not None:
+            write_report(files.run(entry).directory)
+    return write_campaign_report(directory)

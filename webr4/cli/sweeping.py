@@ -42,9 +42,9 @@ def explore_command(session_dir: Path, out_dir: Path, **sweep: Any) -> None:
     """
     session = load_session(session_dir)
     _refuse_foreign(out_dir)
-    resume = _resume_command()
-    options, progress, outputs = _sweep_options(out_dir, keep=(out_dir, session_dir),
-                                                  **settle_conflicts(sweep))
+    resume = resume_command()
+    options, progress, outputs = sweep_options(out_dir, keep=(out_dir, session_dir),
+                                                 **settle_conflicts(sweep))
 
     async def explore_and_report() -> Checked:
         summary = await explore_session(session, out_dir, options, progress=progress)
@@ -114,8 +114,8 @@ def check_command(url: str, out_dir: Path, actions: Path | None, script: Path | 
                        "is ignored", err=True)
     else:
         steps = session_steps(url, actions, script, pace, auto, seed)
-    resume = _resume_command()
-    options, progress, outputs = _sweep_options(out_dir, keep=(out_dir,), **settle_conflicts(sweep))
+    resume = resume_command()
+    options, progress, outputs = sweep_options(out_dir, keep=(out_dir,), **settle_conflicts(sweep))
     limits = execution_limits(horizon, max_events, event_timeout, parse_chunks, chunk_kb, step_wait,
                               block_service_workers)
     try:
@@ -127,7 +127,7 @@ def check_command(url: str, out_dir: Path, actions: Path | None, script: Path | 
 
 
 @dataclass(frozen=True)
-class _Outputs:
+class SweepOutputs:
     """Where a sweep's closing lines go, and which CI files to write after it."""
 
     to_stderr: bool
@@ -136,11 +136,11 @@ class _Outputs:
     fail_on: str = "harmful"
 
 
-def _sweep_options(out_dir: Path, *, keep: tuple[Path, ...], bound: int, strategy: str, max_sequences: int | None,
-                   time_limit: float | None, budget: float | None, mask: tuple[str, ...], mask_heap: tuple[str, ...],
-                   rules: str | None, workers: int, cluster: str | None, resume: bool, progress: str | None,
-                   junit: Path | None, sarif: Path | None, force: bool = False, confirm: str = "harmful",
-                   fail_on: str = "harmful", exhaustive: bool = False) -> tuple[SweepOptions, Progress, _Outputs]:
+def sweep_options(out_dir: Path, *, keep: tuple[Path, ...], bound: int, strategy: str, max_sequences: int | None,
+                  time_limit: float | None, budget: float | None, mask: tuple[str, ...], mask_heap: tuple[str, ...],
+                  rules: str | None, workers: int, cluster: str | None, resume: bool, progress: str | None,
+                  junit: Path | None, sarif: Path | None, force: bool = False, confirm: str = "harmful",
+                  fail_on: str = "harmful", exhaustive: bool = False) -> tuple[SweepOptions, Progress, SweepOutputs]:
     """The explore options of the command line, merged with the settings file (their conflicts
     settled by :func:`~webr4.cli.explore_options.settle_conflicts`) and checked, the CI files among
     them before anything is written (``keep``: the run and session directories).
@@ -167,7 +167,7 @@ def _sweep_options(out_dir: Path, *, keep: tuple[Path, ...], bound: int, strateg
         _note_stored_settings(out_dir, settings)
     options = SweepOptions(settings, workers=workers, cluster=cluster, resume=resume, confirm=confirm)
     reporter = progress_for(progress or ("bar" if sys.stderr.isatty() else "quiet"))
-    return options, reporter, _Outputs(progress == "json", junit, sarif, fail_on)
+    return options, reporter, SweepOutputs(progress == "json", junit, sarif, fail_on)
 
 
 def _budget_cap(bound: int) -> int | None:
@@ -177,7 +177,7 @@ def _budget_cap(bound: int) -> int | None:
     return None if given == click.core.ParameterSource.DEFAULT else bound
 
 
-def _resume_command() -> str:
+def resume_command() -> str:
     """The command that continues the current one: its arguments and every option given on the
     command line (so that a sweep interrupted before its settings were stored goes on as the
     same sweep, and one that resumes records again as it would have), plus ``--resume``."""
@@ -198,7 +198,7 @@ def _resume_command() -> str:
     return shlex.join(words + ["--resume"])
 
 
-def _report(checked: Checked, out_dir: Path, *, progress: _Outputs) -> None:
+def _report(checked: Checked, out_dir: Path, *, progress: SweepOutputs) -> None:
     """The closing lines of a sweep and its CI files; exit status 1 when a reversal is harmful."""
     summary = checked.summary
     for line in summary.closing_lines():

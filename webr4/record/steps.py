@@ -9,8 +9,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from webr4.browser.actions import parse_actions
+from webr4.places import short_name
 from webr4.record.auto import auto_actions
 from webr4.record.scripted import Steps, actions_from_script
 
@@ -36,6 +38,22 @@ class AutoExplore:
 
 StepSource = Sequence[Mapping[str, Any]] | Script | AutoExplore
 """Steps as ``--actions`` gives them (``{"click": "#add"}``, ``{"wait": 200}``, ...), or where to take them from."""
+
+
+def web_url_problem(url: str) -> str | None:
+    """Why ``url`` is no page webr4 can record (one clause naming the fix), or None for an
+    ``http://`` or ``https://`` URL with a host: webr4 records and replays what the page fetches
+    over HTTP, so a ``data:``, ``file:`` or host-less URL cannot be one."""
+    shown = short_name(url)
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname
+    except ValueError as error:
+        return f"{shown} is not a valid URL ({error})"
+    if parts.scheme not in ("http", "https") or not host:
+        return (f"{shown} is not an http:// or https:// URL; webr4 loads pages from a web server "
+                "(serve a local page with: python -m http.server)")
+    return None
 
 
 def user_steps(url: str, source: StepSource) -> Steps:

@@ -120,8 +120,21 @@ def _xml_text(text: str) -> str:
     return _NOT_XML.sub("\ufffd", text)
 
 
+JUNIT_COUNTS = ("tests", "failures", "errors", "skipped", "time")
+"""The counts a ``testsuite`` carries, and ``testsuites`` their sums."""
+
+
 def junit_tree(run_dir: Path, summary: Summary) -> ET.ElementTree:
     """The JUnit XML document of a run: ``testsuites`` holding one ``testsuite``."""
+    suite = junit_suite(run_dir, summary)
+    root = ET.Element("testsuites", {"name": "webr4", **{key: suite.get(key, "") for key in JUNIT_COUNTS}})
+    root.append(suite)
+    ET.indent(root)
+    return ET.ElementTree(root)
+
+
+def junit_suite(run_dir: Path, summary: Summary, name: str | None = None) -> ET.Element:
+    """The ``testsuite`` of a run, a ``testcase`` per reversal; ``name`` (default: ``webr4 URL``)."""
     reversals = summary.reversals
     counts = {
         "tests": str(len(reversals)),
@@ -132,33 +145,35 @@ def junit_tree(run_dir: Path, summary: Summary) -> ET.ElementTree:
     }
     site = _xml_text(summary.url)
     written = summary.to_json()
-    root = ET.Element("testsuites", {"name": "webr4", **counts})
-    suite = ET.SubElement(root, "testsuite", {"name": f"webr4 {site}".strip(), **counts})
+    suite = ET.Element("testsuite", {"name": _xml_text(name) if name else f"webr4 {site}".strip(), **counts})
     properties = ET.SubElement(suite, "properties")
     for key in ("site", "bound", "strategy", "status", "parse_chunks", "seed_events", "races_uncovered",
                 "sequences_explored", "truncated"):
         value = written.get(key)
         ET.SubElement(properties, "property", {"name": key, "value": "" if value is None else _xml_text(str(value))})
     for reversal in reversals:
-        case = ET.SubElement(suite, "testcase", {"classname": site or "webr4", "name": _xml_text(title(reversal))})
-        verdict, reasons = reversal.verdict, ", ".join(reversal.reasons)
-        words = _xml_text(in_words(run_dir, reversal))
-        if verdict in ("harmful", "error"):
-            tag = "failure" if verdict == "harmful" else "error"
-            message = f"{verdict}: {reasons}"
-            if verdict == "harmful" and reversal.differences:
-                message += f"; {differences_line(reversal.differences, per_category=1)}"
-            if reversal.confirmation:
-                message += _confirmation_words(reversal)
-            outcome = ET.SubElement(case, tag, {"type": verdict, "message": _xml_text(message)})
-            outcome.text = words
-        elif verdict == "unrealised":
-            ET.SubElement(case, "skipped", {"message": _xml_text(f"order not realised: {headline(reversal)}")})
-            ET.SubElement(case, "system-out").text = words
-        else:
-            ET.SubElement(case, "system-out").text = words
-    ET.indent(root)
-    return ET.ElementTree(root)
+        _junit_case(suite, run_dir, reversal, site)
+    return suite
+
+
+def _junit_case(suite: ET.Element, run_dir: Path, reversal: ReversalReport, site: str) -> None:
+    case = ET.SubElement(suite, "testcase", {"classname": site or "webr4", "name": _xml_text(title(reversal))})
+    verdict, reasons = reversal.verdict, ", ".join(reversal.reasons)
+    words = _xml_text(in_words(run_dir, reversal))
+    if verdict in ("harmful", "error"):
+        tag = "failure" if verdict == "harmful" else "error"
+        message = f"{verdict}: {reasons}"
+        if verdict == "harmful" and reversal.differences:
+            message += f"; {differences_line(reversal.differences, per_category=1)}"
+        if reversal.confirmation:
+            message += _confirmation_words(reversal)
+        outcome = ET.SubElement(case, tag, {"type": verdict, "message": _xml_text(message)})
+        outcome.text = words
+    elif verdict == "unrealised":
+        ET.SubElement(case, "skipped", {"message": _xml_text(f"order not realised: {headline(reversal)}")})
+        ET.SubElement(case, "system-out").text = words
+    else:
+        ET.SubElement(case, "system-out").text = words
 
 
 def write_junit(run_dir: Path, path: Path) -> Path:

@@ -14,7 +14,10 @@ file, a module per kind.
   (:class:`~webr4.rundir.summary.Summary`), ``webr4.sqlite`` (the store of every explored trace
   and end state, :mod:`webr4.rundir.store`), ``noise.json``, ``sequences/<n>/`` (``state.png``,
   ``diff.json``, ``diff.png``), ``reversals/<id>/`` (the :class:`~webr4.rundir.run.Witness`) and
-  ``report/``; ``webr4 check`` keeps its session in ``session/``.
+  ``report/``; ``webr4 check`` keeps its session in ``session/``;
+* a **campaign** (:class:`~webr4.rundir.campaign.CampaignDir`, written by ``webr4 campaign``):
+  ``campaign.json`` (:class:`~webr4.rundir.campaign.Campaign`), a run per entry in
+  ``sessions/<name>/`` and the overview ``report/index.html``.
 
 Paths written into a run are relative to it, so a run directory moved or copied with its
 session still reads. Readers accept what earlier versions wrote: traces without ``sequence``,

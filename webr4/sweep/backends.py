@@ -135,24 +135,22 @@ class WorkerProcesses:
         await asyncio.get_running_loop().run_in_executor(None, self._pool.shutdown)
 
 
-class DaskCluster:
-    """Executions as tasks on a Dask ``distributed`` cluster; each worker process keeps a browser.
+class DaskConnection:
+    """A client of a Dask ``distributed`` cluster, which several sweeps may share (a campaign's
+    entries run on one): each sweep takes a :class:`DaskCluster` backend of it with
+    :meth:`backend`, and closing that backend leaves the connection open.
 
     ``address`` is ``tcp://HOST:PORT`` of a running scheduler, or ``local:N`` to start a local
-    cluster of ``N`` single-threaded worker processes for the duration of the sweep. Workers of a
-    remote cluster get the session shipped once, packed, so they need not share a file system
-    with this one; local workers read it where it is. A local cluster keeps its scratch files in
-    a temporary directory of its own, removed by :meth:`close`.
+    cluster of ``N`` single-threaded worker processes until :meth:`close`. A local cluster keeps
+    its scratch files in a temporary directory of its own, removed by :meth:`close`.
     """
 
-    def __init__(self, client: Any, cluster: Any, task: Callable[..., Outcome], session: Any, workers: int,
-                 scratch: Path | None = None) -> None:
-        self._client, self._cluster, self._task, self._session = client, cluster, task, session
-        self._scratch = scratch
+    def __init__(self, client: Any, cluster: Any, workers: int, scratch: Path | None = None) -> None:
+        self.client, self._cluster, self._scratch = client, cluster, scratch
         self.workers = workers
 
     @classmethod
-    async def connect(cls, address: str, session: Session) -> DaskCluster:
+    async def open(cls, address: str) -> DaskConnection:
         try:
             import dask
             from distributed import Client, LocalCluster
@@ -184,17 +182,58 @@ class DaskCluster:
             raise
         await client.wait_for_workers(1, timeout="60s")
         workers = len((await client.scheduler.identity(n_workers=-1))["workers"])
-        if cluster is not None:  # local workers share this file system
-            return cls(client, cluster, execute_plan, str(session.directory.resolve()), workers, scratch)
-        packed = await client.scatter(pack_session(session.directory), broadcast=True)
-        return cls(client, cluster, execute_packed, packed, workers)
+        return cls(client, cluster, workers, scratch)
+
+    async def backend(self, session: Session) -> DaskCluster:
+        """The backend that runs ``session``'s executions on this cluster. Local workers read the
+        session where it is; those of a remote cluster get it shipped once, packed, so they need
+        not share a file system with this one."""
+        if self._cluster is not None:
+            return DaskCluster(self, execute_plan, str(session.directory.resolve()))
+        packed = await self.client.scatter(pack_session(session.directory), broadcast=True)
+        return DaskCluster(self, execute_packed, packed)
+
+    async def close(self) -> None:
+        try:
+            await self.client.close()
+            if self._cluster is not None:
+                await self._cluster.close()
+        finally:
+            if self._scratch is not None:
+                shutil.rmtree(self._scratch, ignore_errors=True)
+
+
+class DaskCluster:
+    """Executions of one session as tasks on a Dask cluster (a :class:`DaskConnection`); each
+    worker process keeps a browser. Made by :meth:`connect`, it owns its connection and closes
+    it; made by :meth:`DaskConnection.backend`, it leaves the connection to its owner."""
+
+    def __init__(self, connection: DaskConnection, task: Callable[..., Outcome], session: Any,
+                 owns_connection: bool = False) -> None:
+        self._connection, self._task, self._session = connection, task, session
+        self._owns_connection = owns_connection
+        self.workers = connection.workers
+
+    @classmethod
+    async def connect(cls, address: str, session: Session) -> DaskCluster:
+        """A connection to the cluster at ``address`` (see :class:`DaskConnection`), for this
+        sweep alone."""
+        connection = await DaskConnection.open(address)
+        try:
+            backend = await connection.backend(session)
+        except BaseException:
+            await connection.close()
+            raise
+        backend._owns_connection = True
+        return backend
 
     async def execute(self, plan: Sequence[str], variant: Variant = AS_RECORDED) -> Outcome:
         from distributed import KilledWorker
 
         for attempt in (1, 2):
             try:
-                return await self._client.submit(self._task, self._session, tuple(plan), variant, pure=False)
+                return await self._connection.client.submit(self._task, self._session, tuple(plan), variant,
+                                                            pure=False)
             except KilledWorker:
                 if attempt == 2:
                     raise BrowserLost("the Dask worker running an execution died, and again on another "
@@ -202,13 +241,8 @@ class DaskCluster:
         raise AssertionError("unreachable")
 
     async def close(self) -> None:
-        try:
-            await self._client.close()
-            if self._cluster is not None:
-                await self._cluster.close()
-        finally:
-            if self._scratch is not None:
-                shutil.rmtree(self._scratch, ignore_errors=True)
+        if self._owns_connection:
+            await self._connection.close()
 
 
 def _local_workers(address: str) -> int:

@@ -82,13 +82,15 @@ class JsonLines:
     "confirmation", ...}``; a ``phase`` line names the stage that begins (and ``total``, the
     reversals a confirmation will check); a ``sequence`` line carries the judged reversal's
     ``id``, ``verdict``, ``reasons``, ``location``, ``locations``, ``differences``, ``failure``,
-    ``unrealised`` and ``timing`` as ``summary.json`` has them."""
+    ``unrealised`` and ``timing`` as ``summary.json`` has them. Every line also carries ``tags``
+    (a campaign's: ``{"entry": NAME}``, which tells apart the lines of entries run side by side)."""
 
-    def __init__(self, stream: TextIO | None = None) -> None:
+    def __init__(self, stream: TextIO | None = None, tags: Mapping[str, Any] | None = None) -> None:
         self._stream = stream or sys.stdout
+        self._tags = dict(tags or {})
 
     def _emit(self, record: dict[str, Any]) -> None:
-        self._stream.write(json.dumps(record) + "\n")
+        self._stream.write(json.dumps(self._tags | record) + "\n")
         self._stream.flush()
 
     def phase(self, name: str, total: int | None = None) -> None:

@@ -43,7 +43,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 LONGEST_FIRST = ("deflake/test_deflake.py", "witness/test_export.py", "cli/test_interrupts.py",
                  "cli/test_signals.py", "browser/test_step_wait.py", "sweep/test_scale.py",
                  "browser/test_fidelity.py", "packaging/test_wheel.py", "sweep/test_verdicts.py",
-                 "ci/test_pytest_plugin.py", "witness/test_confirm_sites.py", "sweep/test_cli.py")
+                 "ci/test_pytest_plugin.py", "witness/test_confirm_sites.py", "sweep/test_cli.py",
+                 "campaign/test_campaign.py")
 """The test files that take longest (``pytest --durations=0``, summed per file), longest first:
 they run first, so that two workers end together rather than one finishing a long file alone.
 The order only places files; a file missing here runs after these, in its usual place."""

@@ -26,7 +26,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from webr4.report.ci import JUNIT_COUNTS, SARIF_SCHEMA, junit_suite, sarif_log
 from webr4.report.run import VERDICTS
 from webr4.resources import resource_dir
-from webr4.rundir.campaign import FAILED, FINISHED, Campaign, CampaignDir, CampaignEntry
+from webr4.rundir.campaign import FAILED, FINISHED, INTERRUPTED, RUNNING, Campaign, CampaignDir, CampaignEntry
 from webr4.rundir.outputs import write_atomically
 from webr4.rundir.summary import Summary, SummaryError
 
@@ -44,8 +44,10 @@ def unfinished_campaign(directory: Path, campaign: Campaign) -> str | None:
     left = [entry.name for entry in campaign.entries if entry.status != FINISHED]
     if not left:
         return None
-    return (f"the campaign in {directory} is {campaign.status}, {len(left)} of its {len(campaign.entries)} "
-            f"entries unfinished ({', '.join(left)}): its verdicts are partial; finish it with --resume")
+    how = {RUNNING: "is still running, or its process was killed", INTERRUPTED: "was interrupted",
+           FAILED: "ran to its end, but not every entry could run"}.get(campaign.status, f"is {campaign.status}")
+    return (f"the campaign in {directory} {how}: {len(left)} of its {len(campaign.entries)} entries unfinished "
+            f"({', '.join(left)}), its verdicts are partial; finish it with --resume")
 
 
 def write_campaign_report(directory: Path) -> Path:

@@ -8,7 +8,7 @@ working directory.
     selectors = ["#clock", ".ad"]      # DOM parts that vary on their own
     heap = ["window.stats"]            # heap paths that vary on their own
 
-    [explore]                          # defaults of `explore` and `check`
+    [explore]                          # defaults of `explore`, `check` and `campaign`
     bound = 1
     strategy = "r4"
     workers = 2
@@ -21,7 +21,7 @@ working directory.
     confirm = "harmful"                # reversals checked in plain Chromium: none, harmful, all
     fail-on = "harmful"                # exit 1 on any harmful reversal, or on "confirmed" ones only
 
-    [record]                           # defaults of `record` and `check` (and `run`'s limits)
+    [record]                           # defaults of `record`, `check`, `campaign` (and `run`'s limits)
     seed = 0
     horizon = 60000
     max-events = 5000
@@ -145,7 +145,7 @@ class Settings:
         explore = {key.replace("-", "_"): value for key, value in self.explore.items()}
         record = {key.replace("-", "_"): value for key, value in self.record.items()}
         limits = {key: value for key, value in record.items() if key != "seed"}
-        return {"explore": explore, "record": record, "check": record | explore,
+        return {"explore": explore, "record": record, "check": record | explore, "campaign": record | explore,
                 "run": limits | ({"seed": record["seed"]} if "seed" in record else {})}
 
 

@@ -140,7 +140,7 @@ class DaskConnection:
     entries run on one): each sweep takes a :class:`DaskCluster` backend of it with
     :meth:`backend`, and closing that backend leaves the connection open.
 
-    ``address`` is ``tcp://HOST:PORT`` of a running scheduler, or ``local:N`` to start a local
+    The ``address`` :meth:`open` takes is ``tcp://HOST:PORT`` of a running scheduler, or ``local:N`` to start a local
     cluster of ``N`` single-threaded worker processes until :meth:`close`. A local cluster keeps
     its scratch files in a temporary directory of its own, removed by :meth:`close`.
     """
@@ -184,14 +184,15 @@ class DaskConnection:
         workers = len((await client.scheduler.identity(n_workers=-1))["workers"])
         return cls(client, cluster, workers, scratch)
 
-    async def backend(self, session: Session) -> DaskCluster:
-        """The backend that runs ``session``'s executions on this cluster. Local workers read the
-        session where it is; those of a remote cluster get it shipped once, packed, so they need
-        not share a file system with this one."""
+    async def backend(self, session: Session, *, owned: bool = False) -> DaskCluster:
+        """The backend that runs ``session``'s executions on this cluster; ``owned``: closing it
+        closes this connection too (a connection for one sweep). Local workers read the session
+        where it is; those of a remote cluster get it shipped once, packed, so they need not share
+        a file system with this one."""
         if self._cluster is not None:
-            return DaskCluster(self, execute_plan, str(session.directory.resolve()))
+            return DaskCluster(self, execute_plan, str(session.directory.resolve()), owned)
         packed = await self.client.scatter(pack_session(session.directory), broadcast=True)
-        return DaskCluster(self, execute_packed, packed)
+        return DaskCluster(self, execute_packed, packed, owned)
 
     async def close(self) -> None:
         try:
@@ -220,12 +221,10 @@ class DaskCluster:
         sweep alone."""
         connection = await DaskConnection.open(address)
         try:
-            backend = await connection.backend(session)
+            return await connection.backend(session, owned=True)
         except BaseException:
             await connection.close()
             raise
-        backend._owns_connection = True
-        return backend
 
     async def execute(self, plan: Sequence[str], variant: Variant = AS_RECORDED) -> Outcome:
         from distributed import KilledWorker

@@ -38,7 +38,7 @@ from webr4.rundir.run import RunDir
 from webr4.rundir.summary import Summary, SummaryError
 from webr4.runlock import claim
 from webr4.sweep.backends import DaskConnection
-from webr4.sweep.execution import BrowserLost
+from webr4.sweep.plan_execution import BrowserLost
 from webr4.sweep.progress import Progress, Quiet
 
 

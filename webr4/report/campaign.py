@@ -24,7 +24,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from webr4.report.ci import JUNIT_COUNTS, SARIF_SCHEMA, junit_suite, sarif_log
-from webr4.report.run import VERDICTS
+from webr4.report.run_view import VERDICTS
 from webr4.resources import resource_dir
 from webr4.rundir.campaign import FAILED, FINISHED, INTERRUPTED, RUNNING, Campaign, CampaignDir, CampaignEntry
 from webr4.rundir.outputs import write_atomically

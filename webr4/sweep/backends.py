@@ -28,7 +28,7 @@ from webr4.sweep.plan_execution import AS_RECORDED, BrowserLost, Variant, execut
 from webr4.rundir.outcome import Outcome
 from webr4.sweep.parent_death import bind_to_parent, signals_held
 from webr4.record.session import Session
-from webr4.sweep.workers import execute_packed, execute_plan, pack_session
+from webr4.sweep.workers import execute_packed, execute_plan, pack_session, shipped
 from webr4.errors import Webr4Error
 
 _MARGIN_S = 60.0  # beyond the session's own run timeout, before an execution counts as hung
@@ -188,10 +188,12 @@ class DaskConnection:
         """The backend that runs ``session``'s executions on this cluster; ``owned``: closing it
         closes this connection too (a connection for one sweep). Local workers read the session
         where it is; those of a remote cluster get it shipped once, packed, so they need not share
-        a file system with this one."""
+        a file system with this one. It is shipped as a task's result, not scattered: when the
+        worker holding it dies, the scheduler runs the task again, where scattered data would be
+        lost and every execution waiting for it cancelled."""
         if self._cluster is not None:
             return DaskCluster(self, execute_plan, str(session.directory.resolve()), owned)
-        packed = await self.client.scatter(pack_session(session.directory), broadcast=True)
+        packed = self.client.submit(shipped, pack_session(session.directory), pure=True)
         return DaskCluster(self, execute_packed, packed, owned)
 
     async def close(self) -> None:

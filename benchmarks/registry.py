@@ -102,6 +102,7 @@ BENCHMARKS: tuple[Benchmark, ...] = (
               tables=(_page("real-apps.md", "check_cost"),)),
     Benchmark("deflake", (corpora.FLAKY,), long=True, tables=(_page("deflake.md", "deflake"),)),
     Benchmark("regression_tests", (corpora.REAL_APPS, corpora.TODOMVC_EXAMPLES), long=True),
+    Benchmark("campaign", (corpora.REAL_APPS,), long=True),
 )
 
 

@@ -28,7 +28,8 @@ from webr4.sweep.plan_execution import AS_RECORDED, BrowserLost, Variant, execut
 from webr4.rundir.outcome import Outcome
 from webr4.sweep.parent_death import bind_to_parent, signals_held
 from webr4.record.session import Session
-from webr4.sweep.workers import execute_packed, execute_plan, pack_session, shipped
+from webr4.sweep.workers import execute_packed, execute_plan, installed_version, pack_session, shipped
+from webr4.version import __version__
 from webr4.errors import Webr4Error
 
 _MARGIN_S = 60.0  # beyond the session's own run timeout, before an execution counts as hung
@@ -172,17 +173,21 @@ class DaskConnection:
             else:
                 raise BackendError(f"--cluster {address!r}: give tcp://HOST:PORT of a Dask scheduler or local:N")
             client = await Client(target, asynchronous=True, timeout="20s")
-        except OSError as error:
+        except BaseException as error:
             if cluster is not None:
                 await cluster.close()
-            raise BackendError(f"cannot reach the Dask scheduler at {address}: {error}") from None
-        except BaseException:
             if scratch is not None:
                 shutil.rmtree(scratch, ignore_errors=True)
+            if isinstance(error, OSError):
+                raise BackendError(f"cannot reach the Dask scheduler at {address}: {error}") from None
             raise
-        await client.wait_for_workers(1, timeout="60s")
-        workers = len((await client.scheduler.identity(n_workers=-1))["workers"])
-        return cls(client, cluster, workers, scratch)
+        connection = cls(client, cluster, 0, scratch)
+        try:
+            connection.workers = await _checked_workers(client, address)
+        except BaseException:
+            await connection.close()
+            raise
+        return connection
 
     async def backend(self, session: Session, *, owned: bool = False) -> DaskCluster:
         """The backend that runs ``session``'s executions on this cluster; ``owned``: closing it
@@ -244,6 +249,28 @@ class DaskCluster:
     async def close(self) -> None:
         if self._owns_connection:
             await self._connection.close()
+
+
+async def _checked_workers(client: Any, address: str) -> int:
+    """How many workers the cluster has, once one has joined and every one runs this webr4
+    (:class:`BackendError` otherwise: a worker without it, or with another version, would fail
+    every execution or judge them by other rules)."""
+    try:
+        await client.wait_for_workers(1, timeout="60s")
+    except TimeoutError:
+        raise BackendError(f"no Dask worker joined the scheduler at {address} within 60 s; start workers, "
+                           "or check that they reach it") from None
+    try:
+        versions: dict[str, str] = await client.run(installed_version)
+    except Exception as error:  # what failed on a worker, raised here: most often webr4 missing there
+        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise BackendError(f"the Dask workers at {address} cannot run webr4 {__version__} ({reason}); install "
+                           f"webr4[cluster] {__version__} where they run") from None
+    other = sorted(set(versions.values()) - {__version__})
+    if other:
+        raise BackendError(f"the Dask workers at {address} run webr4 {', '.join(other)}, this machine "
+                           f"{__version__}; install the same version on both")
+    return len(versions)
 
 
 def _local_workers(address: str) -> int:

@@ -25,6 +25,7 @@ from webr4.browser.teardown import quiet_lost_browser
 from webr4.sweep.plan_execution import AS_RECORDED, BrowserLost, Variant, execute
 from webr4.rundir.outcome import Outcome
 from webr4.record.session import Session
+from webr4.version import __version__
 
 
 class BrowserHost:
@@ -96,6 +97,11 @@ def _process_host() -> BrowserHost:
 def execute_plan(session_dir: str, plan: Sequence[str], variant: Variant = AS_RECORDED) -> Outcome:
     """Execute ``plan`` in this process's browser (the task a worker process runs)."""
     return _process_host().execute(Path(session_dir), plan, variant)
+
+
+def installed_version() -> str:
+    """The version of webr4 this process runs (each Dask worker is asked before a sweep)."""
+    return __version__
 
 
 def pack_session(directory: Path) -> bytes:

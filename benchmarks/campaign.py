@@ -183,13 +183,15 @@ def table(one: CampaignRun, two: CampaignRun) -> str:
         status = f"{run.exit_status}{f' ({run.error})' if run.error else ''}"
         lines.append(f"| `{run.cluster}` | {run.wall_s:.1f} | {_figure(run.first_line_s)} | {status} | "
                      f"{one.wall_s / run.wall_s:.2f}× | {_figure(run.load)} |")
-    lines += ["", f"| app | recording (s) | `{one.cluster}`: start – end (s) | `{two.cluster}`: start – end (s) | "
-              f"`{one.cluster}`: sequences: {' / '.join(_VERDICTS)} | `{two.cluster}`: the same |",
+    lines += ["", f"| app | recording (s), `{one.cluster}` / `{two.cluster}` | `{one.cluster}`: start – end (s) | "
+              f"`{two.cluster}`: start – end (s) | `{one.cluster}`: sequences: {' / '.join(_VERDICTS)} | "
+              f"`{two.cluster}`: the same |",
               "|---|---:|---:|---:|---|---|"]
     second = {e.name: e for e in two.entries}
     for entry in one.entries:
         other = second.get(entry.name)
-        lines.append(f"| {entry.name} | {_figure(entry.recording_s)} | {_span(entry)} | "
+        recordings = f"{_figure(entry.recording_s)} / {_figure(other.recording_s if other else None)}"
+        lines.append(f"| {entry.name} | {recordings} | {_span(entry)} | "
                      f"{_span(other)} | {_counts(entry)} | {_counts(other)} |")
     lines += ["", agreement(one, two)]
     return "\n".join(lines)
@@ -224,6 +226,11 @@ def swept(run: CampaignRun) -> float:
     return sum(entry.sweep_s for entry in run.entries)
 
 
+def recorded(run: CampaignRun) -> float:
+    """The seconds of the entries' recordings, summed."""
+    return sum(entry.recording_s or 0.0 for entry in run.entries)
+
+
 def limits(one: CampaignRun, two: CampaignRun, cores: int) -> str:
     """What limits the speed-up of ``two`` over ``one`` on ``cores`` cores, and what a bigger
     cluster would change, in words built from the runs' figures."""
@@ -232,7 +239,6 @@ def limits(one: CampaignRun, two: CampaignRun, cores: int) -> str:
     if not spans or len(ends) < 2 or not one.entries:
         return "The runs did not get far enough to say what limits the speed-up."
     longest = max(spans, key=lambda e: e.span_s or 0.0)
-    recording = sum(e.recording_s or 0.0 for e in one.entries)
     sharing = (f"so each execution takes longer than on one worker: the entries' sweeps took {swept(one):.0f} s "
                f"in all with one worker and {swept(two):.0f} s with two, each beside another entry's"
                if swept(two) > swept(one) else
@@ -241,17 +247,21 @@ def limits(one: CampaignRun, two: CampaignRun, cores: int) -> str:
     return (
         f"Two workers made the campaign {one.wall_s / two.wall_s:.2f}× as fast ({one.wall_s:.0f} s → "
         f"{two.wall_s:.0f} s) on {cores} cores. Their two Chromiums share those cores with the campaign's own, "
-        f"which records, {sharing}. Each entry records once before its sweep, in the campaign's process and not on "
-        f"the cluster: {recording:.0f} s of the one-worker run ({recording / one.wall_s:.0%}) went to recordings. "
-        f"The longest entry, {longest.name}, took {longest.span_s:.0f} s from its first line to its end with two "
-        f"workers; after the second-to-last entry finished, the last one ran alone for {two.wall_s - ends[-2]:.0f} "
-        f"s, with only its own executions for two workers. The cluster took {_figure(one.first_line_s, '.0f')} s "
-        f"and {_figure(two.first_line_s, '.0f')} s to start before the first recording, and each worker starts a "
+        f"which records, {sharing}; and the machine was shared, its load average {_figure(one.load)} and "
+        f"{_figure(two.load)} as the runs began. Each entry records once before its sweep, in the campaign's "
+        f"process and not on the cluster: {recorded(one):.0f} s of the one-worker run "
+        f"({recorded(one) / one.wall_s:.0%}) went to recordings, and {recorded(two):.0f} s with two, where two "
+        f"recordings at a time share the cores with the sweeps. The longest entry, {longest.name}, took "
+        f"{longest.span_s:.0f} s from its first line to its end with two workers; after the second-to-last "
+        f"entry finished, the last one ran alone for {two.wall_s - ends[-2]:.0f} s, with only its own "
+        f"executions for two workers. The cluster took {_figure(one.first_line_s, '.0f')} s and "
+        f"{_figure(two.first_line_s, '.0f')} s to start before the first recording, and each worker starts a "
         f"Chromium of its own on its first execution. On a cluster with at least as many workers as entries "
-        f"({len(one.entries)} here), every entry starts at once and the longest entry's recording and sweep bound "
-        f"the wall time; the spare workers then run the executions of one sweep side by side too (its three seed "
-        f"replays, the sequences its planner expects next), which shortens that entry itself, down to its "
-        f"recording and the executions that must wait for one another.")
+        f"({len(one.entries)} here), every entry starts at once and the longest entry's recording and sweep "
+        f"bound the wall time ({longest.name}'s {longest.span_s:.0f} s here, at two workers); the spare workers "
+        f"then run the executions of one sweep side by side too (its three seed replays, the sequences its "
+        f"planner expects next), which shortens that entry itself, down to its recording and the executions "
+        f"that must wait for one another.")
 
 
 def run(sites: list[Path]) -> Section:

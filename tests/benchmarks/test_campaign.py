@@ -36,4 +36,4 @@ def test_the_paragraph_names_the_longest_entry_and_the_tail_it_ran_alone() -> No
     words = limits(one, two, cores=2)
     assert words.startswith("Two workers made the campaign 1.50× as fast (60 s → 40 s) on 2 cores.")
     assert "The longest entry, vue, took 36 s" in words and "the last one ran alone for 15 s" in words
-    assert "4 s of the one-worker run (7%) went to recordings" in words
+    assert "4 s of the one-worker run (7%) went to recordings, and 4 s with two" in words

@@ -1,5 +1,8 @@
 """A Dask worker killed in the middle of a campaign loses nothing: the executions it held run
-again elsewhere, and the campaign ends with the verdicts an undisturbed one gives."""
+again elsewhere, and the campaign ends with the verdicts an undisturbed one gives.
+
+The cluster is this process's, so that the test can find its workers and kill one; the campaign
+reaches it as any remote cluster (``--cluster tcp://…``), and ships it each session."""
 
 from __future__ import annotations
 
@@ -93,9 +96,10 @@ def test_a_worker_killed_mid_campaign_loses_no_execution(base, client, tmp_path)
     guard = threading.Timer(HANG_GUARD_S, disturbed.kill)  # a hang fails the test rather than blocking it
     guard.start()
     try:
-        killed = False
-        for line in disturbed.stdout or ():  # from the first judged sequence on, when a worker is busy
-            if not killed and json.loads(line)["event"] == "sequence":
+        judged = killed = False
+        for line in disturbed.stdout or ():  # at a line after the first judged sequence, when a worker is busy
+            judged = judged or json.loads(line)["event"] == "sequence"
+            if judged and not killed:
                 killed = kill_a_busy_worker(client)
         disturbed.wait()
     finally:

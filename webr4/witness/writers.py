@@ -18,216 +18,11 @@ from typing import Any, Callable
 
 from webr4.rundir.outputs import EXPORTED_TEST_MARK, EXPORTED_TEST_WORDS
 from webr4.witness.asserted_outcome import Check
+from webr4.witness.race_helper import PYTHON_HELPER, TYPESCRIPT_HELPER
 from webr4.witness.racetest import RaceTest, Step
 
 LEVERS_SWITCH = "WEBR4_LEVERS"
 """The environment variable that switches a generated test's levers off (``off``)."""
-
-_PYTHON_HELPER = '''# The app's origin when webr4 recorded it; --base-url overrides it.
-RECORDED_AT = {origin}
-LEVERS = os.environ.get("{switch}", "on") != "off"
-early|EARLY_MS = 10_000  # how long an early action waits before it lets the held responses go
-
-
-class Race:
-    """The levers that force the racing order (all off with {switch}=off)."""
-
-    def __init__(self, page: Page) -> None:
-        self.page = page
-errors|        self.errors: list[str] = []
-held|        self.held: dict[str, tuple[Callable[[str], bool], list[Route]]] = {{}}
-clock|        self.ms = 0  # the paused clock's time, after the page's start
-errors|        page.on("pageerror", lambda e: self.errors.append(f"{{e.name}}: {{e.message}}"))
-arrived|        self.arrivals: list[str] = []
-arrived|        page.on("requestfinished", lambda r: self.arrivals.append(urlsplit(r.url).path))
-held|
-held|    def hold(self, path: str) -> str:
-held|        """Hold back the responses to ``path`` until :meth:`release`."""
-held|        if LEVERS:
-held|            routes: list[Route] = []
-held|            self.held[path] = (lambda url: urlsplit(url).path == path), routes
-held|            self.page.route(self.held[path][0], lambda route: routes.append(route))
-held|        return path
-held|
-held|    def release(self, path: str) -> None:
-held|        """Let the held responses to ``path`` go, and every later one through; once
-held|        one was held, wait until it has arrived (the page's own order goes on from there)."""
-held|        matches, routes = self.held.pop(path, (None, []))
-held|        if matches is not None:
-held|            self.page.unroute(matches)
-held|        for route in routes:
-held|            try:
-held|                route.continue_()
-held|            except Error:  # the page went on without it
-held|                pass
-held|        if routes:
-held|            self.arrived(path)
-early|
-early|    def early(self, action: Callable[..., Any], *args: str, held: list[str]) -> None:
-early|        """Act before the held responses arrive; when the app waits for them first (the
-early|        race is fixed that way), let them go and act after them. With the levers off, act
-early|        after them, as in the page's own order."""
-early|        if not LEVERS:
-early|            for path in held:
-early|                self.arrived(path)
-early|            return action(*args)
-early|        try:
-early|            action(*args, timeout=EARLY_MS)
-early|        except Error:
-early|            for path in held:
-early|                self.release(path)
-early|            action(*args)
-arrived|
-arrived|    def arrived(self, path: str) -> None:
-arrived|        """Wait until the response to ``path`` has arrived (15 s at most: a fixed app
-arrived|        may not ask for it), and the page's task for it has run."""
-arrived|        for _ in range(150):
-arrived|            if path in self.arrivals:
-arrived|                break
-arrived|            self.page.wait_for_timeout(100)
-arrived|        self.page.wait_for_timeout(100)
-clock|
-clock|    def pause_clock(self) -> None:
-clock|        if LEVERS:
-clock|            self.page.clock.install()
-clock|            self.page.clock.pause_at(datetime.now() + timedelta(seconds=1))
-clock|
-clock|    def run_clock(
-clock|        self, to_ms: int, shows: Locator | None = None, at_most: float = float("inf")
-clock|    ) -> None:
-clock|        """Run the paused clock to ``to_ms``; then, while ``shows`` is hidden (3 s at
-clock|        most), on by 4 ms at a time, never past ``at_most``: the app's timers render it."""
-clock|        if not LEVERS:
-clock|            return
-clock|        if to_ms > self.ms:
-clock|            self.page.clock.run_for(to_ms - self.ms)
-clock|            self.ms = to_ms
-clock|        for _ in range(120):
-clock|            if shows is None or self.ms + 4 > at_most or shows.is_visible():
-clock|                return
-clock|            self.page.clock.run_for(4)
-clock|            self.ms += 4
-clock|            self.page.wait_for_timeout(25)
-
-    def done(self) -> None:
-        """Let go of every lever: the order is decided."""
-held|        for path in list(self.held):
-held|            self.release(path)
-clock|        if LEVERS:
-clock|            self.page.clock.resume()
-        self.page.wait_for_load_state("load")
-'''
-
-_TYPESCRIPT_HELPER = '''
-// The app's origin when webr4 recorded it; baseURL in the config overrides it.
-const RECORDED_AT = {origin};
-const LEVERS = process.env.{switch} !== "off";
-early|// How long an early action waits before it lets the held responses go.
-early|const EARLY_MS = 10_000;
-
-held|type Held = {{ matches: (url: URL) => boolean; routes: Route[] }};
-held|
-/** The levers that force the racing order (all off with {switch}=off). */
-class Race {{
-errors|  errors: string[] = [];
-arrived|  private arrivals: string[] = [];
-held|  private held = new Map<string, Held>();
-clock|  private ms = 0; // the paused clock's time, after the page's start
-
-  constructor(private page: Page) {{
-errors|    page.on("pageerror", (e) => this.errors.push(`${{e.name}}: ${{e.message}}`));
-arrived|    page.on("requestfinished", (r) => this.arrivals.push(pathOf(r.url())));
-  }}
-held|
-held|  /** Hold back the responses to `path` until release(path). */
-held|  async hold(path: string): Promise<string> {{
-held|    if (LEVERS) {{
-held|      const matches = (url: URL) => url.pathname === path;
-held|      const routes: Route[] = [];
-held|      this.held.set(path, {{ matches, routes }});
-held|      await this.page.route(matches, (route) => void routes.push(route));
-held|    }}
-held|    return path;
-held|  }}
-held|
-held|  /** Let the held responses to `path` go, and every later one through; once
-held|   * one was held, wait until it has arrived (the page goes on from there). */
-held|  async release(path: string): Promise<void> {{
-held|    const held = this.held.get(path);
-held|    if (!held) return;
-held|    this.held.delete(path);
-held|    await this.page.unroute(held.matches);
-held|    for (const route of held.routes) await route.continue().catch(() => {{}});
-held|    if (held.routes.length) await this.arrived(path);
-held|  }}
-early|
-early|  /** Act before the held responses arrive; if the app waits for them first
-early|   * (the race is fixed that way), let them go and act after them. With the
-early|   * levers off, act after them, as in the page's own order. */
-early|  async early(
-early|    action: (options: {{ timeout?: number }}) => Promise<unknown>,
-early|    ...held: string[]
-early|  ) {{
-early|    if (!LEVERS) {{
-early|      for (const path of held) await this.arrived(path);
-early|      return action({{}});
-early|    }}
-early|    try {{
-early|      await action({{ timeout: EARLY_MS }});
-early|    }} catch {{
-early|      for (const path of held) await this.release(path);
-early|      await action({{}});
-early|    }}
-early|  }}
-arrived|
-arrived|  /** Wait until the response to `path` has arrived (15 s at most: a fixed app
-arrived|   * may not ask for it), and the page's task for it has run. */
-arrived|  async arrived(path: string): Promise<void> {{
-arrived|    for (let tries = 0; tries < 150 && !this.arrivals.includes(path); tries++) {{
-arrived|      await this.page.waitForTimeout(100);
-arrived|    }}
-arrived|    await this.page.waitForTimeout(100);
-arrived|  }}
-clock|
-clock|  async pauseClock(): Promise<void> {{
-clock|    if (!LEVERS) return;
-clock|    await this.page.clock.install();
-clock|    await this.page.clock.pauseAt(Date.now() + 1000);
-clock|  }}
-clock|
-clock|  /** Run the paused clock to `toMs`; then, while `shows` is hidden (3 s at most),
-clock|   *  on by 4 ms at a time, never past `atMost`: the app's timers render it. */
-clock|  async runClock(
-clock|    toMs: number,
-clock|    shows?: Locator,
-clock|    atMost = Infinity,
-clock|  ): Promise<void> {{
-clock|    if (!LEVERS) return;
-clock|    if (toMs > this.ms) {{
-clock|      await this.page.clock.runFor(toMs - this.ms);
-clock|      this.ms = toMs;
-clock|    }}
-clock|    for (let tick = 0; tick < 120 && shows && this.ms + 4 <= atMost; tick++) {{
-clock|      if (await shows.isVisible()) return;
-clock|      await this.page.clock.runFor(4);
-clock|      this.ms += 4;
-clock|      await this.page.waitForTimeout(25);
-clock|    }}
-clock|  }}
-
-  /** Let go of every lever: the order is decided. */
-  async done(): Promise<void> {{
-held|    for (const path of [...this.held.keys()]) await this.release(path);
-clock|    if (LEVERS) await this.page.clock.resume();
-    await this.page.waitForLoadState("load");
-  }}
-}}
-paths|
-paths|function pathOf(url: string): string {{
-paths|  return new URL(url).pathname;
-paths|}}
-'''
-
 
 def _needs(test: RaceTest) -> set[str]:
     """Which parts of the helper ``test`` uses (the tags of the helper's lines)."""
@@ -348,7 +143,7 @@ def python_test(test: RaceTest, file_name: str) -> str:
              *(["from typing import Any"] if "early" in needs else []),
              f"from urllib.parse import {'urljoin, urlsplit' if 'paths' in needs else 'urljoin'}", "",
              f"from playwright.sync_api import {', '.join(playwright)}", ""]
-    lines += _helper(_PYTHON_HELPER, test)
+    lines += _helper(PYTHON_HELPER, test)
     lines += ["", "", f"def test_{test.name}(page: Page, base_url: str | None) -> None:",
               "    race = Race(page)"]
     for held in test.held:
@@ -428,7 +223,7 @@ def typescript_test(test: RaceTest, file_name: str) -> str:
     lines = [f"// {EXPORTED_TEST_WORDS}.", "/**", *[f" * {line}".rstrip() for line in doc], " */",
              f'import {{ test, expect,{" type Locator," if test.clock else ""} type Page'
              f'{", type Route" if test.held else ""} }} from "@playwright/test";']
-    lines += _helper(_TYPESCRIPT_HELPER, test)
+    lines += _helper(TYPESCRIPT_HELPER, test)
     opening = f"test({_py(test.title)}, async ({{ page, baseURL }}) => {{"
     if len(opening) > PRINT_WIDTH:
         opening = f"test({_py(test.title)}, async ({{\n  page,\n  baseURL,\n}}) => {{"

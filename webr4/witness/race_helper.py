@@ -33,18 +33,23 @@ held|            self.page.route(self.held[path][0], lambda route: routes.append
 held|        return path
 held|
 held|    def release(self, path: str) -> None:
-held|        """Let the held responses to ``path`` go, and every later one through; once
-held|        one was held, wait until it has arrived (the page's own order goes on from there)."""
+held|        """Let the held responses to ``path`` go, and every later one through; then
+held|        wait until it has arrived (asked for or not yet) and the page is quiet: the
+held|        page's own order goes on from there, and webr4 takes a step on a quiet page."""
 held|        matches, routes = self.held.pop(path, (None, []))
-held|        if matches is not None:
-held|            self.page.unroute(matches)
+held|        if matches is None:
+held|            return
+held|        self.page.unroute(matches)
 held|        for route in routes:
 held|            try:
 held|                route.continue_()
 held|            except Error:  # the page went on without it
 held|                pass
-held|        if routes:
-held|            self.arrived(path)
+held|        self.arrived(path)
+held|        try:  # quiet: 500 ms with no request (an app that polls never is)
+held|            self.page.wait_for_load_state("networkidle", timeout=10_000)
+held|        except Error:
+held|            pass
 early|
 early|    def early(self, action: Callable[..., Any], *args: str, held: list[str]) -> None:
 early|        """Act before the held responses arrive; when the app waits for them first (the
@@ -138,15 +143,20 @@ held|    }}
 held|    return path;
 held|  }}
 held|
-held|  /** Let the held responses to `path` go, and every later one through; once
-held|   * one was held, wait until it has arrived (the page goes on from there). */
+held|  /** Let the held responses to `path` go, and every later one through; then
+held|   * wait until it has arrived (asked for or not yet) and the page is quiet. */
 held|  async release(path: string): Promise<void> {{
 held|    const held = this.held.get(path);
 held|    if (!held) return;
 held|    this.held.delete(path);
 held|    await this.page.unroute(held.matches);
 held|    for (const route of held.routes) await route.continue().catch(() => {{}});
-held|    if (held.routes.length) await this.arrived(path);
+held|    await this.arrived(path);
+held|    // webr4 takes the next step on a quiet page: 500 ms with no request
+held|    // (10 s at most: an app that polls is never quiet)
+held|    await this.page
+held|      .waitForLoadState("networkidle", {{ timeout: 10_000 }})
+held|      .catch(() => {{}});
 held|  }}
 early|
 early|  /** Act before the held responses arrive; if the app waits for them first

@@ -71,18 +71,25 @@ def verdicts(run: Path) -> dict[str, Counter[tuple[str, str, str]]]:
     return found
 
 
-def pid_if_executing(dask_worker: Any) -> int | None:
-    """The worker's process id while it runs a task (an execution in its browser), else None."""
-    return os.getpid() if dask_worker.state.executing else None
+def kill_on_the_next_task(flag: Path) -> Any:
+    """A worker plugin: the first worker to start a task once ``flag`` exists takes the flag and
+    kills its own process (SIGKILL) as the task begins, so the kill always lands in the middle
+    of an execution, whatever the machine's speed; its nanny starts a new worker, with no
+    browser yet, which finds the flag taken."""
+    pytest.importorskip("distributed")
+    from distributed import WorkerPlugin
 
+    class KillOnTheNextTask(WorkerPlugin):
+        def transition(self, key: Any, start: str, finish: str, **kwargs: Any) -> None:
+            if finish != "executing":
+                return
+            try:
+                os.rename(flag, flag.with_suffix(".taken"))
+            except OSError:  # no flag yet, or another worker took it
+                return
+            os.kill(os.getpid(), signal.SIGKILL)
 
-def kill_a_busy_worker(client: Any) -> bool:
-    """SIGKILL a worker process in the middle of an execution, if one is; its nanny starts a new
-    worker, with no browser yet."""
-    busy = [pid for pid in client.run(pid_if_executing).values() if pid is not None]
-    if busy:
-        os.kill(busy[0], signal.SIGKILL)
-    return bool(busy)
+    return KillOnTheNextTask()
 
 
 def test_a_worker_killed_mid_campaign_loses_no_execution(base, client, tmp_path):
@@ -92,19 +99,19 @@ def test_a_worker_killed_mid_campaign_loses_no_execution(base, client, tmp_path)
     calm.communicate(timeout=HANG_GUARD_S)
     assert calm.returncode == 1, (tmp_path / "calm.stderr").read_text()
 
+    flag = tmp_path / "kill-next"
+    client.register_plugin(kill_on_the_next_task(flag), name="kill-on-the-next-task")
     disturbed = start(listed, tmp_path / "disturbed", address)
     guard = threading.Timer(HANG_GUARD_S, disturbed.kill)  # a hang fails the test rather than blocking it
     guard.start()
     try:
-        judged = killed = False
-        for line in disturbed.stdout or ():  # at a line after the first judged sequence, when a worker is busy
-            judged = judged or json.loads(line)["event"] == "sequence"
-            if judged and not killed:
-                killed = kill_a_busy_worker(client)
+        for line in disturbed.stdout or ():  # the next task after the first judged sequence kills its worker
+            if json.loads(line)["event"] == "sequence" and not flag.with_suffix(".taken").exists():
+                flag.touch()
         disturbed.wait()
     finally:
         guard.cancel()
-    assert killed, "the campaign ended before a worker could be killed in the middle of an execution"
+    assert flag.with_suffix(".taken").exists(), "no execution started after the first judged sequence"
     assert disturbed.returncode == 1, (tmp_path / "disturbed.stderr").read_text()
     expected = verdicts(tmp_path / "calm")
     assert verdicts(tmp_path / "disturbed") == expected

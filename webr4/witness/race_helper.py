@@ -34,8 +34,8 @@ held|        return path
 held|
 held|    def release(self, path: str) -> None:
 held|        """Let the held responses to ``path`` go, and every later one through; then
-held|        wait until it has arrived (asked for or not yet) and the page is quiet: the
-held|        page's own order goes on from there, and webr4 takes a step on a quiet page."""
+held|        wait until it has arrived (asked for or not yet) and, the last held one gone,
+held|        until the page is quiet: webr4 takes a step on a quiet page."""
 held|        matches, routes = self.held.pop(path, (None, []))
 held|        if matches is None:
 held|            return
@@ -46,6 +46,8 @@ held|                route.continue_()
 held|            except Error:  # the page went on without it
 held|                pass
 held|        self.arrived(path)
+held|        if self.held:  # no page is quiet while a response is held
+held|            return
 held|        try:  # quiet: 500 ms with no request (an app that polls never is)
 held|            self.page.wait_for_load_state("networkidle", timeout=10_000)
 held|        except Error:
@@ -152,6 +154,7 @@ held|    this.held.delete(path);
 held|    await this.page.unroute(held.matches);
 held|    for (const route of held.routes) await route.continue().catch(() => {{}});
 held|    await this.arrived(path);
+held|    if (this.held.size) return; // no page is quiet while a response is held
 held|    // webr4 takes the next step on a quiet page: 500 ms with no request
 held|    // (10 s at most: an app that polls is never quiet)
 held|    await this.page

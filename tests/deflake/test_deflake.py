@@ -4,12 +4,13 @@ Each test of ``project/`` passes on a fast server and fails when one response is
 a fixed wait (``test_cart``, which opens its page from pytest-playwright's ``context``), a count
 after a fixed wait for a debounced search (``test_search``), a click before a deferred script
 attached its handler (``test_shop``), an item typed before the saved list arrived and replaced it
-(``test_list``). Deflake (two runs side by side) must find each one's failing order, name the
-racing response, confirm it in plain Chromium and offer a fix proven to remove it; ``--apply`` then
-writes the fixes, and the fixed tests pass in plain Chromium under the slow response that fails the
-originals. ``test_badge``'s app overwrites the added item with a late saved count: the test's
-stopgap waits for the saved count before adding. ``test_prices``'s two prices, asked for at once,
-race: no wait of the test orders them, so its proposed fix is refused.
+(``test_list``, whose fix waits for the status the list's handler writes). Deflake (two runs side
+by side) must find each one's failing order, name the racing response, confirm it in plain
+Chromium and offer a fix proven to remove it; ``--apply`` then writes the fixes, and the fixed
+tests pass in plain Chromium under the slow response that fails the originals. ``test_badge``'s
+app overwrites the added item with a late saved count: the test's stopgap waits for the saved
+count's response before adding. ``test_prices``'s two prices, asked for at once, race: no wait of
+the test orders them, so its proposed fix is refused.
 """
 
 from __future__ import annotations
@@ -98,11 +99,13 @@ def test_a_read_after_a_fixed_wait_is_the_tests_fault_and_waits_for_the_text(def
     assert "-    page.wait_for_timeout(200)" in diff
 
 
-def test_typing_before_the_response_the_page_needs_waits_for_it_where_it_is_started(deflaked) -> None:
+def test_typing_before_the_response_the_page_needs_waits_for_what_the_page_shows_of_it(deflaked) -> None:
     project, _done, summary = deflaked
     entry = _entry(summary, "test_list.py")
     assert entry["flaky"][0]["fault"] == "app" and entry["fix"]["verified"]
-    assert '+    with page.expect_response("**/list/saved.json"):\n+        page.goto("/list/")' in entry["fix"]["diff"]
+    # the saved list's handler ends by writing its status: what the test waits for before typing
+    assert '+    expect(page.locator("#status")).to_have_text("2 saved")\n     page.fill("#new", "Milk")' \
+        in entry["fix"]["diff"]
     # the app is at fault: the race also comes as a test against the live app, which fails until it is fixed
     regression = entry["flaky"][0]["regression"]
     test = (project.parent / "run" / regression["pytest"]).read_text()

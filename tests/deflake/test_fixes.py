@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from webr4.deflake.fixes import NoFix, load_before_action, wait_before_read, wait_for_response
+from webr4.deflake.awaited import Awaited
+from webr4.deflake.fixes import NoFix, load_before_action, wait_before_read, wait_for_response, wait_for_state
 from webr4.deflake.testlog import TestCall
 
 SIGN_IN = '''def test_sign_in(page):
@@ -98,3 +99,20 @@ def test_typing_waits_for_each_answer_it_needs_before_typing_on() -> None:
         page.get_by_label("Search").press_sequentially("a", delay=200)
     page.get_by_label("Search").press_sequentially("t", delay=200)
 '''
+
+
+def test_a_wait_for_what_the_response_shows_replaces_the_sleep_before_the_key() -> None:
+    source = ('from playwright.sync_api import Page\n\n\ndef test_city(page: Page) -> None:\n'
+              '    page.get_by_label("City").fill("Ber")\n    page.wait_for_timeout(700)\n'
+              '    page.keyboard.press("ArrowDown")\n')
+    calls = [TestCall("action", 0, 5, 'internal:label="City"i', "fill"),
+             TestCall("sleep", None, 6, call="wait_for_timeout"), TestCall("action", 1, 7, "#city", "press")]
+    awaited = Awaited("#city", 'to_have_attribute("aria-expanded", "true")')
+    fix = wait_for_state("test_city.py", source, calls, calls[2], awaited, "the response to /api/ber.json")
+    assert fix.after.splitlines()[-3:] == [
+        '    page.get_by_label("City").fill("Ber")',
+        '    expect(page.locator("#city")).to_have_attribute("aria-expanded", "true")',
+        '    page.keyboard.press("ArrowDown")']
+    assert fix.after.splitlines()[0] == "from playwright.sync_api import Page, expect"
+    with pytest.raises(NoFix, match="already waits"):
+        wait_for_state("test_city.py", fix.after, calls, TestCall("action", 1, 7, "#city", "press"), awaited, "it")

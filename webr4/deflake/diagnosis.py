@@ -17,10 +17,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from webr4.browser.actions import LOAD_STATE, PAGE_ASSERTION, parse_actions
 from webr4.deflake.adversary import DELAY_MS
+from webr4.deflake.awaited import Awaited, awaited_state
 from webr4.deflake.oracle import Outcome
 from webr4.deflake.testlog import TestCall
 from webr4.rundir.summary import ReversalReport
@@ -51,6 +52,10 @@ class FailingOrder:
     first_moved: TestCall | None = None
     """The test's first action that the order runs before the page's event while the parent ran
     it after (the racing step, or one the racing step follows): where a wait must go."""
+    awaited: Awaited | None = None
+    """What the page shows once its event has run in the parent order, which the test's racing
+    step can wait for (None when the step is not the test's, or the event shows nothing a
+    web-first assertion can say)."""
 
     @property
     def loads_page(self) -> bool:
@@ -79,6 +84,13 @@ class FailingOrder:
                     "must order them")
         event = self.page_event.label if self.page_event is not None else "the page's event"
         return f"nothing the test can wait for before its {self.test_call.call} marks {event}"
+
+    @property
+    def event_words(self) -> str:
+        """The page's event in a fix's summary: ``the response to /api/ber.json``, or its label."""
+        if self.slow_url is not None and self.page_event is not None and self.page_event.category is Category.NETWORK:
+            return f"the response to {urlsplit(self.slow_url).path}"
+        return self.page_event.label if self.page_event is not None else "the page's event"
 
     @property
     def racing_words(self) -> str:
@@ -230,9 +242,14 @@ def _order(reversal: ReversalReport, verdict: Outcome, trace: Trace, parent: Tra
             page_event = event
     delay = DELAY_MS if test_call is not None or page_event is None else _delay(
         parent, page_event.id, reversal.second_id)
+    step_event = next((event_id for event_id in (reversal.first_id, reversal.second_id) if event_id in step_of_event),
+                      None)
+    awaited = None
+    if parent is not None and page_event is not None and step_event is not None:
+        awaited = awaited_state(parent, page_event.id, step_event)
     return FailingOrder(reversal, verdict, test_call, page_event, _slow_url(page_event, trace),
                         _fault(reversal, test_call), delay, _trigger(page_event, trace, step_of_event, call_of_step),
-                        _first_moved(page_event, trace, parent, step_of_event, call_of_step))
+                        _first_moved(page_event, trace, parent, step_of_event, call_of_step), awaited)
 
 
 def _first_moved(event: Event | None, trace: Trace, parent: Trace | None, step_of_event: dict[str, int],

@@ -1,6 +1,6 @@
 """The smallest change to a test that makes it wait for the event it raced with, in Playwright's idiom.
 
-Three kinds of change, each from what the recording saw:
+Four kinds of change, each from what the recording saw:
 
 * a read that came too early (``text = page.inner_text("#count")``) gets a web-first assertion
   before it that waits for what it read when the test passed
@@ -9,12 +9,16 @@ Three kinds of change, each from what the recording saw:
   the event, never longer;
 * an action that came before the page's scripts had run (a click before its handler was attached)
   waits for the page to load first (``page.wait_for_load_state()``);
-* an action that came before a response the page needed (typing before the saved list arrived)
-  waits for that response where it is started: the ``goto`` or action that starts it goes inside
+* an action that came before the page's event it needed (a key press before the suggestions were
+  shown) waits for what that event shows (``expect(page.locator("#city")).to_have_attribute(
+  "aria-expanded", "true")``, :mod:`webr4.deflake.awaited`), and the fixed sleeps before it go;
+* when the event shows nothing an assertion can say (it only adds list items), an action that
+  came before a response the page needed (typing before the saved list arrived) waits for that
+  response where it is started: the ``goto`` or action that starts it goes inside
   ``with page.expect_response("**/path"):``; typing that starts a request per key
   (``press_sequentially``) is split after the key whose answer must come before the next.
 
-A change is a proposal only: :mod:`webr4.deflake.verify` offers it once it is proven. Sources are
+A change is a proposal only: :mod:`webr4.deflake.session` offers it once it is proven. Sources are
 read with :mod:`ast`, and edited by whole lines.
 """
 
@@ -28,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from webr4.browser.actions import LOAD_STATE, PAGE_ASSERTION, PAGE_URL
+from webr4.deflake.awaited import Awaited
 from webr4.deflake.testlog import TestCall
 from webr4.useractions import ACTIONS
 from webr4.errors import Webr4Error
@@ -238,11 +243,7 @@ def wait_before_read(path: str, source: str, calls: list[TestCall], read: TestCa
     if statement.lineno > 1 and lines[statement.lineno - 2] == expectation:
         raise NoFix(f"the test already waits for {_read_words(read)} to answer {read.answer!r}, "
                     "and a page event still changes it before the read: the app must order its events")
-    position = calls.index(read)
-    before = [c for c in calls[:position] if c.kind != "sleep"]
-    since = before[-1].line if before else 0
-    sleeps = {c.line for c in calls[:position] if c.kind == "sleep" and since <= c.line < read.line}
-    dropped = {line for line in sleeps if _is_sleep_statement(tree, line)}
+    dropped = _sleeps_before(tree, calls, read)
     edited = [text for number, text in enumerate(lines, 1) if number not in dropped]
     at = statement.lineno - 1 - sum(1 for line in dropped if line < statement.lineno)
     edited.insert(at, expectation)
@@ -285,6 +286,43 @@ def load_before_action(path: str, source: str, action: TestCall, state: str = "l
     return Fix(path, source, "".join(edited), summary)
 
 
+def wait_for_state(path: str, source: str, calls: list[TestCall], action: TestCall, awaited: Awaited,
+                   event: str) -> Fix:
+    """Wait, before ``action``, for what the page's ``event`` (its label) shows once it has run
+    (``awaited``, :mod:`webr4.deflake.awaited`), with a web-first assertion; drop the fixed
+    sleeps since the call before the action."""
+    tree = ast.parse(source)
+    lines = source.splitlines(keepends=True)
+    statement = _statement_at(tree, action.line)
+    method = ACTIONS[action.call].method if action.call in ACTIONS else action.call
+    page = _page_at(tree, action.line, method)
+    locator = f"{page}.locator({_literal(awaited.selector)})"
+    expectation = f"{_indent(lines, statement)}expect({locator}).{awaited.assertion}\n"
+    if expectation in lines[:statement.lineno - 1]:
+        raise NoFix(f"the test already waits for {awaited.words} before its {action.call}, and the page's "
+                    "events still race: the app must order them")
+    dropped = _sleeps_before(tree, calls, action)
+    edited = [text for number, text in enumerate(lines, 1) if number not in dropped]
+    at = statement.lineno - 1 - sum(1 for line in dropped if line < statement.lineno)
+    edited.insert(at, expectation)
+    edited = _with_expect_imported(tree, edited)
+    summary = (f"wait for what {event} shows ({awaited.words}) before the {action.call} on "
+               f"{_shown(action.selector)}")
+    if dropped:
+        summary += f", instead of the fixed wait on line {min(dropped)}"
+    return Fix(path, source, "".join(edited), summary)
+
+
+def _sleeps_before(tree: ast.Module, calls: list[TestCall], call: TestCall) -> set[int]:
+    """The lines of the fixed sleeps (whole ``wait_for_timeout`` statements) the test made between
+    its call before ``call`` and ``call``."""
+    position = calls.index(call)
+    before = [c for c in calls[:position] if c.kind != "sleep"]
+    since = before[-1].line if before else 0
+    sleeps = {c.line for c in calls[:position] if c.kind == "sleep" and since <= c.line < call.line}
+    return {line for line in sleeps if _is_sleep_statement(tree, line)}
+
+
 def wait_for_response(path: str, source: str, calls: list[TestCall], trigger: TestCall, url: str) -> Fix:
     """Wait, at the end of the statement that starts it (``trigger``: an action, or the
     ``goto``), for the response to ``url``: the statement inside ``with page.expect_response(…)``.
@@ -295,7 +333,7 @@ def wait_for_response(path: str, source: str, calls: list[TestCall], trigger: Te
     A fixed sleep after the trigger stays: Playwright's response event comes when the response
     arrives, before the page's own handler has read its body and acted on it, which the sleep
     may still be waiting for (measured: autocomplete suggestions shown from ``response.json()``
-    were missed 2 times in 20 without it)."""
+    were missed 2 times in 20 without it). That is why :func:`wait_for_state` comes first."""
     tree = ast.parse(source)
     lines = source.splitlines(keepends=True)
     statement = _statement_at(tree, trigger.line)

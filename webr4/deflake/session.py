@@ -18,7 +18,7 @@ from typing import Any
 from webr4.browser.actions import PAGE_ASSERTION
 from webr4.deflake.adversary import DELAY_MS, run_slowed
 from webr4.deflake.diagnosis import FailingOrder, diagnose, seed_outcome
-from webr4.deflake.fixes import Fix, NoFix, load_before_action, wait_before_read, wait_for_response
+from webr4.deflake.fixes import Fix, NoFix, load_before_action, wait_before_read, wait_for_response, wait_for_state
 from webr4.deflake.fixtures import given
 from webr4.deflake.oracle import Outcome, outcome
 from webr4.deflake.recorder import assertions_written_down
@@ -186,6 +186,9 @@ def propose(test: TestUnderDeflake, source: str, explored: Explored) -> Fix:
             if order.test_call is not None and order.test_call.kind == "action" and order.loads_page:
                 return load_before_action(test.relative_path, source, order.first_moved or order.test_call,
                                           order.load_state)
+            if order.test_call is not None and order.test_call.kind == "action" and order.awaited is not None:
+                return wait_for_state(test.relative_path, source, explored.calls, order.first_moved or order.test_call,
+                                      order.awaited, order.event_words)
             moved_early = order.test_call is None or order.test_call.kind == "action"
             if moved_early and order.trigger is not None and order.slow_url is not None:
                 # the response the test's action, or the page's other event, needed first: waited

@@ -91,6 +91,8 @@ class RaceRow:
     typescript_failed_with_levers: int | None = None
     typescript_passed_without: int | None = None
     why: str = ""
+    failed_without: list[str] = field(default_factory=list)
+    """How each run without levers that did not pass ended: its form and first line of error."""
 
 
 @dataclass
@@ -118,21 +120,27 @@ async def explore_app(driver: Driver, url: str, steps: list[dict[str, Any]], scr
     return run
 
 
-def _pytest(directory: Path, base: str, levers: str) -> str:
+def _pytest(directory: Path, base: str, levers: str, failures: list[str] | None = None) -> str:
     """How the generated pytest test in ``directory`` ends against ``base``: ``passed``,
-    ``outcome`` (an assertion of the outcome failed) or ``error`` (anything else: a lever, a step)."""
+    ``outcome`` (an assertion of the outcome failed) or ``error`` (anything else: a lever, a step);
+    a run that did not pass adds its first error line to ``failures``."""
     env = {**os.environ, "CHROMIUM": os.environ["WEBR4_BENCH_CHROMIUM"], LEVERS_SWITCH: levers}
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--base-url",
                            base.rstrip("/"), "test_race.py"], cwd=directory, env=env, capture_output=True, text=True,
                           timeout=600, check=False)
     if done.returncode == 0:
         return "passed"
+    if failures is not None:
+        first = next((line for line in done.stdout.splitlines() if line.startswith("E ")), done.stdout[-200:])
+        failures.append(f"pytest: {first.removeprefix('E').strip()[:200]}")
     return "outcome" if "AssertionError" in done.stdout else "error"
 
 
-def _spec(directory: Path, base: str, levers: str, repeats: int) -> tuple[int, int]:
+def _spec(directory: Path, base: str, levers: str, repeats: int,
+          failures: list[str] | None = None) -> tuple[int, int]:
     """Of ``repeats`` runs of the generated spec in ``directory`` against ``base``: how many
-    passed, and how many failed on an assertion of the outcome."""
+    passed, and how many failed on an assertion of the outcome; each run that did not pass adds
+    its first error line to ``failures``."""
     env = {**os.environ, "CHROMIUM": os.environ["WEBR4_BENCH_CHROMIUM"], LEVERS_SWITCH: levers, "BASE_URL": base}
     done = subprocess.run([str(PLAYWRIGHT_TEST / "node_modules" / ".bin" / "playwright"), "test", "--reporter=json",
                            f"--repeat-each={repeats}"], cwd=directory, env=env, capture_output=True, text=True,
@@ -144,6 +152,11 @@ def _spec(directory: Path, base: str, levers: str, repeats: int) -> tuple[int, i
     results = [result for suite in report.get("suites", []) for spec in suite.get("specs", [])
                for test in spec.get("tests", []) for result in test.get("results", [])]
     passed = sum(result.get("status") == "passed" for result in results)
+    if failures is not None:
+        for result in results:
+            if result.get("status") != "passed":
+                message = (result.get("error") or {}).get("message", "") or result.get("status", "failed")
+                failures.append(f"Playwright Test: {message.strip().splitlines()[0][:200]}")
     outcome = sum(result.get("status") != "passed" and "expect(" in (result.get("error") or {}).get("message", "")
                   for result in results)
     return passed, outcome
@@ -167,11 +180,12 @@ def measure_race(app: str, run: Path, reversal: int, base: str, work: Path, node
     row.python_lines = len(python.read_text().splitlines())
     row.typescript_lines = len(spec.read_text().splitlines())
     row.python_failed_with_levers = int(_pytest(directory, base, "on") == "outcome")
-    row.python_passed_without = sum(_pytest(directory, base, "off") == "passed" for _ in range(REPEATS))
+    row.python_passed_without = sum(_pytest(directory, base, "off", row.failed_without) == "passed"
+                                    for _ in range(REPEATS))
     if node:
         (directory / "node_modules").symlink_to(PLAYWRIGHT_TEST / "node_modules", target_is_directory=True)
         row.typescript_failed_with_levers = _spec(directory, base, "on", 1)[1]
-        row.typescript_passed_without = _spec(directory, base, "off", REPEATS)[0]
+        row.typescript_passed_without = _spec(directory, base, "off", REPEATS, row.failed_without)[0]
     return row
 
 
@@ -246,6 +260,10 @@ def table(rows: list[AppRow], node: bool) -> str:
     lines += ["", f"{len(races)} confirmed races on {len(rows)} apps; {len(written)} with generated tests; "
                   f"{len(good)} of them fail with their levers and pass {REPEATS} of {REPEATS} runs without"
                   f"{' (both forms)' if node else ' (pytest form; no Node here)'}."]
+    failed = [f"- {race.app}, reversal {race.reversal}: {failure}" for race in races
+              for failure in dict.fromkeys(race.failed_without)]
+    if failed:
+        lines += ["", "Runs without levers that did not pass:", *failed]
     if errors:
         lines += ["", "Not measured: " + "; ".join(errors)]
     return "\n".join(lines)

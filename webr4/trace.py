@@ -69,6 +69,18 @@ def event_location(event_id: EventId) -> str:
     return f"event:{event_id}"
 
 
+def event_code(event: Event) -> str:
+    """What code ``event`` runs, as far as its trace event says, the same for every event of that
+    code: its type and the site that scheduled it (``setTimeout from http://h/when.js:752:23``),
+    or, without a site, its category, type and kind (``network script async``: the loader's
+    modules, whatever their URLs)."""
+    site = event.params.get("site")
+    if isinstance(site, str) and site:
+        return f"{event.type} from {site}"
+    kind = event.params.get("kind")
+    return " ".join(part for part in (event.category.value, event.type, kind if isinstance(kind, str) else "") if part)
+
+
 @dataclass(frozen=True, slots=True)
 class Access:
     """One read or write of a shared location by an event.

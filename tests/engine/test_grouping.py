@@ -1,4 +1,5 @@
-"""Grouped exploration against plain R4 on models: reversals racing through one pair of sites."""
+"""Grouped exploration against plain R4 on models: reversals racing through one pair of sites, on
+one location, on one object's keys, or on one property of many objects."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from models import CELLS, models
 
-from webr4.engine.grouping import GroupKey, Represented, ReversalGroups
+from webr4.engine.grouping import GroupKey, Represented, ReversalGroups, location_kind
 from webr4.engine.r4 import R4Explorer, explore
-from webr4.engine.testing.model import Model, ModelEvent, ModelExecutor, Op, Read, State, Write
+from webr4.engine.testing.model import Cancel, Create, Model, ModelEvent, ModelExecutor, Op, Read, State, Write
 from webr4.trace import Category
 
 PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
@@ -60,14 +61,29 @@ def loader(*programs: tuple[Op, ...]) -> Model:
                   for k, program in enumerate(programs)])
 
 
+KEYED = "prop:7.module-"
+"""A cell of one object that each module reaches under a key of its own (a loader's ``cache[id]``)."""
+
+
 @st.composite
 def loader_models(draw: st.DrawFn) -> Model:
     """A random small model beside two or three modules of one shape (the same reads and writes
-    of the same cells, so the same sites), each writing values of its own."""
+    of the same cells, so the same sites), each writing values of its own; a cell may be one
+    object's property under the module's own key, or one property of the module's own object."""
     base = draw(models(max_events=3))
-    shape = draw(st.lists(st.tuples(st.booleans(), st.sampled_from((*CELLS, "queue"))), min_size=1, max_size=3))
-    programs = [tuple(Write(cell, draw(st.integers(0, 1))) if writes else Read(cell) for writes, cell in shape)
-                for _ in range(draw(st.integers(2, 3)))]
+    cells = st.sampled_from((*CELLS, "queue", KEYED, "prop:own.length", "scope:own:queue"))
+    shape = draw(st.lists(st.tuples(st.booleans(), cells), min_size=1, max_size=3))
+
+    count = draw(st.integers(2, 3))
+
+    def cell(name: str, module: int, writes: bool) -> str:  # a module reads the next one's key
+        if name == KEYED:
+            return f"{name}{module if writes else (module + 1) % count}"
+        return name.replace("own", str(100 + module))
+
+    programs = [tuple(Write(cell(name, k, True), draw(st.integers(0, 1))) if writes else Read(cell(name, k, False))
+                      for writes, name in shape)
+                for k in range(count)]
     return Model([*base.events.values(), *loader(*programs).events.values()])
 
 
@@ -115,3 +131,30 @@ def test_a_representative_that_disagrees_gets_the_rest_of_its_group_explored() -
     assert not grouped.represented
     assert grouped.ran == plain.ran
     assert len(grouped.ran) == 3 and len({key for _index, key, *_ in grouped.ran}) == 1
+
+
+def test_one_code_on_many_keys_of_an_object_is_one_group() -> None:
+    # a loader records each module under its own key of its cache and looks up the next one's,
+    # through the same two lines: three races on three keys, the lines in either order
+    model = loader(*((Read(f"{KEYED}{(k + 1) % 3}"), Write(f"{KEYED}{k}", 0)) for k in range(3)))
+    plain = sweep(model, bound=1, exhaustive=True)
+    keys = {key for _index, key, *_ in plain.ran if key is not None}
+    assert len(plain.ran) == 3 and {key.location for key in keys} == {"prop:"} and len(keys) == 2
+    assert len(sweep(model, bound=1).ran) == len(keys)
+
+
+def test_a_location_kind_keeps_what_a_site_cannot_tell_apart() -> None:
+    assert [location_kind(loc) for loc in ("prop:19.app/list", "scope:482:handlerQueue", "event:t1~x",
+                                           "dom:head.children", "global:queue")] == [
+        "prop:", "scope:handlerQueue", "event:", "dom:head.children", "global:queue"]
+
+
+def test_disabled_timers_of_one_code_group_by_the_code_that_set_them() -> None:
+    # two promises each set a timeout, and each one's resolution (a tick of one code) clears it
+    timeouts = [ModelEvent(f"t{k}", (Write("failed", 1),), category=Category.TIMER, delay=5000, code="timeout")
+                for k in range(2)]
+    ticks = [ModelEvent(f"r{k}", (Cancel(f"t{k}"),), root=True, code="tick") for k in range(2)]
+    setters = [ModelEvent(f"s{k}", (Create(f"t{k}"),), root=True, code="promise") for k in range(2)]
+    plain = sweep(Model([*setters, *ticks, *timeouts]), bound=1, exhaustive=True)
+    disabling = [key for _index, key, *_ in plain.ran if key is not None and key.sides[0].startswith("code:")]
+    assert disabling == [GroupKey("event:", ("code:model from tick", "code:model from timeout"))] * 2

@@ -32,10 +32,11 @@ def explore_options(command: Any) -> Any:
                                 "in order of likely harm, then bound 2, 3, ... while time remains, up to "
                                 "--bound when it is given (no cap otherwise).")(command)
     command = click.option("--exhaustive", is_flag=True,
-                           help="Run every reversal. Otherwise the reversals that race on one location through "
-                                "the same two code sites (a module loader's queue, say) are a group: the first "
-                                "runs and stands for the others, which run only once one of the group is not "
-                                "harmless. With --resume, runs those the sweep left to their group.")(command)
+                           help="Run every reversal. Otherwise the reversals that race through the same two "
+                                "code sites (a module loader's queue or cache, say) are a group: the first "
+                                "runs and stands for the others, which run only once one of the group is "
+                                "neither harmless nor unrealised. With --resume, runs those the sweep left to "
+                                "their group.")(command)
     command = click.option("--mask", multiple=True, metavar="SELECTOR",
                            help="Ignore this part of the DOM when comparing (#id, .class, tag); repeatable; adds "
                                 "to [mask] selectors of webr4.toml.")(command)

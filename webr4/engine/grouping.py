@@ -2,21 +2,34 @@
 
 A module loader makes a reversal of nearly every pair of the modules it fetches, and each races
 on the loader's own queue through the same two lines of the loader: one race of the code, many
-times over. A :class:`GroupKey` names that race: the location a reversal's conflict is on and
-the sites of its two accesses (and whether it is the witness that holds a response, which runs
-another order). :class:`ReversalGroups` decides, as a strategy hands the reversals out, which run:
+times over. A :class:`GroupKey` names that race: the two sites of the reversal's conflicting
+accesses (and whether it is the witness that holds a response, which runs another order), and
+the location's kind:
+
+* a location of the JavaScript heap counts by its kind alone (``prop:``, or a closure's
+  variable by name): through one pair of sites, one object's properties by computed keys
+  (a loader's cache, ``cache[id]``, a key per module) and one property of many objects (each
+  promise's handler queue) are the same race of the code; a site with a fixed name reaches one
+  name only, so for it this changes nothing;
+* every other location (the DOM, storage, a handler, a global) counts whole;
+* a side whose site is unknown (the browser's own access, such as a script element's run, or
+  a disabled event's scheduling) counts by the code its event runs (:func:`~webr4.trace.event_code`:
+  the site that set a timer, or "an async script").
+
+:class:`ReversalGroups` decides, as a strategy hands the reversals out, which run:
 
 * the first member of a group handed out, its **representative**, runs;
 * another member runs once an explored member of its group disagreed with its parent (any
-  verdict but harmless): the group of a race that can do harm is explored in full;
+  verdict but harmless, or unrealised: an order the executor does not produce shows nothing):
+  the group of a race that can do harm is explored in full;
 * otherwise the representative stands for it (:class:`Represented`): the sweep withdraws it
   from the strategy (:meth:`~webr4.engine.plans.Strategy.withdraw`) unexecuted.
 
 Only sequences at the bound are grouped: they add no reversal of their own, so withdrawing one
-takes nothing deeper from the exploration. A reversal without both sites (a disabled event's)
-belongs to no group, and with ``exhaustive`` every reversal runs (the groups are still kept, to
-be reported). The decisions depend only on the plans and verdicts in the order they come, so a
-resumed sweep takes them again alike.
+takes nothing deeper from the exploration. A reversal with a side that has neither a site nor
+a code belongs to no group, and with ``exhaustive`` every reversal runs (the groups are still
+kept, to be reported). The decisions depend only on the plans and verdicts in the order they
+come, so a resumed sweep takes them again alike.
 """
 
 from __future__ import annotations
@@ -26,24 +39,50 @@ from dataclasses import dataclass, field
 from webr4.engine.plans import PlannedSequence, Reversal
 
 
+CODE = "code:"
+"""How a side of a :class:`GroupKey` known by its event's code, not a site, begins."""
+
+
 @dataclass(frozen=True)
 class GroupKey:
-    """One race of the code: ``location`` and the ``sites`` of the two accesses in parent order;
-    ``held`` for the witness holding a response past a test's read."""
+    """One race of the code: the kind of ``location`` (:func:`location_kind`) and the two
+    ``sides`` in parent order, each the site of its access or, unknown, ``code:`` and the code
+    its event runs; ``held`` for the witness holding a response past a test's read."""
 
     location: str
-    sites: tuple[str, str]
+    sides: tuple[str, str]
     held: bool = False
 
     @classmethod
     def of(cls, reversal: Reversal | None) -> GroupKey | None:
-        """The group of ``reversal``; ``None`` when it has none (no reversal, or a site unknown)."""
+        """The group of ``reversal``; ``None`` when it has none (no reversal, or a side with
+        neither a site nor a code)."""
         if reversal is None:
             return None
-        first, second = reversal.sites
-        if first is None or second is None:
-            return None
-        return cls(reversal.location, (first, second), reversal.held)
+        sides = []
+        for site, code in zip(reversal.sites, reversal.codes):
+            if site is None and code is None:
+                return None
+            sides.append(site if site is not None else f"{CODE}{code}")
+        return cls(location_kind(reversal.location), (sides[0], sides[1]), reversal.held)
+
+
+AGREEING = frozenset({"harmless", "unrealised"})
+"""The verdicts of a member that let the representative stand for the rest of its group."""
+
+
+def location_kind(location: str) -> str:
+    """What of ``location`` a group keeps: ``prop:`` for any property of any object, ``scope:``
+    and the variable's name for a closure's variable (``scope:4:count`` → ``scope:count``),
+    ``event:`` for any event's scheduling; any other location whole."""
+    prefix, colon, rest = location.partition(":")
+    if not colon:
+        return location
+    if prefix in ("prop", "event"):
+        return f"{prefix}:"
+    if prefix == "scope":
+        return f"scope:{rest.partition(':')[2]}"
+    return location
 
 
 @dataclass(frozen=True)

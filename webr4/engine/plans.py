@@ -27,7 +27,9 @@ class Reversal:
     location the two conflict on (the first one found, when they conflict on several), and
     ``sites`` the source positions of their accesses to it, in parent order (``None`` where
     unknown: always for ``disable``); the sites say where the race is, not which one it is, so
-    they take no part in comparing reversals. ``held`` marks the witness that holds a response
+    they take no part in comparing reversals. ``codes`` say what code each event runs as far as
+    its trace event tells (:func:`~webr4.trace.event_code`), which stands for a site that is
+    unknown, and takes no part in comparing either. ``held`` marks the witness that holds a response
     past a test's next read (:func:`webr4.engine.r4._held_response_witness`), which reverses
     the same conflict as its plain witness but runs another order.
     """
@@ -38,6 +40,7 @@ class Reversal:
     disable: bool = False
     sites: tuple[str | None, str | None] = field(default=(None, None), compare=False)
     held: bool = False
+    codes: tuple[str | None, str | None] = field(default=(None, None), compare=False)
 
 
 @dataclass(frozen=True)

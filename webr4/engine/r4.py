@@ -53,7 +53,7 @@ from webr4.engine.plans import ExplorationResult, ExploredSequence, PlannedSeque
 from webr4.engine.races import Race, RaceFilter, find_races
 from webr4.engine.stats import StrategyStats, por_pruning
 from webr4.timer_order import NoLaterStart, start_to_delay, timer_delay
-from webr4.trace import AccessKind, Category, EventId, Executor, Step, Trace, event_location
+from webr4.trace import AccessKind, Category, EventId, Executor, Step, Trace, event_code, event_location
 from webr4.useractions import EXPECT, READ
 
 @dataclass(frozen=True)
@@ -316,12 +316,14 @@ class R4Explorer:
             node = self._nodes[i]
             for disabled in sorted(step.enabled - trace.enabled_before(i + 1) - {step.event}):
                 suffix = (disabled, *sequence[i:])
-                reversal = Reversal(step.event, disabled, event_location(disabled), disable=True)
+                reversal = Reversal(step.event, disabled, event_location(disabled), disable=True,
+                                    codes=_codes(trace, step.event, disabled))
                 self._insert(node, _Entry(suffix, depth, planned.index, reversal, i))
             for j, race in witnesses.get(i, ()):
                 origin = _reversal_state(trace, hb, i, j)
                 suffix = _race_witness(sequence, hb, origin, j)
-                reversal = Reversal(step.event, sequence[j], race.location, sites=(race.first_site, race.second_site))
+                reversal = Reversal(step.event, sequence[j], race.location, sites=(race.first_site, race.second_site),
+                                    codes=_codes(trace, step.event, sequence[j]))
                 self._insert(self._nodes[origin], _Entry(suffix, depth, planned.index, reversal, origin))
                 held = _held_response_witness(trace, hb, origin, j)
                 if held is not None:
@@ -366,6 +368,12 @@ class R4Explorer:
             and first in node.enabled
             and (self.bound is None or entry.depth <= self.bound)
         )
+
+
+def _codes(trace: Trace, first: EventId, second: EventId) -> tuple[str | None, str | None]:
+    """What code the two events run, as their trace events say (None for one it lacks)."""
+    earlier, later = trace.events.get(first), trace.events.get(second)
+    return (event_code(earlier) if earlier else None, event_code(later) if later else None)
 
 
 def _reversal_state(trace: Trace, hb: HappensBefore, i: int, j: int) -> int:

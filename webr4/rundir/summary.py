@@ -169,6 +169,9 @@ class ReversalGroup:
     represented: list[int] = field(default_factory=list, metadata=doc(
         "the ids of those its first stood for, which did not run"))
     verdicts: dict[str, int] = field(default_factory=dict, metadata=doc("those that ran, counted per verdict"))
+    locations: int = field(default=1, metadata=doc(
+        "how many locations they race on: more than one when the same code reaches several objects, "
+        "or keys of one object"))
 
     @property
     def count(self) -> int:
@@ -176,12 +179,13 @@ class ReversalGroup:
         return len(self.explored) + len(self.represented)
 
     def line(self) -> str:
-        """``149 reversals on globalDefQueue through require.js:16, 1 explored, harmless``."""
+        """``149 reversals on globalDefQueue through require.js:16, 1 explored, harmless``; on a
+        group over several locations, ``… on cache["app/list"] and 119 more like it through …``."""
         through = " and ".join(dict.fromkeys(self.sites))
         verdicts = ", ".join(f"{n} {verdict}" if len(self.verdicts) > 1 else verdict
                              for verdict, n in sorted(self.verdicts.items())) or "not judged"
-        return (f"{self.count} reversals on {self.location} through {through}, "
-                f"{len(self.explored)} explored, {verdicts}")
+        where = self.location if self.locations <= 1 else f"{self.location} and {self.locations - 1} more like it"
+        return f"{self.count} reversals on {where} through {through}, {len(self.explored)} explored, {verdicts}"
 
     def to_json(self) -> dict[str, Any]:
         return GROUP_KEYS.to_json(self)

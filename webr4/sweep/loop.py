@@ -19,7 +19,7 @@ from webr4.classify.judge import judge
 from webr4.engine.anytime import AnytimeExplorer
 from webr4.engine.describe import describe_location
 from webr4.engine.filters import filters_by_name
-from webr4.engine.grouping import GroupKey, Represented, ReversalGroups
+from webr4.engine.grouping import AGREEING, CODE, GroupKey, Represented, ReversalGroups
 from webr4.engine.plans import PlannedSequence, Strategy, executed, next_or_stop
 from webr4.engine.strategies import make_strategy
 from webr4.rundir.run import RunDir
@@ -104,7 +104,7 @@ class Sweep:
         else:
             report = self._judge(planned, child.trace)
             self._store.judged(planned.index, key, report.to_json())
-        self._groups.judged(planned.index, agrees=report.verdict == "harmless")
+        self._groups.judged(planned.index, agrees=report.verdict in AGREEING)
         if self._witness is not None:
             self._witness.offer(report, parent, child.trace)
         return report
@@ -161,7 +161,15 @@ class Sweep:
             verdicts[report.verdict] = verdicts.get(report.verdict, 0) + 1
         for represented in self.represented:
             groups[represented.representative].represented.append(represented.planned.index)
+        for group in groups.values():
+            group.locations = len({self._reversal_location(index) for index in (*group.explored, *group.represented)})
         summary.groups = [group for group in groups.values() if group.count > 1]
+
+    def _reversal_location(self, index: int) -> str | None:
+        """The location the sequence ``index`` (run, or withdrawn for its representative) was
+        planned to reverse on."""
+        reversal = self.strategy.explored[index].planned.reversal
+        return reversal.location if reversal is not None else None
 
     def _group(self, representative: int) -> ReversalGroup:
         """The group of the sequence ``representative``, as yet without members: its location
@@ -169,8 +177,9 @@ class Sweep:
         planned = self.strategy.explored[representative].planned
         key = GroupKey.of(planned.reversal)
         assert key is not None  # a sequence with a group has a key
-        location = describe_location(key.location, self._traces[planned.derived_from])
-        return ReversalGroup(representative, location, [short_site(site) for site in key.sites])
+        assert planned.reversal is not None
+        location = describe_location(planned.reversal.location, self._traces[planned.derived_from])
+        return ReversalGroup(representative, location, [side_words(side) for side in key.sides])
 
     def _represented_report(self, represented: Represented) -> RepresentedReversal:
         """What the summary and the store keep of a reversal its group's representative stood for."""
@@ -212,6 +221,15 @@ class Sweep:
         path = self._run.keep_screenshot(index, png)
         self._store.screenshot_moved(key, path.relative_to(self._run.directory).as_posix())
         return state.replace(screenshot=path)
+
+
+def side_words(side: str) -> str:
+    """A side of a group (:class:`~webr4.engine.grouping.GroupKey`) in a report: its site short
+    (``when.js:714:6``), or its event's code, a site in it short (``setTimeout from timeout.js:47:16``)."""
+    if not side.startswith(CODE):
+        return short_site(side)
+    what, found, site = side.removeprefix(CODE).partition(" from ")
+    return f"{what} from {short_site(site)}" if found else what
 
 
 def _strategy(settings: SweepSettings, seed: Trace) -> Strategy:

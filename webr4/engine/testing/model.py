@@ -77,7 +77,8 @@ class ModelEvent:
     with a ``delay`` is a ``setTimeout`` of that delay: its trace event is a timer carrying it,
     which is all :mod:`webr4.timer_order` needs to order it against other timers. ``code`` names
     the function its ops are (its id when ``None``): the sites of their accesses are the code's,
-    so events of one code (the modules a loader defines through one function) share them."""
+    so events of one code (the modules a loader defines through one function) share them, and
+    its trace event's ``site`` is the code too (what :func:`~webr4.trace.event_code` reads)."""
 
     id: EventId
     ops: tuple[Op, ...] = ()
@@ -276,7 +277,7 @@ class Model:
                 type="model",
                 label=event_id,
                 creator=self.creators.get(event_id),
-                params={} if event.delay is None else {"delay": event.delay},
+                params={"site": event.code or event_id, **({} if event.delay is None else {"delay": event.delay})},
             )
             for event_id, event in self.events.items()
         }

@@ -21,7 +21,9 @@ For the cost of a whole bound-1 check, ``WEBR4_LOADER_UNCAPPED=1`` lifts the seq
 (``WEBR4_LOADER_TIME_LIMIT`` seconds still stop a sweep when set), ``WEBR4_LOADER_EXHAUSTIVE=1``
 explores every reversal of a group (the sweep's ``exhaustive`` setting) and ``WEBR4_LOADER_APPS``
 (comma-separated) picks the apps; each row then also gives the sweep's own seconds, its sequences
-and the reversals its groups' representatives stood for.
+and the reversals its groups' representatives stood for, and a second table what the whole of
+bound 1 cost, beside a sweep running every reversal (as many sequences as those run and
+represented, at this run's seconds per sequence).
 It reads ``Trace.matched`` where the revision has it, so the same file measures an older tree
 (``PYTHONPATH=OLD_TREE python -m benchmarks.loader_apps``, after copying it there) for a before
 and after.
@@ -193,13 +195,38 @@ def table(results: list[dict]) -> str:
     return "\n".join([head, *(_row(r) for r in results), *unconfirmed])
 
 
+def cost_table(results: list[dict]) -> str:
+    """What the whole of bound 1 cost per app (an uncapped run): the sequences run and the
+    reversals their groups' representatives stood for, which a sweep running every reversal
+    would have run too, and that sweep's seconds estimated at this run's seconds per sequence."""
+    head = ("| app | sequences run (+ represented) | sweep s | s per sequence | every reversal run: sequences, "
+            "estimated s | record, sweep and confirmation s | harmful (confirmed) | stopped by |\n"
+            "|---|---:|---:|---:|---:|---:|---|---|")
+    rows, totals = [], [0.0, 0.0, 0.0]
+    for r in results:
+        if r["error"]:
+            rows.append(f"| {r['app']} | – | – | – | – | – | – | {r['error']} |")
+            continue
+        per = r["sweep_seconds"] / max(r["sequences"], 1)
+        every = r["sequences"] + r["represented"]
+        harmful = r["verdicts"].get("harmful", 0)
+        confirmed = r.get("confirmations", {}).get("confirmed", 0)
+        totals = [totals[0] + r["sweep_seconds"], totals[1] + every * per, totals[2] + r["seconds"]]
+        rows.append(f"| {r['app']} | {r['sequences']} (+{r['represented']}) | {r['sweep_seconds']:.0f} | {per:.1f} | "
+                    f"{every}, {every * per:.0f} | {r['seconds']:.0f} | {harmful} ({confirmed}) | "
+                    f"{r['stop_reason'] or 'exhausted'} |")
+    rows.append(f"| **total** | | {totals[0]:.0f} | | {totals[1]:.0f} | {totals[2]:.0f} | | |")
+    return "\n".join([head, *rows])
+
+
 def run(sites: list[Path]) -> Section:  # noqa: ARG001 - the section measures the npm apps, not the sites
     corpus = load_apps()
     if ensure_apps(corpus) is None:
         return Section("Module-loader apps", "not measured: the npm packages could not be installed", [])
     mode = SweepMode.from_environment()
     results = asyncio.run(measure(TODOMVC, corpus.session, mode))
-    return Section("Module-loader apps: verdicts, and planned events after each reversal", table(results), results)
+    markdown = table(results) + ("\n\n" + cost_table(results) if mode.uncapped else "")
+    return Section("Module-loader apps: verdicts, and planned events after each reversal", markdown, results)
 
 
 if __name__ == "__main__":

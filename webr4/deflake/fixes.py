@@ -243,17 +243,11 @@ def wait_before_read(path: str, source: str, calls: list[TestCall], read: TestCa
     if statement.lineno > 1 and lines[statement.lineno - 2] == expectation:
         raise NoFix(f"the test already waits for {_read_words(read)} to answer {read.answer!r}, "
                     "and a page event still changes it before the read: the app must order its events")
-    dropped = _sleeps_before(tree, calls, read)
-    edited = [text for number, text in enumerate(lines, 1) if number not in dropped]
-    at = statement.lineno - 1 - sum(1 for line in dropped if line < statement.lineno)
-    edited.insert(at, expectation)
-    edited = _with_expect_imported(tree, edited)
+    edited, dropped = _instead_of_sleeps(tree, lines, calls, read, statement, expectation)
     if read.call == PAGE_URL:
         edited = _with_re_imported(tree, edited)
     summary = f"wait for {_read_words(read)} to answer {read.answer!r} with a retrying assertion"
-    if dropped:
-        summary += f", instead of the fixed wait on line {min(dropped)}"
-    return Fix(path, source, "".join(edited), summary)
+    return Fix(path, source, "".join(edited), summary + _instead_words(dropped))
 
 
 def _read_words(read: TestCall) -> str:
@@ -301,26 +295,29 @@ def wait_for_state(path: str, source: str, calls: list[TestCall], action: TestCa
     if expectation in lines[:statement.lineno - 1]:
         raise NoFix(f"the test already waits for {awaited.words} before its {action.call}, and the page's "
                     "events still race: the app must order them")
-    dropped = _sleeps_before(tree, calls, action)
-    edited = [text for number, text in enumerate(lines, 1) if number not in dropped]
-    at = statement.lineno - 1 - sum(1 for line in dropped if line < statement.lineno)
-    edited.insert(at, expectation)
-    edited = _with_expect_imported(tree, edited)
+    edited, dropped = _instead_of_sleeps(tree, lines, calls, action, statement, expectation)
     summary = (f"wait for what {event} shows ({awaited.words}) before the {action.call} on "
                f"{_shown(action.selector)}")
-    if dropped:
-        summary += f", instead of the fixed wait on line {min(dropped)}"
-    return Fix(path, source, "".join(edited), summary)
+    return Fix(path, source, "".join(edited), summary + _instead_words(dropped))
 
 
-def _sleeps_before(tree: ast.Module, calls: list[TestCall], call: TestCall) -> set[int]:
-    """The lines of the fixed sleeps (whole ``wait_for_timeout`` statements) the test made between
-    its call before ``call`` and ``call``."""
+def _instead_of_sleeps(tree: ast.Module, lines: list[str], calls: list[TestCall], call: TestCall,
+                       statement: ast.stmt, expectation: str) -> tuple[list[str], set[int]]:
+    """``lines`` with ``expectation`` before ``statement`` (``call``'s), the fixed sleeps (whole
+    ``wait_for_timeout`` statements) the test made between its call before ``call`` and ``call``
+    left out, and ``expect`` imported; and the lines of the sleeps left out."""
     position = calls.index(call)
     before = [c for c in calls[:position] if c.kind != "sleep"]
     since = before[-1].line if before else 0
     sleeps = {c.line for c in calls[:position] if c.kind == "sleep" and since <= c.line < call.line}
-    return {line for line in sleeps if _is_sleep_statement(tree, line)}
+    dropped = {line for line in sleeps if _is_sleep_statement(tree, line)}
+    edited = [text for number, text in enumerate(lines, 1) if number not in dropped]
+    edited.insert(statement.lineno - 1 - sum(1 for line in dropped if line < statement.lineno), expectation)
+    return _with_expect_imported(tree, edited), dropped
+
+
+def _instead_words(dropped: set[int]) -> str:
+    return f", instead of the fixed wait on line {min(dropped)}" if dropped else ""
 
 
 def wait_for_response(path: str, source: str, calls: list[TestCall], trigger: TestCall, url: str) -> Fix:

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from models import CELLS, models
 
 from webr4.engine.grouping import GroupKey, Represented, ReversalGroups, location_kind
+from webr4.engine.plans import Reversal
 from webr4.engine.r4 import R4Explorer, explore
 from webr4.engine.testing.model import Cancel, Create, Model, ModelEvent, ModelExecutor, Op, Read, State, Write
 from webr4.trace import Category
@@ -157,4 +158,15 @@ def test_disabled_timers_of_one_code_group_by_the_code_that_set_them() -> None:
     setters = [ModelEvent(f"s{k}", (Create(f"t{k}"),), root=True, code="promise") for k in range(2)]
     plain = sweep(Model([*setters, *ticks, *timeouts]), bound=1, exhaustive=True)
     disabling = [key for _index, key, *_ in plain.ran if key is not None and key.sides[0].startswith("code:")]
-    assert disabling == [GroupKey("event:", ("code:model from tick", "code:model from timeout"))] * 2
+    codes = ("model from tick", "model from timeout")
+    assert disabling == [GroupKey("event:", (f"code:{codes[0]}", f"code:{codes[1]}"), codes)] * 2
+
+
+def test_one_line_reached_from_different_events_keeps_them_apart() -> None:
+    # Vue's batcher marks has[id] through the same two lines for an update a timer queued and for
+    # one a key press queued: the key press can do harm where a click did not
+    sites = ("vue.js:3574:10", "vue.js:3544:26")
+    click, key = (Reversal("t1", "u1", "prop:40.7", sites=sites, codes=("setTimeout from vue.js:745:9", step))
+                  for step in ("user click #filters a", "user keyup #new-todo Enter"))
+    assert GroupKey.of(click) != GroupKey.of(key)
+    assert GroupKey.of(click) == GroupKey.of(Reversal("t2", "u1", "prop:41.9", sites=sites, codes=click.codes))

@@ -3,14 +3,18 @@
 A module loader makes a reversal of nearly every pair of the modules it fetches, and each races
 on the loader's own queue through the same two lines of the loader: one race of the code, many
 times over. A :class:`GroupKey` names that race: the two sites of the reversal's conflicting
-accesses (and whether it is the witness that holds a response, which runs another order), and
-the location's kind:
+accesses, the code each of its two events runs (:func:`~webr4.trace.event_code`: the site that
+set a timer, "an async script", a user's step itself), whether it is the witness that holds a
+response (which runs another order), and the location's kind:
 
 * a location of the JavaScript heap counts by its kind alone (``prop:``, or a closure's
-  variable by name): through one pair of sites, one object's properties by computed keys
-  (a loader's cache, ``cache[id]``, a key per module) and one property of many objects (each
-  promise's handler queue) are the same race of the code; a site with a fixed name reaches one
-  name only, so for it this changes nothing;
+  variable by name): through one pair of sites, between events of the same two codes, one
+  object's properties by computed keys (a loader's cache, ``cache[id]``, a key per module) and
+  one property of many objects (each promise's handler queue) are the same race of the code; a
+  site with a fixed name reaches one name only, so for it this changes nothing. The events'
+  codes keep apart what one generic line of a framework does for different causes: Vue's
+  batcher marks ``has[id]`` through the same two lines whichever step or timer queued the
+  update, and a key press racing its flush can do harm where a click racing it did not;
 * every other location (the DOM, storage, a handler, a global) counts whole;
 * a side whose site is unknown (the browser's own access, such as a script element's run, or
   a disabled event's scheduling) counts by the code its event runs (:func:`~webr4.trace.event_code`:
@@ -45,12 +49,14 @@ CODE = "code:"
 
 @dataclass(frozen=True)
 class GroupKey:
-    """One race of the code: the kind of ``location`` (:func:`location_kind`) and the two
+    """One race of the code: the kind of ``location`` (:func:`location_kind`), the two
     ``sides`` in parent order, each the site of its access or, unknown, ``code:`` and the code
-    its event runs; ``held`` for the witness holding a response past a test's read."""
+    its event runs, and the ``codes`` of the two events; ``held`` for the witness holding a
+    response past a test's read."""
 
     location: str
     sides: tuple[str, str]
+    codes: tuple[str | None, str | None] = (None, None)
     held: bool = False
 
     @classmethod
@@ -64,7 +70,7 @@ class GroupKey:
             if site is None and code is None:
                 return None
             sides.append(site if site is not None else f"{CODE}{code}")
-        return cls(location_kind(reversal.location), (sides[0], sides[1]), reversal.held)
+        return cls(location_kind(reversal.location), (sides[0], sides[1]), reversal.codes, reversal.held)
 
 
 AGREEING = frozenset({"harmless", "unrealised"})

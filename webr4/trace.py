@@ -72,13 +72,14 @@ def event_location(event_id: EventId) -> str:
 def event_code(event: Event) -> str:
     """What code ``event`` runs, as far as its trace event says, the same for every event of that
     code: its type and the site that scheduled it (``setTimeout from http://h/when.js:752:23``);
-    for a user's step, the step itself (``user keyup #new-todo Enter``: each step reaches its own
-    handlers); otherwise its category, type and kind (``network script async``: the loader's
-    modules, whatever their URLs)."""
+    for a user's step, the step itself (``user keyup 4 #new-todo Enter``: each step meets the
+    page in a state of its own, as the second click on a slideshow's *Next* does); otherwise its
+    category, type and kind (``network script async``: the loader's modules, whatever their
+    URLs)."""
     site = event.params.get("site")
     if isinstance(site, str) and site:
         return f"{event.type} from {site}"
-    keys = ("selector", "argument") if event.category is Category.USER else ("kind",)
+    keys = ("index", "selector", "argument") if event.category is Category.USER else ("kind",)
     parts = (event.category.value, event.type, *(event.params.get(key) for key in keys))
     return " ".join(str(part) for part in parts if part not in (None, ""))
 

@@ -40,6 +40,8 @@ _PROPERTIES = frozenset({"children", "style", "hidden", "open", "selected", "che
 
 _ID = re.compile(r"#[A-Za-z_][\w-]*")
 _TAG = re.compile(r"[a-z][a-z0-9-]*(:nth-of-type\(\d+\))?")
+_ROOTS = frozenset({"html", "head", "body"})
+"""The elements a key starts from when no ancestor has an id."""
 
 
 @dataclass(frozen=True)
@@ -59,13 +61,10 @@ class Awaited:
 def css_of(key: str) -> str | None:
     """The CSS selector of an element key of the access log, or None when it names no element a
     selector can reach from the document (a detached tree, a shadow root, ``document``)."""
-    parts = key.split(">")
-    first_is_id = _ID.fullmatch(parts[0]) is not None
-    if not (first_is_id or _TAG.fullmatch(parts[0])) or not all(_TAG.fullmatch(part) for part in parts[1:]):
+    first, *rest = key.split(">")
+    if not (_ID.fullmatch(first) or first in _ROOTS) or not all(_TAG.fullmatch(part) for part in rest):
         return None
-    if not first_is_id and parts[0] != "html" and parts[0] != "body" and parts[0] != "head":
-        return None
-    return " > ".join(parts)
+    return " > ".join((first, *rest))
 
 
 def assertion_of(access: Access) -> Awaited | None:

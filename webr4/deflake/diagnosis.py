@@ -233,17 +233,15 @@ def _order(reversal: ReversalReport, verdict: Outcome, trace: Trace, parent: Tra
            step_of_event: dict[str, int], call_of_step: dict[int, TestCall]) -> FailingOrder:
     # the page's event to hold back is the one that ran first in the parent (the child runs the
     # other one first): the test's step's partner, or of two page events the first
-    test_call = page_event = None
+    test_call = page_event = step_event = None
     for event_id in (reversal.first_id, reversal.second_id):
         event = trace.events.get(event_id)
         if event_id in step_of_event and test_call is None:
-            test_call = call_of_step.get(step_of_event[event_id])
+            test_call, step_event = call_of_step.get(step_of_event[event_id]), event_id
         elif event is not None and page_event is None and event.category is not Category.USER:
             page_event = event
     delay = DELAY_MS if test_call is not None or page_event is None else _delay(
         parent, page_event.id, reversal.second_id)
-    step_event = next((event_id for event_id in (reversal.first_id, reversal.second_id) if event_id in step_of_event),
-                      None)
     awaited = None
     if parent is not None and page_event is not None and step_event is not None:
         awaited = awaited_state(parent, page_event.id, step_event)

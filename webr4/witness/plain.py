@@ -38,16 +38,22 @@ own, which no schedule waits for."""
 SETTLE_S = 0.2
 """Real time given to the page after a sign before the schedule acts on it: the task a response
 starts (its callback, the script's run, the element's load event) runs in that time."""
-QUIET_PATIENCE_S = 3.0
-"""How long a step that waits for a sign also waits for the page to go quiet (no request in flight
-but a held one, for :data:`SETTLE_S`, and the step's target visible) before it goes ahead anyway:
-a page that polls the network, a target that never comes (Playwright's own wait then fails it)."""
+QUIET_POLLS = 120
+"""How many polls (one every :data:`SETTLE_S` / 8, so at least 3 s) a step that waits for a sign
+also waits for the page to go quiet (no request in flight but a held one, for :data:`SETTLE_S`, and
+the step's target visible) before it goes ahead anyway: a page that polls the network, a target
+that never comes (Playwright's own wait then fails it). Counted in polls, not seconds, so that a
+busy machine gives a paused clock the same virtual time."""
 QUIET_TICK_MS = 4
-"""How far a paused clock goes on per poll (every :data:`SETTLE_S` / 8) while a step waits for a
-quiet page: at most some 480 virtual ms in :data:`QUIET_PATIENCE_S`."""
+"""How far a paused clock goes on per poll while a step waits for a quiet page: at most some 480
+virtual ms in :data:`QUIET_POLLS`."""
 ORDER_TIMEOUT_S = 10.0
-"""The longest a plain run waits for a sign its schedule needs before it gives the order up: the
-ceiling of a schedule's ``patience_s``, and its patience when it has none."""
+"""The longest a plain run waits for a sign its schedule needs while the page shows nothing new
+before it gives the order up: the ceiling of a schedule's ``patience_s``, and its patience when it
+has none."""
+ORDER_CEILING_S = 60.0
+"""The longest a plain run waits for one sign, or for one quiet page, while the page goes on
+showing new signs (a loader fetching module after module on a busy machine)."""
 CLOCK_START_MS = 600_000
 """Where the paused clock starts (``Date.now()`` in a schedule with a clock): well after the
 moment it was installed at, as ``pause_at`` only goes forward."""
@@ -250,9 +256,9 @@ class _ScheduleRun:
 
     async def wait(self, sign: dict[str, Any] | None) -> bool:
         """Until ``sign`` has come and :data:`SETTLE_S` more (``None``: at once); ``False``, with the
-        problem noted, when it did not come within the schedule's ``patience_s``, or while the page
-        showed new signs (a busy machine), within :data:`ORDER_TIMEOUT_S`; a step's sign (the run's own)
-        while the steps go on short of it, each within :data:`ORDER_TIMEOUT_S`."""
+        problem noted, when it did not come within the schedule's ``patience_s`` (a step's sign, the
+        run's own: :data:`ORDER_TIMEOUT_S`), counted again while the page shows new signs or the
+        steps go on (a busy machine), within :data:`ORDER_CEILING_S` in all."""
         if sign is None:
             return True
         came = self.observed.sign(sign["kind"], sign.get("target", ""))
@@ -262,8 +268,9 @@ class _ScheduleRun:
             until = time.monotonic() + (ORDER_TIMEOUT_S if step else self.patience)
             while not came.is_set() and time.monotonic() < until and not (step and self.steps_over):
                 await asyncio.sleep(SETTLE_S / 8)
-            going_on = (self.steps_done > steps_done and not self.steps_over if step
-                        else len(self.observed.seen) > shown and time.monotonic() - started < ORDER_TIMEOUT_S)
+            progressed = len(self.observed.seen) > shown or (step and self.steps_done > steps_done)
+            going_on = (progressed and not (step and self.steps_over)
+                        and time.monotonic() - started < ORDER_CEILING_S)
         if not came.is_set():
             self.problems.append(f"{sign_words(sign)} never happened in plain Chromium "
                                  f"(waited {time.monotonic() - started:.0f} s)")
@@ -284,19 +291,27 @@ class _ScheduleRun:
     async def quiet(self, target: str) -> None:
         """Until no request but a held one has been in flight for :data:`SETTLE_S` (what a
         released response or a loaded script asks for next has arrived and run) and ``target``
-        (a selector) is visible, at most :data:`QUIET_PATIENCE_S` after the last request in flight
-        (:data:`ORDER_TIMEOUT_S` in all): a step runs on a quiet page whose due timers have run,
-        once its target is actionable, as in webr4. With a clock, it goes on by :data:`QUIET_TICK_MS`
-        a poll meanwhile (never past a racing timer whose sign has not come), so that a loader's
-        chain of short timers, and its views, go on as in webr4's virtual time."""
+        (a selector) is visible, at most :data:`QUIET_POLLS` after the last request in flight,
+        or :data:`ORDER_TIMEOUT_S` after the last new sign while requests stay in flight
+        (:data:`ORDER_CEILING_S` in all): a step
+        runs on a quiet page whose due timers have run, once its target is actionable, as in webr4.
+        With a clock, it goes on by :data:`QUIET_TICK_MS` a poll meanwhile (never past a racing
+        timer whose sign has not come), so that a loader's chain of short timers, and its views, go
+        on as in webr4's virtual time."""
         loop = asyncio.get_running_loop()
-        start = calm_since = loop.time()
-        while loop.time() < min(calm_since + QUIET_PATIENCE_S, start + ORDER_TIMEOUT_S):
+        start = calm_since = news_since = loop.time()
+        shown, calm_polls = len(self.observed.seen), 0
+        while calm_polls < QUIET_POLLS and loop.time() < start + ORDER_CEILING_S:
+            calm_polls += 1
+            if len(self.observed.seen) > shown:
+                shown, news_since = len(self.observed.seen), loop.time()
             if self.schedule["clock"]:
                 await self.run_clock(min(self.observed.clock_ms + QUIET_TICK_MS, self.ceiling()), due_now=True)
             if any(key not in self.released or self.released[key].is_set()
                    for key in self.observed.in_flight.values()):
-                calm_since = loop.time()
+                if loop.time() - news_since >= ORDER_TIMEOUT_S:  # requests in flight, nothing new
+                    return
+                calm_since, calm_polls = loop.time(), 0
             elif loop.time() - calm_since >= SETTLE_S and await _visible(self.page, target):
                 return
             await asyncio.sleep(SETTLE_S / 8)

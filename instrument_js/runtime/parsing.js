@@ -120,13 +120,39 @@ function releaseRequest() {
   return { actuate: { kind: "script", url: A.shift(writtenScripts), worker: false }, now: virtualNow };
 }
 
+/* A script whose URL never reaches the network (data:, blob:) cannot be held there: the browser
+   runs it as soon as it has read it, a task after its insertion. An async one runs as part of the
+   event that inserted it, which stays in flight until the script has loaded (or failed), so no
+   other event can come between them in one execution and not in another. An HTML-imports
+   polyfill runs each module so, the next inserted from the last one's load. */
+const UNHELD_URL = /^(data|blob):/i;
+const CLASSIC_TYPE = /^\s*((text|application)\/(x-)?(java|ecma)script|text\/(jscript|livescript))?\s*$/i;
+const scriptsInFlight = newWeakSet();
+
+function runWithInserter(el) {
+  scriptsInFlight.add(el);
+  inflight++;
+  const loaded = () => {
+    call(N.removeEventListener, el, "load", loaded);
+    call(N.removeEventListener, el, "error", loaded);
+    inflight--;
+  };
+  call(N.addEventListener, el, "load", loaded);
+  call(N.addEventListener, el, "error", loaded);
+}
+
 function noticeScript(el) {
   // Every script that does not block the parser is an event of its own, held by the harness
   // at the network until dispatched. Parser-blocking scripts run inside their parse chunk.
   // Module scripts fetch their imports themselves: the harness serves the module graph at
   // once and module code runs when the browser runs it.
-  if (!el.src || heldScripts.has(el) || el.type === "module") return;
+  if (!el.src || heldScripts.has(el) || scriptsInFlight.has(el) || el.type === "module") return;
   const dynamic = dynamicScripts.has(el);
+  if (dynamic && el.async && !el.noModule && call(N.regexpTest, UNHELD_URL, el.src)
+      && call(N.regexpTest, CLASSIC_TYPE, el.type)) {
+    runWithInserter(el);
+    return;
+  }
   const deferred = !dynamic && !el.async && el.defer;
   if (!deferred && !dynamic && !el.async) {
     if ((writing || writtenAhead > 0) && !writtenSeen.has(el)) {

@@ -16,6 +16,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from webr4.browser.actions import parse_actions
@@ -114,3 +116,55 @@ def test_loader_pages_end_as_in_plain_chromium(driver, files):
     assert not execution.trace.errors
     assert plain != "waiting"
     assert plain in execution.dom
+
+
+def _data_url_chain(links: int) -> dict[str, tuple[str, bytes]]:
+    """A page that runs modules as an HTML-imports polyfill does: each from a ``data:`` URL in a
+    script element of its own, the next inserted once the last has loaded, while a script of the
+    network (its response given once the chain has ended) loads beside them."""
+    page = """<!doctype html><p id="out">waiting</p>
+<script>
+  var order = [];
+  function run(i) {
+    if (i === %d) { order.push("chain"); fetch("/chain-ended"); return; }
+    var module = document.createElement("script");
+    module.src = "data:text/javascript;base64," + btoa("order.push(" + i + ")");
+    module.onload = function () { module.remove(); run(i + 1); };
+    document.head.appendChild(module);
+  }
+  run(0);
+  var library = document.createElement("script");
+  library.src = "/library.js";
+  document.head.appendChild(library);
+  window.addEventListener("load", function () { document.getElementById("out").textContent = order.join(" "); });
+</script>""" % links
+    return {"/": ("text/html", page.encode()), "/chain-ended": ("text/plain", b""),
+            "/library.js": ("text/javascript", b'order.push("library");')}
+
+
+def test_scripts_from_data_urls_run_in_the_event_that_inserts_them(driver):
+    """A ``data:`` URL never reaches the network, where webr4 holds a script until its event: the
+    browser runs it a task after its insertion. Each such script runs as part of the event that
+    inserted it, so every execution of the page runs the same events in the same order, and the
+    page ends as in plain Chromium (the library's response waits for the chain there, as webr4's
+    default order has it)."""
+    files = _data_url_chain(12)
+    chain_ended = threading.Event()
+
+    def respond(path: str):
+        if path == "/":
+            chain_ended.clear()
+        elif path == "/chain-ended":
+            chain_ended.set()
+        elif path == "/library.js":
+            chain_ended.wait(30)
+        return files.get(path)
+
+    with route_server(respond) as base:
+        url = base + "/"
+        plain = driver.plain(url, OUT, until=f"{OUT} !== 'waiting'")
+        executions = [driver.execute(url, store=ResponseStore(), live_network=True, capture=Capture())
+                      for _ in range(3)]
+    assert plain == " ".join(map(str, range(12))) + " chain library"
+    assert all(not execution.trace.errors and plain in execution.dom for execution in executions)
+    assert len({tuple(execution.trace.sequence) for execution in executions}) == 1

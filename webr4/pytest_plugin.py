@@ -62,6 +62,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--webr4-deflake", type=Path, metavar="RUN",
                     help="find the event orders that fail each Playwright test (no marker needed), propose a "
                          "verified fix, and write them into the run directory RUN (see webr4 deflake)")
+    group.addoption("--webr4-resume", action="store_true",
+                    help="with --webr4-deflake: keep each test RUN has judged already, and deflake the others")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -170,12 +172,14 @@ def pytest_pyfunc_call_deflake(pyfuncitem: pytest.Function) -> bool | None:
 
     bound = pyfuncitem.config.getoption("webr4_bound")
     deflake_item(pyfuncitem, Path(run).resolve(), DEFLAKE_BOUND if bound is None else bound,
-                 pyfuncitem.config.getoption("webr4_budget"))
+                 pyfuncitem.config.getoption("webr4_budget"), resume=pyfuncitem.config.getoption("webr4_resume"))
     return True
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    """Under ``--webr4-deflake``, write the run's summary and fix from the tests' entries."""
+    """Under ``--webr4-deflake``, write the run's summary and fix from the tests' entries (first:
+    tearing down a browser an interrupt took down may raise out of pytest)."""
     run = session.config.getoption("webr4_deflake")
     if run is None or not session.items:
         return

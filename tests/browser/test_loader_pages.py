@@ -126,7 +126,7 @@ def _data_url_chain(links: int) -> dict[str, tuple[str, bytes]]:
 <script>
   var order = [];
   function run(i) {
-    if (i === %d) { order.push("chain"); fetch("/chain-ended"); return; }
+    if (i === LINKS) { order.push("chain"); fetch("/chain-ended"); return; }
     var module = document.createElement("script");
     module.src = "data:text/javascript;base64," + btoa("order.push(" + i + ")");
     module.onload = function () { module.remove(); run(i + 1); };
@@ -137,7 +137,7 @@ def _data_url_chain(links: int) -> dict[str, tuple[str, bytes]]:
   library.src = "/library.js";
   document.head.appendChild(library);
   window.addEventListener("load", function () { document.getElementById("out").textContent = order.join(" "); });
-</script>""" % links
+</script>""".replace("LINKS", str(links))
     return {"/": ("text/html", page.encode()), "/chain-ended": ("text/plain", b""),
             "/library.js": ("text/javascript", b'order.push("library");')}
 

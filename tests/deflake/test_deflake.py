@@ -18,10 +18,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
@@ -151,3 +154,57 @@ def test_a_fix_that_leaves_a_failing_order_is_refused(deflaked) -> None:
     assert not entry["fix"]["verified"] and ("the app must order them" in why or "without any slow response" in why)
     assert "test_prices.py" not in (project.parent / "run" / "fix.diff").read_text()
     assert (project / "test_prices.py").read_text() == (PROJECT / "test_prices.py").read_text()
+
+
+def test_the_run_exports_a_testcase_per_test_and_a_sarif_result_at_each_failing_line(deflaked) -> None:
+    project, _done, _summary = deflaked
+    run = project.parent / "run"
+    done = subprocess.run([sys.executable, "-m", "webr4", "export", str(run), "--junit", str(run.parent / "run.xml"),
+                           "--sarif", str(run.parent / "run.sarif")], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stderr
+    cases = ElementTree.parse(run.parent / "run.xml").getroot().iter("testcase")
+    failed = {case.get("classname") for case in cases if case.find("failure") is not None}
+    assert failed == set(HALVES["run"])  # each test of the run can fail: test_prices too, with no fix
+    entries = json.loads((run / "summary.json").read_text())["tests"]
+    lines = {(e["test"].split("::")[0], order["line"]) for e in entries for order in e["flaky"]}
+    results = json.loads((run.parent / "run.sarif").read_text())["runs"][0]["results"]
+    located = {(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+                r["locations"][0]["physicalLocation"]["region"]["startLine"]) for r in results}
+    assert located == lines
+
+
+def test_a_run_goes_on_only_when_asked_and_keeps_what_it_judged(deflaked) -> None:
+    project, _done, _summary = deflaked
+    run = project.parent / "run"
+    entries = {path: path.read_text() for path in (run / "tests").glob("*/deflake.json")}
+    again = [sys.executable, "-m", "webr4", "deflake", *HALVES["run"], "--out", str(run)]
+    refused = subprocess.run(again, cwd=project, capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 2 and "--resume" in refused.stderr.strip().splitlines()[-1]
+    resumed = subprocess.run([*again, "--resume"], cwd=project, capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 1, resumed.stderr[-2000:]
+    assert {path: path.read_text() for path in (run / "tests").glob("*/deflake.json")} == entries
+    assert json.loads((run / "summary.json").read_text())["status"] == "finished"
+
+
+def test_an_interrupt_to_the_whole_process_group_stops_the_run_and_says_how_to_go_on(tmp_path: Path) -> None:
+    """As Ctrl-C in a terminal: SIGINT to webr4, pytest's browser and webr4's own, once the first
+    test's sweep has begun."""
+    project = tmp_path / "project"
+    shutil.copytree(PROJECT, project)
+    run = tmp_path / "run"
+    deflaking = subprocess.Popen([sys.executable, "-m", "webr4", "deflake", "test_cart.py", "test_list.py",
+                                  "--out", str(run)], cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 text=True, start_new_session=True)
+    try:
+        while not any(run.glob("tests/*/webr4.sqlite")) and deflaking.poll() is None:
+            time.sleep(0.1)
+        os.killpg(deflaking.pid, signal.SIGINT)
+        _out, err = deflaking.communicate(timeout=300)
+    finally:
+        if deflaking.poll() is None:
+            os.killpg(deflaking.pid, signal.SIGKILL)
+    assert deflaking.returncode == 130, err[-2000:]
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("interrupted;") and last.endswith(f"--out {run} --resume"), err[-3000:]
+    summary = json.loads((run / "summary.json").read_text())
+    assert summary["status"] == "interrupted" and len(summary["pending"]) == 2 - len(summary["tests"]) >= 1

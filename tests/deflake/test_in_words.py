@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from webr4.deflake.testrun import in_words
+from webr4.deflake.words import in_words
 
 
 def _order(message: str, url: str, status: str = "confirmed") -> dict:

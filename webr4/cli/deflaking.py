@@ -11,12 +11,15 @@ import contextlib
 import hashlib
 import io
 import json
+import logging
+import shlex
 from pathlib import Path
 from typing import Any
 
 import click
 
-from webr4.cli.failures import Failure
+from webr4 import interrupts
+from webr4.cli.failures import Failure, Interrupted
 from webr4.cli.options import DURATION
 
 _NO_TESTS = (4, 5)  # pytest's usage error, no tests collected
@@ -53,20 +56,38 @@ def _check_collected(nodeids: tuple[str, ...]) -> None:
                    "it first, then deeper bounds up to --bound.")
 @click.option("--apply", "apply_fixes", is_flag=True,
               help="Write every verified fix into its test file (only a file unchanged since the run).")
+@click.option("--resume", is_flag=True,
+              help="Continue the deflake run in --out: keep each test it has judged, deflake the others.")
 def deflake_command(nodeids: tuple[str, ...], out_dir: Path, bound: int | None, budget: float | None,
-                    apply_fixes: bool) -> None:
+                    apply_fixes: bool, resume: bool) -> None:
     """Find the event orders that fail Playwright tests, and fixes proven to remove them."""
     import pytest
 
     out = out_dir.resolve()
     summary_path = out / "summary.json"
-    if out.exists() and any(out.iterdir()) and not summary_path.is_file():
+    holds_run = summary_path.is_file() or (out / "tests").is_dir()
+    if out.exists() and any(out.iterdir()) and not holds_run:
         raise Failure(f"{out_dir} is not empty and holds no deflake run; choose another --out")
+    if holds_run and not resume:
+        raise Failure(f"{out_dir} holds a deflake run already; continue it with --resume, or choose another --out")
     _check_collected(nodeids)
     summary_path.unlink(missing_ok=True)
     budgeted = [f"--webr4-budget={budget}"] if budget is not None else []
     bounded = [f"--webr4-bound={bound}"] if bound is not None else []  # else the plugin's DEFLAKE_BOUND
-    code = pytest.main([*nodeids, f"--webr4-deflake={out}", *bounded, *budgeted, *_QUIET])
+    resumed = ["--webr4-resume"] if resume else []
+    try:
+        code = pytest.main([*nodeids, f"--webr4-deflake={out}", *bounded, *budgeted, *resumed, *_QUIET])
+    except Exception:  # pytest's own teardown of a browser the signal took down with webr4
+        if not interrupts.requested():
+            raise
+        code = pytest.ExitCode.INTERRUPTED
+    if code == pytest.ExitCode.INTERRUPTED or interrupts.requested():
+        # The test's own Playwright lost its driver to the signal: what its event loop still holds
+        # would be reported as it is collected, after the one line.
+        logging.getLogger("asyncio").setLevel(logging.CRITICAL)
+        again = shlex.join(["webr4", "deflake", *nodeids, "--out", str(out_dir), *_given("--bound", bound),
+                            *_given("--budget", None if budget is None else f"{budget:g}s"), "--resume"])
+        raise Interrupted(f"interrupted; the tests judged so far are kept in {out_dir}, continue with: {again}")
     if not summary_path.is_file():
         raise Failure(f"pytest stopped with status {int(code)} before any test was deflaked")
     summary = json.loads(summary_path.read_text(encoding="utf-8"))
@@ -79,8 +100,13 @@ def deflake_command(nodeids: tuple[str, ...], out_dir: Path, bound: int | None, 
     raise SystemExit(1 if summary["flaky"] else 0)
 
 
+def _given(option: str, value: object) -> list[str]:
+    """``option`` and ``value`` as arguments to run again, none when ``value`` is not given."""
+    return [] if value is None else [option, str(value)]
+
+
 def _report(summary: dict[str, Any], out: Path) -> None:
-    from webr4.deflake.testrun import in_words
+    from webr4.deflake.words import in_words
 
     for entry in summary["tests"]:
         if entry["status"] == "stable":

@@ -13,6 +13,8 @@ from pathlib import Path
 import click
 
 from webr4.cli.failures import Failure
+from webr4.deflake import ci as deflake_ci
+from webr4.deflake.report import write_deflake_report
 from webr4.report import ci
 from webr4.report.campaign import (entry_summary, unfinished_campaign, write_campaign_junit, write_campaign_report,
                                    write_campaign_sarif)
@@ -30,7 +32,12 @@ from webr4.rundir.summary import Summary, SummaryError
 def report_command(run_dir: Path, open_page: bool) -> None:
     """Write the HTML report of the run directory RUN to RUN/report/index.html."""
     try:
-        page = _write_campaign_reports(run_dir) if CampaignDir(run_dir).is_campaign() else write_report(run_dir)
+        if deflake_ci.is_deflake_run(run_dir):
+            page = write_deflake_report(run_dir, deflake_ci.read_summary(run_dir))
+        elif CampaignDir(run_dir).is_campaign():
+            page = _write_campaign_reports(run_dir)
+        else:
+            page = write_report(run_dir)
     except (SummaryError, CampaignError) as error:
         raise click.UsageError(str(error)) from None
     except StoreError as error:
@@ -56,14 +63,21 @@ def export_command(run_dir: Path, junit: Path | None, sarif: Path | None, force:
 
     A sweep that has not finished is refused (status 2) unless --allow-unfinished is given. RUN
     may be a campaign: its JUnit file holds a testsuite per entry, its SARIF file a run per entry.
+    It may be a deflake run: a testcase per test, a SARIF result per race that fails one.
     """
     try:
         check_outputs([Output(option, path, option.removeprefix("--"))
                        for option, path in (("--junit", junit), ("--sarif", sarif)) if path is not None],
                       keep=[run_dir], force=force)
+    except OutputError as error:
+        raise click.UsageError(str(error)) from None
+    if deflake_ci.is_deflake_run(run_dir):
+        _export_deflake(run_dir, junit, sarif, allow_unfinished)
+        return
+    try:
         campaign = CampaignDir(run_dir).read() if CampaignDir(run_dir).is_campaign() else None
         summary = RunDir(run_dir).read_summary() if campaign is None else None
-    except (SummaryError, OutputError, CampaignError) as error:
+    except (SummaryError, CampaignError) as error:
         raise click.UsageError(str(error)) from None
     if campaign is not None:
         _export((("--junit", junit, write_campaign_junit), ("--sarif", sarif, write_campaign_sarif)), run_dir,
@@ -94,6 +108,21 @@ def _export(writers: tuple[tuple[str, Path | None, Callable[[Path, Path], Path]]
                 click.echo(f"wrote {write(run_dir, path)}")
             except OSError as error:
                 raise click.BadParameter(f"cannot write {path}: {error.strerror}", param_hint=option) from None
+
+
+def _export_deflake(run_dir: Path, junit: Path | None, sarif: Path | None, allow_unfinished: bool) -> None:
+    """Export the deflake run in ``run_dir``; exit status 1 when an explored order fails one of its tests."""
+    from webr4.deflake.words import in_words
+
+    summary = deflake_ci.read_summary(run_dir)
+    _export((("--junit", junit, deflake_ci.write_junit), ("--sarif", sarif, deflake_ci.write_sarif)), run_dir,
+            allow_unfinished, deflake_ci.unfinished_reason(run_dir, summary))
+    flaky = [test for test in summary["tests"] if test["status"] == "flaky"]
+    click.echo(f"{len(flaky)} of {len(summary['tests'])} tests can fail")
+    for test in flaky:
+        click.echo("\n".join(in_words(test)))
+    if flaky:
+        raise SystemExit(1)
 
 
 def _harmful_in_words(run_dir: Path, summary: Summary | None, entry: str = "") -> int:

@@ -1,5 +1,7 @@
-"""``RUN/report/index.html``: a section per test, and per failing order the failing line in its
-source, the racing pair, plain Chromium's word, the two orders' screenshots and the fix's diff.
+"""``RUN/report/index.html``: an overview of the tests (status, failing orders, plain Chromium's
+words, the fix, a link to each test's own run), then a section per test, and per failing order the
+failing line in its source, the racing pair, plain Chromium's word, the two orders' screenshots
+and the fix's diff.
 
 Everything the tests or the pages said is escaped by Jinja2's autoescaping; images are the
 run's own files, by relative paths, so the page works from ``file://`` with no network.
@@ -9,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -54,9 +57,13 @@ def write_deflake_report(run: Path, summary: dict[str, Any]) -> Path:
             orders.append({**order, "source": _source(source, order["line"]),
                            "screenshots": _screenshots(run, entry["run"], parent, index),
                            "reversal_page": f"../{entry['run']}/report/reversal-{index}.html"})
-        tests.append({**entry, "flaky": orders, "fix": entry.get("fix")})
+        run_report = run / entry["run"] / "report" / "index.html" if entry.get("run") else None
+        tests.append({**entry, "flaky": orders, "fix": entry.get("fix"),
+                      "confirmations": Counter(order["confirmation"]["status"] for order in entry.get("flaky", [])),
+                      "run_report": os.path.relpath(run_report, out) if run_report and run_report.is_file() else None})
     env = Environment(loader=FileSystemLoader(resource_dir("reports")), autoescape=True, undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True)
     page = out / "index.html"
-    page.write_text(env.get_template("deflake.html.j2").render(tests=tests), encoding="utf-8")
+    page.write_text(env.get_template("deflake.html.j2").render(tests=tests, pending=summary.get("pending", [])),
+                    encoding="utf-8")
     return page

@@ -6,7 +6,9 @@ Layout of a deflake run directory ``RUN``:
 * ``RUN/tests/<test>/`` — the test's own run: its session, explored sequences and report, as
   ``webr4 check`` writes one; ``fix/<n>/`` under it, the fixed test's explorations;
 * ``RUN/tests/<test>/deflake.json`` — the test's entry, written as soon as it is judged;
-* ``RUN/summary.json`` — ``{"status", "tests": [entry, …], "flaky": [failing order, …]}``;
+* ``RUN/summary.json`` — ``{"status", "tests": [entry, …], "pending": [node id, …], "flaky":
+  [failing order, …]}``: ``status`` ``finished``, or ``interrupted`` while tests are ``pending``
+  (``webr4 deflake --resume`` deflakes those and keeps the rest);
 * ``RUN/fix.diff`` — one unified diff of the test files, every verified fix;
 * ``RUN/report/index.html`` — a section per test (:mod:`webr4.deflake.report`).
 
@@ -53,15 +55,25 @@ def write_entry(run: Path, entry: dict[str, Any]) -> None:
     write_json(test_dir(run, entry["test"]) / "deflake.json", entry)
 
 
+def read_entry(run: Path, nodeid: str) -> dict[str, Any] | None:
+    """The entry ``run`` holds for the test ``nodeid``, or ``None`` when it has not judged it
+    (an entry is written whole, once the test is judged)."""
+    path = test_dir(run, nodeid) / "deflake.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+
+
 def gather(run: Path, nodeids: list[str]) -> dict[str, Any]:
     """The run's summary from the entries of ``nodeids`` written so far (in that order), and
-    ``RUN/summary.json`` and ``RUN/fix.diff`` written from them."""
-    entries = []
+    ``RUN/summary.json`` and ``RUN/fix.diff`` written from them. Its ``status`` is ``finished``
+    when every test has its entry, else ``interrupted``; ``pending`` lists the tests without one."""
+    entries, pending = [], []
     for nodeid in nodeids:
-        path = test_dir(run, nodeid) / "deflake.json"
-        if path.is_file():
-            entries.append(json.loads(path.read_text(encoding="utf-8")))
-    summary = {"status": "finished", "tests": entries,
+        entry = read_entry(run, nodeid)
+        if entry is None:
+            pending.append(nodeid)
+        else:
+            entries.append(entry)
+    summary = {"status": "interrupted" if pending else "finished", "tests": entries, "pending": pending,
                "flaky": [order for entry in entries for order in entry.get("flaky", [])]}
     write_json(run / "summary.json", summary)
     diffs = [entry["fix"]["diff"] for entry in entries

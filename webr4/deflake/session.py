@@ -7,10 +7,8 @@ what it returns into the run (:mod:`webr4.deflake.results`).
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,6 +18,7 @@ from webr4.deflake.adversary import DELAY_MS, run_slowed
 from webr4.deflake.diagnosis import FailingOrder, diagnose, seed_outcome
 from webr4.deflake.fixes import Fix, NoFix, load_before_action, wait_before_read, wait_for_response, wait_for_state
 from webr4.deflake.fixtures import given
+from webr4.deflake.offthread import run_off_thread
 from webr4.deflake.oracle import Outcome, outcome
 from webr4.deflake.recorder import assertions_written_down
 from webr4.deflake.testlog import TestCall, TestLog
@@ -125,8 +124,7 @@ def _sweep(url: str, steps: list[dict[str, Any]], run_dir: Path, bound: int, bud
 
     # every order runs: the test judges them, not the verdicts a group's first would stand on
     options = SweepOptions(SweepSettings(bound=bound, budget=budget, exhaustive=True), confirm="none")
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="webr4-deflake") as pool:
-        checked = pool.submit(lambda: asyncio.run(check(url, run_dir, steps, options=options))).result()
+    checked = run_off_thread(lambda: check(url, run_dir, steps, options=options), "webr4-deflake")
     unfinished = unfinished_reason(run_dir, checked.summary)
     if unfinished:
         raise Webr4Error(unfinished)
@@ -320,11 +318,10 @@ def regression_tests(test: TestUnderDeflake, order: FailingOrder, run_dir: Path)
     name = test.function.__name__.removeprefix("test_")
     keep = Keep(pytest=run_dir / "regression" / f"test_{name}_race.py",
                 playwright_test=run_dir / "regression" / f"{name}-race.spec.ts")
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="webr4-regression") as pool:
-        try:
-            written = pool.submit(lambda: asyncio.run(export_witness(run_dir, order.reversal.index, keep))).result()
-        except (WitnessError, PlaywrightError) as error:
-            return {"why": str(error).splitlines()[0]}
+    try:
+        written = run_off_thread(lambda: export_witness(run_dir, order.reversal.index, keep), "webr4-regression")
+    except (WitnessError, PlaywrightError) as error:
+        return {"why": str(error).splitlines()[0]}
     top = run_dir.parent.parent
     return {"pytest": str(written[0].relative_to(top)), "playwright_test": str(written[1].relative_to(top))}
 

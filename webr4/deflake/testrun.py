@@ -7,13 +7,15 @@ project's ``conftest.py``) are set up by pytest as usual.
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from webr4.deflake.results import test_dir, write_entry
+from webr4.deflake.results import read_entry, test_dir, write_entry
 from webr4.deflake.session import TestFailsAlone, TestUnderDeflake, deflake_test
+from webr4.deflake.words import in_words
 from webr4.errors import Webr4Error
 
 
@@ -46,52 +48,33 @@ def under_deflake(item: pytest.Function, run: Path, bound: int, budget: float | 
                             item.config.rootpath, bound, budget)
 
 
-def deflake_item(item: pytest.Function, run: Path, bound: int, budget: float | None = None) -> None:
-    """Deflake ``item``, write its entry into ``run`` and fail the item when an order fails it."""
+def deflake_item(item: pytest.Function, run: Path, bound: int, budget: float | None = None,
+                 resume: bool = False) -> None:
+    """Deflake ``item``, write its entry into ``run`` and fail the item when an order fails it.
+    With ``resume``, a test ``run`` has judged already keeps its entry and is not run again; one
+    whose deflaking was cut short starts over."""
+    kept = read_entry(run, item.nodeid) if resume else None
+    if kept is not None:
+        _fail_as_judged(kept)
+        return
+    shutil.rmtree(test_dir(run, item.nodeid), ignore_errors=True)  # what an interrupted one left
     test = under_deflake(item, run, bound, budget)
     try:
         entry = deflake_test(test, test_dir(run, item.nodeid))
     except TestFailsAlone as alone:
-        write_entry(run, {"test": item.nodeid, "status": "fails-alone", "message": str(alone), "flaky": []})
-        pytest.fail(str(alone), pytrace=False)
+        entry = {"test": item.nodeid, "status": "fails-alone", "message": str(alone), "flaky": []}
     except Webr4Error as error:
-        write_entry(run, {"test": item.nodeid, "status": "error", "message": str(error), "flaky": []})
-        pytest.fail(f"webr4 could not deflake {item.nodeid}: {error}", pytrace=False)
+        entry = {"test": item.nodeid, "status": "error", "message": str(error), "flaky": []}
     write_entry(run, entry)
+    _fail_as_judged(entry)
+
+
+def _fail_as_judged(entry: dict[str, Any]) -> None:
+    """Fail the test being run as its ``entry`` judged it: when an order fails it, or it could not
+    be deflaked."""
+    if entry["status"] == "fails-alone":
+        pytest.fail(entry["message"], pytrace=False)
+    if entry["status"] == "error":
+        pytest.fail(f"webr4 could not deflake {entry['test']}: {entry['message']}", pytrace=False)
     if entry["flaky"]:
         pytest.fail("\n".join(in_words(entry)), pytrace=False)
-
-
-def in_words(entry: dict[str, Any]) -> list[str]:
-    """A test's failing orders and its fix, as lines for a person."""
-    lines = [f"{entry['test']} fails in {len(entry['flaky'])} of {entry['sequences']} explored orders"]
-    for orders in _alike(entry["flaky"]):
-        order = next((o for o in orders if o.get("regression")), orders[0])
-        racing, proof = order["racing"], order["confirmation"]
-        more = f" (and {len(orders) - 1} more order(s) with this race)" if len(orders) > 1 else ""
-        lines.append(f"  line {order['line']}: {order['message']}{more}")
-        lines.append(f"    {racing['words']} ({order['fault']}'s fault); plain Chromium with "
-                     f"{racing['url'] or 'no slow response'} slow: {proof['status']}")
-        regression = order.get("regression") or {}
-        if regression.get("pytest"):
-            lines.append(f"    the race as a test against the live app, failing until the app is fixed: "
-                         f"{regression['pytest']} (pytest), {regression['playwright_test']} (Playwright Test)")
-        elif regression:
-            lines.append(f"    no test of the race: {regression['why']}")
-    fix = entry.get("fix")
-    if fix and fix.get("summary"):
-        state = "verified" if fix["verified"] else f"not verified: {fix['why']}"
-        lines.append(f"  fix ({state}): {fix['summary']}")
-    elif fix:
-        lines.append(f"  no fix: {fix['why']}")
-    return lines
-
-
-def _alike(orders: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
-    """The failing orders in groups of one race: the same failing line, racing pair, fault and
-    plain-Chromium word (what the test read may differ), in the order each group first came."""
-    groups: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
-    for order in orders:
-        key = (order["line"], order["racing"]["words"], order["fault"], order["confirmation"]["status"])
-        groups.setdefault(key, []).append(order)
-    return list(groups.values())

@@ -115,7 +115,7 @@ def _confirmation_words(reversal: ReversalReport) -> str:
     return f"; confirmation: {confirmation['status']}: {confirmation['line']}" if confirmation else ""
 
 
-def _xml_text(text: str) -> str:
+def xml_text(text: str) -> str:
     """``text`` without the characters XML 1.0 cannot hold (a site's labels may contain any)."""
     return _NOT_XML.sub("\ufffd", text)
 
@@ -143,23 +143,23 @@ def junit_suite(run_dir: Path, summary: Summary, name: str | None = None) -> ET.
         "skipped": str(sum(r.verdict == "unrealised" for r in reversals)),
         "time": str(summary.seconds),
     }
-    site = _xml_text(summary.url)
+    site = xml_text(summary.url)
     written = summary.to_json()
-    suite = ET.Element("testsuite", {"name": _xml_text(name) if name else f"webr4 {site}".strip(), **counts})
+    suite = ET.Element("testsuite", {"name": xml_text(name) if name else f"webr4 {site}".strip(), **counts})
     properties = ET.SubElement(suite, "properties")
     for key in ("site", "bound", "strategy", "status", "parse_chunks", "seed_events", "races_uncovered",
                 "sequences_explored", "truncated"):
         value = written.get(key)
-        ET.SubElement(properties, "property", {"name": key, "value": "" if value is None else _xml_text(str(value))})
+        ET.SubElement(properties, "property", {"name": key, "value": "" if value is None else xml_text(str(value))})
     for reversal in reversals:
         _junit_case(suite, run_dir, reversal, site)
     return suite
 
 
 def _junit_case(suite: ET.Element, run_dir: Path, reversal: ReversalReport, site: str) -> None:
-    case = ET.SubElement(suite, "testcase", {"classname": site or "webr4", "name": _xml_text(title(reversal))})
+    case = ET.SubElement(suite, "testcase", {"classname": site or "webr4", "name": xml_text(title(reversal))})
     verdict, reasons = reversal.verdict, ", ".join(reversal.reasons)
-    words = _xml_text(in_words(run_dir, reversal))
+    words = xml_text(in_words(run_dir, reversal))
     if verdict in ("harmful", "error"):
         tag = "failure" if verdict == "harmful" else "error"
         message = f"{verdict}: {reasons}"
@@ -167,10 +167,10 @@ def _junit_case(suite: ET.Element, run_dir: Path, reversal: ReversalReport, site
             message += f"; {differences_line(reversal.differences, per_category=1)}"
         if reversal.confirmation:
             message += _confirmation_words(reversal)
-        outcome = ET.SubElement(case, tag, {"type": verdict, "message": _xml_text(message)})
+        outcome = ET.SubElement(case, tag, {"type": verdict, "message": xml_text(message)})
         outcome.text = words
     elif verdict == "unrealised":
-        ET.SubElement(case, "skipped", {"message": _xml_text(f"order not realised: {headline(reversal)}")})
+        ET.SubElement(case, "skipped", {"message": xml_text(f"order not realised: {headline(reversal)}")})
         ET.SubElement(case, "system-out").text = words
     else:
         ET.SubElement(case, "system-out").text = words

@@ -64,6 +64,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "verified fix, and write them into the run directory RUN (see webr4 deflake)")
     group.addoption("--webr4-resume", action="store_true",
                     help="with --webr4-deflake: keep each test RUN has judged already, and deflake the others")
+    group.addoption("--webr4-workers", type=int, default=1, metavar="N",
+                    help="with --webr4-deflake: run each test's executions N at a time, each process with a browser")
+    group.addoption("--webr4-cluster", metavar="ADDRESS",
+                    help="with --webr4-deflake: run each test's executions on the Dask cluster at ADDRESS "
+                         "(tcp://HOST:PORT, or local:N)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -168,11 +173,13 @@ def pytest_pyfunc_call_deflake(pyfuncitem: pytest.Function) -> bool | None:
     run = pyfuncitem.config.getoption("webr4_deflake")
     if run is None:
         return None
-    from webr4.deflake.testrun import deflake_item
+    from webr4.deflake.testrun import DeflakeOptions, deflake_item
 
-    bound = pyfuncitem.config.getoption("webr4_bound")
-    deflake_item(pyfuncitem, Path(run).resolve(), DEFLAKE_BOUND if bound is None else bound,
-                 pyfuncitem.config.getoption("webr4_budget"), resume=pyfuncitem.config.getoption("webr4_resume"))
+    option = pyfuncitem.config.getoption
+    bound = option("webr4_bound")
+    deflake_item(pyfuncitem, Path(run).resolve(),
+                 DeflakeOptions(DEFLAKE_BOUND if bound is None else bound, option("webr4_budget"),
+                                option("webr4_workers"), option("webr4_cluster"), option("webr4_resume")))
     return True
 
 

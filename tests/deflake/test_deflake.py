@@ -40,9 +40,9 @@ FIXED_EXPECT_MS = 20_000
 and whatever a loaded machine adds."""
 
 HALVES = {"run": ["test_list.py", "test_prices.py", "test_cart.py"],
-          "run-2": ["test_search.py", "test_shop.py", "test_badge.py"]}
+          "run-2": ["test_search.py", "test_shop.py", "test_badge.py", "--workers", "2"]}
 """The project's tests in two deflake runs side by side (each mostly waits on its browser), into
-``run`` and ``run-2`` beside the project."""
+``run`` and ``run-2`` beside the project; the second's sweeps run two executions at a time."""
 
 
 @pytest.fixture(scope="module")

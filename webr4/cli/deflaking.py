@@ -58,8 +58,13 @@ def _check_collected(nodeids: tuple[str, ...]) -> None:
               help="Write every verified fix into its test file (only a file unchanged since the run).")
 @click.option("--resume", is_flag=True,
               help="Continue the deflake run in --out: keep each test it has judged, deflake the others.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Executions of each test's sweep run at once, each worker process with a browser of its own.")
+@click.option("--cluster", metavar="ADDRESS",
+              help="Run each test's executions on a Dask cluster: tcp://HOST:PORT of its scheduler, or local:N "
+                   "to start N local workers (needs webr4[cluster]).")
 def deflake_command(nodeids: tuple[str, ...], out_dir: Path, bound: int | None, budget: float | None,
-                    apply_fixes: bool, resume: bool) -> None:
+                    apply_fixes: bool, resume: bool, workers: int, cluster: str | None) -> None:
     """Find the event orders that fail Playwright tests, and fixes proven to remove them."""
     import pytest
 
@@ -75,8 +80,9 @@ def deflake_command(nodeids: tuple[str, ...], out_dir: Path, bound: int | None, 
     budgeted = [f"--webr4-budget={budget}"] if budget is not None else []
     bounded = [f"--webr4-bound={bound}"] if bound is not None else []  # else the plugin's DEFLAKE_BOUND
     resumed = ["--webr4-resume"] if resume else []
+    spread = [f"--webr4-workers={workers}", *([f"--webr4-cluster={cluster}"] if cluster else [])]
     try:
-        code = pytest.main([*nodeids, f"--webr4-deflake={out}", *bounded, *budgeted, *resumed, *_QUIET])
+        code = pytest.main([*nodeids, f"--webr4-deflake={out}", *bounded, *budgeted, *resumed, *spread, *_QUIET])
     except Exception:  # pytest's own teardown of a browser the signal took down with webr4
         if not interrupts.requested():
             raise
@@ -86,7 +92,9 @@ def deflake_command(nodeids: tuple[str, ...], out_dir: Path, bound: int | None, 
         # would be reported as it is collected, after the one line.
         logging.getLogger("asyncio").setLevel(logging.CRITICAL)
         again = shlex.join(["webr4", "deflake", *nodeids, "--out", str(out_dir), *_given("--bound", bound),
-                            *_given("--budget", None if budget is None else f"{budget:g}s"), "--resume"])
+                            *_given("--budget", None if budget is None else f"{budget:g}s"),
+                            *_given("--workers", workers if workers != 1 else None), *_given("--cluster", cluster),
+                            "--resume"])
         raise Interrupted(f"interrupted; the tests judged so far are kept in {out_dir}, continue with: {again}")
     if not summary_path.is_file():
         raise Failure(f"pytest stopped with status {int(code)} before any test was deflaked")

@@ -51,7 +51,9 @@ class Explored:
 @dataclass
 class TestUnderDeflake:
     """A pytest test as deflake runs it: ``function`` called with ``arguments`` (its fixtures'
-    values; ``page`` is replaced), the path of its file, a way to open a fresh plain page."""
+    values; ``page`` is replaced), the path of its file, a way to open a fresh plain page; its
+    sweeps' ``bound`` and ``budget``, and where their executions run (``workers`` processes, or
+    the Dask ``cluster``)."""
 
     __test__ = False  # not a pytest test class, whatever its name
 
@@ -64,6 +66,8 @@ class TestUnderDeflake:
     root: Path
     bound: int = 1
     budget: float | None = None
+    workers: int = 1
+    cluster: str | None = None
 
     @property
     def source(self) -> str:
@@ -115,15 +119,16 @@ def record_test(test: TestUnderDeflake, function: Callable[..., Any], page: Any)
     return seed.seed_url, log
 
 
-def _sweep(url: str, steps: list[dict[str, Any]], run_dir: Path, bound: int, budget: float | None) -> int:
-    """Record and explore the session; the number of explored sequences. On a thread of its own:
-    the test's synchronous Playwright holds an event loop on this one."""
+def _sweep(url: str, steps: list[dict[str, Any]], run_dir: Path, test: TestUnderDeflake) -> int:
+    """Record and explore the session of ``test``; the number of explored sequences. On a thread of
+    its own: the test's synchronous Playwright holds an event loop on this one."""
     from webr4.checking import SweepOptions, check
     from webr4.report.ci import unfinished_reason
     from webr4.sweep.settings import SweepSettings
 
     # every order runs: the test judges them, not the verdicts a group's first would stand on
-    options = SweepOptions(SweepSettings(bound=bound, budget=budget, exhaustive=True), confirm="none")
+    options = SweepOptions(SweepSettings(bound=test.bound, budget=test.budget, exhaustive=True), confirm="none",
+                           workers=test.workers, cluster=test.cluster)
     checked = run_off_thread(lambda: check(url, run_dir, steps, options=options), "webr4-deflake")
     unfinished = unfinished_reason(run_dir, checked.summary)
     if unfinished:
@@ -137,7 +142,7 @@ def explore_test(test: TestUnderDeflake, function: Callable[..., Any], page: Any
 
     url, log = record_test(test, function, page)
     shutil.rmtree(run_dir, ignore_errors=True)
-    sequences = _sweep(url, log.steps, run_dir, test.bound, test.budget)
+    sequences = _sweep(url, log.steps, run_dir, test)
     explored = Explored(url, log.steps, log.calls, run_dir, sequences)
 
     def judge(trace: Trace) -> Outcome:

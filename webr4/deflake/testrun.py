@@ -8,6 +8,7 @@ project's ``conftest.py``) are set up by pytest as usual.
 from __future__ import annotations
 
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,20 @@ def _context_args(item: pytest.Function) -> dict[str, Any]:
     return dict(value) if isinstance(value, dict) else {}
 
 
-def under_deflake(item: pytest.Function, run: Path, bound: int, budget: float | None) -> TestUnderDeflake:
+@dataclass(frozen=True)
+class DeflakeOptions:
+    """How a deflake run treats each test: its sweeps' conflict-reversal ``bound`` and ``budget``
+    (seconds), where their executions run (``workers`` processes, or the Dask ``cluster``), and
+    whether a test the run has judged already keeps its entry (``resume``)."""
+
+    bound: int
+    budget: float | None = None
+    workers: int = 1
+    cluster: str | None = None
+    resume: bool = False
+
+
+def under_deflake(item: pytest.Function, options: DeflakeOptions) -> TestUnderDeflake:
     """``item`` as deflake runs it: it takes pytest-playwright's ``page``, or its ``context`` and
     opens the page itself (:mod:`webr4.deflake.fixtures`)."""
     page: Any = item.funcargs.get("page")
@@ -45,20 +59,19 @@ def under_deflake(item: pytest.Function, run: Path, bound: int, budget: float | 
         return page.context.browser.new_context(**context_args).new_page()
 
     return TestUnderDeflake(item.nodeid, item.obj, arguments, Path(str(item.path)), new_page, page,
-                            item.config.rootpath, bound, budget)
+                            item.config.rootpath, options.bound, options.budget, options.workers, options.cluster)
 
 
-def deflake_item(item: pytest.Function, run: Path, bound: int, budget: float | None = None,
-                 resume: bool = False) -> None:
+def deflake_item(item: pytest.Function, run: Path, options: DeflakeOptions) -> None:
     """Deflake ``item``, write its entry into ``run`` and fail the item when an order fails it.
-    With ``resume``, a test ``run`` has judged already keeps its entry and is not run again; one
-    whose deflaking was cut short starts over."""
-    kept = read_entry(run, item.nodeid) if resume else None
+    With ``options.resume``, a test ``run`` has judged already keeps its entry and is not run
+    again; one whose deflaking was cut short starts over."""
+    kept = read_entry(run, item.nodeid) if options.resume else None
     if kept is not None:
         _fail_as_judged(kept)
         return
     shutil.rmtree(test_dir(run, item.nodeid), ignore_errors=True)  # what an interrupted one left
-    test = under_deflake(item, run, bound, budget)
+    test = under_deflake(item, options)
     try:
         entry = deflake_test(test, test_dir(run, item.nodeid))
     except TestFailsAlone as alone:

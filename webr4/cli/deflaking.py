@@ -23,6 +23,7 @@ from webr4.cli.failures import Failure, Interrupted
 from webr4.cli.options import DURATION
 
 _NO_TESTS = (4, 5)  # pytest's usage error, no tests collected
+_INTERRUPTED = 2  # pytest's exit status when interrupted
 _QUIET = ("-p", "no:cacheprovider", "-p", "no:xdist", "-q",
           # webr4 is imported before pytest, so pytest cannot rewrite the asserts of its plugin; it has none
           "-W", "ignore:Module already imported so cannot be rewritten; webr4:pytest.PytestAssertRewriteWarning")
@@ -66,8 +67,6 @@ def _check_collected(nodeids: tuple[str, ...]) -> None:
 def deflake_command(nodeids: tuple[str, ...], out_dir: Path, bound: int | None, budget: float | None,
                     apply_fixes: bool, resume: bool, workers: int, cluster: str | None) -> None:
     """Find the event orders that fail Playwright tests, and fixes proven to remove them."""
-    import pytest
-
     out = out_dir.resolve()
     summary_path = out / "summary.json"
     holds_run = summary_path.is_file() or (out / "tests").is_dir()
@@ -77,27 +76,16 @@ def deflake_command(nodeids: tuple[str, ...], out_dir: Path, bound: int | None, 
         raise Failure(f"{out_dir} holds a deflake run already; continue it with --resume, or choose another --out")
     _check_collected(nodeids)
     summary_path.unlink(missing_ok=True)
-    budgeted = [f"--webr4-budget={budget}"] if budget is not None else []
-    bounded = [f"--webr4-bound={bound}"] if bound is not None else []  # else the plugin's DEFLAKE_BOUND
-    resumed = ["--webr4-resume"] if resume else []
-    spread = [f"--webr4-workers={workers}", *([f"--webr4-cluster={cluster}"] if cluster else [])]
-    try:
-        code = pytest.main([*nodeids, f"--webr4-deflake={out}", *bounded, *budgeted, *resumed, *spread, *_QUIET])
-    except Exception:  # pytest's own teardown of a browser the signal took down with webr4
-        if not interrupts.requested():
-            raise
-        code = pytest.ExitCode.INTERRUPTED
-    if code == pytest.ExitCode.INTERRUPTED or interrupts.requested():
-        # The test's own Playwright lost its driver to the signal: what its event loop still holds
-        # would be reported as it is collected, after the one line.
-        logging.getLogger("asyncio").setLevel(logging.CRITICAL)
-        again = shlex.join(["webr4", "deflake", *nodeids, "--out", str(out_dir), *_given("--bound", bound),
-                            *_given("--budget", None if budget is None else f"{budget:g}s"),
-                            *_given("--workers", workers if workers != 1 else None), *_given("--cluster", cluster),
-                            "--resume"])
-        raise Interrupted(f"interrupted; the tests judged so far are kept in {out_dir}, continue with: {again}")
+    again = [*_given("--bound", bound), *_given("--budget", None if budget is None else f"{budget:g}s"),
+             *_given("--workers", workers if workers != 1 else None), *_given("--cluster", cluster)]
+    plugin = [*_plugin("deflake", out), *_plugin("bound", bound), *_plugin("budget", budget),
+              *_plugin("workers", workers), *_plugin("cluster", cluster), *(["--webr4-resume"] if resume else [])]
+    code = _pytest([*nodeids, *plugin, *_QUIET])
+    if code == _INTERRUPTED:
+        command = shlex.join(["webr4", "deflake", *nodeids, "--out", str(out_dir), *again, "--resume"])
+        raise Interrupted(f"interrupted; the tests judged so far are kept in {out_dir}, continue with: {command}")
     if not summary_path.is_file():
-        raise Failure(f"pytest stopped with status {int(code)} before any test was deflaked")
+        raise Failure(f"pytest stopped with status {code} before any test was deflaked")
     summary = json.loads(summary_path.read_text(encoding="utf-8"))
     _report(summary, out)
     if apply_fixes:
@@ -109,8 +97,32 @@ def deflake_command(nodeids: tuple[str, ...], out_dir: Path, bound: int | None, 
 
 
 def _given(option: str, value: object) -> list[str]:
-    """``option`` and ``value`` as arguments to run again, none when ``value`` is not given."""
+    """``option`` and ``value`` as command-line arguments, none when ``value`` is not given."""
     return [] if value is None else [option, str(value)]
+
+
+def _plugin(name: str, value: object) -> list[str]:
+    """The pytest plugin's ``--webr4-NAME`` option set to ``value``, none when it is not given."""
+    return [] if value is None else [f"--webr4-{name}={value}"]
+
+
+def _pytest(arguments: list[str]) -> int:
+    """pytest's exit status for ``arguments``, run in this process; :data:`_INTERRUPTED` when a
+    signal came, whatever pytest made of it."""
+    import pytest
+
+    try:
+        code = pytest.main(arguments)
+    except Exception:  # pytest's own teardown of a browser the signal took down with webr4
+        if not interrupts.requested():
+            raise
+        code = _INTERRUPTED
+    if code == _INTERRUPTED or interrupts.requested():
+        # The test's own Playwright lost its driver to the signal: what its event loop still holds
+        # would be reported as it is collected, after the one line.
+        logging.getLogger("asyncio").setLevel(logging.CRITICAL)
+        return _INTERRUPTED
+    return int(code)
 
 
 def _report(summary: dict[str, Any], out: Path) -> None:

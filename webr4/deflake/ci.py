@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from webr4.deflake.words import alike, in_words
+from webr4.errors import Webr4Error
 from webr4.report.ci import SARIF_SCHEMA, xml_text
 from webr4.rundir.outputs import write_atomically
 from webr4.version import __version__
@@ -34,7 +35,7 @@ RULES = {
 """The SARIF rule of each fault (``id``, description)."""
 
 
-class NotDeflakeRun(ValueError):
+class NotDeflakeRun(Webr4Error):
     """A directory holds no deflake run's summary that can be read."""
 
 

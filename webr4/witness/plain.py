@@ -4,10 +4,9 @@ This module imports nothing of webr4, so that an exported regression test
 (:mod:`webr4.witness.export`) carries it verbatim and needs only ``pytest`` and ``playwright``.
 A schedule is the JSON form of :class:`webr4.witness.schedule.PlainSchedule`: ``url``, ``calls``
 (each user step as the Playwright ``Locator`` method and its arguments, ``{"observe": selector}``
-for a test's read, or ``{"wait": ms}``),
-``holds``, ``timings``, ``held_keys``, ``clock``, ``clock_runs``, ``horizon_ms`` and ``patience_s``
-(how long a sign may keep the run waiting while the page shows nothing new); a sign is
-``{"kind", "target"}``.
+for a test's read, or ``{"wait": ms}``), ``holds``, ``timings``, ``held_keys``, ``clock``,
+``clock_runs``, ``horizon_ms`` and ``patience_s`` (how long a sign may keep the run waiting while
+the page shows nothing new); a sign is ``{"kind", "target"}``.
 
 The context is fresh and has no init script: Playwright serves every response from the HAR as
 recorded (``route_from_har``); a page route holds the responses the schedule holds back and lets
@@ -39,21 +38,16 @@ SETTLE_S = 0.2
 """Real time given to the page after a sign before the schedule acts on it: the task a response
 starts (its callback, the script's run, the element's load event) runs in that time."""
 QUIET_POLLS = 120
-"""How many polls (one every :data:`SETTLE_S` / 8, so at least 3 s) a step that waits for a sign
-also waits for the page to go quiet (no request in flight but a held one, for :data:`SETTLE_S`, and
-the step's target visible) before it goes ahead anyway: a page that polls the network, a target
-that never comes (Playwright's own wait then fails it). Counted in polls, not seconds, so that a
-busy machine gives a paused clock the same virtual time."""
+"""How many polls (one every :data:`SETTLE_S` / 8: 3 s or more) a step that waits for a sign also
+waits for a quiet page (no request in flight but a held one, for :data:`SETTLE_S`, and its target
+visible) before it goes ahead anyway; polls, not seconds, so a busy machine's clock runs as far."""
 QUIET_TICK_MS = 4
-"""How far a paused clock goes on per poll while a step waits for a quiet page: at most some 480
-virtual ms in :data:`QUIET_POLLS`."""
+"""How far a paused clock goes on per poll while a step waits for a quiet page (480 ms in all)."""
 ORDER_TIMEOUT_S = 10.0
-"""The longest a plain run waits for a sign its schedule needs while the page shows nothing new
-before it gives the order up: the ceiling of a schedule's ``patience_s``, and its patience when it
-has none."""
+"""The longest a plain run waits for a sign while the page shows nothing new before it gives the
+order up: the ceiling of a schedule's ``patience_s``, and its patience when it has none."""
 ORDER_CEILING_S = 60.0
-"""The longest a plain run waits for one sign, or for one quiet page, while the page goes on
-showing new signs (a loader fetching module after module on a busy machine)."""
+"""The longest a plain run waits for one sign, or one quiet page, while new signs keep coming."""
 CLOCK_START_MS = 600_000
 """Where the paused clock starts (``Date.now()`` in a schedule with a clock): well after the
 moment it was installed at, as ``pause_at`` only goes forward."""
@@ -289,15 +283,11 @@ class _ScheduleRun:
         await asyncio.sleep(SETTLE_S)
 
     async def quiet(self, target: str) -> None:
-        """Until no request but a held one has been in flight for :data:`SETTLE_S` (what a
-        released response or a loaded script asks for next has arrived and run) and ``target``
-        (a selector) is visible, at most :data:`QUIET_POLLS` after the last request in flight,
-        or :data:`ORDER_TIMEOUT_S` after the last new sign while requests stay in flight
-        (:data:`ORDER_CEILING_S` in all): a step
-        runs on a quiet page whose due timers have run, once its target is actionable, as in webr4.
-        With a clock, it goes on by :data:`QUIET_TICK_MS` a poll meanwhile (never past a racing
-        timer whose sign has not come), so that a loader's chain of short timers, and its views, go
-        on as in webr4's virtual time."""
+        """Until no request but a held one has been in flight for :data:`SETTLE_S` and ``target``
+        is visible, at most :data:`QUIET_POLLS` after the last request in flight, or
+        :data:`ORDER_TIMEOUT_S` after the last new sign while requests stay in flight: a step runs
+        on a quiet page whose due timers have run, as in webr4. With a clock, it goes on by
+        :data:`QUIET_TICK_MS` a poll meanwhile (short of a racing timer whose sign has not come)."""
         loop = asyncio.get_running_loop()
         start = calm_since = news_since = loop.time()
         shown, calm_polls = len(self.observed.seen), 0
@@ -392,17 +382,13 @@ class _ScheduleRun:
             await asyncio.sleep(SETTLE_S)
         if after is not None:  # a fast user acts at once; any other step waits for a quiet page
             await self.quiet(call.get("selector") or call["observe"])
-        if "observe" in call:  # the test's own read: the page has nothing to do
-            self.steps_done += 1
-            self.observed.see(STEP, str(number))
-            return True
         # After a quiet page's wait for its target, the patience; a fast user's target may still be loading.
         timeout_ms = (self.patience if after is not None else ORDER_TIMEOUT_S) * 1000
-        try:
-            locator = self.page.locator(call["selector"]).first  # as webr4 acts: on the first match
+        try:  # (the test's own read, "observe", has nothing to do to the page)
+            locator = self.page.locator(call.get("selector") or call["observe"]).first  # as webr4: the first match
             if number in self.held_keys:
                 await self.hold_key(number, locator, call["args"][0], timeout_ms)
-            else:
+            elif "observe" not in call:
                 await getattr(locator, call["method"])(*call["args"], timeout=timeout_ms)
         except PlaywrightError as error:
             if not self.forced():

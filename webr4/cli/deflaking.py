@@ -69,7 +69,7 @@ def deflake_command(nodeids: tuple[str, ...], out_dir: Path, bound: int | None, 
     """Find the event orders that fail Playwright tests, and fixes proven to remove them."""
     out = out_dir.resolve()
     summary_path = out / "summary.json"
-    holds_run = summary_path.is_file() or (out / "tests").is_dir()
+    holds_run = summary_path.is_file() or any((out / "tests").glob("*/deflake.json"))
     if out.exists() and any(out.iterdir()) and not holds_run:
         raise Failure(f"{out_dir} is not empty and holds no deflake run; choose another --out")
     if holds_run and not resume:

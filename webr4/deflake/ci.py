@@ -20,7 +20,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
-from webr4.deflake.words import alike, in_words
+from webr4.deflake.words import alike, in_words, representative
 from webr4.errors import Webr4Error
 from webr4.report.ci import SARIF_SCHEMA, xml_text
 from webr4.rundir.outputs import write_atomically
@@ -126,7 +126,7 @@ def _rule(fault: str) -> dict[str, Any]:
 
 
 def _result(test: dict[str, Any], orders: list[dict[str, Any]], index: dict[str, int]) -> dict[str, Any]:
-    order = next((o for o in orders if o.get("regression")), orders[0])
+    order = representative(orders)
     racing, proof, fix = order["racing"], order["confirmation"], test.get("fix") or {}
     file = test["test"].partition("::")[0]
     more = f" (and {len(orders) - 1} more order(s) with this race)" if len(orders) > 1 else ""

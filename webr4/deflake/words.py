@@ -9,7 +9,7 @@ def in_words(entry: dict[str, Any]) -> list[str]:
     """A test's failing orders and its fix, as lines for a person."""
     lines = [f"{entry['test']} fails in {len(entry['flaky'])} of {entry['sequences']} explored orders"]
     for orders in alike(entry["flaky"]):
-        order = next((o for o in orders if o.get("regression")), orders[0])
+        order = representative(orders)
         racing, proof = order["racing"], order["confirmation"]
         more = f" (and {len(orders) - 1} more order(s) with this race)" if len(orders) > 1 else ""
         lines.append(f"  line {order['line']}: {order['message']}{more}")
@@ -38,3 +38,8 @@ def alike(orders: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
         key = (order["line"], order["racing"]["words"], order["fault"], order["confirmation"]["status"])
         groups.setdefault(key, []).append(order)
     return list(groups.values())
+
+
+def representative(orders: list[dict[str, Any]]) -> dict[str, Any]:
+    """The order that speaks for a race's orders: the one with the race's regression tests, else the first."""
+    return next((o for o in orders if o.get("regression")), orders[0])

@@ -64,6 +64,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "verified fix, and write them into the run directory RUN (see webr4 deflake)")
     group.addoption("--webr4-resume", action="store_true",
                     help="with --webr4-deflake: keep each test RUN has judged already, and deflake the others")
+    group.addoption("--webr4-part", action="store_true",
+                    help="with --webr4-deflake: write each test's entry and leave RUN's summary to whoever runs "
+                         "the other tests beside these (webr4 deflake --cluster)")
     group.addoption("--webr4-workers", type=int, default=1, metavar="N",
                     help="with --webr4-deflake: run each test's executions N at a time, each process with a browser")
     group.addoption("--webr4-cluster", metavar="ADDRESS",
@@ -188,7 +191,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     """Under ``--webr4-deflake``, write the run's summary and fix from the tests' entries (first:
     tearing down a browser an interrupt took down may raise out of pytest)."""
     run = session.config.getoption("webr4_deflake")
-    if run is None or not session.items:
+    if run is None or not session.items or session.config.getoption("webr4_part"):
         return
     from webr4.deflake.results import gather
 

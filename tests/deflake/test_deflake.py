@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -40,9 +41,10 @@ FIXED_EXPECT_MS = 20_000
 and whatever a loaded machine adds."""
 
 HALVES = {"run": ["test_list.py", "test_prices.py", "test_cart.py"],
-          "run-2": ["test_search.py", "test_shop.py", "test_badge.py", "--workers", "2"]}
+          "run-2": ["test_search.py", "test_shop.py", "test_badge.py", "--cluster", "local:2"]}
 """The project's tests in two deflake runs side by side (each mostly waits on its browser), into
-``run`` and ``run-2`` beside the project; the second's sweeps run two executions at a time."""
+``run`` and ``run-2`` beside the project; the second's tests run two at a time, each in a process
+of its own, their executions on one local Dask cluster of two workers."""
 
 
 @pytest.fixture(scope="module")
@@ -186,15 +188,17 @@ def test_a_run_goes_on_only_when_asked_and_keeps_what_it_judged(deflaked) -> Non
     assert json.loads((run / "summary.json").read_text())["status"] == "finished"
 
 
-def test_an_interrupt_to_the_whole_process_group_stops_the_run_and_says_how_to_go_on(tmp_path: Path) -> None:
-    """As Ctrl-C in a terminal: SIGINT to webr4, pytest's browser and webr4's own, once the first
-    test's sweep has begun."""
+@pytest.mark.parametrize("side_by_side", [[], ["--cluster", "local:2"]], ids=["one-by-one", "side-by-side"])
+def test_an_interrupt_to_the_whole_process_group_stops_the_run_and_says_how_to_go_on(
+        tmp_path: Path, side_by_side: list[str]) -> None:
+    """As Ctrl-C in a terminal: SIGINT to webr4, pytest's browser and webr4's own (side by side:
+    every test's process, and the cluster's workers), once the first test's sweep has begun."""
     project = tmp_path / "project"
     shutil.copytree(PROJECT, project)
     run = tmp_path / "run"
     deflaking = subprocess.Popen([sys.executable, "-m", "webr4", "deflake", "test_cart.py", "test_list.py",
-                                  "--out", str(run)], cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                 text=True, start_new_session=True)
+                                  "--out", str(run), *side_by_side], cwd=project, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         while not any(run.glob("tests/*/webr4.sqlite")) and deflaking.poll() is None:
             time.sleep(0.1)
@@ -205,6 +209,8 @@ def test_an_interrupt_to_the_whole_process_group_stops_the_run_and_says_how_to_g
             os.killpg(deflaking.pid, signal.SIGKILL)
     assert deflaking.returncode == 130, err[-2000:]
     last = err.strip().splitlines()[-1]
-    assert last.startswith("interrupted;") and last.endswith(f"--out {run} --resume"), err[-3000:]
+    assert last.startswith("interrupted;") and last.endswith(shlex.join(["--out", str(run), *side_by_side,
+                                                                          "--resume"])), err[-3000:]
+    assert "Traceback" not in err, err[-3000:]
     summary = json.loads((run / "summary.json").read_text())
     assert summary["status"] == "interrupted" and len(summary["pending"]) == 2 - len(summary["tests"]) >= 1

@@ -163,7 +163,9 @@ class DaskConnection:
             if address.startswith("local:"):
                 count = _local_workers(address)
                 scratch = Path(tempfile.mkdtemp(prefix="webr4-dask-"))
-                with dask.config.set({"temporary-directory": str(scratch)}):
+                # its processes start with the signals held, and leave the process group before
+                # taking them: Ctrl-C is webr4's to act on, and it closes the cluster
+                with dask.config.set({"temporary-directory": str(scratch)}), signals_held():
                     cluster = await LocalCluster(n_workers=count, threads_per_worker=1, processes=True,
                                                  dashboard_address=None, asynchronous=True,
                                                  local_directory=str(scratch))
@@ -183,11 +185,20 @@ class DaskConnection:
             raise
         connection = cls(client, cluster, 0, scratch)
         try:
+            if cluster is not None:
+                from webr4.sweep.groupless import LeaveGroupWorker
+
+                await client.register_plugin(LeaveGroupWorker())
             connection.workers = await _checked_workers(client, address)
         except BaseException:
             await connection.close()
             raise
         return connection
+
+    @property
+    def address(self) -> str:
+        """The scheduler's address, which other processes may connect to (a local cluster's too)."""
+        return str(self.client.scheduler.address)
 
     async def backend(self, session: Session, *, owned: bool = False) -> DaskCluster:
         """The backend that runs ``session``'s executions on this cluster; ``owned``: closing it
@@ -278,3 +289,4 @@ def _local_workers(address: str) -> int:
     if not count.isdigit() or int(count) < 1:
         raise BackendError(f"--cluster {address!r}: local:N needs a worker count N ≥ 1")
     return int(count)
+

@@ -20,7 +20,8 @@ version, installed by :func:`benchmarks.corpora.ensure_apps`), served as the pac
 For the cost of a whole bound-1 check, ``WEBR4_LOADER_UNCAPPED=1`` lifts the sequence cap
 (``WEBR4_LOADER_TIME_LIMIT`` seconds still stop a sweep when set), ``WEBR4_LOADER_EXHAUSTIVE=1``
 explores every reversal of a group (the sweep's ``exhaustive`` setting) and ``WEBR4_LOADER_APPS``
-(comma-separated) picks the apps; each row then also gives the sweep's own seconds, its sequences
+(comma-separated) picks the apps, ``WEBR4_LOADER_KEEP=DIR`` keeps each app's run in ``DIR/APP``
+(for :mod:`benchmarks.profiling.window_writes`); each row then also gives the sweep's own seconds, its sequences
 and the reversals its groups' representatives stood for, and a second table what the whole of
 bound 1 cost, beside a sweep running every reversal (as many sequences as those run and
 represented, at this run's seconds per sequence).
@@ -162,7 +163,9 @@ async def measure_app(driver: Driver, url: str, session_steps: list[dict[str, An
 
 async def measure(examples: Path, session_steps: list[dict[str, Any]], mode: SweepMode = SweepMode()) -> list[dict]:
     results = []
-    with serve(examples) as base, tempfile.TemporaryDirectory(prefix="webr4-loader-apps-") as scratch:
+    kept = os.environ.get("WEBR4_LOADER_KEEP")  # a directory to keep the runs in, for the profilers
+    scratch_dir = contextlib.nullcontext(kept) if kept else tempfile.TemporaryDirectory(prefix="webr4-loader-apps-")
+    with serve(examples) as base, scratch_dir as scratch:
         async with Driver() as driver:
             for app in mode.apps:
                 if not (examples / app / "index.html").is_file():

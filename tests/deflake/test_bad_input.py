@@ -34,6 +34,15 @@ def test_an_out_directory_of_something_else_is_refused(tmp_path: Path) -> None:
     assert (tmp_path / "mine" / "notes.txt").read_text() == "keep me"
 
 
+def test_a_cluster_address_of_no_kind_is_one_line_and_the_run_directory_stays_unmade(tmp_path: Path) -> None:
+    (tmp_path / "test_here.py").write_text("def test_here(page):\n    pass\n")
+    done = _deflake(tmp_path, "test_here.py", "--out", str(tmp_path / "run"), "--cluster", "scheduler:8786")
+    assert done.returncode == 2
+    (line,) = done.stderr.strip().splitlines()
+    assert line == "Error: --cluster 'scheduler:8786': give tcp://HOST:PORT of a Dask scheduler or local:N"
+    assert not (tmp_path / "run").exists()
+
+
 def _project_with(tmp_path: Path, name: str, source: str) -> Path:
     """A copy of the project with one more test file; the copy's directory."""
     project = tmp_path / "project"

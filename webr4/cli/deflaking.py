@@ -140,6 +140,9 @@ def _side_by_side(collected: _Collected, out: Path, cluster: str, options: list[
         if entry is None:
             lost.append(end)
 
+    if not todo:
+        gather(out, tests)
+        return
     try:
         with hosted_cluster(cluster) as hosted:
             click.echo(f"deflaking {len(todo)} test(s), {min(hosted.workers, len(todo))} at once on {cluster}",

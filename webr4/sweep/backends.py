@@ -289,4 +289,3 @@ def _local_workers(address: str) -> int:
     if not count.isdigit() or int(count) < 1:
         raise BackendError(f"--cluster {address!r}: local:N needs a worker count N ≥ 1")
     return int(count)
-

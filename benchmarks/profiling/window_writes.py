@@ -80,7 +80,7 @@ def main() -> None:
     for run in parser.parse_args().runs:
         found = windows(run)
         tail = f"{statistics.median(w.tail for w in found):.0%}" if found else "–"
-        print(f"| {run} | {len(found)} | {sum(w.hidden for w in found)} | "
+        print(f"| {run.parent.name if run.name == 'run' else run} | {len(found)} | {sum(w.hidden for w in found)} | "
               f"{sum(w.hidden and w.undigested for w in found)} | {tail} |")
 
 

@@ -103,6 +103,7 @@ BENCHMARKS: tuple[Benchmark, ...] = (
     Benchmark("deflake", (corpora.FLAKY,), long=True, tables=(_page("deflake.md", "deflake"),)),
     Benchmark("regression_tests", (corpora.REAL_APPS, corpora.TODOMVC_EXAMPLES), long=True),
     Benchmark("campaign", (corpora.REAL_APPS,), long=True),
+    Benchmark("deflake_suite", (corpora.FLAKY,), long=True),
 )
 
 

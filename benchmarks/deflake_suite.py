@@ -81,7 +81,7 @@ def run(_sites: list[Path], only: list[str] | None = None) -> Section:
     corpus = load_flaky()
     ensure_apps(load_apps())
     ensure_web_root(load_pages())
-    files = sorted({entry["test"].split("::")[0] for entry in corpus
+    files = sorted({Path(entry["test"].split("::")[0]).name for entry in corpus
                     if not only or any(name in entry["test"] for name in only)})
     runs = []
     with tempfile.TemporaryDirectory(prefix="webr4-deflake-suite-") as scratch:

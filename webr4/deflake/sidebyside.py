@@ -53,8 +53,9 @@ def log_path(run: Path, test: str) -> Path:
 def deflake_side_by_side(tests: Sequence[str], at_once: int, command: Callable[[str], list[str]], run: Path,
                          ended: Callable[[PartEnd], None], *, cwd: Path | None = None) -> None:
     """Run ``command(test)`` for each of ``tests``, ``at_once`` at a time, in the order given, and
-    tell ``ended`` of each as it ends. On ``KeyboardInterrupt`` the parts under way are stopped
-    (their judged tests' entries are written whole or not at all) before it propagates."""
+    tell ``ended`` of each as it ends. On ``KeyboardInterrupt``, or anything ``ended`` raises, the
+    parts under way are stopped (their judged tests' entries are written whole or not at all)
+    before it propagates."""
     waiting, running = list(tests), list[_Part]()
     (run / "logs").mkdir(parents=True, exist_ok=True)
     try:
@@ -66,7 +67,7 @@ def deflake_side_by_side(tests: Sequence[str], at_once: int, command: Callable[[
                 running.remove(part)
                 part.log.close()
                 ended(_end(part, run))
-    except KeyboardInterrupt:
+    except BaseException:  # an interrupt, or a failure here: no part outlives the run
         _stop(running)
         raise
 

@@ -164,7 +164,7 @@ class DaskConnection:
                 count = _local_workers(address)
                 scratch = Path(tempfile.mkdtemp(prefix="webr4-dask-"))
                 # its processes start with the signals held, and leave the process group before
-                # taking them: Ctrl-C is webr4's to act on, and it closes the cluster
+                # taking them (localworkers.py): Ctrl-C is webr4's to act on, and it closes the cluster
                 with dask.config.set({"temporary-directory": str(scratch)}), signals_held():
                     cluster = await LocalCluster(n_workers=count, threads_per_worker=1, processes=True,
                                                  dashboard_address=None, asynchronous=True,
@@ -186,9 +186,9 @@ class DaskConnection:
         connection = cls(client, cluster, 0, scratch)
         try:
             if cluster is not None:
-                from webr4.sweep.groupless import LeaveGroupWorker
+                from webr4.sweep.localworkers import LocalWorker
 
-                await client.register_plugin(LeaveGroupWorker())
+                await client.register_plugin(LocalWorker())
             connection.workers = await _checked_workers(client, address)
         except BaseException:
             await connection.close()

@@ -48,8 +48,8 @@ class SuiteRun:
     said: dict[str, list[Any]]  # test -> [status, confirmations of its failing orders, fix verified]
 
 
-def deflake_suite(tests: Path, files: list[str], out: Path, extra: list[str]) -> SuiteRun:
-    """Deflake ``files`` of the corpus copy ``tests`` into ``out`` as one run."""
+def deflake_suite(way: str, tests: Path, files: list[str], out: Path, extra: list[str]) -> SuiteRun:
+    """Deflake ``files`` of the corpus copy ``tests`` into ``out`` as one run, the ``way`` ``extra`` says."""
     load = os.getloadavg()[0]
     started = time.monotonic()
     done = subprocess.run([sys.executable, "-m", "webr4", "deflake", *files, "--out", str(out), *extra], cwd=tests,
@@ -60,7 +60,7 @@ def deflake_suite(tests: Path, files: list[str], out: Path, extra: list[str]) ->
     said = {entry["test"]: [entry["status"], sorted((order.get("confirmation") or {}).get("status", "–")
                                                     for order in entry["flaky"]),
                             bool((entry.get("fix") or {}).get("verified"))] for entry in entries}
-    return SuiteRun("", seconds, done.returncode, load, said)
+    return SuiteRun(way, seconds, done.returncode, load, said)
 
 
 def table(runs: list[SuiteRun]) -> str:
@@ -88,8 +88,8 @@ def run(_sites: list[Path], only: list[str] | None = None) -> Section:
         for number, (way, extra) in enumerate(WAYS.items()):
             copy = Path(scratch) / f"corpus-{number}"
             shutil.copytree(FLAKY_DIR, copy)
-            suite = deflake_suite(copy / "tests", files, Path(scratch) / f"run-{number}", extra)
-            runs.append(SuiteRun(way, suite.seconds, suite.status, suite.load, suite.said))
+            suite = deflake_suite(way, copy / "tests", files, Path(scratch) / f"run-{number}", extra)
+            runs.append(suite)
             print(f"deflake_suite: {way}: {suite.seconds:.0f} s, status {suite.status}", file=sys.stderr, flush=True)
     return Section(TITLE, table(runs), [asdict(run) for run in runs])
 
